@@ -1,0 +1,45 @@
+# git-wt — build, test, install.
+#   make            build bin/git-wt
+#   make test       every test (unit, end-to-end, fuzz seed corpora)
+#   make install    install into $(prefix) (default ~/.local, /usr/local as root)
+#   make lint       gofmt and go vet
+
+GO      ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/git-wt/git-wt/internal/cli.Version=$(VERSION)
+
+ifeq ($(shell id -u),0)
+prefix  ?= /usr/local
+else
+prefix  ?= $(HOME)/.local
+endif
+bindir  ?= $(prefix)/bin
+mandir  ?= $(prefix)/share/man
+DESTDIR ?=
+
+# go test: a bound on the whole run, and as many packages at once as cores.
+TESTFLAGS ?= -timeout 15m
+
+.PHONY: all build test lint install uninstall clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/git-wt ./cmd/git-wt
+
+test: lint
+	$(GO) test $(TESTFLAGS) ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+install:
+	./install.sh --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
+
+uninstall:
+	./install.sh --uninstall --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
+
+clean:
+	rm -rf bin

@@ -1,0 +1,116 @@
+// Package cli is git-wt's command line: urfave/cli wiring with its
+// git-unfriendly defaults fixed once here, one file per command, and the
+// one function that turns errors into exit codes.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
+)
+
+// Version is stamped at build time (-ldflags "-X ...cli.Version=v1.2.3").
+var Version = "dev"
+
+// Main runs git-wt with args (args[0] is the program name) and returns the
+// process exit code. Nothing else in git-wt decides an exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, git: &git.Runner{}}
+	app := newApp(e)
+	normalized, err := normalizeArgs(app, args)
+	if err == nil {
+		err = app.RunContext(ctx, normalized)
+	}
+	return e.report(ctx, err)
+}
+
+// report prints err as one line on stderr and returns its exit code.
+func (e *env) report(ctx context.Context, err error) int {
+	if err == nil {
+		return exitcode.OK
+	}
+	var silent *silentError
+	if errors.As(err, &silent) {
+		return silent.code
+	}
+	code := exitcode.Of(err)
+	var timeout *lock.ErrTimeout
+	switch {
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		err = errors.New("interrupted: everything this command had started was rolled back")
+		code = exitcode.Failed
+	case errors.Is(err, git.ErrNotInstalled):
+		err = errors.New("git is not installed or not on PATH: install git 2.31 or newer")
+	case errors.As(err, &timeout):
+		code = exitcode.Failed
+	}
+	e.errorf("%v", err)
+	return code
+}
+
+// silentError carries an exit code whose messages were printed already
+// (a command that handled several tasks and reported each).
+type silentError struct{ code int }
+
+func (s *silentError) Error() string { return fmt.Sprintf("exit %d", s.code) }
+
+func newApp(e *env) *cli.App {
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
+	app := &cli.App{
+		Name:      "git-wt",
+		HelpName:  "git wt",
+		Usage:     "one git worktree per task, for many agents and people at once",
+		Version:   Version,
+		UsageText: "git wt [global options] command [command options] [arguments...]",
+		Description: "git-wt gives every task its own worktree and branch, sharing one object " +
+			"database, so that many coding agents and people can work on one repository at " +
+			"once without disturbing each other or the main checkout.",
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		HideHelpCommand: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "C", Usage: "run as if git-wt was started in `DIR`"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only data and errors"},
+			&cli.BoolFlag{Name: "verbose", Usage: "also print each git command and init output"},
+			&cli.BoolFlag{Name: "no-color", Usage: "never colour the output"},
+		},
+		Before: e.setup,
+		// Errors are mapped to exit codes by Main, never by os.Exit
+		// inside urfave/cli (which would skip deferred cleanup).
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return exitcode.Usagef("%v (see git wt --help)", err)
+		},
+		Commands: commands(e),
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = app.OnUsageError
+		c.HideHelpCommand = true
+	}
+	return app
+}
+
+// commands is every git-wt command, in the order help lists them.
+func commands(e *env) []*cli.Command {
+	return []*cli.Command{
+		newCommand(e),
+		listCommand(e),
+		pathCommand(e),
+		showCommand(e),
+		countCommand(e),
+		rmCommand(e),
+	}
+}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+)
+
+// normalizeArgs puts argv in the shape urfave/cli parses: global flags,
+// the command, its flags, "--", then its arguments. git users write flags
+// anywhere (`git wt new T --base main`); urfave/cli would stop at the first
+// argument and take later flags for arguments. Global flags are accepted
+// after the command too, and "--" still ends the flags. An unknown command
+// is a usage error (exit 2), as in git.
+func normalizeArgs(app *cli.App, args []string) ([]string, error) {
+	if len(args) < 2 {
+		return args, nil
+	}
+	var globals, flags, positional []string
+	var cmd *cli.Command
+	cmdName := ""
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			name, inline := flagName(a)
+			dst := &flags
+			f := findFlag(app.Flags, name)
+			if f != nil || cmd == nil {
+				dst = &globals
+			} else {
+				f = findFlag(cmd.Flags, name)
+			}
+			if f == nil && (name == "h" || name == "help") {
+				f = cli.HelpFlag
+			}
+			*dst = append(*dst, a)
+			if f != nil && takesValue(f) && !inline && i+1 < len(args) {
+				i++
+				*dst = append(*dst, args[i])
+			}
+			continue
+		}
+		if cmd == nil {
+			if a == "help" {
+				return append(append([]string{args[0]}, globals...), args[i:]...), nil
+			}
+			cmd = app.Command(a)
+			if cmd == nil {
+				return nil, exitcode.Usagef("%q is not a git wt command (see git wt --help)", a)
+			}
+			cmdName = a
+			if cmd.SkipFlagParsing {
+				positional = append(positional, args[i+1:]...)
+				break
+			}
+			continue
+		}
+		positional = append(positional, a)
+	}
+	out := append([]string{args[0]}, globals...)
+	if cmd == nil {
+		return out, nil
+	}
+	out = append(out, cmdName)
+	out = append(out, flags...)
+	if len(positional) > 0 && !cmd.SkipFlagParsing {
+		out = append(out, "--")
+	}
+	return append(out, positional...), nil
+}
+
+// flagName returns the name of a flag argument ("--base=x" → "base") and
+// whether its value is inline.
+func flagName(arg string) (string, bool) {
+	name := strings.TrimLeft(arg, "-")
+	name, _, inline := strings.Cut(name, "=")
+	return name, inline
+}
+
+func findFlag(flags []cli.Flag, name string) cli.Flag {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func takesValue(f cli.Flag) bool {
+	d, ok := f.(cli.DocGenerationFlag)
+	return ok && d.TakesValue()
+}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// env is what every command shares: its streams, the global flags, and the
+// repository, located once and only when a command needs it.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	quiet, verbose bool
+	noColor        bool
+
+	git      *git.Runner
+	repo     *git.Repo
+	settings *settings.Settings
+	out, err painter // colour for stdout and for stderr, decided apart
+}
+
+// setup applies the global flags before any command runs.
+func (e *env) setup(c *cli.Context) error {
+	if dir := c.String("C"); dir != "" {
+		if err := os.Chdir(dir); err != nil {
+			return exitcode.Usagef("cannot change to %s: %v", dir, err)
+		}
+	}
+	e.quiet = c.Bool("quiet")
+	e.verbose = c.Bool("verbose")
+	e.noColor = c.Bool("no-color")
+	if e.verbose {
+		e.git.Trace = e.stderr
+	}
+	e.out = newPainter(e.stdout, e.noColor, "")
+	e.err = newPainter(e.stderr, e.noColor, "")
+	return nil
+}
+
+// locate finds the repository git-wt was started in.
+func (e *env) locate(ctx context.Context) (*git.Repo, error) {
+	if e.repo != nil {
+		return e.repo, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	repo, err := e.git.Locate(ctx, cwd)
+	if err != nil {
+		return nil, err
+	}
+	e.repo = repo
+	return repo, nil
+}
+
+// manager locates the repository and reads its settings, for a command
+// that acts on tasks.
+func (e *env) manager(ctx context.Context, command string) (*task.Manager, error) {
+	repo, err := e.locate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e.settings == nil {
+		s, err := settings.Load(ctx, e.git, repo.Toplevel, repo.MainDir)
+		if err != nil {
+			return nil, err
+		}
+		e.settings = s
+		e.applyColorConfig(s)
+	}
+	m := task.New(e.git, repo, e.settings, command)
+	m.Warn = e.warnf
+	return m, nil
+}
+
+// applyColorConfig lets git's color.wt (else color.ui) setting decide the
+// colour, as git's own commands do.
+func (e *env) applyColorConfig(s *settings.Settings) {
+	v, ok := s.Get("color.wt")
+	if !ok {
+		v, ok = s.Get("color.ui")
+	}
+	if ok {
+		e.out = newPainter(e.stdout, e.noColor, v.Value)
+		e.err = newPainter(e.stderr, e.noColor, v.Value)
+	}
+}
+
+// errorf prints an error message: "git-wt: ..." on stderr.
+func (e *env) errorf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "%s %s\n", e.err.red("git-wt:"), fmt.Sprintf(format, args...))
+}
+
+// warnf prints a warning on stderr; --quiet does not hide warnings, which
+// say that something was kept or skipped.
+func (e *env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "%s %s\n", e.err.yellow("git-wt: warning:"), fmt.Sprintf(format, args...))
+}
+
+// infof prints progress or a note on stderr, unless --quiet.
+func (e *env) infof(format string, args ...any) {
+	if !e.quiet {
+		fmt.Fprintf(e.stderr, "git-wt: %s\n", fmt.Sprintf(format, args...))
+	}
+}

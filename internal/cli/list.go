@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+func listCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:    "list",
+		Aliases: []string{"ls"},
+		Usage:   "list task worktrees with their state and status",
+		Flags: []cli.Flag{
+			jsonFlag,
+			&cli.BoolFlag{Name: "no-status", Usage: "skip git status (dirty, ahead/behind, merged): faster"},
+			&cli.BoolFlag{Name: "size", Usage: "add each worktree's disk use"},
+			&cli.BoolFlag{Name: "all", Usage: "also list the main worktree and worktrees git-wt did not make"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return noArgs(c)
+			}
+			m, err := e.manager(c.Context, "list")
+			if err != nil {
+				return err
+			}
+			o := task.LiveOptions{Status: !c.Bool("no-status"), Size: c.Bool("size")}
+			lives, wts, err := m.Inspect(c.Context, o)
+			if err != nil {
+				return err
+			}
+			sort.SliceStable(lives, func(i, j int) bool { return lives[i].Entry.Slug < lives[j].Entry.Slug })
+			views := make([]taskView, 0, len(lives))
+			for i := range lives {
+				if lives[i].Entry.Err != nil {
+					e.warnf("skipping %v (run git wt doctor)", lives[i].Entry.Err)
+					if !c.Bool("json") {
+						continue
+					}
+				}
+				views = append(views, newTaskView(&lives[i], o))
+			}
+			if c.Bool("all") {
+				views = append(unmanagedViews(wts, lives), views...)
+			}
+			if c.Bool("json") {
+				return writeJSON(e.stdout, views)
+			}
+			return e.listTable(views, o)
+		},
+	}
+}
+
+// unmanagedViews are the worktrees without a record: the main one first,
+// then those made by plain git or another tool.
+func unmanagedViews(wts []git.Worktree, lives []task.Live) []taskView {
+	managed := map[string]bool{}
+	for _, l := range lives {
+		if l.Entry.Record != nil {
+			managed[l.Entry.Record.Path] = true
+		}
+	}
+	var views []taskView
+	for _, wt := range wts {
+		if managed[wt.Path] || wt.Bare {
+			continue
+		}
+		branch := strings.TrimPrefix(wt.Branch, "refs/heads/")
+		views = append(views, taskView{
+			Record:     &record.Record{Path: wt.Path, Branch: branch},
+			Exists:     true,
+			Head:       wt.Head,
+			CheckedOut: branch,
+			Unmanaged:  true,
+			GitLocked:  wt.Locked,
+		})
+	}
+	return views
+}
+
+// listTable prints the human table of `git wt list`.
+func (e *env) listTable(views []taskView, o task.LiveOptions) error {
+	if len(views) == 0 {
+		e.infof("no task worktrees (create one with git wt new TASK)")
+		return nil
+	}
+	t := &table{header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGE", "USED", "PATH"}}
+	if o.Size {
+		t.header = append(t.header, "SIZE")
+	}
+	now := time.Now()
+	for _, v := range views {
+		row := []cell{
+			{printable(v.Task), nil},
+			{printable(v.Branch), e.out.cyan},
+			e.stateCell(v),
+			e.dirtyCell(v),
+			{aheadBehind(v), nil},
+			{age(now, v.CreatedAt), nil},
+			{age(now, v.LastAccessAt), nil},
+			{printable(v.Path), nil},
+		}
+		if o.Size {
+			row = append(row, cell{sizeText(v.SizeBytes), nil})
+		}
+		t.add(row...)
+	}
+	return t.write(e.stdout, e.out)
+}
+
+func (e *env) stateCell(v taskView) cell {
+	if v.Unmanaged {
+		return cell{"unmanaged", e.out.faint}
+	}
+	parts := []string{string(v.State)}
+	if !v.Exists {
+		parts = []string{"missing"}
+	}
+	if v.Locked || v.GitLocked {
+		parts = append(parts, "locked")
+	}
+	if v.Merged != nil && *v.Merged {
+		parts = append(parts, "merged")
+	}
+	if v.Init.Status == record.InitFailed || v.Init.Status == record.InitUntrusted {
+		parts = append(parts, "init:"+string(v.Init.Status))
+	}
+	text := strings.Join(parts, ",")
+	switch {
+	case !v.Exists || v.State == record.Failed:
+		return cell{text, e.out.red}
+	case v.State == record.Active || v.State == record.Adopted:
+		return cell{text, e.out.green}
+	}
+	return cell{text, e.out.yellow}
+}
+
+func (e *env) dirtyCell(v taskView) cell {
+	switch {
+	case v.Dirty == nil:
+		return cell{"-", nil}
+	case *v.Dirty < 0:
+		return cell{"?", e.out.red}
+	case *v.Dirty > 0:
+		return cell{fmt.Sprint(*v.Dirty), e.out.yellow}
+	}
+	return cell{"0", nil}
+}
+
+func aheadBehind(v taskView) string {
+	if v.Ahead == nil || v.Behind == nil {
+		return "-"
+	}
+	return fmt.Sprintf("+%d/-%d", *v.Ahead, *v.Behind)
+}
+
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return settings.FormatDuration(now.Sub(t))
+}
+
+func sizeText(n *int64) string {
+	if n == nil {
+		return "-"
+	}
+	return settings.FormatSize(*n)
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+func rmCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "rm",
+		Aliases:   []string{"remove", "teardown"},
+		Usage:     "remove task worktrees, their branches (when no commits are lost) and records",
+		ArgsUsage: "TASK...",
+		Description: "A dirty, locked or in-use worktree is refused (exit 3) and nothing is changed. " +
+			"A clean worktree whose branch has commits found nowhere else is removed and the " +
+			"branch kept, with a warning. Removing a task that does not exist succeeds.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "discard uncommitted changes, ignore locks and use, delete unmerged branches"},
+			&cli.BoolFlag{Name: "keep-branch", Usage: "keep the task's branch"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be removed and remove nothing"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return exitcode.Usagef("git wt rm needs at least one TASK (see git wt rm -h)")
+			}
+			m, err := e.manager(c.Context, "rm")
+			if err != nil {
+				return err
+			}
+			o := task.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run")}
+			code := exitcode.OK
+			var results []*task.Removal
+			for _, arg := range c.Args().Slice() {
+				r := m.Remove(c.Context, arg, o)
+				results = append(results, r)
+				code = max(code, exitcode.Of(r.Err))
+				e.reportRemoval(r, o)
+			}
+			if c.Bool("json") {
+				if err := writeJSON(e.stdout, results); err != nil {
+					return err
+				}
+			}
+			if code != exitcode.OK {
+				return &silentError{code: code}
+			}
+			return nil
+		},
+	}
+}
+
+// reportRemoval tells the user what happened to one task, on stderr.
+func (e *env) reportRemoval(r *task.Removal, o task.RemoveOptions) {
+	if r.Err != nil {
+		e.errorf("%v", r.Err)
+		return
+	}
+	switch r.WorktreeOutcome {
+	case task.NotFound:
+		e.infof("no task %q: nothing to remove", r.Task)
+		return
+	case task.WouldDelete, task.AlreadyGone:
+		if o.DryRun {
+			e.infof("would remove %s", r.Path)
+		}
+	}
+	switch r.BranchOutcome {
+	case task.KeptUnmerged:
+		e.warnf("kept branch %s: %d %s not merged (use --force to delete it)", r.Branch, r.Unmerged, text.Plural(r.Unmerged, "commit", "commits"))
+	case task.KeptCheckedOut:
+		e.warnf("kept branch %s: it is checked out in another worktree", r.Branch)
+	case task.WouldDelete:
+		e.infof("would delete branch %s", r.Branch)
+	}
+	if !o.DryRun {
+		e.infof("removed %s", r.Path)
+	}
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+func showCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "print a task's whole record and live status",
+		ArgsUsage: "TASK",
+		Flags:     []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			arg, err := oneArg(c, "TASK")
+			if err != nil {
+				return err
+			}
+			m, err := e.manager(c.Context, "show")
+			if err != nil {
+				return err
+			}
+			ent, err := m.Find(c.Context, arg)
+			if err != nil {
+				return err
+			}
+			if ent.Err != nil {
+				return ent.Err
+			}
+			m.Touch(ent.Slug)
+			o := task.LiveOptions{Status: true}
+			l, err := m.InspectOne(c.Context, *ent, o)
+			if err != nil {
+				return err
+			}
+			v := newTaskView(l, o)
+			if c.Bool("json") {
+				return writeJSON(e.stdout, v)
+			}
+			return e.showText(v)
+		},
+	}
+}
+
+// showText prints a task as "key: value" lines.
+func (e *env) showText(v taskView) error {
+	var b strings.Builder
+	field := func(k string, val any) { fmt.Fprintf(&b, "%-14s %v\n", k+":", val) }
+	field("task", printable(v.Task))
+	field("slug", v.Slug)
+	field("branch", v.Branch)
+	field("path", v.Path)
+	field("base", fmt.Sprintf("%s (%s)", strings.TrimPrefix(v.Base, "refs/heads/"), shortSHA(v.BaseSHA)))
+	field("state", e.stateCell(v).text)
+	field("dirty", e.dirtyCell(v).text)
+	field("ahead/behind", aheadBehind(v))
+	field("created", v.CreatedAt.Local().Format("2006-01-02 15:04:05"))
+	field("last access", v.LastAccessAt.Local().Format("2006-01-02 15:04:05"))
+	if v.Init.Status != "" {
+		field("init", v.Init.Status)
+	}
+	if v.Init.Error != "" {
+		field("init error", v.Init.Error)
+	}
+	if v.Init.Log != "" {
+		field("init log", v.Init.Log)
+	}
+	if v.LockReason != "" {
+		field("lock reason", v.LockReason)
+	}
+	if v.PR != nil {
+		field("pr", fmt.Sprintf("#%d %s %s %s", v.PR.Number, v.PR.State, v.PR.URL, v.PR.Title))
+	}
+	field("creator", fmt.Sprintf("pid %d on %s", v.CreatorPID, v.CreatorHost))
+	_, err := fmt.Fprint(e.stdout, b.String())
+	return err
+}
+
+func shortSHA(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}

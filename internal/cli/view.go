@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// taskView is a task as `list --json` and `show --json` print it: the
+// whole record plus what is live. Live fields that were not computed are
+// left out rather than shown as zero.
+type taskView struct {
+	*record.Record
+	LastAccessAt  time.Time `json:"last_access_at"`
+	Exists        bool      `json:"exists"`
+	Head          string    `json:"head,omitempty"`
+	CheckedOut    string    `json:"checked_out_branch,omitempty"`
+	Dirty         *int      `json:"dirty,omitempty"`
+	Ahead         *int      `json:"ahead,omitempty"`
+	Behind        *int      `json:"behind,omitempty"`
+	Merged        *bool     `json:"merged,omitempty"`
+	SizeBytes     *int64    `json:"size_bytes,omitempty"`
+	Unmanaged     bool      `json:"unmanaged,omitempty"`
+	RecordError   string    `json:"record_error,omitempty"`
+	StatusError   string    `json:"status_error,omitempty"`
+	GitLocked     bool      `json:"git_locked,omitempty"`
+	GitLockReason string    `json:"git_lock_reason,omitempty"`
+}
+
+func newTaskView(l *task.Live, o task.LiveOptions) taskView {
+	v := taskView{Record: l.Entry.Record, LastAccessAt: l.LastAccess, Exists: l.Exists}
+	if l.Entry.Err != nil {
+		v.Record = &record.Record{Slug: l.Entry.Slug}
+		v.RecordError = l.Entry.Err.Error()
+		return v
+	}
+	if wt := l.Worktree; wt != nil {
+		v.Head = wt.Head
+		v.CheckedOut = strings.TrimPrefix(wt.Branch, "refs/heads/")
+		v.GitLocked, v.GitLockReason = wt.Locked, wt.LockReason
+	}
+	if o.Status && l.Exists {
+		v.Dirty, v.Ahead, v.Behind, v.Merged = &l.Dirty, &l.Ahead, &l.Behind, &l.Merged
+		if l.StatusErr != nil {
+			v.StatusError = l.StatusErr.Error()
+		}
+	}
+	if o.Size {
+		v.SizeBytes = &l.Size
+	}
+	return v
+}
+
+// writeJSON prints v as one indented JSON document.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// oneArg returns the one argument a command takes, or a usage error.
+func oneArg(c *cli.Context, what string) (string, error) {
+	if c.NArg() != 1 {
+		return "", exitcode.Usagef("git wt %s takes exactly one %s (see git wt %s -h)", c.Command.Name, what, c.Command.Name)
+	}
+	return c.Args().First(), nil
+}
+
+// jsonFlag is the --json flag of the commands that print data.
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document"}
+
+// noArgs is the usage error of a command that takes no arguments.
+func noArgs(c *cli.Context) error {
+	return exitcode.Usagef("git wt %s takes no arguments (see git wt %s -h)", c.Command.Name, c.Command.Name)
+}

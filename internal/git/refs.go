@@ -1,0 +1,129 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Object is what a name (a ref, an object id) points at.
+type Object struct {
+	Name    string // the name asked for
+	OID     string
+	Type    string // blob, commit, tree, tag
+	Data    []byte
+	Missing bool
+}
+
+// ReadObjects reads the objects that names point at with one
+// `git cat-file --batch`, in the order asked.
+func (r *Runner) ReadObjects(ctx context.Context, dir string, names ...string) ([]Object, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	for _, n := range names {
+		if strings.ContainsAny(n, "\n\x00") {
+			return nil, fmt.Errorf("object name %q has a newline", n)
+		}
+	}
+	in := strings.Join(names, "\n") + "\n"
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"cat-file", "--batch"}, Stdin: strings.NewReader(in)})
+	if err != nil {
+		return nil, err
+	}
+	return parseBatch(out, names)
+}
+
+// parseBatch reads `git cat-file --batch` output: for each name either
+// "<oid> <type> <size>\n<data>\n" or "<name> missing\n".
+func parseBatch(out []byte, names []string) ([]Object, error) {
+	objs := make([]Object, 0, len(names))
+	for _, name := range names {
+		nl := bytes.IndexByte(out, '\n')
+		if nl < 0 {
+			return nil, errors.New("git cat-file --batch: truncated output")
+		}
+		header := strings.Fields(string(out[:nl]))
+		out = out[nl+1:]
+		if len(header) != 3 {
+			// "<name> missing" or "<name> ambiguous"
+			objs = append(objs, Object{Name: name, Missing: true})
+			continue
+		}
+		size, err := strconv.Atoi(header[2])
+		if err != nil || size < 0 || size+1 > len(out) {
+			return nil, errors.New("git cat-file --batch: bad object header")
+		}
+		objs = append(objs, Object{Name: name, OID: header[0], Type: header[1], Data: out[:size:size]})
+		out = out[size+1:]
+	}
+	return objs, nil
+}
+
+// Ref is a ref name and the object it points at.
+type Ref struct {
+	Name string
+	OID  string
+}
+
+// ListRefs lists the refs under prefix (e.g. "refs/wt/").
+func (r *Runner) ListRefs(ctx context.Context, dir, prefix string) ([]Ref, error) {
+	lines, err := r.Lines(ctx, dir, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]Ref, 0, len(lines))
+	for _, l := range lines {
+		oid, name, ok := strings.Cut(l, " ")
+		if ok {
+			refs = append(refs, Ref{Name: name, OID: oid})
+		}
+	}
+	return refs, nil
+}
+
+// HashObject writes data as a blob and returns its id.
+func (r *Runner) HashObject(ctx context.Context, dir string, data []byte) (string, error) {
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"hash-object", "-w", "--stdin"}, Stdin: bytes.NewReader(data)})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// ErrStale means a compare-and-swap ref update lost: the ref no longer
+// held the value the caller read.
+var ErrStale = errors.New("ref changed under us")
+
+// UpdateRef points ref at newOID if it still points at oldOID ("" means the
+// ref must not exist yet). It writes no reflog. A lost race is ErrStale.
+func (r *Runner) UpdateRef(ctx context.Context, dir, ref, newOID, oldOID string) error {
+	_, err := r.Run(ctx, dir, "-c", "core.logAllRefUpdates=false", "update-ref", "-m", "git-wt", ref, newOID, oldOID)
+	return r.casResult(ctx, dir, ref, oldOID, err)
+}
+
+// DeleteRef deletes ref if it still points at oldOID.
+func (r *Runner) DeleteRef(ctx context.Context, dir, ref, oldOID string) error {
+	_, err := r.Run(ctx, dir, "update-ref", "-d", ref, oldOID)
+	return r.casResult(ctx, dir, ref, oldOID, err)
+}
+
+// casResult tells a lost compare-and-swap from a real failure by reading
+// the ref again, not by reading git's message.
+func (r *Runner) casResult(ctx context.Context, dir, ref, oldOID string, err error) error {
+	if err == nil {
+		return nil
+	}
+	objs, rerr := r.ReadObjects(ctx, dir, ref)
+	if rerr != nil || len(objs) != 1 {
+		return err
+	}
+	now := objs[0].OID
+	if now != oldOID {
+		return fmt.Errorf("%s: %w", ref, ErrStale)
+	}
+	return err
+}

@@ -1,0 +1,141 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// MinVersion is the oldest git git-wt supports: 2.31 brought
+// `rev-parse --path-format=absolute`.
+var MinVersion = Version{2, 31}
+
+// Version is git's major and minor version.
+type Version struct{ Major, Minor int }
+
+func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
+
+// AtLeast reports whether v is o or newer.
+func (v Version) AtLeast(o Version) bool {
+	return v.Major > o.Major || v.Major == o.Major && v.Minor >= o.Minor
+}
+
+// ParseVersion reads the output of `git version` ("git version 2.39.5").
+func ParseVersion(out string) (Version, error) {
+	fields := strings.Fields(out)
+	if len(fields) < 3 {
+		return Version{}, fmt.Errorf("cannot read git's version from %q", strings.TrimSpace(out))
+	}
+	parts := strings.SplitN(fields[2], ".", 3)
+	if len(parts) < 2 {
+		return Version{}, fmt.Errorf("cannot read git's version from %q", strings.TrimSpace(out))
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return Version{}, fmt.Errorf("cannot read git's version from %q", strings.TrimSpace(out))
+	}
+	return Version{major, minor}, nil
+}
+
+// Repo is where a repository's pieces are, all absolute paths.
+type Repo struct {
+	Toplevel  string // the worktree the command started in
+	GitDir    string // that worktree's git dir
+	CommonDir string // the git dir shared by all worktrees
+	MainDir   string // the main worktree
+	Version   Version
+}
+
+// Located errors: each is a one-line explanation for exit 1.
+var (
+	ErrNotRepository = errors.New("not a git repository (or any parent up to the root)")
+	ErrBare          = errors.New("this is a bare repository: git-wt needs a main worktree to work from")
+	ErrInsideGitDir  = errors.New("inside a git directory: run git-wt from a working tree")
+)
+
+// Locate finds the repository containing dir, honouring GIT_DIR and
+// GIT_WORK_TREE as git would, with one `git rev-parse` (plus `git version`
+// run beside it).
+func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
+	type versionResult struct {
+		v   Version
+		err error
+	}
+	vc := make(chan versionResult, 1)
+	go func() {
+		out, err := r.Run(ctx, dir, "version")
+		if err != nil {
+			vc <- versionResult{err: err}
+			return
+		}
+		v, err := ParseVersion(out)
+		vc <- versionResult{v, err}
+	}()
+
+	out, revErr := r.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: []string{
+		"rev-parse", "--is-bare-repository", "--is-inside-git-dir",
+		"--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel",
+	}})
+	vr := <-vc
+	if errors.Is(vr.err, ErrNotInstalled) || errors.Is(revErr, ErrNotInstalled) {
+		return nil, ErrNotInstalled
+	}
+	if vr.err != nil {
+		return nil, vr.err
+	}
+	if !vr.v.AtLeast(MinVersion) {
+		return nil, fmt.Errorf("git %s is too old: git-wt needs git %s or newer", vr.v, MinVersion)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) >= 1 && lines[0] == "true" {
+		return nil, ErrBare
+	}
+	if len(lines) >= 2 && lines[1] == "true" {
+		return nil, ErrInsideGitDir
+	}
+	if revErr != nil || len(lines) < 5 {
+		if ExitCode(revErr) == 128 {
+			return nil, ErrNotRepository
+		}
+		if revErr == nil {
+			revErr = fmt.Errorf("unexpected output from git rev-parse: %q", out)
+		}
+		return nil, revErr
+	}
+	r.version = vr.v
+	repo := &Repo{
+		GitDir:    filepath.Clean(lines[2]),
+		CommonDir: filepath.Clean(lines[3]),
+		Toplevel:  filepath.Clean(lines[4]),
+		Version:   vr.v,
+	}
+	main, err := r.mainWorktree(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	repo.MainDir = main
+	return repo, nil
+}
+
+// mainWorktree works out the main worktree without another process in the
+// usual layouts, and asks `git worktree list` otherwise.
+func (r *Runner) mainWorktree(ctx context.Context, repo *Repo) (string, error) {
+	if repo.GitDir == repo.CommonDir {
+		return repo.Toplevel, nil
+	}
+	if filepath.Base(repo.CommonDir) == ".git" {
+		return filepath.Dir(repo.CommonDir), nil
+	}
+	wts, err := r.Worktrees(ctx, repo.Toplevel)
+	if err != nil {
+		return "", err
+	}
+	if len(wts) == 0 || wts[0].Bare {
+		return "", ErrBare
+	}
+	return wts[0].Path, nil
+}

@@ -1,0 +1,253 @@
+// Package git runs git. Every git subprocess that git-wt starts goes through
+// Runner: argv without a shell, an explicit directory, an environment
+// scrubbed of the variables that would point git at another repository, and
+// a typed error carrying the exit code and stderr. Callers branch on exit
+// codes and machine-readable output, never on git's (translatable) English.
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// InternalEnv marks git processes started by git-wt. The hooks git-wt
+// installs see it and stand aside: the git-wt command that started git does
+// that work itself, under the lock it already holds.
+const InternalEnv = "GIT_WT_INTERNAL"
+
+// ErrNotInstalled means there is no git on PATH.
+var ErrNotInstalled = errors.New("git is not installed or not on PATH")
+
+// Error is a git command that ran and failed, or could not be started.
+type Error struct {
+	Args   []string
+	Dir    string
+	Code   int // git's exit status; -1 when it did not exit normally
+	Stderr string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	msg := lastLine(e.Stderr)
+	if msg == "" && e.Err != nil {
+		msg = e.Err.Error()
+	}
+	if os.Getenv("GIT_WT_DEBUG") != "" {
+		msg = e.Stderr
+	}
+	return fmt.Sprintf("git %s failed (exit %d): %s", strings.Join(e.Args, " "), e.Code, msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ExitCode returns git's exit status if err is an *Error, else -1.
+func ExitCode(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return -1
+}
+
+// lastLine is the last line git printed: where it puts its "fatal:".
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.TrimSpace(s)
+}
+
+// Cmd describes one git invocation.
+type Cmd struct {
+	Dir  string   // working directory; always set by callers
+	Args []string // arguments after "git"
+	// Stdin, when set, is fed to git.
+	Stdin io.Reader
+	// Env adds variables (KEY=VALUE) to the scrubbed environment.
+	Env []string
+	// Stdout and Stderr, when set, receive git's output as it comes
+	// instead of it being captured.
+	Stdout io.Writer
+	Stderr io.Writer
+	// KeepLocation keeps GIT_DIR, GIT_WORK_TREE and friends: only for
+	// locating the repository at start, as git itself would.
+	KeepLocation bool
+	// NoRetry turns off the retry on git's transient lock errors.
+	NoRetry bool
+	// InWorktree stops git from looking above Dir for a repository: Dir
+	// is a task worktree, and if its .git is missing git must fail rather
+	// than act on an enclosing repository (the main worktree, say).
+	InWorktree bool
+}
+
+// Runner starts git processes.
+type Runner struct {
+	// Trace, when set, receives one line per git command (for --verbose).
+	Trace io.Writer
+
+	version Version // known once Locate ran
+
+	envOnce sync.Once
+	env     []string
+	count   int
+	countMu sync.Mutex
+}
+
+// Run runs git with args in dir and returns its stdout.
+func (r *Runner) Run(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: args})
+	return string(out), err
+}
+
+// RunIn runs git with args inside the task worktree dir (see
+// Cmd.InWorktree) and returns its stdout.
+func (r *Runner) RunIn(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: args, InWorktree: true})
+	return string(out), err
+}
+
+// Lines runs git and splits its stdout into lines, dropping the empty ones.
+func (r *Runner) Lines(ctx context.Context, dir string, args ...string) ([]string, error) {
+	out, err := r.Run(ctx, dir, args...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.FieldsFunc(out, func(c rune) bool { return c == '\n' }), nil
+}
+
+// Count returns how many git processes this runner has started.
+func (r *Runner) Count() int {
+	r.countMu.Lock()
+	defer r.countMu.Unlock()
+	return r.count
+}
+
+// Exec runs c and returns git's stdout (nil when c.Stdout is set). Git's
+// transient lock errors (another git holds index.lock or a ref lock for a
+// moment) are retried briefly unless c.NoRetry.
+func (r *Runner) Exec(ctx context.Context, c Cmd) ([]byte, error) {
+	delay := 20 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		out, err := r.execOnce(ctx, c)
+		if err == nil || c.NoRetry || c.Stdin != nil || attempt >= 5 || !transientLock(err) {
+			return out, err
+		}
+		select {
+		case <-ctx.Done():
+			return out, err
+		case <-time.After(delay):
+		}
+		delay *= 2
+	}
+}
+
+func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", c.Args...)
+	cmd.Dir = c.Dir
+	if c.KeepLocation {
+		cmd.Env = append(os.Environ(), InternalEnv+"=1")
+	} else {
+		cmd.Env = r.baseEnv()
+	}
+	cmd.Env = append(cmd.Env, c.Env...)
+	if c.InWorktree {
+		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(c.Dir))
+	}
+	cmd.Stdin = c.Stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	if c.Stdout != nil {
+		cmd.Stdout = c.Stdout
+	}
+	cmd.Stderr = &stderr
+	if c.Stderr != nil {
+		cmd.Stderr = io.MultiWriter(c.Stderr, &stderr)
+	}
+	if r.Trace != nil {
+		fmt.Fprintf(r.Trace, "git-wt: [%s] git %s\n", c.Dir, strings.Join(c.Args, " "))
+	}
+	r.countMu.Lock()
+	r.count++
+	r.countMu.Unlock()
+	err := cmd.Run()
+	if err == nil {
+		return stdout.Bytes(), nil
+	}
+	if errors.Is(err, exec.ErrNotFound) {
+		return nil, ErrNotInstalled
+	}
+	code := -1
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	}
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return stdout.Bytes(), &Error{Args: c.Args, Dir: c.Dir, Code: code, Stderr: stderr.String(), Err: err}
+}
+
+// locationVars are the variables `git rev-parse --local-env-vars` lists,
+// less the ones that carry the user's `-c` settings, which we keep.
+var locationVars = map[string]bool{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
+	"GIT_CONFIG":                       true,
+	"GIT_OBJECT_DIRECTORY":             true,
+	"GIT_DIR":                          true,
+	"GIT_WORK_TREE":                    true,
+	"GIT_IMPLICIT_WORK_TREE":           true,
+	"GIT_GRAFT_FILE":                   true,
+	"GIT_INDEX_FILE":                   true,
+	"GIT_NO_REPLACE_OBJECTS":           true,
+	"GIT_REPLACE_REF_BASE":             true,
+	"GIT_PREFIX":                       true,
+	"GIT_INTERNAL_SUPER_PREFIX":        true,
+	"GIT_SHALLOW_FILE":                 true,
+	"GIT_COMMON_DIR":                   true,
+}
+
+// ScrubbedEnv returns environ without the repository-location variables.
+func ScrubbedEnv(environ []string) []string {
+	env := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !locationVars[name] {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+func (r *Runner) baseEnv() []string {
+	r.envOnce.Do(func() {
+		r.env = append(ScrubbedEnv(os.Environ()), InternalEnv+"=1")
+	})
+	// Copy so that callers appending to it never share a backing array.
+	return append([]string(nil), r.env...)
+}
+
+// lockPath finds a quoted path to a *.lock file in git's stderr: git names
+// the lock it could not take ("Unable to create '/r/.git/index.lock'") in
+// every language, so the path, not the sentence, tells us what happened.
+var lockPath = regexp.MustCompile(`'(/[^']*\.lock)'`)
+
+// transientLock reports whether err is git failing on a lock file that
+// another process holds: worth a brief retry.
+func transientLock(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != 128 {
+		return false
+	}
+	return lockPath.MatchString(e.Stderr)
+}

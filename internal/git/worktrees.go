@@ -1,0 +1,67 @@
+package git
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+)
+
+// Worktree is one entry of `git worktree list --porcelain`.
+type Worktree struct {
+	Path       string
+	Head       string // commit id; empty for an unborn branch
+	Branch     string // full ref name; empty when detached
+	Detached   bool
+	Bare       bool
+	Locked     bool
+	LockReason string
+	Prunable   bool
+}
+
+// Worktrees lists the worktrees git knows of; the main one comes first.
+func (r *Runner) Worktrees(ctx context.Context, dir string) ([]Worktree, error) {
+	args := []string{"worktree", "list", "--porcelain"}
+	sep := "\n"
+	if r.version.AtLeast(Version{2, 36}) {
+		// -z keeps a lock reason with a newline in one field.
+		args = append(args, "-z")
+		sep = "\x00"
+	}
+	out, err := r.Run(ctx, dir, args...)
+	if err != nil {
+		return nil, err
+	}
+	return parseWorktrees(out, sep), nil
+}
+
+func parseWorktrees(out, sep string) []Worktree {
+	var wts []Worktree
+	var cur *Worktree
+	for _, line := range strings.Split(out, sep) {
+		key, value, _ := strings.Cut(line, " ")
+		if key == "worktree" {
+			wts = append(wts, Worktree{Path: filepath.Clean(value)})
+			cur = &wts[len(wts)-1]
+			continue
+		}
+		if cur == nil {
+			continue
+		}
+		switch key {
+		case "HEAD":
+			cur.Head = value
+		case "branch":
+			cur.Branch = value
+		case "detached":
+			cur.Detached = true
+		case "bare":
+			cur.Bare = true
+		case "locked":
+			cur.Locked = true
+			cur.LockReason = value
+		case "prunable":
+			cur.Prunable = true
+		}
+	}
+	return wts
+}

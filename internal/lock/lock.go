@@ -1,0 +1,94 @@
+// Package lock is the repository-wide lock of SPEC §7: a flock on a file in
+// the git common dir. The kernel drops it when its process dies, so a
+// killed git-wt never leaves the repository locked.
+package lock
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Lock is a held lock.
+type Lock struct {
+	f *os.File
+}
+
+// ErrTimeout is returned when the lock stayed busy for the whole wait.
+type ErrTimeout struct {
+	Path string
+	Wait time.Duration
+}
+
+func (e *ErrTimeout) Error() string {
+	return fmt.Sprintf("gave up waiting %s for the repository lock %s: another git-wt holds it (see wt.lockTimeout)", e.Wait, e.Path)
+}
+
+// Acquire takes the lock at path, waiting at most timeout (0: no limit)
+// or until ctx is done. The waiting is done by the kernel (a blocking
+// flock), so waiters are woken as soon as the holder lets go.
+func Acquire(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return &Lock{f: f}, nil
+	}
+
+	got := make(chan error) // unbuffered: a lock got after we gave up is closed, not leaked
+	abandoned := make(chan struct{})
+	go func() {
+		err := flockRetry(f)
+		select {
+		case got <- err:
+		case <-abandoned:
+			f.Close() // we gave up; closing drops the lock we just got
+		}
+	}()
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case err := <-got:
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return &Lock{f: f}, nil
+	case <-expired:
+		close(abandoned)
+		return nil, &ErrTimeout{Path: path, Wait: timeout}
+	case <-ctx.Done():
+		close(abandoned)
+		return nil, ctx.Err()
+	}
+}
+
+// flockRetry blocks in flock until it has the lock, retrying when a signal
+// interrupts the wait.
+func flockRetry(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// Release lets the lock go.
+func (l *Lock) Release() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+}

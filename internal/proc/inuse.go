@@ -1,0 +1,83 @@
+package proc
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
+)
+
+// User is a process whose working directory lies in a folder.
+type User struct {
+	PID  int
+	Name string // the command name
+	Cwd  string
+}
+
+// UsersOf lists the running processes whose working directory is dir or a
+// folder below it (Linux: /proc/<pid>/cwd), compared by path and, for dir
+// itself, by device and inode, so a renamed or symlinked path is still
+// caught. This process and its ancestors are left out: a user runs
+// `git wt rm` from somewhere, often from inside the worktree's parent.
+func UsersOf(dir string) []User {
+	root, err := os.Stat(dir)
+	if err != nil {
+		return nil
+	}
+	rootSys, _ := root.Sys().(*syscall.Stat_t)
+	skip := ancestors()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var users []User
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || skip[pid] {
+			continue
+		}
+		link := "/proc/" + e.Name() + "/cwd"
+		cwd, err := os.Readlink(link)
+		if err != nil {
+			continue
+		}
+		in := fsutil.Within(dir, filepath.Clean(strings.TrimSuffix(cwd, " (deleted)")))
+		if !in && rootSys != nil {
+			if st, err := os.Stat(link); err == nil {
+				if s, ok := st.Sys().(*syscall.Stat_t); ok && s.Dev == rootSys.Dev && s.Ino == rootSys.Ino {
+					in = true
+				}
+			}
+		}
+		if in {
+			users = append(users, User{PID: pid, Name: commName(pid), Cwd: cwd})
+		}
+	}
+	return users
+}
+
+// ancestors is this process and every process above it.
+func ancestors() map[int]bool {
+	seen := map[int]bool{}
+	for pid := os.Getpid(); pid > 1 && !seen[pid]; pid = parentOf(pid) {
+		seen[pid] = true
+	}
+	return seen
+}
+
+func parentOf(pid int) int {
+	f, err := statFields(pid)
+	if err != nil || len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
+}
+
+func commName(pid int) string {
+	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	return strings.TrimSpace(string(data))
+}

@@ -1,0 +1,99 @@
+// Package record holds what git-wt knows of one task, and stores it as a
+// JSON blob behind the ref refs/wt/<slug> (SPEC §4).
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// State is where a task is in its life.
+type State string
+
+// The states of SPEC §4: creating → initializing → active | failed →
+// merging → removed. Adopted marks a worktree git-wt did not make.
+const (
+	Creating     State = "creating"
+	Initializing State = "initializing"
+	Active       State = "active"
+	Failed       State = "failed"
+	Merging      State = "merging"
+	Adopted      State = "adopted"
+)
+
+// InitStatus is how the init command went.
+type InitStatus string
+
+// Init statuses.
+const (
+	InitRunning   InitStatus = "running"
+	InitSuccess   InitStatus = "success"
+	InitFailed    InitStatus = "failed"
+	InitSkipped   InitStatus = "skipped"
+	InitUntrusted InitStatus = "skipped-untrusted"
+)
+
+// Init tracks the init command of SPEC §6.
+type Init struct {
+	Ran        bool       `json:"ran"`
+	Status     InitStatus `json:"status,omitempty"`
+	Error      string     `json:"error,omitempty"`
+	Log        string     `json:"log,omitempty"`
+	StartedAt  *time.Time `json:"started_at,omitempty"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
+}
+
+// PR is the pull request recorded for a task.
+type PR struct {
+	Number    int        `json:"number,omitempty"`
+	URL       string     `json:"url,omitempty"`
+	Title     string     `json:"title,omitempty"`
+	State     string     `json:"state,omitempty"`
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+}
+
+// Record is one task.
+type Record struct {
+	Task         string    `json:"task"`
+	Slug         string    `json:"slug"`
+	Branch       string    `json:"branch"`
+	Path         string    `json:"path"`
+	Base         string    `json:"base"`
+	BaseSHA      string    `json:"base_sha"`
+	State        State     `json:"state"`
+	CreatedAt    time.Time `json:"created_at"`
+	LastAccessAt time.Time `json:"last_access_at"`
+	Init         Init      `json:"init"`
+	PR           *PR       `json:"pr,omitempty"`
+	Locked       bool      `json:"locked"`
+	LockReason   string    `json:"lock_reason,omitempty"`
+	CreatorPID   int       `json:"creator_pid"`
+	CreatorHost  string    `json:"creator_host"`
+	CreatorStart string    `json:"creator_start"`
+}
+
+// Encode returns the record as the JSON stored in its blob.
+func (r *Record) Encode() []byte {
+	data, err := json.Marshal(r)
+	if err != nil {
+		panic(err) // a Record always marshals
+	}
+	return append(data, '\n')
+}
+
+// ErrCorrupt marks a record blob git-wt cannot read.
+var ErrCorrupt = errors.New("corrupt record")
+
+// Decode reads a record blob; slug is the one its ref is named for.
+func Decode(slug string, data []byte) (*Record, error) {
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%w refs/wt/%s: %v", ErrCorrupt, slug, err)
+	}
+	if r.Task == "" || r.Slug != slug || r.Path == "" || r.Branch == "" {
+		return nil, fmt.Errorf("%w refs/wt/%s: missing task, slug, path or branch", ErrCorrupt, slug)
+	}
+	return &r, nil
+}

@@ -1,0 +1,114 @@
+package record
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/git"
+)
+
+// RefPrefix is where records live.
+const RefPrefix = "refs/wt/"
+
+// Ref is the ref of the record for slug.
+func Ref(slug string) string { return RefPrefix + slug }
+
+// Entry is a record as stored: its ref, the blob id it was read from (for
+// compare-and-swap) and the record, or the error that kept it from being
+// read.
+type Entry struct {
+	Slug   string
+	OID    string
+	Record *Record
+	Err    error
+}
+
+// Store reads and writes records in one repository.
+type Store struct {
+	Git *git.Runner
+	Dir string // any directory of the repository
+}
+
+// Get reads the records stored under slugs, with one git process; a slug
+// with no record is left out.
+func (s *Store) Get(ctx context.Context, slugs ...string) ([]Entry, error) {
+	names := make([]string, len(slugs))
+	for i, sl := range slugs {
+		names[i] = Ref(sl)
+	}
+	objs, err := s.Git.ReadObjects(ctx, s.Dir, names...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []Entry
+	for i, o := range objs {
+		if !o.Missing {
+			entries = append(entries, decodeObject(slugs[i], o))
+		}
+	}
+	return entries, nil
+}
+
+// All reads every record: one ref listing and one batch read.
+func (s *Store) All(ctx context.Context) ([]Entry, error) {
+	refs, err := s.Git.ListRefs(ctx, s.Dir, RefPrefix)
+	if err != nil {
+		return nil, err
+	}
+	oids := make([]string, len(refs))
+	for i, r := range refs {
+		oids[i] = r.OID
+	}
+	objs, err := s.Git.ReadObjects(ctx, s.Dir, oids...)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, len(objs))
+	for i, o := range objs {
+		entries[i] = decodeObject(strings.TrimPrefix(refs[i].Name, RefPrefix), o)
+	}
+	return entries, nil
+}
+
+func decodeObject(slug string, o git.Object) Entry {
+	e := Entry{Slug: slug, OID: o.OID}
+	if o.Missing {
+		e.Err = fmt.Errorf("%w %s: object missing", ErrCorrupt, Ref(slug))
+		return e
+	}
+	if o.Type != "blob" {
+		e.Err = fmt.Errorf("%w %s: points at a %s, not a blob", ErrCorrupt, Ref(slug), o.Type)
+		return e
+	}
+	e.Record, e.Err = Decode(slug, o.Data)
+	return e
+}
+
+// Create stores a new record; it fails with git.ErrStale if a record for
+// the slug exists already.
+func (s *Store) Create(ctx context.Context, r *Record) (string, error) {
+	return s.write(ctx, r, "")
+}
+
+// Update replaces the record read as oldOID; it fails with git.ErrStale if
+// someone else changed it since.
+func (s *Store) Update(ctx context.Context, r *Record, oldOID string) (string, error) {
+	return s.write(ctx, r, oldOID)
+}
+
+func (s *Store) write(ctx context.Context, r *Record, oldOID string) (string, error) {
+	oid, err := s.Git.HashObject(ctx, s.Dir, r.Encode())
+	if err != nil {
+		return "", err
+	}
+	if err := s.Git.UpdateRef(ctx, s.Dir, Ref(r.Slug), oid, oldOID); err != nil {
+		return "", err
+	}
+	return oid, nil
+}
+
+// Delete removes the record read as oldOID.
+func (s *Store) Delete(ctx context.Context, slug, oldOID string) error {
+	return s.Git.DeleteRef(ctx, s.Dir, Ref(slug), oldOID)
+}

@@ -1,0 +1,230 @@
+// Package settings reads git-wt's configuration once into a snapshot: git
+// config (every scope) over the committed .gitwt file (SPEC §4).
+package settings
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/git"
+)
+
+// Scope says where a value came from.
+type Scope string
+
+// Scopes from lowest to highest precedence.
+const (
+	ScopeGitwt    Scope = "gitwt" // the committed .gitwt file
+	ScopeSystem   Scope = "system"
+	ScopeGlobal   Scope = "global"
+	ScopeLocal    Scope = "local"
+	ScopeWorktree Scope = "worktree"
+	ScopeCommand  Scope = "command" // git -c, GIT_CONFIG_PARAMETERS
+)
+
+// Value is one value of a key, with where it came from.
+type Value struct {
+	Value string
+	Scope Scope
+}
+
+// GitwtFile is the name of the committed defaults file at the root of the
+// main worktree.
+const GitwtFile = ".gitwt"
+
+// Settings is the snapshot of every setting git-wt uses.
+type Settings struct {
+	values map[string][]Value // lower-case key → values, lowest precedence first
+
+	BaseDir          string // absolute
+	BranchPrefix     string
+	MaxWorktrees     int
+	MaxAge           time.Duration
+	MaxCount         int
+	MaxTotalSize     int64
+	Init             []Value // trust decided by scope; see InitCommands
+	Copy             []string
+	CleanupOnMerge   bool
+	DeleteBranch     bool
+	ContainerWorkdir string
+	LockTimeout      time.Duration
+	OrphanGrace      time.Duration
+	GCInterval       time.Duration
+	GitwtSHA256      string // of the .gitwt file, "" when there is none
+	TrustedSHA256    string // wt.trusted: the .gitwt content the user trusted
+}
+
+// Load reads the settings of the repository whose main worktree is
+// mainDir, from dir (any worktree of it), with one `git config` process.
+func Load(ctx context.Context, g *git.Runner, dir, mainDir string) (*Settings, error) {
+	out, err := g.Run(ctx, dir, "config", "--list", "-z", "--show-scope")
+	if err != nil && git.ExitCode(err) != 1 { // 1: no config at all
+		return nil, err
+	}
+	gitwt, sum, err := readGitwt(filepath.Join(mainDir, GitwtFile))
+	if err != nil {
+		return nil, err
+	}
+	s := &Settings{values: layer(gitwt, parseConfigList(out)), GitwtSHA256: sum}
+	if err := s.resolve(mainDir); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// layer merges the values of every source in precedence order, lowest
+// first, so that the last value of a key wins and a multi-valued key lists
+// its values in the order git would: the committed .gitwt, then git config
+// as `git config --list` prints it (system, global, local, worktree, and
+// `-c` on the command line).
+func layer(gitwt, gitConfig []keyValue) map[string][]Value {
+	values := map[string][]Value{}
+	for _, src := range [][]keyValue{gitwt, gitConfig} {
+		for _, kv := range src {
+			values[kv.key] = append(values[kv.key], kv.Value)
+		}
+	}
+	return values
+}
+
+type keyValue struct {
+	key string
+	Value
+}
+
+// parseConfigList reads `git config --list -z --show-scope`: records of
+// "scope\0key\nvalue\0", or "scope\0key\0" for a key with no value (true).
+func parseConfigList(out string) []keyValue {
+	fields := strings.Split(out, "\x00")
+	var kvs []keyValue
+	for i := 0; i+1 < len(fields); i += 2 {
+		key, value, hasValue := strings.Cut(fields[i+1], "\n")
+		if !hasValue {
+			value = "true"
+		}
+		kvs = append(kvs, keyValue{key: strings.ToLower(key), Value: Value{Value: value, Scope: Scope(fields[i])}})
+	}
+	return kvs
+}
+
+// Get returns the winning value of key and whether it is set.
+func (s *Settings) Get(key string) (Value, bool) {
+	vs := s.values[strings.ToLower(key)]
+	if len(vs) == 0 {
+		return Value{}, false
+	}
+	return vs[len(vs)-1], true
+}
+
+// All returns every value of a multi-valued key, in precedence order.
+func (s *Settings) All(key string) []Value { return s.values[strings.ToLower(key)] }
+
+func (s *Settings) str(key, def string) string {
+	if v, ok := s.Get(key); ok {
+		return v.Value
+	}
+	return def
+}
+
+// resolve fills the typed fields, reporting the first invalid value.
+func (s *Settings) resolve(mainDir string) error {
+	var errs []error
+	check := func(key string, err error) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("bad config %s: %v", key, err))
+		}
+	}
+	s.BaseDir = s.baseDir(mainDir)
+	s.BranchPrefix = s.str("wt.branchPrefix", "wt/")
+	s.ContainerWorkdir = s.str("wt.containerWorkdir", "/workspace")
+	s.TrustedSHA256 = s.str("wt.trusted", "")
+	check("wt.maxWorktrees", s.parseInt("wt.maxWorktrees", &s.MaxWorktrees))
+	check("wt.maxCount", s.parseInt("wt.maxCount", &s.MaxCount))
+	check("wt.maxAge", s.parseDuration("wt.maxAge", 0, &s.MaxAge))
+	check("wt.lockTimeout", s.parseDuration("wt.lockTimeout", 2*time.Minute, &s.LockTimeout))
+	check("wt.orphanGrace", s.parseDuration("wt.orphanGrace", 10*time.Minute, &s.OrphanGrace))
+	check("wt.gcInterval", s.parseDuration("wt.gcInterval", 24*time.Hour, &s.GCInterval))
+	check("wt.cleanupOnMerge", s.parseBool("wt.cleanupOnMerge", true, &s.CleanupOnMerge))
+	check("wt.deleteBranch", s.parseBool("wt.deleteBranch", true, &s.DeleteBranch))
+	if v, ok := s.Get("wt.maxTotalSize"); ok {
+		n, err := ParseSize(v.Value)
+		check("wt.maxTotalSize", err)
+		s.MaxTotalSize = n
+	}
+	s.Init = s.All("wt.init")
+	if len(s.Init) == 0 {
+		s.Init = s.All("wt.hook") // k1LoW's git-wt
+	}
+	for _, v := range s.All("wt.copy") {
+		s.Copy = append(s.Copy, v.Value)
+	}
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+func (s *Settings) parseInt(key string, dst *int) error {
+	v, ok := s.Get(key)
+	if !ok {
+		return nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v.Value))
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a whole number", v.Value)
+	}
+	*dst = n
+	return nil
+}
+
+func (s *Settings) parseDuration(key string, def time.Duration, dst *time.Duration) error {
+	*dst = def
+	v, ok := s.Get(key)
+	if !ok {
+		return nil
+	}
+	d, err := ParseDuration(v.Value)
+	if err != nil {
+		return err
+	}
+	*dst = d
+	return nil
+}
+
+func (s *Settings) parseBool(key string, def bool, dst *bool) error {
+	*dst = def
+	v, ok := s.Get(key)
+	if !ok {
+		return nil
+	}
+	b, err := ParseBool(v.Value)
+	if err != nil {
+		return err
+	}
+	*dst = b
+	return nil
+}
+
+// baseDir is wt.baseDir made absolute: "~" is the home directory, a
+// relative path is relative to the main worktree, and the default is
+// "<repo>-worktrees" beside the main worktree.
+func (s *Settings) baseDir(mainDir string) string {
+	dir := s.str("wt.baseDir", "")
+	if dir == "" {
+		return filepath.Join(filepath.Dir(mainDir), filepath.Base(mainDir)+"-worktrees")
+	}
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, dir[1:])
+		}
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(mainDir, dir)
+	}
+	return filepath.Clean(dir)
+}

@@ -1,0 +1,142 @@
+// These tests protect the slug rules of SPEC §3: the required examples, and
+// that every slug is a safe single path element and a valid ref component.
+package slug
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestMakeRequiredExamples(t *testing.T) {
+	cases := map[string]string{
+		"feature/auth-login": "feature-auth-login",
+		"fix: bug #123":      "fix-_bug_-123",
+		"user/john/task":     "user-john-task",
+		"CON":                "_CON",
+		"...test":            "test",
+	}
+	for id, want := range cases {
+		if got := Make(id); got != want {
+			t.Errorf("Make(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestMakeRules(t *testing.T) {
+	cases := []struct{ id, want string }{
+		{"TASK-123", "TASK-123"},
+		{"a  b\tc", "a_b_c"},
+		{"a--b", "a-b"},
+		{"a..b", "a.b"},
+		{"-a-", "a"},
+		{"x.lock", "x"},
+		{"x.lock.lock", "x"},
+		{"a/.lock", "a"},
+		{"", "_branch"},
+		{"///", "_branch"},
+		{"...", "_branch"},
+		{"@", "_branch"},
+		{"con", "_con"},
+		{"Lpt9", "_Lpt9"},
+		{"COM0", "COM0"},
+		{"nul.txt", "_nul.txt"},
+		{"CONSOLE", "CONSOLE"},
+		{"../../x", "x"},
+		{"café-ü", "café-ü"},
+		{"a\x00b", "a-b"},
+		{"a\nb", "a_b"},
+		{"\xff\xfe", "_branch"},
+		{"résumé 2", "résumé_2"},
+		{"a@{1}", "a-1"},
+		{"a~1^2:3?*[", "a-1-2-3"},
+	}
+	for _, c := range cases {
+		if got := Make(c.id); got != c.want {
+			t.Errorf("Make(%q) = %q, want %q", c.id, got, c.want)
+		}
+	}
+}
+
+func TestMakeCutsLongIDsOnACharacter(t *testing.T) {
+	id := strings.Repeat("é", 150) // 300 bytes
+	s := Make(id)
+	if len(s) > MaxBytes || !utf8.ValidString(s) {
+		t.Fatalf("Make(long) = %d bytes, valid %v", len(s), utf8.ValidString(s))
+	}
+	if s != strings.Repeat("é", 100) {
+		t.Fatalf("Make(long) = %q", s)
+	}
+	if got := Make(strings.Repeat("a", 199) + "-----b"); got != strings.Repeat("a", 199) {
+		t.Fatalf("cut then strip: %q", got)
+	}
+}
+
+func TestWithSuffix(t *testing.T) {
+	// sha1("fix-_bug_-123") starts with these six hex digits.
+	got := WithSuffix("fix-_bug_-123", "fix-_bug_-123")
+	if !strings.HasPrefix(got, "fix-_bug_-123-") || len(got) != len("fix-_bug_-123")+7 {
+		t.Fatalf("WithSuffix = %q", got)
+	}
+	if WithSuffix("a", "x") == WithSuffix("a", "y") {
+		t.Fatal("different ids must get different suffixes")
+	}
+	c := Candidates("fix: bug #123")
+	if c[0] != "fix-_bug_-123" || c[1] != WithSuffix(c[0], "fix: bug #123") {
+		t.Fatalf("Candidates = %q", c)
+	}
+}
+
+// checkSlug asserts the properties every slug has.
+func checkSlug(t *testing.T, id, s string) {
+	t.Helper()
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") {
+		t.Fatalf("Make(%q) = %q: not a single path element", id, s)
+	}
+	if len(s) > MaxBytes+1 || !utf8.ValidString(s) {
+		t.Fatalf("Make(%q) = %q: too long or not UTF-8", id, s)
+	}
+	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "-") || strings.HasSuffix(s, ".") ||
+		strings.HasSuffix(s, ".lock") || strings.Contains(s, "..") || strings.Contains(s, "@{") {
+		t.Fatalf("Make(%q) = %q: not a valid ref component", id, s)
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[", r) {
+			t.Fatalf("Make(%q) = %q: character %q not allowed in a ref", id, s, r)
+		}
+	}
+	if again := Make(s); again != s {
+		t.Fatalf("Make(Make(%q)) = %q, want %q: a slug must be its own slug", id, again, s)
+	}
+	if Make(id) != s {
+		t.Fatalf("Make(%q) is not deterministic", id)
+	}
+}
+
+func FuzzMake(f *testing.F) {
+	for _, seed := range []string{"feature/auth-login", "fix: bug #123", "user/john/task", "CON", "...test",
+		"", "a.lock", "x/../../y", "\x00\x01", "é", strings.Repeat("ab.", 80), "-rf", "--base=x", "@{-1}"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		checkSlug(t, id, Make(id))
+	})
+}
+
+// TestSlugsAreValidRefs asks git itself about a sample of slugs.
+func TestSlugsAreValidRefs(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for _, id := range []string{"fix: bug #123", "CON", "a.lock.lock", "é/ü", "x..y", "a@{b}", "-x", strings.Repeat("z", 300)} {
+		s := Make(id)
+		checkSlug(t, id, s)
+		if out, err := exec.Command("git", "check-ref-format", "refs/wt/"+s).CombinedOutput(); err != nil {
+			t.Errorf("git check-ref-format refs/wt/%s: %v %s", s, err, out)
+		}
+		if out, err := exec.Command("git", "check-ref-format", "--branch", "wt/"+s).CombinedOutput(); err != nil {
+			t.Errorf("git check-ref-format --branch wt/%s: %v %s", s, err, out)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package task
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// Live is a task's record with what is true of its worktree right now.
+type Live struct {
+	Entry      record.Entry
+	Exists     bool // the worktree folder is there
+	Worktree   *git.Worktree
+	LastAccess time.Time // later of the access stamp and the record
+
+	// Filled in only when the status was asked for.
+	Dirty     int // -1 when git status failed
+	Ahead     int
+	Behind    int
+	Merged    bool // has commits of its own, and they are merged
+	StatusErr error
+
+	Size int64 // bytes on disk; only with the size asked for
+}
+
+// LiveOptions say how much to find out about each task.
+type LiveOptions struct {
+	Status bool // dirty count, ahead/behind, merged: a few git calls per task
+	Size   bool // disk use: a walk of each worktree
+}
+
+// Inspect reads every record and git's worktree list and, if asked, the
+// status of each worktree, in parallel (bounded by the number of cores).
+func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Worktree, error) {
+	entries, err := m.Store.All(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	if err != nil {
+		return nil, nil, err
+	}
+	lives := make([]Live, len(entries))
+	for i, e := range entries {
+		lives[i] = m.live(e, wts)
+	}
+	if o.Status || o.Size {
+		parallel(len(lives), func(i int) { m.fill(ctx, &lives[i], o) })
+	}
+	return lives, wts, nil
+}
+
+// InspectOne is Inspect for one task already read.
+func (m *Manager) InspectOne(ctx context.Context, e record.Entry, o LiveOptions) (*Live, error) {
+	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	if err != nil {
+		return nil, err
+	}
+	l := m.live(e, wts)
+	m.fill(ctx, &l, o)
+	return &l, nil
+}
+
+// live is what can be said of a task without running git.
+func (m *Manager) live(e record.Entry, wts []git.Worktree) Live {
+	l := Live{Entry: e}
+	if e.Record == nil {
+		return l
+	}
+	l.Worktree = findWorktree(wts, e.Record.Path)
+	l.LastAccess = m.LastAccess(e.Record)
+	if st, err := os.Stat(e.Record.Path); err == nil && st.IsDir() {
+		l.Exists = true
+	}
+	return l
+}
+
+// fill adds the status and size of one task.
+func (m *Manager) fill(ctx context.Context, l *Live, o LiveOptions) {
+	rec := l.Entry.Record
+	if rec == nil || !l.Exists {
+		return
+	}
+	if o.Status {
+		if l.Dirty, l.StatusErr = m.DirtyCount(ctx, rec.Path); l.StatusErr != nil {
+			l.Dirty = -1
+		}
+		l.Ahead, l.Behind, _ = m.AheadBehind(ctx, rec.Branch, baseRev(rec))
+		// A fresh task is an ancestor of its base but not "merged": only
+		// a branch with commits of its own can have been merged.
+		if l.Worktree != nil && l.Worktree.Head != rec.BaseSHA {
+			l.Merged, _ = m.Merged(ctx, rec)
+		}
+	}
+	if o.Size {
+		l.Size = fsutil.DiskUsage(rec.Path)
+	}
+}
+
+// parallel runs f(0..n-1) on as many goroutines as there are cores: each
+// f starts git processes, and more at once than cores only thrash.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.NumCPU(), n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

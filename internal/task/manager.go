@@ -1,0 +1,101 @@
+// Package task is what git-wt does to tasks: find them, create their
+// worktrees, report their status and remove them safely. Every git call goes
+// through the git package; every record through the record package.
+package task
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/events"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/settings"
+)
+
+// Manager acts on the tasks of one repository.
+type Manager struct {
+	Git      *git.Runner
+	Repo     *git.Repo
+	Settings *settings.Settings
+	Store    *record.Store
+	Events   *events.Log
+	// Warn prints a warning for the user (stderr).
+	Warn func(format string, args ...any)
+}
+
+// New returns a Manager for repo; command names the git-wt command in the
+// event log.
+func New(g *git.Runner, repo *git.Repo, s *settings.Settings, command string) *Manager {
+	return &Manager{
+		Git:      g,
+		Repo:     repo,
+		Settings: s,
+		Store:    &record.Store{Git: g, Dir: repo.Toplevel},
+		Events:   &events.Log{Path: filepath.Join(repo.CommonDir, "wt", "events.jsonl"), Command: command},
+		Warn:     func(string, ...any) {},
+	}
+}
+
+// stateDir is git-wt's folder in the git common dir: the lock, the event
+// log, init logs and last-access stamps.
+func (m *Manager) stateDir(parts ...string) string {
+	return filepath.Join(append([]string{m.Repo.CommonDir, "wt"}, parts...)...)
+}
+
+// LogPath is where the init output of a task goes.
+func (m *Manager) LogPath(slug string) string { return m.stateDir("logs", slug+".log") }
+
+// lock takes the repository-wide lock.
+func (m *Manager) lock(ctx context.Context) (*lock.Lock, error) {
+	return lock.Acquire(ctx, m.stateDir("lock"), m.Settings.LockTimeout)
+}
+
+// Touch records a use of the task (SPEC §4): the mtime of a stamp file,
+// not a ref write. Best effort.
+func (m *Manager) Touch(slug string) {
+	p := m.stateDir("access", slug)
+	now := time.Now()
+	if err := os.Chtimes(p, now, now); err == nil {
+		return
+	}
+	if os.MkdirAll(filepath.Dir(p), 0o777) == nil {
+		if f, err := os.Create(p); err == nil {
+			f.Close()
+		}
+	}
+}
+
+// LastAccess is the later of the task's stamp file and its record.
+func (m *Manager) LastAccess(rec *record.Record) time.Time {
+	t := rec.LastAccessAt
+	if st, err := os.Stat(m.stateDir("access", rec.Slug)); err == nil && st.ModTime().After(t) {
+		t = st.ModTime().UTC()
+	}
+	if t.IsZero() {
+		t = rec.CreatedAt
+	}
+	return t
+}
+
+// forget removes the per-task files git-wt keeps beside the records.
+func (m *Manager) forget(slug string) {
+	os.Remove(m.stateDir("access", slug))
+	os.Remove(m.LogPath(slug))
+}
+
+func (m *Manager) logEvent(rec *record.Record, outcome, reason string) {
+	e := events.Event{Outcome: outcome, Reason: reason}
+	if rec != nil {
+		e.Task, e.Slug, e.Path = rec.Task, rec.Slug, rec.Path
+	}
+	if err := m.Events.Append(e); err != nil {
+		m.Warn("could not write the event log %s: %v", m.Events.Path, err)
+	}
+}
+
+// branchRef is the full ref of a branch name.
+func branchRef(branch string) string { return "refs/heads/" + branch }

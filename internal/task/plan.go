@@ -1,0 +1,148 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
+)
+
+// base is the commit a new task starts from and the ref it merges back to.
+type base struct {
+	Ref string // full ref name ("refs/heads/main"), or "" for a bare commit
+	SHA string
+}
+
+// Name is what the record stores as the base: the ref, else the commit.
+func (b base) Name() string {
+	if b.Ref != "" {
+		return b.Ref
+	}
+	return b.SHA
+}
+
+// resolveBase resolves --base, or by default the branch checked out in the
+// main worktree (its commit when HEAD is detached), with one rev-parse.
+func (m *Manager) resolveBase(ctx context.Context, rev string) (base, error) {
+	dir := m.Repo.Toplevel
+	if rev == "" {
+		rev, dir = "HEAD", m.Repo.MainDir
+	}
+	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
+		return base{}, exitcode.Usagef("invalid base %q", rev)
+	}
+	lines, err := m.Git.Lines(ctx, dir, "rev-parse", rev+"^{commit}", "--symbolic-full-name", rev)
+	if err != nil || len(lines) == 0 {
+		if rev == "HEAD" && dir == m.Repo.MainDir {
+			return base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
+		}
+		return base{}, exitcode.Usagef("base %q is not a commit in %s", rev, m.Repo.MainDir)
+	}
+	b := base{SHA: lines[0]}
+	if len(lines) > 1 && strings.HasPrefix(lines[1], "refs/") {
+		b.Ref = lines[1]
+	}
+	return b, nil
+}
+
+// checkBranchName refuses a --branch that git would not take.
+func (m *Manager) checkBranchName(ctx context.Context, name string) error {
+	if name == "" || strings.HasPrefix(name, "-") {
+		return exitcode.Usagef("invalid branch name %q", name)
+	}
+	if _, err := m.Git.Run(ctx, m.Repo.Toplevel, "check-ref-format", "--branch", name); err != nil {
+		return exitcode.Usagef("invalid branch name %q", name)
+	}
+	return nil
+}
+
+// branchState is whether a branch exists and which worktree has it out.
+type branchState struct {
+	Exists     bool
+	SHA        string
+	CheckedOut string // path of the worktree that has it checked out
+}
+
+// inspectBranch reads one branch with one for-each-ref.
+func (m *Manager) inspectBranch(ctx context.Context, branch string) (branchState, error) {
+	ref := branchRef(branch)
+	lines, err := m.Git.Lines(ctx, m.Repo.Toplevel, "for-each-ref",
+		"--format=%(refname)%00%(objectname)%00%(worktreepath)", ref)
+	if err != nil {
+		return branchState{}, err
+	}
+	for _, l := range lines {
+		f := strings.Split(l, "\x00")
+		if len(f) == 3 && f[0] == ref {
+			return branchState{Exists: true, SHA: f[1], CheckedOut: f[2]}, nil
+		}
+	}
+	return branchState{}, nil
+}
+
+// baseDir returns the base dir with its symlinks resolved (once: a base dir
+// that is itself a symlink is allowed), creating it if needed.
+func (m *Manager) baseDir() (string, error) {
+	dir := m.Settings.BaseDir
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", exitcode.Failedf("cannot create the worktree base dir %s: %v", dir, unwrapPathErr(err))
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, unwrapPathErr(err))
+	}
+	return real, nil
+}
+
+// worktreePath decides where a task's worktree goes: base/slug, or --path
+// (relative to the base dir). It must lie inside the base dir with no
+// symlink on the way (baseDir itself is resolved already; linkedBase is
+// the same dir as configured, before resolving), else it is a usage error;
+// an existing path is accepted only as an empty folder.
+func worktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
+	p := filepath.Join(baseDir, slugName)
+	if want != "" {
+		p = want
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(baseDir, p)
+		}
+		p = filepath.Clean(p)
+		if rel, err := filepath.Rel(linkedBase, p); err == nil && fsutil.Within(linkedBase, p) {
+			p = filepath.Join(baseDir, rel)
+		}
+	}
+	if p == baseDir || !fsutil.Within(baseDir, p) {
+		return "", exitcode.Usagef("worktree path %s lies outside the base dir %s (set wt.baseDir to put worktrees elsewhere)", p, baseDir)
+	}
+	real, err := fsutil.ResolveExisting(p)
+	if err != nil {
+		return "", exitcode.Failedf("cannot resolve %s: %v", p, unwrapPathErr(err))
+	}
+	if real != p {
+		return "", exitcode.Usagef("worktree path %s goes through a symlink (to %s): refusing to create a worktree there", p, real)
+	}
+	if st, err := os.Lstat(p); err == nil {
+		if !st.IsDir() {
+			return "", exitcode.Refusedf("%s exists and is not a directory: remove it or choose another --path", p)
+		}
+		if entries, _ := os.ReadDir(p); len(entries) > 0 {
+			return "", exitcode.Refusedf("%s exists and is not empty: remove it or choose another --path", p)
+		}
+	}
+	return p, nil
+}
+
+// unwrapPathErr drops the path from a *fs.PathError: our messages name the
+// path themselves.
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,298 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// RemoveOptions are the flags of `git wt rm`.
+type RemoveOptions struct {
+	Force      bool // discard changes, ignore locks and use, delete unmerged branches
+	KeepBranch bool
+	DryRun     bool
+}
+
+// Outcomes of a removal, for the worktree and for the branch.
+const (
+	Deleted        = "deleted"
+	WouldDelete    = "would_delete"
+	AlreadyGone    = "already_gone"
+	NotFound       = "not_found"
+	KeptDirty      = "kept_dirty"
+	KeptLocked     = "kept_locked"
+	KeptInUse      = "kept_in_use"
+	KeptNotOurs    = "kept_not_ours" // a symlink or file where the worktree was
+	KeptUnmerged   = "kept_unmerged"
+	KeptCheckedOut = "kept_checked_out"
+	KeptByFlag     = "kept_by_flag"
+	KeptByConfig   = "kept_by_config"
+	Failed         = "failed"
+)
+
+// Removal reports what rm did (or would do) with one task.
+type Removal struct {
+	Task            string `json:"task"`
+	Slug            string `json:"slug,omitempty"`
+	Path            string `json:"path,omitempty"`
+	Branch          string `json:"branch,omitempty"`
+	WorktreeOutcome string `json:"worktree_outcome"`
+	BranchOutcome   string `json:"branch_outcome,omitempty"`
+	Dirty           int    `json:"dirty,omitempty"`
+	Unmerged        int    `json:"unmerged_commits,omitempty"`
+	Err             error  `json:"-"`
+}
+
+// Remove removes the task arg names: its worktree, then its branch when
+// that loses no commits, then its record (SPEC §7). A refusal changes
+// nothing and sets Err to an exit-3 error.
+func (m *Manager) Remove(ctx context.Context, arg string, o RemoveOptions) *Removal {
+	e, err := m.Find(ctx, arg)
+	if exitcode.Of(err) == exitcode.NotFound {
+		return m.removeUnknown(ctx, arg)
+	}
+	if err != nil {
+		return &Removal{Task: arg, WorktreeOutcome: Failed, Err: err}
+	}
+	if e.Err != nil {
+		return &Removal{Task: arg, Slug: e.Slug, WorktreeOutcome: Failed, Err: exitcode.Failedf("%v: run git wt doctor", e.Err)}
+	}
+	return m.RemoveEntry(ctx, e, o)
+}
+
+// RemoveEntry removes the task of a record already read.
+func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
+	rec := e.Record
+	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
+	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	if err != nil {
+		r.WorktreeOutcome, r.Err = Failed, err
+		return r
+	}
+	if r.WorktreeOutcome, r.Err = m.checkWorktree(ctx, rec, wts, o, r); r.Err != nil {
+		return r
+	}
+	r.BranchOutcome = m.decideBranch(ctx, rec, wts, o, r)
+	if o.DryRun {
+		if r.WorktreeOutcome == Deleted {
+			r.WorktreeOutcome = WouldDelete
+		}
+		if r.BranchOutcome == Deleted {
+			r.BranchOutcome = WouldDelete
+		}
+		return r
+	}
+	if r.WorktreeOutcome == Deleted || r.WorktreeOutcome == AlreadyGone {
+		if err := m.removeWorktree(ctx, rec); err != nil {
+			r.WorktreeOutcome, r.Err = Failed, exitcode.Failedf("cannot remove the worktree %s: %v", rec.Path, err)
+			m.logEvent(rec, "remove-failed", err.Error())
+			return r
+		}
+	}
+	if r.BranchOutcome == Deleted {
+		if _, err := m.Git.Run(ctx, m.Repo.Toplevel, "branch", "-D", "-q", "--", rec.Branch); err != nil {
+			r.BranchOutcome = Failed
+			m.Warn("could not delete branch %s: %v", rec.Branch, err)
+		}
+	}
+	if err := m.deleteRecord(ctx, e); err != nil {
+		r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, record.Ref(rec.Slug), err)
+		return r
+	}
+	m.forget(rec.Slug)
+	m.logEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
+	return r
+}
+
+// checkWorktree decides whether the worktree may go, and refuses (exit 3,
+// nothing changed) when it holds work or is protected.
+func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal) (string, error) {
+	if rec.Path == m.Repo.MainDir || len(wts) > 0 && rec.Path == wts[0].Path {
+		return KeptNotOurs, m.refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
+	}
+	st, err := os.Lstat(rec.Path)
+	if os.IsNotExist(err) {
+		return AlreadyGone, nil // deleted behind our back: drop what is left
+	}
+	if err != nil {
+		return Failed, err
+	}
+	if !st.IsDir() {
+		// A symlink (or file) replaced the worktree: removing through it
+		// would delete someone else's files.
+		if !o.Force {
+			return KeptNotOurs, m.refuse(rec, "not-a-directory", "%s is no longer a directory (a symlink or file replaced the worktree): remove it yourself, or use --force to drop only the link and the task", rec.Path)
+		}
+		return Deleted, nil
+	}
+	wt := findWorktree(wts, rec.Path)
+	locked := rec.Locked || wt != nil && wt.Locked
+	if locked && !o.Force {
+		return KeptLocked, m.refuse(rec, "locked", "%s is locked: run git wt unlock %s first, or use --force", rec.Path, rec.Slug)
+	}
+	if !o.Force {
+		n, err := m.DirtyCount(ctx, rec.Path)
+		if err != nil {
+			return KeptDirty, m.refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty: use --force to remove it anyway", rec.Path, err)
+		}
+		if n > 0 {
+			r.Dirty = n
+			return KeptDirty, m.refuse(rec, "dirty", "%s has %d uncommitted %s: use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
+		}
+		if users := proc.UsersOf(rec.Path); len(users) > 0 {
+			u := users[0]
+			return KeptInUse, m.refuse(rec, "in-use", "%s is in use by process %d (%s, working directory %s): stop it first, or use --force", rec.Path, u.PID, u.Name, u.Cwd)
+		}
+	}
+	return Deleted, nil
+}
+
+// refuse logs a refusal and returns the exit-3 error for it.
+func (m *Manager) refuse(rec *record.Record, reason, format string, args ...any) error {
+	err := exitcode.Refusedf(format, args...)
+	m.logEvent(rec, "refused", reason+": "+err.Error())
+	return err
+}
+
+// decideBranch says what happens to the task's branch: deleted when that
+// loses no commits (merged, or all its commits are elsewhere), else kept.
+func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal) string {
+	bs, err := m.inspectBranch(ctx, rec.Branch)
+	switch {
+	case err != nil:
+		m.Warn("cannot read branch %s: %v", rec.Branch, err)
+		return Failed
+	case !bs.Exists:
+		return AlreadyGone
+	case o.KeepBranch:
+		return KeptByFlag
+	case !m.Settings.DeleteBranch:
+		return KeptByConfig
+	case bs.CheckedOut != "" && bs.CheckedOut != rec.Path:
+		return KeptCheckedOut
+	case o.Force:
+		return Deleted
+	}
+	if merged, err := m.Merged(ctx, rec); err == nil && merged {
+		return Deleted
+	}
+	n, err := m.UnmergedCommits(ctx, rec)
+	if err != nil {
+		m.Warn("cannot tell whether branch %s is merged (%v): keeping it", rec.Branch, err)
+		return KeptUnmerged
+	}
+	if n > 0 {
+		r.Unmerged = n
+		return KeptUnmerged
+	}
+	return Deleted
+}
+
+// removeWorktree deletes the worktree folder and git's admin entry. The
+// folder is first renamed aside, so the lock is held only for the quick
+// admin step, not while gigabytes are deleted; a worktree whose folder is
+// already gone only loses its admin entry.
+func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error {
+	trash := ""
+	if st, err := os.Lstat(rec.Path); err == nil {
+		if !st.IsDir() {
+			if err := os.Remove(rec.Path); err != nil { // a link: never its target
+				return err
+			}
+		} else {
+			trash = filepath.Join(filepath.Dir(rec.Path), ".git-wt-trash", rec.Slug+"."+strconv.Itoa(os.Getpid()))
+			if os.MkdirAll(filepath.Dir(trash), 0o777) != nil || os.Rename(rec.Path, trash) != nil {
+				trash = "" // another file system, say: delete in place
+			}
+		}
+	}
+	l, err := m.lock(ctx)
+	if err != nil {
+		return err
+	}
+	_, gitErr := m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", "--force", rec.Path)
+	l.Release()
+	if trash != "" {
+		err = fsutil.RemoveAll(trash)
+		os.Remove(filepath.Dir(trash)) // only if empty
+	} else if _, statErr := os.Lstat(rec.Path); statErr == nil {
+		// git could not delete it all (read-only folders): finish the job.
+		err = fsutil.RemoveAll(rec.Path)
+	}
+	if err != nil {
+		return err
+	}
+	if gitErr != nil && m.registered(ctx, rec.Path) {
+		return gitErr
+	}
+	return nil
+}
+
+// registered reports whether git still has an admin entry for path.
+func (m *Manager) registered(ctx context.Context, path string) bool {
+	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	return err != nil || findWorktree(wts, path) != nil
+}
+
+// deleteRecord deletes a task's record, reading it again if it changed
+// since (a concurrent lock or PR update) as long as it is the same task.
+func (m *Manager) deleteRecord(ctx context.Context, e *record.Entry) error {
+	err := m.Store.Delete(ctx, e.Slug, e.OID)
+	if err == nil {
+		return nil
+	}
+	fresh, rerr := m.Store.Get(ctx, e.Slug)
+	if rerr != nil {
+		return err
+	}
+	if len(fresh) == 0 {
+		return nil // someone else removed it
+	}
+	if fresh[0].Record != nil && fresh[0].Record.Path == e.Record.Path {
+		return m.Store.Delete(ctx, e.Slug, fresh[0].OID)
+	}
+	return err
+}
+
+// removeUnknown handles rm of something that is not a task: nothing to do
+// (exit 0), unless it names the main worktree or a worktree git-wt did not
+// make, which rm refuses.
+func (m *Manager) removeUnknown(ctx context.Context, arg string) *Removal {
+	r := &Removal{Task: arg, WorktreeOutcome: NotFound}
+	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	if err != nil {
+		return r
+	}
+	abs, _ := filepath.Abs(arg)
+	_, statErr := os.Lstat(arg)
+	for i, wt := range wts {
+		if !(statErr == nil && fsutil.Within(wt.Path, abs)) && wt.Branch != branchRef(arg) {
+			continue
+		}
+		r.Path, r.WorktreeOutcome = wt.Path, KeptNotOurs
+		if i == 0 {
+			r.Err = exitcode.Refusedf("%s is the main worktree: git-wt never removes it", wt.Path)
+		} else {
+			r.Err = exitcode.Refusedf("%s is not a git-wt task (it has no record): remove it with git worktree remove, or adopt it with git wt doctor --fix", wt.Path)
+		}
+	}
+	return r
+}
+
+func findWorktree(wts []git.Worktree, path string) *git.Worktree {
+	for i := range wts {
+		if wts[i].Path == path {
+			return &wts[i]
+		}
+	}
+	return nil
+}

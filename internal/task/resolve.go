@@ -1,0 +1,100 @@
+package task
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/slug"
+)
+
+// byID looks a task id (or a slug) up with one batch read of the two refs
+// it may be stored under: its slug, then its slug with the collision
+// suffix. It returns nil when neither holds it.
+func (m *Manager) byID(ctx context.Context, id string) (*record.Entry, error) {
+	cands := slug.Candidates(id)
+	entries, err := m.Store.Get(ctx, cands[0], cands[1])
+	if err != nil {
+		return nil, err
+	}
+	// A task id match wins over a slug match: task "fix-_bug_-123" is not
+	// task "fix: bug #123", whose slug it happens to be.
+	for i := range entries {
+		if e := &entries[i]; e.Record != nil && e.Record.Task == id {
+			return e, nil
+		}
+	}
+	for i := range entries {
+		if e := &entries[i]; e.Slug == id || e.Err != nil && e.Slug == cands[0] {
+			return e, nil // a corrupt record under this name: report it, never overwrite it
+		}
+	}
+	return nil, nil
+}
+
+// Find looks up the task that arg names: a task id or slug (two ref
+// reads), else a branch or a path inside its worktree ("." included),
+// which take a scan of the records. A missing task is exit 5.
+func (m *Manager) Find(ctx context.Context, arg string) (*record.Entry, error) {
+	if arg == "" {
+		return nil, exitcode.Usagef("empty task id")
+	}
+	if arg != "." {
+		e, err := m.byID(ctx, arg)
+		if err != nil || e != nil {
+			return e, err
+		}
+	}
+	all, err := m.Store.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e := byBranch(all, arg); e != nil {
+		return e, nil
+	}
+	if e := m.byPath(all, arg); e != nil {
+		return e, nil
+	}
+	return nil, exitcode.NotFoundf("no task %q in %s (see git wt list)", arg, m.Repo.MainDir)
+}
+
+func byBranch(all []record.Entry, arg string) *record.Entry {
+	name := strings.TrimPrefix(arg, "refs/heads/")
+	for i := range all {
+		if all[i].Record != nil && all[i].Record.Branch == name {
+			return &all[i]
+		}
+	}
+	return nil
+}
+
+// byPath finds the task whose worktree holds the path arg, if arg is an
+// existing path; the deepest worktree wins (worktrees may nest).
+func (m *Manager) byPath(all []record.Entry, arg string) *record.Entry {
+	if _, err := os.Lstat(arg); err != nil {
+		return nil
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil
+	}
+	var best *record.Entry
+	for i := range all {
+		rec := all[i].Record
+		if rec == nil || !(fsutil.Within(rec.Path, abs) || fsutil.Within(rec.Path, real)) {
+			continue
+		}
+		if best == nil || len(rec.Path) > len(best.Record.Path) {
+			best = &all[i]
+		}
+	}
+	return best
+}

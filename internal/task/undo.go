@@ -1,0 +1,71 @@
+package task
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// undo collects the steps that take back what a failed creation made.
+type undo struct {
+	steps []func(context.Context) error
+}
+
+func (u *undo) push(step func(context.Context) error) { u.steps = append(u.steps, step) }
+
+// rollbackTimeout bounds a rollback. It runs on a fresh context: the
+// command's own may be what was cancelled (Ctrl-C).
+const rollbackTimeout = time.Minute
+
+// run takes the steps back, newest first, under the repository lock. The
+// caller must not hold the lock.
+func (u *undo) run(m *Manager, reason string) {
+	if len(u.steps) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
+	defer cancel()
+	l, err := m.lock(ctx)
+	if err != nil {
+		m.Warn("could not roll back (%v): run git wt doctor --fix", err)
+		return
+	}
+	defer l.Release()
+	for i := len(u.steps) - 1; i >= 0; i-- {
+		if err := u.steps[i](ctx); err != nil {
+			m.Warn("rollback: %v (run git wt doctor --fix)", err)
+		}
+	}
+	m.logEvent(nil, "rolled-back", reason)
+}
+
+// dropWorktree removes the worktree at path and git's admin entry for it,
+// whether or not the folder still exists. Only for a worktree this process
+// just made (or one whose folder is gone): it does not check for changes.
+func (m *Manager) dropWorktree(ctx context.Context, path string) error {
+	// Fails when git never registered the path; the folder check below
+	// still removes what git left.
+	m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", "--force", path)
+	if _, err := os.Lstat(path); err == nil {
+		return fsutil.RemoveAll(path)
+	}
+	return nil
+}
+
+// dropNewBranch deletes a branch this process created, if it still points
+// where it was created (nobody committed to it).
+func (m *Manager) dropNewBranch(ctx context.Context, branch, sha string) error {
+	bs, err := m.inspectBranch(ctx, branch)
+	if err != nil || !bs.Exists || bs.SHA != sha {
+		return err
+	}
+	return m.Git.DeleteRef(ctx, m.Repo.Toplevel, branchRef(branch), sha)
+}
+
+// dropRecord deletes the record of a creation that failed.
+func (m *Manager) dropRecord(ctx context.Context, e *record.Entry) error {
+	return m.Store.Delete(ctx, e.Slug, e.OID)
+}

@@ -47,8 +47,8 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 			continue
 		}
 		if cmd == nil {
-			if a == "help" {
-				return append(append([]string{args[0]}, globals...), args[i:]...), nil
+			if a == "help" { // `git wt help [CMD]` is `git wt [CMD] --help`
+				return append(append([]string{args[0]}, globals...), append(args[i+1:], "--help")...), nil
 			}
 			cmd = app.Command(a)
 			if cmd == nil {

@@ -107,14 +107,14 @@ func parseConfigList(out string) []keyValue {
 		if !hasValue {
 			value = "true"
 		}
-		kvs = append(kvs, keyValue{key: strings.ToLower(key), Value: Value{Value: value, Scope: Scope(fields[i])}})
+		kvs = append(kvs, keyValue{key: canonicalKey(key), Value: Value{Value: value, Scope: Scope(fields[i])}})
 	}
 	return kvs
 }
 
 // Get returns the winning value of key and whether it is set.
 func (s *Settings) Get(key string) (Value, bool) {
-	vs := s.values[strings.ToLower(key)]
+	vs := s.values[canonicalKey(key)]
 	if len(vs) == 0 {
 		return Value{}, false
 	}
@@ -122,7 +122,17 @@ func (s *Settings) Get(key string) (Value, bool) {
 }
 
 // All returns every value of a multi-valued key, in precedence order.
-func (s *Settings) All(key string) []Value { return s.values[strings.ToLower(key)] }
+func (s *Settings) All(key string) []Value { return s.values[canonicalKey(key)] }
+
+// canonicalKey spells a key as git compares it: section and name in lower
+// case, a subsection ("section.Sub.name") as written.
+func canonicalKey(key string) string {
+	first, last := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+	if first < 0 {
+		return strings.ToLower(key)
+	}
+	return strings.ToLower(key[:first]) + key[first:last] + strings.ToLower(key[last:])
+}
 
 func (s *Settings) str(key, def string) string {
 	if v, ok := s.Get(key); ok {

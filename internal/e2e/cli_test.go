@@ -1,0 +1,155 @@
+// These tests protect the command line contract of SPEC §2: exit codes,
+// message form, global flags, aliases and flags anywhere.
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+func TestUsageErrorsExit2OnStderr(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, args := range [][]string{
+		{"frobnicate"},
+		{"new"},
+		{"new", "a", "b"},
+		{"new", "--bogus", "T"},
+		{"path"},
+		{"rm"},
+		{"list", "extra"},
+		{"--bogus-global", "list"},
+		{"new", ""},
+	} {
+		r := s.WT(args...)
+		if r.Code != 2 || r.Stdout != "" || !strings.HasPrefix(r.Stderr, "git-wt: ") {
+			t.Errorf("git wt %q: want exit 2 with a git-wt: message on stderr, got %s", args, r)
+		}
+	}
+}
+
+func TestHelpGoesToStdout(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"new", "-h"}, {"rm", "--help"}, {"help"}, {"help", "rm"}} {
+		r := s.WT(args...)
+		if r.Code != 0 || !strings.Contains(r.Stdout, "git wt") {
+			t.Errorf("git wt %q: %s", args, r)
+		}
+	}
+}
+
+func TestNotARepositoryBareOrOldGitExit1(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	outside := filepath.Join(filepath.Dir(s.Repo), "plain")
+	os.MkdirAll(outside, 0o755)
+	bare := filepath.Join(filepath.Dir(s.Repo), "bare.git")
+	s.Git(filepath.Dir(s.Repo), "clone", "-q", "--bare", s.Repo, bare)
+	for dir, want := range map[string]string{outside: "not a git repository", bare: "bare repository"} {
+		r := s.WTIn(dir, "list")
+		if r.Code != 1 || !strings.Contains(r.Stderr, want) || strings.Count(r.Stderr, "\n") != 1 {
+			t.Errorf("list in %s: want one line with %q, got %s", dir, want, r)
+		}
+	}
+	// A git that says it is 2.30.
+	shim := filepath.Join(filepath.Dir(s.Repo), "oldgit")
+	s.Write(filepath.Join(shim, "git"), "#!/bin/sh\nif [ \"$1\" = version ]; then echo 'git version 2.30.9'; exit 0; fi\nexec /usr/bin/git \"$@\"\n")
+	os.Chmod(filepath.Join(shim, "git"), 0o755)
+	old := withPath(s, shim)
+	r := old.WT("list")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "2.31") {
+		t.Fatalf("list with git 2.30: %s", r)
+	}
+	// No git at all.
+	empty := filepath.Join(filepath.Dir(s.Repo), "nogit")
+	os.MkdirAll(empty, 0o755)
+	nogit := withPath(s, empty)
+	nogit.Env = replaceEnv(nogit.Env, "PATH", testutil.BinDir(t)+":"+empty)
+	if r := nogit.WT("list"); r.Code != 1 || !strings.Contains(r.Stderr, "git is not installed") {
+		t.Fatalf("list without git: %s", r)
+	}
+}
+
+func TestGlobalFlags(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	elsewhere := t.TempDir()
+	if r := s.WTIn(elsewhere, "-C", s.Repo, "new", "T"); r.Code != 0 || !strings.HasSuffix(r.Out(), "/repo-worktrees/T") {
+		t.Fatalf("-C: %s", r)
+	}
+	if r := s.WTIn(elsewhere, "count", "-C", s.Repo); r.Out() != "1" {
+		t.Fatalf("-C after the command: %s", r)
+	}
+	if r := s.WT("new", "--quiet", "U"); r.Code != 0 || r.Stderr != "" || r.Stdout == "" {
+		t.Fatalf("--quiet must keep data and drop messages: %s", r)
+	}
+	if r := s.WT("--verbose", "path", "T"); !strings.Contains(r.Stderr, "git cat-file") {
+		t.Fatalf("--verbose must show git commands: %s", r)
+	}
+	if r := s.WT("--version"); r.Code != 0 || !strings.Contains(r.Stdout, "git-wt version") {
+		t.Fatalf("--version: %s", r)
+	}
+	s.Git(s.Repo, "config", "color.wt", "always")
+	if r := s.WT("list", "--no-color"); strings.Contains(r.Stdout, "\x1b[") {
+		t.Fatalf("--no-color still colours:\n%q", r.Stdout)
+	}
+	if r := s.WT("list"); !strings.Contains(r.Stdout, "\x1b[") {
+		t.Fatalf("color.wt=always does not colour:\n%q", r.Stdout)
+	}
+}
+
+func TestAliases(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	a := s.MustWT("create", "A").Out()
+	b := s.MustWT("add", "B").Out()
+	s.MustWT("new", "C")
+	if r := s.MustWT("ls"); !strings.Contains(r.Stdout, a) || !strings.Contains(r.Stdout, b) {
+		t.Fatalf("ls:\n%s", r.Stdout)
+	}
+	s.MustWT("remove", "A")
+	s.MustWT("teardown", "B")
+	s.MustWT("rm", "C")
+	if r := s.MustWT("count"); r.Out() != "0" {
+		t.Fatalf("after removing all: %s", r)
+	}
+}
+
+func TestSettingsBaseDirPrefixAndDeleteBranch(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.baseDir", ".worktrees")
+	s.Git(s.Repo, "config", "wt.branchPrefix", "task/")
+	path := s.MustWT("new", "T").Out()
+	if path != filepath.Join(s.Repo, ".worktrees", "T") {
+		t.Fatalf("relative wt.baseDir: %s", path)
+	}
+	if got := s.Git(path, "symbolic-ref", "--short", "HEAD"); got != "task/T" {
+		t.Fatalf("wt.branchPrefix: %s", got)
+	}
+	s.Git(s.Repo, "config", "wt.deleteBranch", "false")
+	s.MustWT("rm", "T")
+	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/task/T") {
+		t.Fatal("wt.deleteBranch=false deleted the branch")
+	}
+	home := s.Home
+	s.Git(s.Repo, "config", "wt.basedir", "~/wts") // k1LoW's spelling, with ~
+	if p := s.MustWT("new", "U").Out(); p != filepath.Join(home, "wts", "U") {
+		t.Fatalf("wt.basedir with ~: %s", p)
+	}
+	if r := s.WT("-c", "x", "list"); r.Code != 2 {
+		t.Fatalf("-c is not a git-wt flag: %s", r)
+	}
+}
+
+func TestGitLocationVariablesDoNotRedirect(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	other := testutil.NewSandbox(t)
+	// A hook in another repository calls git-wt with its own GIT_DIR and
+	// GIT_INDEX_FILE set; -C points at ours.
+	s2 := *s
+	s2.Env = append(append([]string(nil), s.Env...), "GIT_INDEX_FILE="+filepath.Join(other.Repo, ".git", "index"))
+	if r := s2.WTIn(path, "list", "--json"); r.Code != 0 || !strings.Contains(r.Stdout, `"dirty": 0`) {
+		t.Fatalf("list with a foreign GIT_INDEX_FILE: %s", r)
+	}
+}

@@ -1,0 +1,137 @@
+// These tests protect how settings are read: units, git's boolean rules,
+// the precedence of the layers, and .gitwt parsed as git parses it.
+package settings
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseDuration(t *testing.T) {
+	good := map[string]time.Duration{
+		"0": 0, "": 0, "7d": 7 * 24 * time.Hour, "36h": 36 * time.Hour, "2m": 2 * time.Minute,
+		"1h30m": 90 * time.Minute, "1.5d": 36 * time.Hour, "2w": 14 * 24 * time.Hour, " 10m ": 10 * time.Minute,
+	}
+	for in, want := range good {
+		if got, err := ParseDuration(in); err != nil || got != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"7", "abc", "-1h", "d", "1e400d", "NaNd", "-2d", "5x"} {
+		if _, err := ParseDuration(in); err == nil {
+			t.Errorf("ParseDuration(%q) accepted", in)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	good := map[string]int64{
+		"0": 0, "1024": 1024, "1k": 1024, "500M": 500 << 20, "20G": 20 << 30, "1.5T": 3 << 39, "2GiB": 2 << 30, "3GB": 3 << 30,
+	}
+	for in, want := range good {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "G", "-1", "1Q", "1e30T"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) accepted", in)
+		}
+	}
+	if FormatSize(1536<<20) != "1.5G" || FormatSize(100) != "100B" {
+		t.Errorf("FormatSize: %s %s", FormatSize(1536<<20), FormatSize(100))
+	}
+}
+
+func TestParseBoolAsGitDoes(t *testing.T) {
+	for in, want := range map[string]bool{"true": true, "YES": true, "on": true, "1": true, "false": false, "No": false, "off": false, "0": false, "": false} {
+		if got, err := ParseBool(in); err != nil || got != want {
+			t.Errorf("ParseBool(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseBool("maybe"); err == nil {
+		t.Error("ParseBool(maybe) accepted")
+	}
+}
+
+func TestParseConfigList(t *testing.T) {
+	out := "global\x00wt.basedir\n../g\x00local\x00wt.basedir\n../l\x00local\x00wt.flag\x00command\x00wt.init\nmake\nall\x00"
+	kvs := parseConfigList(out)
+	if len(kvs) != 4 {
+		t.Fatalf("parsed %d values: %+v", len(kvs), kvs)
+	}
+	s := &Settings{values: layer([]keyValue{{key: "wt.basedir", Value: Value{"../gitwt", ScopeGitwt}}}, kvs)}
+	if v, _ := s.Get("wt.baseDir"); v.Value != "../l" || v.Scope != ScopeLocal {
+		t.Errorf("local must win over global and .gitwt: %+v", v)
+	}
+	if v, _ := s.Get("wt.flag"); v.Value != "true" {
+		t.Errorf("a key with no value is true: %+v", v)
+	}
+	if v, _ := s.Get("wt.init"); v.Value != "make\nall" || v.Scope != ScopeCommand {
+		t.Errorf("a value with a newline: %+v", v)
+	}
+	if all := s.All("wt.basedir"); len(all) != 3 || all[0].Scope != ScopeGitwt {
+		t.Errorf("All keeps every layer lowest first: %+v", all)
+	}
+}
+
+// gitwtCases are .gitwt files whose reading must agree with
+// `git config -f FILE --list`.
+var gitwtCases = []string{
+	"[wt]\n\tbaseDir = ../wts\n",
+	"[WT]\n\tBaseDir=../x\n\tbranchPrefix = task/\n",
+	"[wt]\n\tinit = make setup\n\tinit = npm ci\n\tcopy = .env\n\tcopy = node_modules\n",
+	"# comment\n; another\n[wt] # trailing\n\tinit = echo \"a  b\" # comment\n",
+	"[wt]\n\tinit = \"quoted ; not a comment\"\n\tcopy = a\\tb\n",
+	"[wt]\n\tdeleteBranch\n\tcleanupOnMerge = false\n",
+	"[wt \"Sub\"]\n\tkey = v\n[other]\n\tkey = w\n",
+	"[wt]\n\tinit = echo \\\"hi\\\" \\\\ done\n",
+	"[wt]\n\tinit =   spaced   out   \n",
+}
+
+func TestParseGitwtAgreesWithGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for _, content := range gitwtCases {
+		path := filepath.Join(t.TempDir(), ".gitwt")
+		os.WriteFile(path, []byte(content), 0o644)
+		out, err := exec.Command("git", "config", "-f", path, "--list", "-z").Output()
+		if err != nil {
+			t.Fatalf("git config -f on %q: %v", content, err)
+		}
+		var want []string
+		for _, kv := range parseConfigList(prefixScope(string(out))) {
+			want = append(want, kv.key+"="+kv.Value.Value)
+		}
+		kvs, err := ParseGitwt([]byte(content))
+		if err != nil {
+			t.Errorf("ParseGitwt(%q): %v", content, err)
+			continue
+		}
+		var got []string
+		for _, kv := range kvs {
+			got = append(got, kv.key+"="+kv.Value.Value)
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("ParseGitwt(%q)\n got: %q\nwant: %q", content, got, want)
+		}
+	}
+}
+
+// prefixScope turns `git config --list -z` output into the --show-scope
+// form parseConfigList reads.
+func prefixScope(out string) string {
+	var b strings.Builder
+	for _, rec := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
+		b.WriteString("file\x00" + rec + "\x00")
+	}
+	return b.String()
+}

@@ -1,0 +1,106 @@
+// These tests protect the git runner's parsing and its environment: the
+// variables that would point git at another repository are dropped, and
+// machine-readable output is read exactly.
+package git
+
+import (
+	"context"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestLocationVarsMatchGit(t *testing.T) {
+	out, err := exec.Command("git", "rev-parse", "--local-env-vars").Output()
+	if err != nil {
+		t.Skip("no git")
+	}
+	for _, name := range strings.Fields(string(out)) {
+		keep := name == "GIT_CONFIG_PARAMETERS" || name == "GIT_CONFIG_COUNT"
+		if locationVars[name] == keep {
+			t.Errorf("%s: scrubbed=%v, want %v", name, locationVars[name], !keep)
+		}
+	}
+}
+
+func TestScrubbedEnvKeepsUserSettings(t *testing.T) {
+	env := ScrubbedEnv([]string{"GIT_DIR=/x", "GIT_WORK_TREE=/y", "GIT_INDEX_FILE=/z", "GIT_CONFIG_PARAMETERS='a.b'='c'",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=a.b", "GIT_CONFIG_VALUE_0=c", "HOME=/h"})
+	want := []string{"GIT_CONFIG_PARAMETERS='a.b'='c'", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=a.b", "GIT_CONFIG_VALUE_0=c", "HOME=/h"}
+	if !reflect.DeepEqual(env, want) {
+		t.Fatalf("ScrubbedEnv = %q", env)
+	}
+}
+
+func TestParseBatch(t *testing.T) {
+	out := []byte("aaa blob 5\nhello\nrefs/wt/x missing\nbbb commit 3\nabc\n")
+	objs, err := parseBatch(out, []string{"refs/wt/a", "refs/wt/x", "refs/wt/c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(objs[0].Data) != "hello" || objs[0].Type != "blob" || !objs[1].Missing || objs[2].Type != "commit" {
+		t.Fatalf("parseBatch = %+v", objs)
+	}
+	if _, err := parseBatch([]byte("aaa blob 99\nshort\n"), []string{"x"}); err == nil {
+		t.Fatal("a truncated object must be an error")
+	}
+}
+
+func TestParseWorktrees(t *testing.T) {
+	out := "worktree /r\x00HEAD abc\x00branch refs/heads/main\x00\x00worktree /w\x00HEAD def\x00detached\x00locked why\nnot\x00prunable gone\x00\x00"
+	wts := parseWorktrees(out, "\x00")
+	if len(wts) != 2 || wts[0].Branch != "refs/heads/main" || !wts[1].Detached || wts[1].LockReason != "why\nnot" || !wts[1].Prunable {
+		t.Fatalf("parseWorktrees = %+v", wts)
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for in, want := range map[string]Version{"git version 2.39.5\n": {2, 39}, "git version 2.31.0.windows.1": {2, 31}} {
+		if v, err := ParseVersion(in); err != nil || v != want {
+			t.Errorf("ParseVersion(%q) = %v, %v", in, v, err)
+		}
+	}
+	if _, err := ParseVersion("nonsense"); err == nil {
+		t.Error("ParseVersion(nonsense) accepted")
+	}
+	if (Version{2, 30}).AtLeast(MinVersion) || !(Version{3, 0}).AtLeast(MinVersion) {
+		t.Error("AtLeast")
+	}
+}
+
+func TestTransientLockIsRecognisedByPath(t *testing.T) {
+	de := &Error{Code: 128, Stderr: "fatal: Konnte '/r/.git/index.lock' nicht erstellen: Die Datei existiert."}
+	if !transientLock(de) {
+		t.Error("a German lock message must be recognised by its path")
+	}
+	if transientLock(&Error{Code: 128, Stderr: "fatal: invalid reference: x"}) {
+		t.Error("not a lock error")
+	}
+}
+
+func TestUpdateRefCompareAndSwap(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
+		t.Skip("no git")
+	}
+	ctx := context.Background()
+	r := &Runner{}
+	a, _ := r.HashObject(ctx, dir, []byte("a"))
+	b, _ := r.HashObject(ctx, dir, []byte("b"))
+	if err := r.UpdateRef(ctx, dir, "refs/wt/x", a, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.UpdateRef(ctx, dir, "refs/wt/x", b, ""); err == nil || !strings.Contains(err.Error(), ErrStale.Error()) {
+		t.Fatalf("creating an existing ref: %v", err)
+	}
+	if err := r.UpdateRef(ctx, dir, "refs/wt/x", b, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DeleteRef(ctx, dir, "refs/wt/x", a); err == nil {
+		t.Fatal("deleting with a stale old value must fail")
+	}
+	if err := r.DeleteRef(ctx, dir, "refs/wt/x", b); err != nil {
+		t.Fatal(err)
+	}
+}

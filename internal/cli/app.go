@@ -112,5 +112,10 @@ func commands(e *env) []*cli.Command {
 		showCommand(e),
 		countCommand(e),
 		rmCommand(e),
+		gcCommand(e),
+		doctorCommand(e),
+		lockCommand(e),
+		unlockCommand(e),
+		logCommand(e),
 	}
 }

@@ -51,9 +51,11 @@ func newCommand(e *env) *cli.Command {
 				e.infof("created %s on branch %s", res.Record.Path, res.Record.Branch)
 			}
 			if c.Bool("json") {
-				return writeJSON(e.stdout, res.Record)
+				err = writeJSON(e.stdout, res.Record)
+			} else {
+				_, err = fmt.Fprintln(e.stdout, res.Record.Path)
 			}
-			_, err = fmt.Fprintln(e.stdout, res.Record.Path)
+			m.AutoGC(c.Context)
 			return err
 		},
 	}

@@ -1,10 +1,16 @@
 package e2e
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/testutil"
 )
@@ -37,4 +43,118 @@ func replaceEnv(env []string, key, value string) []string {
 		}
 	}
 	return append(out, key+"="+value)
+}
+
+// startTogether starts cmds so that they begin their real work at the same
+// instant: each waits on a fifo until all are waiting, then all go at once.
+// It returns after starting them; wait on each cmd.
+func startTogether(t *testing.T, cmds []*exec.Cmd) {
+	t.Helper()
+	fifo := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Held open for writing, the fifo blocks each reader in read(2) until
+	// it is closed: then every reader sees end-of-file together.
+	gate, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmds {
+		c.Args = append([]string{"sh", "-c", `read _ < "$0"; exec "$@"`, fifo, c.Path}, c.Args[1:]...)
+		c.Path = "/bin/sh"
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range cmds {
+		waitFor(t, func() bool { return hasOpen(c.Process.Pid, fifo) })
+	}
+	gate.Close()
+}
+
+// hasOpen reports whether process pid has path open.
+func hasOpen(pid int, path string) bool {
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, fd := range fds {
+		if target, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); target == path {
+			return true
+		}
+	}
+	return false
+}
+
+// waitFor polls cond until it holds, failing the test after a minute.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// exitCode waits for cmd and returns its exit status.
+func exitCode(cmd *exec.Cmd) int {
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// consistent checks git's own view after a burst: every record has its
+// worktree on its branch, every task branch and worktree has a record, and
+// nothing is half-registered. It returns the number of tasks.
+func consistent(t *testing.T, s *testutil.Sandbox) int {
+	t.Helper()
+	records := strings.Fields(s.Git(s.Repo, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/wt/"))
+	branches := strings.Fields(s.Git(s.Repo, "for-each-ref", "--format=%(refname:lstrip=3)", "refs/heads/wt/"))
+	wts := s.Git(s.Repo, "worktree", "list", "--porcelain") + "\n"
+	if strings.Contains(wts, "prunable") {
+		t.Fatalf("half-registered worktrees:\n%s", wts)
+	}
+	if len(branches) != len(records) || strings.Count(wts, "worktree ") != len(records)+1 {
+		t.Fatalf("%d records, %d task branches, worktrees:\n%s", len(records), len(branches), wts)
+	}
+	for _, slug := range records {
+		var rec struct{ Path, Branch, State string }
+		json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/"+slug)), &rec)
+		if rec.State != "active" || !strings.Contains(wts, "worktree "+rec.Path+"\n") || !strings.Contains(wts, "branch refs/heads/"+rec.Branch+"\n") {
+			t.Fatalf("record %s (%+v) does not match git's worktrees:\n%s", slug, rec, wts)
+		}
+	}
+	return len(records)
+}
+
+// readRecord reads the record of slug as a JSON object.
+func readRecord(t *testing.T, s *testutil.Sandbox, slug string) map[string]any {
+	t.Helper()
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/"+slug)), &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// writeRecord replaces the record of slug, as a hand edit would.
+func writeRecord(t *testing.T, s *testutil.Sandbox, slug string, rec map[string]any) {
+	t.Helper()
+	data, _ := json.Marshal(rec)
+	path := filepath.Join(t.TempDir(), "rec.json")
+	os.WriteFile(path, data, 0o644)
+	oid := s.Git(s.Repo, "hash-object", "-w", path)
+	s.Git(s.Repo, "update-ref", "refs/wt/"+slug, oid)
+}
+
+// system runs a command and returns its combined output.
+func system(name string, args ...string) (string, error) {
+	out, err := exec.Command(name, args...).CombinedOutput()
+	return string(out), err
 }

@@ -28,6 +28,8 @@ type Event struct {
 	Path    string    `json:"path,omitempty"`
 	Outcome string    `json:"outcome"`
 	Reason  string    `json:"reason,omitempty"`
+	// LockWaitMS is how long the command waited for the repository lock.
+	LockWaitMS int64 `json:"lock_wait_ms,omitempty"`
 }
 
 // Log appends to and reads one event log.

@@ -14,3 +14,13 @@ func allocated(info fs.FileInfo) int64 {
 	}
 	return info.Size()
 }
+
+// FreeSpace is the space an unprivileged user may still write on the file
+// system that holds path.
+func FreeSpace(path string) (int64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err != nil {
+		return 0, err
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
+}

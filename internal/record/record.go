@@ -92,8 +92,8 @@ func Decode(slug string, data []byte) (*Record, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%w refs/wt/%s: %v", ErrCorrupt, slug, err)
 	}
-	if r.Task == "" || r.Slug != slug || r.Path == "" || r.Branch == "" {
-		return nil, fmt.Errorf("%w refs/wt/%s: missing task, slug, path or branch", ErrCorrupt, slug)
+	if r.Task == "" || r.Slug != slug || r.Path == "" {
+		return nil, fmt.Errorf("%w refs/wt/%s: missing task, slug or path", ErrCorrupt, slug)
 	}
 	return &r, nil
 }

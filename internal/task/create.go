@@ -133,6 +133,13 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, e
 	if err != nil {
 		return nil, err
 	}
+	// The checkout's size is read while the lock is taken and the worktree
+	// registered, so the disk check costs no time on the way.
+	size := make(chan int64, 1)
+	go func() {
+		n, _ := m.checkoutSize(ctx, b.SHA)
+		size <- n
+	}()
 	var u undo
 	defer func() {
 		if err != nil {
@@ -146,10 +153,15 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, e
 	}
 	e, err := m.claim(ctx, o, b, baseDir, &u)
 	if err == nil {
+		checkpoint(ctx, "new:record")
 		err = m.addWorktree(ctx, e.Record, b.SHA, &u)
 	}
 	l.Release()
 	if err != nil {
+		return nil, err
+	}
+	checkpoint(ctx, "new:worktree")
+	if err := m.ensureSpace(ctx, baseDir, <-size); err != nil {
 		return nil, err
 	}
 	if err := m.finish(ctx, e, o); err != nil {
@@ -283,6 +295,7 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 		if _, err := m.Git.RunIn(ctx, rec.Path, "reset", "--hard", "--no-recurse-submodules", "-q"); err != nil {
 			return fmt.Errorf("cannot check out %s in %s: %w", rec.Branch, rec.Path, err)
 		}
+		checkpoint(ctx, "new:checked-out")
 	}
 	rec.State = record.Active
 	if o.NoInit {

@@ -25,6 +25,8 @@ type Manager struct {
 	Events   *events.Log
 	// Warn prints a warning for the user (stderr).
 	Warn func(format string, args ...any)
+
+	lockWait time.Duration // time spent waiting for the lock, for the event log
 }
 
 // New returns a Manager for repo; command names the git-wt command in the
@@ -51,7 +53,10 @@ func (m *Manager) LogPath(slug string) string { return m.stateDir("logs", slug+"
 
 // lock takes the repository-wide lock.
 func (m *Manager) lock(ctx context.Context) (*lock.Lock, error) {
-	return lock.Acquire(ctx, m.stateDir("lock"), m.Settings.LockTimeout)
+	start := time.Now()
+	l, err := lock.Acquire(ctx, m.stateDir("lock"), m.Settings.LockTimeout)
+	m.lockWait += time.Since(start)
+	return l, err
 }
 
 // Touch records a use of the task (SPEC §4): the mtime of a stamp file,
@@ -88,7 +93,7 @@ func (m *Manager) forget(slug string) {
 }
 
 func (m *Manager) logEvent(rec *record.Record, outcome, reason string) {
-	e := events.Event{Outcome: outcome, Reason: reason}
+	e := events.Event{Outcome: outcome, Reason: reason, LockWaitMS: m.lockWait.Milliseconds()}
 	if rec != nil {
 		e.Task, e.Slug, e.Path = rec.Task, rec.Slug, rec.Path
 	}

@@ -30,8 +30,12 @@ func (m *Manager) Merged(ctx context.Context, rec *record.Record) (bool, error) 
 // other branch, no remote-tracking branch (its upstream among them) and not
 // in its base: the commits that deleting the branch would lose.
 func (m *Manager) UnmergedCommits(ctx context.Context, rec *record.Record) (int, error) {
-	out, err := m.Git.Run(ctx, m.Repo.Toplevel, "rev-list", "--count", branchRef(rec.Branch),
-		"--not", "--exclude="+rec.Branch, "--branches", "--remotes", baseRev(rec), "--")
+	args := []string{"rev-list", "--count", "--ignore-missing", branchRef(rec.Branch),
+		"--not", "--exclude=" + rec.Branch, "--branches", "--remotes"}
+	if base := baseRev(rec); base != "" {
+		args = append(args, base) // a tag or commit base is in no branch
+	}
+	out, err := m.Git.Run(ctx, m.Repo.Toplevel, append(args, "--")...)
 	if err != nil {
 		return 0, err
 	}

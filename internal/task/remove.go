@@ -20,7 +20,14 @@ type RemoveOptions struct {
 	Force      bool // discard changes, ignore locks and use, delete unmerged branches
 	KeepBranch bool
 	DryRun     bool
+	// KeepUnmerged keeps a branch whose commits exist nowhere else even
+	// with Force: gc and doctor --fix may discard a dirty orphan, never
+	// commits.
+	KeepUnmerged bool
 }
+
+// trashDir is where rm moves a worktree folder before deleting it.
+const trashDir = ".git-wt-trash"
 
 // Outcomes of a removal, for the worktree and for the branch.
 const (
@@ -179,7 +186,7 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 		return KeptByConfig
 	case bs.CheckedOut != "" && bs.CheckedOut != rec.Path:
 		return KeptCheckedOut
-	case o.Force:
+	case o.Force && !o.KeepUnmerged:
 		return Deleted
 	}
 	if merged, err := m.Merged(ctx, rec); err == nil && merged {
@@ -209,18 +216,20 @@ func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error 
 				return err
 			}
 		} else {
-			trash = filepath.Join(filepath.Dir(rec.Path), ".git-wt-trash", rec.Slug+"."+strconv.Itoa(os.Getpid()))
+			trash = filepath.Join(filepath.Dir(rec.Path), trashDir, rec.Slug+"."+strconv.Itoa(os.Getpid()))
 			if os.MkdirAll(filepath.Dir(trash), 0o777) != nil || os.Rename(rec.Path, trash) != nil {
 				trash = "" // another file system, say: delete in place
 			}
 		}
 	}
+	checkpoint(ctx, "rm:renamed")
 	l, err := m.lock(ctx)
 	if err != nil {
 		return err
 	}
 	_, gitErr := m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", "--force", rec.Path)
 	l.Release()
+	checkpoint(ctx, "rm:unregistered")
 	if trash != "" {
 		err = fsutil.RemoveAll(trash)
 		os.Remove(filepath.Dir(trash)) // only if empty

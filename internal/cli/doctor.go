@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+func doctorCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "report (and with --fix repair) every way records, worktrees, branches and git's admin entries disagree",
+		Description: "Exit 0 when all is well (or all was fixed), 1 when something was found and not fixed. " +
+			"--fix rolls back creations whose process died, drops records of vanished worktrees, prunes " +
+			"git's admin entries for vanished folders, adopts worktrees made without git-wt, deletes task " +
+			"branches that lost their worktree and record (only when no commit is lost), and clears what an " +
+			"interrupted rm left. Orphans younger than wt.orphanGrace are left alone; dirty ones need --force.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "fix", Usage: "repair what can be repaired without losing work"},
+			&cli.BoolFlag{Name: "force", Usage: "with --fix: also delete dirty orphans, and prune when most worktrees look missing"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return noArgs(c)
+			}
+			m, err := e.manager(c.Context, "doctor")
+			if err != nil {
+				return err
+			}
+			d, err := m.Diagnose(c.Context)
+			if err != nil {
+				return err
+			}
+			ok := len(d.Problems) == 0
+			if c.Bool("fix") {
+				ok = m.Repair(c.Context, d, task.RepairOptions{Force: c.Bool("force")})
+			}
+			if c.Bool("json") {
+				if err := writeJSON(e.stdout, d.Problems); err != nil {
+					return err
+				}
+			} else {
+				e.printProblems(d.Problems)
+			}
+			if !ok {
+				return &silentError{code: 1}
+			}
+			return nil
+		},
+	}
+}
+
+// printProblems prints one line per problem on stdout: the report is the
+// command's data.
+func (e *env) printProblems(problems []*task.Problem) {
+	if len(problems) == 0 {
+		e.infof("all is well: records, worktrees, branches and git's admin entries agree")
+		return
+	}
+	for _, p := range problems {
+		where := p.Path
+		if where == "" {
+			where = "branch " + p.Branch
+		}
+		line := fmt.Sprintf("%s: %s: %s", e.out.yellow(p.Kind), where, p.Detail)
+		switch {
+		case p.Outcome != "":
+			line += " [" + p.Outcome + "]"
+		case p.Fix != "":
+			line += " (--fix: " + p.Fix + ")"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+}

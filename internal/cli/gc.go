@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+func gcCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:    "gc",
+		Aliases: []string{"prune"},
+		Usage:   "clean orphans and apply the retention policy (wt.maxAge, wt.maxCount, wt.maxTotalSize)",
+		Description: "Orphans: records whose worktree is gone, git admin entries whose folder is gone, task " +
+			"branches with neither worktree nor record (when no commit is lost), creations whose process died. " +
+			"Retention then removes clean, unlocked, unused worktrees whose commits are merged or pushed, least " +
+			"recently used first. Dirty or unpushed work is kept and reported.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done and do nothing"},
+			&cli.StringFlag{Name: "max-age", Usage: "remove worktrees unused for longer than `DUR` (7d, 36h); overrides wt.maxAge"},
+			&cli.IntFlag{Name: "max-count", Usage: "keep at most `N` task worktrees; overrides wt.maxCount"},
+			&cli.BoolFlag{Name: "force", Usage: "also delete dirty orphans, and prune when most worktrees look missing"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 0 {
+				return noArgs(c)
+			}
+			o := task.GCOptions{DryRun: c.Bool("dry-run"), Force: c.Bool("force"), MaxCount: c.Int("max-count")}
+			if s := c.String("max-age"); s != "" {
+				d, err := settings.ParseDuration(s)
+				if err != nil {
+					return exitcode.Usagef("--max-age: %v", err)
+				}
+				o.MaxAge = d
+			}
+			if o.MaxCount < 0 {
+				return exitcode.Usagef("--max-count must not be negative")
+			}
+			m, err := e.manager(c.Context, "gc")
+			if err != nil {
+				return err
+			}
+			report, err := m.GC(c.Context, o)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return writeJSON(e.stdout, report)
+			}
+			if len(report.Orphans)+len(report.Retention) == 0 {
+				e.infof("nothing to clean")
+			}
+			if len(report.Orphans) > 0 {
+				e.printProblems(report.Orphans)
+			}
+			for _, r := range report.Retention {
+				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), r.Path, r.Reason, r.Outcome)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"github.com/urfave/cli/v2"
+)
+
+func lockCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "lock",
+		Usage:     "protect a task's worktree from gc, merge-time cleanup and rm (uses git worktree lock)",
+		ArgsUsage: "TASK",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "say why (`R`), for whoever finds it locked"}},
+		Action:    func(c *cli.Context) error { return e.setLocked(c, true) },
+	}
+}
+
+func unlockCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "unlock",
+		Usage:     "let gc, merge-time cleanup and rm handle a task's worktree again",
+		ArgsUsage: "TASK",
+		Action:    func(c *cli.Context) error { return e.setLocked(c, false) },
+	}
+}
+
+func (e *env) setLocked(c *cli.Context, locked bool) error {
+	arg, err := oneArg(c, "TASK")
+	if err != nil {
+		return err
+	}
+	m, err := e.manager(c.Context, c.Command.Name)
+	if err != nil {
+		return err
+	}
+	ent, err := m.Find(c.Context, arg)
+	if err != nil {
+		return err
+	}
+	if ent.Err != nil {
+		return ent.Err
+	}
+	if err := m.SetLocked(c.Context, ent, locked, c.String("reason")); err != nil {
+		return err
+	}
+	e.infof("%sed %s", c.Command.Name, ent.Record.Path)
+	return nil
+}

@@ -1,0 +1,112 @@
+// These tests protect git-wt under many agents at once: bursts of real
+// processes on one repository end in a state git agrees with, and limits
+// hold exactly.
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+func TestThirtyConcurrentNewAllSucceed(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	var cmds []*exec.Cmd
+	for i := 0; i < 30; i++ {
+		cmds = append(cmds, s.Cmd(s.Repo, "new", fmt.Sprintf("agent-%02d", i)))
+	}
+	startTogether(t, cmds)
+	for i, c := range cmds {
+		if code := exitCode(c); code != 0 {
+			t.Errorf("agent %d exited %d", i, code)
+		}
+	}
+	if n := consistent(t, s); n != 30 {
+		t.Fatalf("%d tasks, want 30", n)
+	}
+}
+
+func TestTenConcurrentNewOfOneTaskShareItsWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	var cmds []*exec.Cmd
+	outs := make([]*strings.Builder, 10)
+	for i := range outs {
+		c := s.Cmd(s.Repo, "new", "the same task")
+		outs[i] = &strings.Builder{}
+		c.Stdout = outs[i]
+		cmds = append(cmds, c)
+	}
+	startTogether(t, cmds)
+	for i, c := range cmds {
+		if code := exitCode(c); code != 0 || outs[i].String() != outs[0].String() || outs[i].Len() == 0 {
+			t.Errorf("process %d: exit %d, printed %q (first printed %q)", i, code, outs[i], outs[0])
+		}
+	}
+	if n := consistent(t, s); n != 1 {
+		t.Fatalf("%d tasks, want 1", n)
+	}
+}
+
+func TestMaxWorktreesHoldsExactlyUnderABurst(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.maxWorktrees", "5")
+	var cmds []*exec.Cmd
+	for i := 0; i < 12; i++ {
+		cmds = append(cmds, s.Cmd(s.Repo, "new", fmt.Sprintf("t%d", i)))
+	}
+	startTogether(t, cmds)
+	codes := map[int]int{}
+	for _, c := range cmds {
+		codes[exitCode(c)]++
+	}
+	if codes[0] != 5 || codes[4] != 7 {
+		t.Fatalf("exit codes %v, want 5 × 0 and 7 × 4", codes)
+	}
+	if n := consistent(t, s); n != 5 {
+		t.Fatalf("%d tasks, want 5", n)
+	}
+	if r := s.WT("new", "one-more"); r.Code != 4 || !strings.Contains(r.Stderr, "wt.maxWorktrees") {
+		t.Fatalf("new beyond the limit: %s", r)
+	}
+}
+
+func TestThirtyConcurrentRmLeaveNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	var cmds []*exec.Cmd
+	for i := 0; i < 30; i++ {
+		id := fmt.Sprintf("agent-%02d", i)
+		s.MustWT("new", "--quiet", id)
+		cmds = append(cmds, s.Cmd(s.Repo, "rm", id))
+	}
+	startTogether(t, cmds)
+	for i, c := range cmds {
+		if code := exitCode(c); code != 0 {
+			t.Errorf("rm %d exited %d", i, code)
+		}
+	}
+	if n := consistent(t, s); n != 0 {
+		t.Fatalf("%d tasks left", n)
+	}
+	assertNothingLeft(t, s)
+}
+
+func TestLockWaiterGivesUp(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "first") // makes .git/wt
+	holder := startIn(t, s.Repo, "flock", "-o", ".git/wt/lock", "sleep", "60")
+	waitFor(t, func() bool { return exec.Command("flock", "-n", s.Repo+"/.git/wt/lock", "true").Run() != nil })
+	s.Git(s.Repo, "config", "wt.lockTimeout", "300ms")
+	r := s.WT("new", "second")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "repository lock") || !strings.Contains(r.Stderr, "wt.lockTimeout") {
+		t.Fatalf("new while the lock is held: %s", r)
+	}
+	holder.Process.Kill()
+	holder.Wait()
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/second") {
+		t.Fatal("a waiter that gave up left a record")
+	}
+	s.MustWT("new", "second")
+}

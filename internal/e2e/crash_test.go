@@ -1,0 +1,144 @@
+// These tests protect recovery from crashes: a git-wt killed at any step of
+// new or rm, or interrupted with Ctrl-C, leaves a state that doctor reports
+// and doctor --fix or gc repairs, and no file the user wrote is lost.
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// stopAt starts git-wt with args, waits until it reaches checkpoint, and
+// returns it, still running.
+func stopAt(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...string) *exec.Cmd {
+	t.Helper()
+	reached := filepath.Join(t.TempDir(), "reached")
+	cmd := s.Cmd(s.Repo, args...)
+	cmd.Env = append(cmd.Env, task.CheckpointEnv+"="+checkpoint, task.CheckpointEnv+"_FILE="+reached)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	return cmd
+}
+
+func kill(cmd *exec.Cmd) {
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+}
+
+func TestKilledNewIsRepairedByDoctor(t *testing.T) {
+	for _, cp := range []string{"new:record", "new:worktree", "new:checked-out"} {
+		t.Run(cp, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			kill(stopAt(t, s, cp, "new", "T"))
+			r := s.WT("doctor")
+			if r.Code != 1 || !strings.Contains(r.Stdout, task.StuckCreation) {
+				t.Fatalf("doctor after a kill at %s: %s", cp, r)
+			}
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix: %s", r)
+			}
+			assertNothingLeft(t, s)
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the fix: %s", r)
+			}
+			s.MustWT("new", "T")
+			consistent(t, s)
+		})
+	}
+}
+
+func TestKilledNewIsRepairedByGCOrResumedByNew(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	kill(stopAt(t, s, "new:worktree", "new", "A"))
+	kill(stopAt(t, s, "new:checked-out", "new", "B"))
+	if r := s.WT("gc"); r.Code != 0 || !strings.Contains(r.Stdout, "stuck-creation") {
+		t.Fatalf("gc: %s", r)
+	}
+	assertNothingLeft(t, s)
+
+	kill(stopAt(t, s, "new:checked-out", "new", "C"))
+	// The agent restarts and asks for its task again: it gets it.
+	r := s.MustWT("new", "C")
+	if !testutil.Exists(filepath.Join(r.Out(), "README.md")) {
+		t.Fatalf("resumed task is not checked out: %s", r)
+	}
+	if n := consistent(t, s); n != 1 {
+		t.Fatalf("%d tasks", n)
+	}
+}
+
+func TestInterruptedNewRollsBack(t *testing.T) {
+	for _, cp := range []string{"new:record", "new:worktree", "new:checked-out"} {
+		t.Run(cp, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			cmd := stopAt(t, s, cp, "new", "T")
+			cmd.Process.Signal(os.Interrupt)
+			if code := exitCode(cmd); code != 1 {
+				t.Fatalf("interrupted new exited %d", code)
+			}
+			assertNothingLeft(t, s)
+			if testutil.Exists(filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")) {
+				t.Fatal("the worktree folder was left behind")
+			}
+		})
+	}
+}
+
+func TestKilledRmLosesNothing(t *testing.T) {
+	for _, cp := range []string{"rm:renamed", "rm:unregistered"} {
+		t.Run(cp, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "T").Out()
+			s.Write(filepath.Join(path, "work.txt"), "precious")
+			s.Git(path, "add", ".")
+			s.Git(path, "commit", "-qm", "work")
+			commit := s.Git(path, "rev-parse", "HEAD")
+			kill(stopAt(t, s, cp, "rm", "T"))
+			if r := s.WT("doctor"); r.Code != 1 {
+				t.Fatalf("doctor after a kill at %s: %s", cp, r)
+			}
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix: %s", r)
+			}
+			if got := s.Git(s.Repo, "rev-parse", "refs/heads/wt/T"); got != commit {
+				t.Fatalf("the task's commit is lost: branch at %q", got)
+			}
+			if s.Git(s.Repo, "show", commit+":work.txt") != "precious" {
+				t.Fatal("the user's file is lost")
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the fix: %s", r)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(filepath.Dir(path), ".git-wt-trash")); len(entries) != 0 {
+				t.Fatal("trash left behind")
+			}
+		})
+	}
+}
+
+func TestDeadCreatorIsToldApartFromALiveOne(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	live := stopAt(t, s, "new:checked-out", "new", "T")
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("a creation in progress is not a problem: %s", r)
+	}
+	// A record whose creator pid is alive but started at another time is
+	// a reused pid: the creator is dead.
+	rec := readRecord(t, s, "T")
+	rec["creator_start"] = "2000-01-01T00:00:00Z"
+	writeRecord(t, s, "T", rec)
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckCreation) {
+		t.Fatalf("a reused pid must count as dead: %s", r)
+	}
+	kill(live)
+}

@@ -147,17 +147,12 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, e
 		}
 	}()
 
-	l, err := m.lock(ctx)
+	e, err := m.claimLocked(ctx, o, b, baseDir, &u)
 	if err != nil {
 		return nil, err
 	}
-	e, err := m.claim(ctx, o, b, baseDir, &u)
-	if err == nil {
-		checkpoint(ctx, "new:record")
-		err = m.addWorktree(ctx, e.Record, b.SHA, &u)
-	}
-	l.Release()
-	if err != nil {
+	checkpoint(ctx, "new:record")
+	if err := m.addWorktree(ctx, e.Record, b.SHA, &u); err != nil {
 		return nil, err
 	}
 	checkpoint(ctx, "new:worktree")
@@ -171,10 +166,24 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, e
 	return &Created{Record: e.Record}, nil
 }
 
-// claim runs under the lock: it picks the slug, checks the limit, the
-// branch and the path, and writes the record in state "creating" before
-// anything else exists, so that a crash never leaves a worktree without
-// a record.
+// claimLocked is claim, under the lock when wt.maxWorktrees is set: the
+// count and the new record must then not interleave with another new's.
+// Without a limit the record's compare-and-swap is all it takes.
+func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo) (*record.Entry, error) {
+	if m.Settings.MaxWorktrees <= 0 {
+		return m.claim(ctx, o, b, baseDir, u)
+	}
+	l, err := m.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	return m.claim(ctx, o, b, baseDir, u)
+}
+
+// claim picks the slug, checks the limit, the branch name and the path,
+// and writes the record in state "creating" before anything else exists,
+// so that a crash never leaves a worktree without a record.
 func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo) (*record.Entry, error) {
 	cands := slug.Candidates(o.TaskID)
 	entries, err := m.Store.Get(ctx, cands[0], cands[1])
@@ -250,7 +259,8 @@ func (m *Manager) checkLimit(ctx context.Context) error {
 
 // addWorktree registers the worktree on the task's branch (without
 // checking it out: that happens after the lock is released), creating the
-// branch at startSHA if it does not exist. Runs under the lock.
+// branch at startSHA if it does not exist. It takes the lock only around
+// git's admin step, which git 2.39 cannot run twice at once.
 //
 // The branch is always named by its full ref. `git worktree add BRANCH`
 // would look the short name up, and "wt/<slug>" resolves to the record
@@ -261,18 +271,33 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 	if err != nil {
 		return err
 	}
-	if bs.CheckedOut != "" {
-		return exitcode.Refusedf("branch %s is checked out in %s: a branch can be checked out in one worktree only", rec.Branch, bs.CheckedOut)
-	}
 	ref := branchRef(rec.Branch)
-	if bs.Exists {
-		startSHA = bs.SHA
-	} else {
-		if err := m.Git.UpdateRef(ctx, m.Repo.Toplevel, ref, startSHA, ""); err != nil {
+	if !bs.Exists {
+		err := m.Git.UpdateRef(ctx, m.Repo.Toplevel, ref, startSHA, "")
+		switch {
+		case err == nil:
+			// Undo runs last-in first-out: the worktree goes before its branch.
+			u.push(func(ctx context.Context) error { return m.dropNewBranch(ctx, rec.Branch, startSHA) })
+		case errors.Is(err, git.ErrStale):
+			bs.Exists = true // made meanwhile by someone else: check it like any existing branch
+		default:
 			return fmt.Errorf("cannot create branch %s: %w", rec.Branch, err)
 		}
-		// Undo runs last-in first-out: the worktree goes before its branch.
-		u.push(func(ctx context.Context) error { return m.dropNewBranch(ctx, rec.Branch, startSHA) })
+	}
+	l, err := m.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	if bs.Exists {
+		// Under the lock, so that no other new checks it out meanwhile.
+		if bs, err = m.inspectBranch(ctx, rec.Branch); err != nil {
+			return err
+		}
+		if bs.CheckedOut != "" {
+			return exitcode.Refusedf("branch %s is checked out in %s: a branch can be checked out in one worktree only", rec.Branch, bs.CheckedOut)
+		}
+		startSHA = bs.SHA
 	}
 	_, err = m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
 	// Undo even after a failure: git may have made the folder or the
@@ -324,11 +349,6 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 			u.run(m, rollbackReason(err))
 		}
 	}()
-	l, err := m.lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { l.Release() }()
 	fresh, err := m.Store.Get(ctx, e.Slug)
 	if err != nil {
 		return nil, err
@@ -339,6 +359,11 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	rec := e.Record
 	me := proc.Self()
 	rec.CreatorPID, rec.CreatorHost, rec.CreatorStart = me.PID, me.Host, me.Start
+	// Writing our name into the record (compare-and-swap) claims the task:
+	// other processes now see a live creator and wait.
+	if err := m.save(ctx, e); err != nil {
+		return nil, errBusy
+	}
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.registered(ctx, rec.Path)
 	if statErr == nil && !registered {
@@ -359,10 +384,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		if err := m.addWorktree(ctx, rec, rec.BaseSHA, &u); err != nil {
 			return nil, err
 		}
-	} else if err := m.save(ctx, e); err != nil {
-		return nil, errBusy
 	}
-	l.Release()
 	if err := m.finish(ctx, e, o); err != nil {
 		return nil, err
 	}

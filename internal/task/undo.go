@@ -20,20 +20,14 @@ func (u *undo) push(step func(context.Context) error) { u.steps = append(u.steps
 // command's own may be what was cancelled (Ctrl-C).
 const rollbackTimeout = time.Minute
 
-// run takes the steps back, newest first, under the repository lock. The
-// caller must not hold the lock.
+// run takes the steps back, newest first. Steps that touch git's admin
+// entries take the lock themselves, so the caller must not hold it.
 func (u *undo) run(m *Manager, reason string) {
 	if len(u.steps) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
 	defer cancel()
-	l, err := m.lock(ctx)
-	if err != nil {
-		m.Warn("could not roll back (%v): run git wt doctor --fix", err)
-		return
-	}
-	defer l.Release()
 	for i := len(u.steps) - 1; i >= 0; i-- {
 		if err := u.steps[i](ctx); err != nil {
 			m.Warn("rollback: %v (run git wt doctor --fix)", err)
@@ -46,9 +40,14 @@ func (u *undo) run(m *Manager, reason string) {
 // whether or not the folder still exists. Only for a worktree this process
 // just made (or one whose folder is gone): it does not check for changes.
 func (m *Manager) dropWorktree(ctx context.Context, path string) error {
+	l, err := m.lock(ctx)
+	if err != nil {
+		return err
+	}
 	// Fails when git never registered the path; the folder check below
 	// still removes what git left.
 	m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", "--force", path)
+	l.Release()
 	if _, err := os.Lstat(path); err == nil {
 		return fsutil.RemoveAll(path)
 	}

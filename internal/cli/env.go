@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -112,4 +113,24 @@ func (e *env) infof(format string, args ...any) {
 	if !e.quiet {
 		fmt.Fprintf(e.stderr, "git-wt: %s\n", fmt.Sprintf(format, args...))
 	}
+}
+
+// task finds the task named by a command's one TASK argument.
+func (e *env) task(c *cli.Context, command string) (*task.Manager, *record.Entry, error) {
+	arg, err := oneArg(c, "TASK")
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := e.manager(c.Context, command)
+	if err != nil {
+		return nil, nil, err
+	}
+	ent, err := m.Find(c.Context, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ent.Err != nil {
+		return nil, nil, ent.Err
+	}
+	return m, ent, nil
 }

@@ -24,20 +24,9 @@ func unlockCommand(e *env) *cli.Command {
 }
 
 func (e *env) setLocked(c *cli.Context, locked bool) error {
-	arg, err := oneArg(c, "TASK")
+	m, ent, err := e.task(c, c.Command.Name)
 	if err != nil {
 		return err
-	}
-	m, err := e.manager(c.Context, c.Command.Name)
-	if err != nil {
-		return err
-	}
-	ent, err := m.Find(c.Context, arg)
-	if err != nil {
-		return err
-	}
-	if ent.Err != nil {
-		return ent.Err
 	}
 	if err := m.SetLocked(c.Context, ent, locked, c.String("reason")); err != nil {
 		return err

@@ -16,20 +16,9 @@ func showCommand(e *env) *cli.Command {
 		ArgsUsage: "TASK",
 		Flags:     []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
-			arg, err := oneArg(c, "TASK")
+			m, ent, err := e.task(c, "show")
 			if err != nil {
 				return err
-			}
-			m, err := e.manager(c.Context, "show")
-			if err != nil {
-				return err
-			}
-			ent, err := m.Find(c.Context, arg)
-			if err != nil {
-				return err
-			}
-			if ent.Err != nil {
-				return ent.Err
 			}
 			m.Touch(ent.Slug)
 			o := task.LiveOptions{Status: true}

@@ -38,6 +38,14 @@ const pollInterval = 25 * time.Millisecond
 // that exists already (SPEC §2, `new`). A failure removes whatever this
 // call made before it returns.
 func (m *Manager) Create(ctx context.Context, o CreateOptions) (*Created, error) {
+	c, err := m.create(ctx, o)
+	if code := exitcode.Of(err); code == exitcode.Refused || code == exitcode.Limit {
+		m.logEvent(&record.Record{Task: o.TaskID}, "refused", err.Error())
+	}
+	return c, err
+}
+
+func (m *Manager) create(ctx context.Context, o CreateOptions) (*Created, error) {
 	if o.TaskID == "" {
 		return nil, exitcode.Usagef("the task id is empty")
 	}

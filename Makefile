@@ -20,7 +20,14 @@ DESTDIR ?=
 # go test: a bound on the whole run, and as many packages at once as cores.
 TESTFLAGS ?= -timeout 15m
 
-.PHONY: all build test lint install uninstall clean
+# make fuzz: each fuzz target for FUZZTIME (make test runs their seed
+# corpora under testdata/fuzz as ordinary tests).
+FUZZTIME ?= 30s
+FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
+	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
+	./internal/settings:FuzzParseDuration
+
+.PHONY: all build test lint install uninstall clean fuzz
 
 all: build
 
@@ -29,6 +36,13 @@ build:
 
 test: lint
 	$(GO) test $(TESTFLAGS) ./...
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzzing $$name in $$pkg for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

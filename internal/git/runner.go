@@ -246,7 +246,7 @@ var lockPath = regexp.MustCompile(`'(/[^']*\.lock)'`)
 // another process holds: worth a brief retry.
 func transientLock(err error) bool {
 	var e *Error
-	if !errors.As(err, &e) || e.Code != 128 {
+	if !errors.As(err, &e) || e.Code <= 0 {
 		return false
 	}
 	return lockPath.MatchString(e.Stderr)

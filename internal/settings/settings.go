@@ -55,6 +55,7 @@ type Settings struct {
 	LockTimeout      time.Duration
 	OrphanGrace      time.Duration
 	GCInterval       time.Duration
+	IgnoreCase       bool   // core.ignorecase: the file system folds case
 	GitwtSHA256      string // of the .gitwt file, "" when there is none
 	TrustedSHA256    string // wt.trusted: the .gitwt content the user trusted
 }
@@ -161,6 +162,7 @@ func (s *Settings) resolve(mainDir string) error {
 	check("wt.gcInterval", s.parseDuration("wt.gcInterval", 24*time.Hour, &s.GCInterval))
 	check("wt.cleanupOnMerge", s.parseBool("wt.cleanupOnMerge", true, &s.CleanupOnMerge))
 	check("wt.deleteBranch", s.parseBool("wt.deleteBranch", true, &s.DeleteBranch))
+	check("core.ignoreCase", s.parseBool("core.ignoreCase", false, &s.IgnoreCase))
 	if v, ok := s.Get("wt.maxTotalSize"); ok {
 		n, err := ParseSize(v.Value)
 		check("wt.maxTotalSize", err)

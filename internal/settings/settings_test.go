@@ -131,7 +131,80 @@ func TestParseGitwtAgreesWithGit(t *testing.T) {
 func prefixScope(out string) string {
 	var b strings.Builder
 	for _, rec := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
+		if rec == "" {
+			continue
+		}
 		b.WriteString("file\x00" + rec + "\x00")
 	}
 	return b.String()
+}
+
+func FuzzParseGitwt(f *testing.F) {
+	for _, c := range gitwtCases {
+		f.Add(c)
+	}
+	f.Add("[wt]\n\tinit = \"unterminated\n")
+	f.Add("[wt\n")
+	f.Add("key = outside a section\n")
+	f.Fuzz(func(t *testing.T, content string) {
+		kvs, err := ParseGitwt([]byte(content))
+		again, err2 := ParseGitwt([]byte(content))
+		if (err == nil) != (err2 == nil) || len(kvs) != len(again) {
+			t.Fatal("ParseGitwt is not deterministic")
+		}
+		for _, kv := range kvs {
+			if kv.key == "" || kv.key != canonicalKey(kv.key) {
+				t.Fatalf("key %q is not canonical", kv.key)
+			}
+		}
+	})
+}
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"0", "7d", "36h", "1h30m", "1.5w", "-1d", "1e308d", "NaNd", "9223372036854775807ns"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if d, err := ParseDuration(s); err == nil && d < 0 {
+			t.Fatalf("ParseDuration(%q) = %v: negative", s, d)
+		}
+		if n, err := ParseSize(s); err == nil && n < 0 {
+			t.Fatalf("ParseSize(%q) = %v: negative", s, n)
+		}
+	})
+}
+
+// FuzzGitwtAgreesWithGit checks ParseGitwt against git itself: whatever
+// `git config -f` reads from a [wt] file, ParseGitwt must read the same.
+func FuzzGitwtAgreesWithGit(f *testing.F) {
+	for _, c := range gitwtCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		if strings.ContainsAny(content, "\x00\r") || !strings.HasPrefix(content, "[wt]\n") {
+			return
+		}
+		path := filepath.Join(t.TempDir(), ".gitwt")
+		os.WriteFile(path, []byte(content), 0o644)
+		out, err := exec.Command("git", "config", "-f", path, "--list", "-z").Output()
+		if err != nil {
+			return
+		}
+		var want, got []string
+		for _, kv := range parseConfigList(prefixScope(string(out))) {
+			want = append(want, kv.key+"="+kv.Value.Value)
+		}
+		kvs, err := ParseGitwt([]byte(content))
+		if err != nil {
+			t.Fatalf("git accepts %q, ParseGitwt: %v (git: %q)", content, err, want)
+		}
+		for _, kv := range kvs {
+			got = append(got, kv.key+"="+kv.Value.Value)
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("%q\n got: %q\nwant: %q", content, got, want)
+		}
+	})
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
@@ -46,8 +48,8 @@ func (m *Manager) Create(ctx context.Context, o CreateOptions) (*Created, error)
 }
 
 func (m *Manager) create(ctx context.Context, o CreateOptions) (*Created, error) {
-	if o.TaskID == "" {
-		return nil, exitcode.Usagef("the task id is empty")
+	if err := checkTaskID(o.TaskID); err != nil {
+		return nil, err
 	}
 	if o.Branch != "" {
 		if err := m.checkBranchName(ctx, o.Branch); err != nil {
@@ -92,6 +94,21 @@ var (
 	errRaced = errors.New("task created concurrently")
 	errBusy  = errors.New("task being created by another process")
 )
+
+// checkTaskID refuses the task ids that cannot be kept or found again:
+// any text is a task id, but it must be UTF-8 (records are JSON), and "."
+// means "the worktree I am in" to every other command.
+func checkTaskID(id string) error {
+	switch {
+	case id == "":
+		return exitcode.Usagef("the task id is empty")
+	case id == ".":
+		return exitcode.Usagef(`"." is not a task id: it names the current worktree`)
+	case !utf8.ValidString(id):
+		return exitcode.Usagef("the task id %q is not valid UTF-8", id)
+	}
+	return nil
+}
 
 // byTaskID finds the record of exactly this task id (not a task whose
 // slug merely equals it: two task ids never share a worktree).
@@ -205,6 +222,11 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		}
 		taken[e.Slug] = true
 	}
+	if m.Settings.IgnoreCase {
+		if err := m.takenIgnoringCase(ctx, cands, taken); err != nil {
+			return nil, err
+		}
+	}
 	name := cands[0]
 	if taken[name] {
 		name = cands[1]
@@ -246,6 +268,25 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 	e := &record.Entry{Slug: name, OID: oid, Record: rec}
 	u.push(func(ctx context.Context) error { return m.dropRecord(ctx, e) })
 	return e, nil
+}
+
+// takenIgnoringCase marks a candidate slug taken when another task's slug
+// differs from it only in case: where the file system ignores case
+// (core.ignorecase), the two would share a folder and a ref file.
+func (m *Manager) takenIgnoringCase(ctx context.Context, cands [2]string, taken map[string]bool) error {
+	refs, err := m.Git.ListRefs(ctx, m.Repo.Toplevel, record.RefPrefix)
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		other := strings.TrimPrefix(r.Name, record.RefPrefix)
+		for _, c := range cands {
+			if other != c && strings.EqualFold(other, c) {
+				taken[c] = true
+			}
+		}
+	}
+	return nil
 }
 
 // checkLimit enforces wt.maxWorktrees; it runs under the lock, so the

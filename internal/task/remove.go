@@ -107,8 +107,10 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 	}
 	if r.BranchOutcome == Deleted {
 		if _, err := m.Git.Run(ctx, m.Repo.Toplevel, "branch", "-D", "-q", "--", rec.Branch); err != nil {
-			r.BranchOutcome = Failed
-			m.Warn("could not delete branch %s: %v", rec.Branch, err)
+			// Keep the record: running rm again finishes the job.
+			r.BranchOutcome, r.Err = Failed, exitcode.Failedf("removed %s but could not delete branch %s (%v): run git wt rm %s again", rec.Path, rec.Branch, err, rec.Slug)
+			m.logEvent(rec, "remove-failed", r.Err.Error())
+			return r
 		}
 	}
 	if err := m.deleteRecord(ctx, e); err != nil {

@@ -1,0 +1,367 @@
+// Command compare measures git-wt against plain git in one run: each
+// operation of SPEC §9 and its plain-git equivalent are run interleaved, on
+// synthetic repositories, and a table of medians, ratios and the spec's
+// bars is printed. `make bench` runs it.
+//
+//	go run ./bench/compare -bin bin/git-wt [-rounds 15] [-dir /dev/shm] [-disk /tmp]
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var (
+	bin    = flag.String("bin", "bin/git-wt", "the git-wt binary to measure")
+	rounds = flag.Int("rounds", 15, "interleaved runs of each operation")
+	shm    = flag.String("dir", "/dev/shm", "where the repositories go (tmpfs: disk noise swamps small differences)")
+	disk   = flag.String("disk", os.TempDir(), "a folder on the normal disk, for `new` measured there too")
+	only   = flag.String("only", "", "run only the operations whose name contains this")
+)
+
+// row is one line of the table.
+type row struct {
+	op, bar     string
+	wt, git     time.Duration // medians; git is 0 when the bar is absolute
+	pass        bool
+	note        string
+	wtRaw, gRaw string // for rows that are not durations
+}
+
+func main() {
+	flag.Parse()
+	abs, err := filepath.Abs(*bin)
+	if err != nil {
+		fail(err)
+	}
+	*bin = abs
+	root, err := os.MkdirTemp(*shm, "git-wt-bench-")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(root)
+	diskRoot, err := os.MkdirTemp(*disk, "git-wt-bench-")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(diskRoot)
+	env := benchEnv(root)
+
+	var rows []row
+	for _, b := range []struct {
+		name string
+		run  func(env []string) []row
+	}{
+		{"new-tmpfs", func(env []string) []row { return benchNew(env, root, "tmpfs") }},
+		{"new-disk", func(env []string) []row { return benchNew(env, diskRoot, "disk") }},
+		{"path", func(env []string) []row { return benchPath(env, root) }},
+		{"list", func(env []string) []row { return benchList(env, root) }},
+		{"rm", func(env []string) []row { return benchRm(env, root) }},
+		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
+	} {
+		if *only != "" && !strings.Contains(b.name, *only) {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s...\n", b.name)
+		rows = append(rows, b.run(env)...)
+	}
+	printTable(rows)
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
+
+// benchEnv is a hermetic environment with the measured binary first on
+// PATH.
+func benchEnv(home string) []string {
+	return append(os.Environ(),
+		"HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "XDG_CONFIG_HOME="+home,
+		"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=b@example.com",
+		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=b@example.com",
+		"PATH="+filepath.Dir(*bin)+":"+os.Getenv("PATH"))
+}
+
+// run runs a command in dir and returns how long it took; it stops the
+// benchmark if the command fails.
+func run(env []string, dir string, name string, args ...string) time.Duration {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		fail(fmt.Errorf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, stderr.String()))
+	}
+	return time.Since(start)
+}
+
+func git(env []string, dir string, args ...string) time.Duration { return run(env, dir, "git", args...) }
+func wt(env []string, dir string, args ...string) time.Duration  { return run(env, dir, *bin, args...) }
+
+// output runs git and returns its trimmed stdout.
+func output(env []string, dir string, args ...string) string {
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.Output()
+	if err != nil {
+		fail(fmt.Errorf("git %s: %v", strings.Join(args, " "), err))
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// makeRepo makes a repository with files files spread over dirs folders.
+func makeRepo(env []string, path string, files, dirs int) {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		fail(err)
+	}
+	git(env, path, "init", "-q", "-b", "main")
+	for i := 0; i < files; i++ {
+		p := filepath.Join(path, fmt.Sprintf("d%03d", i%dirs), fmt.Sprintf("f%05d.txt", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(strings.Repeat(fmt.Sprintf("line %d\n", i), 20)), 0o644); err != nil {
+			fail(err)
+		}
+	}
+	git(env, path, "add", ".")
+	git(env, path, "commit", "-q", "-m", "files")
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+// interleave runs a and b alternately, rounds times each, with setup and
+// cleanup outside the timing, and returns both medians.
+func interleave(n int, a, b func(i int) time.Duration) (time.Duration, time.Duration) {
+	var as, bs []time.Duration
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			as, bs = append(as, a(i)), append(bs, b(i))
+		} else {
+			bs, as = append(bs, b(i)), append(as, a(i))
+		}
+	}
+	return median(as), median(bs)
+}
+
+// ratioRow is a row whose bar is a ratio to plain git.
+func ratioRow(op string, limit float64, wtD, gitD time.Duration) row {
+	r := row{op: op, bar: fmt.Sprintf("≤ %.2f× git", limit), wt: wtD, git: gitD}
+	r.pass = float64(wtD) <= limit*float64(gitD)
+	return r
+}
+
+// absRow is a row whose bar is an absolute time.
+func absRow(op string, limit, wtD, gitD time.Duration) row {
+	return row{op: op, bar: "< " + limit.String(), wt: wtD, git: gitD, pass: wtD < limit}
+}
+
+func benchNew(env []string, root, where string) []row {
+	repo := filepath.Join(root, "new-"+where, "repo")
+	makeRepo(env, repo, 5000, 200)
+	blob := output(env, repo, "hash-object", "-w", "--stdin")
+	wtD, gitD := interleave(*rounds,
+		func(i int) time.Duration {
+			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
+			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
+			return d
+		},
+		func(i int) time.Duration {
+			p := filepath.Join(filepath.Dir(repo), fmt.Sprintf("plain-%d", i))
+			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
+			d += git(env, repo, "update-ref", fmt.Sprintf("refs/plain/%d", i), blob)
+			git(env, repo, "worktree", "remove", "--force", p)
+			return d
+		})
+	return []row{ratioRow("new, 5,000 files ("+where+")", 1.10, wtD, gitD)}
+}
+
+func benchPath(env []string, root string) []row {
+	repo := filepath.Join(root, "path", "repo")
+	makeRepo(env, repo, 10, 1)
+	// 1,000 records, written as git-wt writes them.
+	var in strings.Builder
+	for i := 0; i < 1000; i++ {
+		slug := fmt.Sprintf("task-%04d", i)
+		rec := fmt.Sprintf(`{"task":%q,"slug":%q,"branch":"wt/%s","path":"%s/%s","state":"active","created_at":"2026-01-01T00:00:00Z"}`,
+			slug, slug, slug, filepath.Join(root, "path", "repo-worktrees"), slug)
+		cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+		cmd.Dir, cmd.Env, cmd.Stdin = repo, env, strings.NewReader(rec)
+		oid, err := cmd.Output()
+		if err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(&in, "create refs/wt/%s %s\n", slug, strings.TrimSpace(string(oid)))
+	}
+	cmd := exec.Command("git", "update-ref", "--stdin")
+	cmd.Dir, cmd.Env, cmd.Stdin = repo, env, strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fail(fmt.Errorf("update-ref: %v %s", err, out))
+	}
+	wtD, gitD := interleave(*rounds,
+		func(i int) time.Duration { return wt(env, repo, "path", fmt.Sprintf("task-%04d", i*37%1000)) },
+		func(i int) time.Duration { return git(env, repo, "rev-parse", fmt.Sprintf("refs/wt/task-%04d", i*37%1000)) })
+	return []row{absRow("path, 1,000 tasks", 10*time.Millisecond, wtD, gitD)}
+}
+
+func benchList(env []string, root string) []row {
+	var rows []row
+	for _, n := range []int{50, 200} {
+		repo := filepath.Join(root, fmt.Sprintf("list-%d", n), "repo")
+		makeRepo(env, repo, 200, 20)
+		for i := 0; i < n; i++ {
+			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%03d", i))
+		}
+		wts := strings.Split(output(env, repo, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/wt/"), "\n")
+		base := filepath.Join(filepath.Dir(repo), "repo-worktrees")
+		limit := map[int]time.Duration{50: 10 * time.Millisecond, 200: 40 * time.Millisecond}[n]
+		wtD, gitD := interleave(*rounds,
+			func(int) time.Duration { return wt(env, repo, "list", "--no-status") },
+			func(int) time.Duration { return git(env, repo, "worktree", "list", "--porcelain") })
+		rows = append(rows, absRow(fmt.Sprintf("list --no-status, %d worktrees", n), limit, wtD, gitD))
+
+		wtD, gitD = interleave(*rounds/3+1,
+			func(int) time.Duration { return wt(env, repo, "list") },
+			func(int) time.Duration {
+				var sum time.Duration
+				for _, w := range wts {
+					sum += git(env, filepath.Join(base, w), "status", "--porcelain")
+				}
+				return sum / time.Duration(runtime.NumCPU())
+			})
+		r := ratioRow(fmt.Sprintf("list, %d worktrees", n), 1.3, wtD, gitD)
+		r.note = "git: sum of git status ÷ cores"
+		rows = append(rows, r)
+
+		if n == 200 {
+			rows = append(rows, memoryRow(env, repo))
+		}
+	}
+	return rows
+}
+
+// memoryRow measures the peak resident memory of `list` (GNU time's %M:
+// the largest of git-wt and the git processes it waited for).
+func memoryRow(env []string, repo string) row {
+	cmd := exec.Command("/usr/bin/time", "-f", "%M", *bin, "list")
+	cmd.Dir, cmd.Env = repo, env
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Stdout = &stderr, nil
+	if err := cmd.Run(); err != nil {
+		return row{op: "memory, list of 200", bar: "< 30 MB", note: "no GNU time: " + err.Error()}
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	kb, _ := strconv.Atoi(lines[len(lines)-1])
+	return row{op: "peak memory, list of 200", bar: "< 30 MB", wtRaw: fmt.Sprintf("%.1f MB", float64(kb)/1024), gRaw: "-", pass: kb < 30*1024}
+}
+
+func benchRm(env []string, root string) []row {
+	repo := filepath.Join(root, "rm", "repo")
+	makeRepo(env, repo, 5000, 200)
+	wtD, gitD := interleave(*rounds,
+		func(i int) time.Duration {
+			id := fmt.Sprintf("t%d", i)
+			wt(env, repo, "new", "--no-init", "--quiet", id)
+			return wt(env, repo, "rm", "--quiet", id)
+		},
+		func(i int) time.Duration {
+			p := filepath.Join(filepath.Dir(repo), fmt.Sprintf("plain-%d", i))
+			git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
+			return git(env, repo, "worktree", "remove", p) + git(env, repo, "branch", "-q", "-d", fmt.Sprintf("plain/%d", i))
+		})
+	return []row{ratioRow("rm of a clean worktree, 5,000 files", 1.10, wtD, gitD)}
+}
+
+// benchHooks measures what the installed hooks add to git's own commands
+// when they have nothing to do (post-checkout) and with 100 task
+// worktrees to look at (post-merge).
+func benchHooks(env []string, root string) []row {
+	with := filepath.Join(root, "hooks-with", "repo")
+	without := filepath.Join(root, "hooks-without", "repo")
+	for _, repo := range []string{with, without} {
+		makeRepo(env, repo, 200, 20)
+	}
+	wt(env, with, "install")
+	// post-checkout: `git worktree add` of a worktree that then gets a
+	// record and init: with no wt.init there is nothing to run.
+	addWith, addWithout := interleave(*rounds,
+		func(i int) time.Duration {
+			p := filepath.Join(filepath.Dir(with), fmt.Sprintf("plain-%d", i))
+			d := git(env, with, "worktree", "add", "-q", "--detach", p)
+			git(env, with, "worktree", "remove", "--force", p)
+			return d
+		},
+		func(i int) time.Duration {
+			p := filepath.Join(filepath.Dir(without), fmt.Sprintf("plain-%d", i))
+			d := git(env, without, "worktree", "add", "-q", "--detach", p)
+			git(env, without, "worktree", "remove", "--force", p)
+			return d
+		})
+	r1 := absRow("post-checkout hook (added to worktree add)", 10*time.Millisecond, addWith-addWithout, 0)
+	r1.note = fmt.Sprintf("worktree add %s with, %s without", ms(addWith), ms(addWithout))
+
+	// post-merge: 100 task worktrees, a fast-forward merge in main.
+	for _, repo := range []string{with, without} {
+		for i := 0; i < 100; i++ {
+			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%03d", i))
+		}
+		git(env, repo, "branch", "feature")
+		git(env, repo, "checkout", "-q", "feature")
+		os.WriteFile(filepath.Join(repo, "feature.txt"), []byte("x"), 0o644)
+		git(env, repo, "add", ".")
+		git(env, repo, "commit", "-q", "-m", "feature")
+		git(env, repo, "checkout", "-q", "main")
+	}
+	merge := func(repo string) time.Duration {
+		before := output(env, repo, "rev-parse", "HEAD")
+		d := git(env, repo, "merge", "-q", "--ff-only", "feature")
+		git(env, repo, "reset", "-q", "--hard", before)
+		return d
+	}
+	mWith, mWithout := interleave(*rounds,
+		func(int) time.Duration { return merge(with) },
+		func(int) time.Duration { return merge(without) })
+	r2 := absRow("post-merge hook, 100 task worktrees", 300*time.Millisecond, mWith-mWithout, 0)
+	r2.note = fmt.Sprintf("merge %s with, %s without", ms(mWith), ms(mWithout))
+	return []row{r1, r2}
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func printTable(rows []row) {
+	fmt.Printf("%-44s %12s %12s %7s  %-14s %s\n", "operation", "git-wt", "plain git", "ratio", "bar (SPEC §9)", "result")
+	for _, r := range rows {
+		wtS, gitS, ratio := r.wtRaw, r.gRaw, "-"
+		if wtS == "" {
+			wtS = ms(r.wt)
+			if r.git > 0 {
+				gitS = ms(r.git)
+				ratio = fmt.Sprintf("%.2f", float64(r.wt)/float64(r.git))
+			} else {
+				gitS = "-"
+			}
+		}
+		result := "pass"
+		if !r.pass {
+			result = "MISS"
+		}
+		line := fmt.Sprintf("%-44s %12s %12s %7s  %-14s %s", r.op, wtS, gitS, ratio, r.bar, result)
+		if r.note != "" {
+			line += "  (" + r.note + ")"
+		}
+		fmt.Println(line)
+	}
+}

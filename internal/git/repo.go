@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // MinVersion is the oldest git git-wt supports: 2.31 brought
@@ -58,39 +61,29 @@ var (
 )
 
 // Locate finds the repository containing dir, honouring GIT_DIR and
-// GIT_WORK_TREE as git would, with one `git rev-parse` (plus `git version`
-// run beside it).
+// GIT_WORK_TREE as git would, with one `git rev-parse`. git's version is
+// checked too: with `git version` the first time a git binary is seen in
+// this repository, and from a stamp in the common dir after that.
 func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
-	type versionResult struct {
-		v   Version
-		err error
-	}
-	vc := make(chan versionResult, 1)
-	go func() {
-		out, err := r.Run(ctx, dir, "version")
-		if err != nil {
-			vc <- versionResult{err: err}
-			return
-		}
-		v, err := ParseVersion(out)
-		vc <- versionResult{v, err}
-	}()
-
 	out, revErr := r.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: []string{
 		"rev-parse", "--is-bare-repository", "--is-inside-git-dir",
 		"--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel",
 	}})
-	vr := <-vc
-	if errors.Is(vr.err, ErrNotInstalled) || errors.Is(revErr, ErrNotInstalled) {
+	if errors.Is(revErr, ErrNotInstalled) {
 		return nil, ErrNotInstalled
 	}
-	if vr.err != nil {
-		return nil, vr.err
-	}
-	if !vr.v.AtLeast(MinVersion) {
-		return nil, fmt.Errorf("git %s is too old: git-wt needs git %s or newer", vr.v, MinVersion)
-	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	commonDir := ""
+	if revErr == nil && len(lines) == 5 {
+		commonDir = filepath.Clean(lines[3])
+	}
+	// An old git fails or misreads the rev-parse above: its version
+	// explains that better than anything rev-parse says.
+	v, err := r.checkVersion(ctx, dir, commonDir)
+	if err != nil {
+		return nil, err
+	}
+	r.version = v
 	if len(lines) >= 1 && lines[0] == "true" {
 		return nil, ErrBare
 	}
@@ -106,12 +99,11 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 		}
 		return nil, revErr
 	}
-	r.version = vr.v
 	repo := &Repo{
 		GitDir:    filepath.Clean(lines[2]),
-		CommonDir: filepath.Clean(lines[3]),
+		CommonDir: commonDir,
 		Toplevel:  filepath.Clean(lines[4]),
-		Version:   vr.v,
+		Version:   v,
 	}
 	main, err := r.mainWorktree(ctx, repo)
 	if err != nil {
@@ -119,6 +111,70 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	}
 	repo.MainDir = main
 	return repo, nil
+}
+
+// checkVersion returns git's version, refusing one older than MinVersion.
+// The answer is kept in <common dir>/wt/git-version, keyed by the git
+// binary's path, size, time and inode, so that asking costs a process only
+// when git changes (or outside a repository).
+func (r *Runner) checkVersion(ctx context.Context, dir, commonDir string) (Version, error) {
+	key := binaryKey()
+	stamp := ""
+	if commonDir != "" && key != "" {
+		stamp = filepath.Join(commonDir, "wt", "git-version")
+		if data, err := os.ReadFile(stamp); err == nil {
+			if k, ver, ok := strings.Cut(string(data), "\n"); ok && k == key {
+				if v, err := ParseVersion(ver); err == nil && v.AtLeast(MinVersion) {
+					return v, nil
+				}
+			}
+		}
+	}
+	out, err := r.Run(ctx, dir, "version")
+	if err != nil {
+		return Version{}, err
+	}
+	v, err := ParseVersion(out)
+	if err != nil {
+		return Version{}, err
+	}
+	if !v.AtLeast(MinVersion) {
+		return Version{}, fmt.Errorf("git %s is too old: git-wt needs git %s or newer", v, MinVersion)
+	}
+	if stamp != "" {
+		writeStamp(stamp, key+"\n"+strings.TrimSpace(out)+"\n")
+	}
+	return v, nil
+}
+
+// binaryKey names the git binary on PATH by path, size, time and inode.
+func binaryKey() string {
+	path, err := exec.LookPath("git")
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	key := fmt.Sprintf("%s %d %d", path, st.Size(), st.ModTime().UnixNano())
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		key += fmt.Sprintf(" %d", sys.Ino)
+	}
+	return key
+}
+
+// writeStamp writes a small file atomically, best effort.
+func writeStamp(path, content string) {
+	if os.MkdirAll(filepath.Dir(path), 0o777) != nil {
+		return
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if os.WriteFile(tmp, []byte(content), 0o666) == nil {
+		if os.Rename(tmp, path) != nil {
+			os.Remove(tmp)
+		}
+	}
 }
 
 // mainWorktree works out the main worktree without another process in the

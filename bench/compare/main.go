@@ -106,8 +106,10 @@ func run(env []string, dir string, name string, args ...string) time.Duration {
 	return time.Since(start)
 }
 
-func git(env []string, dir string, args ...string) time.Duration { return run(env, dir, "git", args...) }
-func wt(env []string, dir string, args ...string) time.Duration  { return run(env, dir, *bin, args...) }
+func git(env []string, dir string, args ...string) time.Duration {
+	return run(env, dir, "git", args...)
+}
+func wt(env []string, dir string, args ...string) time.Duration { return run(env, dir, *bin, args...) }
 
 // output runs git and returns its trimmed stdout.
 func output(env []string, dir string, args ...string) string {
@@ -213,7 +215,9 @@ func benchPath(env []string, root string) []row {
 	}
 	wtD, gitD := interleave(*rounds,
 		func(i int) time.Duration { return wt(env, repo, "path", fmt.Sprintf("task-%04d", i*37%1000)) },
-		func(i int) time.Duration { return git(env, repo, "rev-parse", fmt.Sprintf("refs/wt/task-%04d", i*37%1000)) })
+		func(i int) time.Duration {
+			return git(env, repo, "rev-parse", fmt.Sprintf("refs/wt/task-%04d", i*37%1000))
+		})
 	return []row{absRow("path, 1,000 tasks", 10*time.Millisecond, wtD, gitD)}
 }
 

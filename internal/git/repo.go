@@ -47,6 +47,7 @@ type Repo struct {
 	GitDir    string // that worktree's git dir
 	CommonDir string // the git dir shared by all worktrees
 	MainDir   string // the main worktree
+	HooksDir  string // where git looks for hooks (core.hooksPath, else the common dir's hooks/)
 	Version   Version
 }
 
@@ -59,7 +60,8 @@ var (
 
 // Locate finds the repository containing dir, honouring GIT_DIR and
 // GIT_WORK_TREE as git would, with one `git rev-parse` (plus `git version`
-// run beside it).
+// run beside it). The same rev-parse asks where hooks live, so that git-wt
+// never guesses the hooks dir.
 func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	type versionResult struct {
 		v   Version
@@ -79,6 +81,7 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	out, revErr := r.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: []string{
 		"rev-parse", "--is-bare-repository", "--is-inside-git-dir",
 		"--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel",
+		"--git-path", "hooks",
 	}})
 	vr := <-vc
 	if errors.Is(vr.err, ErrNotInstalled) || errors.Is(revErr, ErrNotInstalled) {
@@ -97,7 +100,7 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	if len(lines) >= 2 && lines[1] == "true" {
 		return nil, ErrInsideGitDir
 	}
-	if revErr != nil || len(lines) < 5 {
+	if revErr != nil || len(lines) < 6 {
 		if ExitCode(revErr) == 128 {
 			return nil, ErrNotRepository
 		}
@@ -111,6 +114,7 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 		GitDir:    filepath.Clean(lines[2]),
 		CommonDir: filepath.Clean(lines[3]),
 		Toplevel:  filepath.Clean(lines[4]),
+		HooksDir:  filepath.Clean(lines[5]),
 		Version:   vr.v,
 	}
 	main, err := r.mainWorktree(ctx, repo)

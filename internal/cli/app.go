@@ -112,5 +112,10 @@ func commands(e *env) []*cli.Command {
 		showCommand(e),
 		countCommand(e),
 		rmCommand(e),
+		installCommand(e),
+		uninstallCommand(e),
+		initCommand(e),
+		trustCommand(e),
+		hookCommand(e),
 	}
 }

@@ -20,7 +20,7 @@ DESTDIR ?=
 # go test: a bound on the whole run, and as many packages at once as cores.
 TESTFLAGS ?= -timeout 15m
 
-.PHONY: all build test lint install uninstall clean
+.PHONY: all build test lint install uninstall clean bench
 
 all: build
 
@@ -43,3 +43,7 @@ uninstall:
 
 clean:
 	rm -rf bin
+
+# The performance bars of SPEC §9 that the hooks add to git.
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/e2e

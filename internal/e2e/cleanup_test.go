@@ -107,8 +107,17 @@ func (f *forge) publish(worktree, name string) {
 	f.s.Git(f.clone, "fetch", "-q", "origin")
 }
 
-// pull runs git pull in the main worktree and returns its output.
-func (f *forge) pull(t *testing.T) string {
+// squash merges the published branch name into the forge's main as one
+// commit.
+func (f *forge) squash(name string) {
+	f.s.Git(f.clone, "merge", "-q", "--squash", "origin/"+name)
+	f.s.Git(f.clone, "commit", "-qm", name+" (squashed)")
+}
+
+// land pushes the forge's main and runs git pull in the main worktree; it
+// returns what git pull printed.
+func (f *forge) land(t *testing.T) string {
+	f.s.Git(f.clone, "push", "-q", "origin", "main")
 	out, code := gitRun(t, f.s.Env, f.s.Repo, "pull", "--no-rebase", "--no-edit")
 	if code != 0 {
 		t.Fatalf("git pull: %s", out)
@@ -117,44 +126,36 @@ func (f *forge) pull(t *testing.T) string {
 }
 
 func TestPullOfASquashMergeFromAnotherCloneRemovesTheTask(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	commitIn(s, s.Repo, "feature.txt", "1\n2\n3\n4\n")
-	f := newForge(t, s)
-	s.MustWT("install")
-	path := s.MustWT("new", "T").Out()
-	commitIn(s, path, "feature.txt", "one\n2\n3\n4\n")
-	commitIn(s, path, "feature.txt", "one\ntwo\n3\n4\n")
-	f.publish(path, "T")
-	// Main moves on in the meantime, next to T's lines: the squash
-	// commit's diff has other context than T's, so its patch id differs
-	// and only merging T again (merge-tree) shows it changes nothing.
-	commitIn(s, f.clone, "feature.txt", "1\n2\n3\nfour\n")
-	s.Git(f.clone, "merge", "-q", "--squash", "origin/T")
-	s.Git(f.clone, "commit", "-qm", "T (squashed)")
-	s.Git(f.clone, "push", "-q", "origin", "main")
-
-	out := f.pull(t)
-	if testutil.Exists(path) || hasTask(s, "T") || s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
-		t.Fatalf("a squash-merged task survived git pull:\n%s", out)
-	}
-}
-
-func TestPullOfASquashMergeThatMainEditedLaterRemovesTheTask(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	f := newForge(t, s)
-	s.MustWT("install")
-	path := s.MustWT("new", "T").Out()
-	commitIn(s, path, "feature.txt", "one\n")
-	f.publish(path, "T")
-	s.Git(f.clone, "merge", "-q", "--squash", "origin/T")
-	s.Git(f.clone, "commit", "-qm", "T (squashed)")
-	// Merging T again would now conflict: only patch ids tell.
-	commitIn(s, f.clone, "feature.txt", "one, improved\n")
-	s.Git(f.clone, "push", "-q", "origin", "main")
-
-	out := f.pull(t)
-	if testutil.Exists(path) || hasTask(s, "T") {
-		t.Fatalf("a squash-merged task that main edited later survived git pull:\n%s", out)
+	for name, main := range map[string]struct{ before, after string }{
+		// Main edits next to T's lines before the squash: the squash
+		// commit's diff has other context than T's, so its patch id
+		// differs and only merging T again (merge-tree) changes nothing.
+		"merge-tree": {before: "1\n2\n3\nfour\n"},
+		// Main edits T's lines after the squash: merging T again would
+		// conflict, and only the patch id of T's whole diff tells.
+		"patch-id": {after: "one, improved\ntwo\n3\n4\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			commitIn(s, s.Repo, "feature.txt", "1\n2\n3\n4\n")
+			f := newForge(t, s)
+			s.MustWT("install")
+			path := s.MustWT("new", "T").Out()
+			commitIn(s, path, "feature.txt", "one\n2\n3\n4\n")
+			commitIn(s, path, "feature.txt", "one\ntwo\n3\n4\n")
+			f.publish(path, "T")
+			if main.before != "" {
+				commitIn(s, f.clone, "feature.txt", main.before)
+			}
+			f.squash("T")
+			if main.after != "" {
+				commitIn(s, f.clone, "feature.txt", main.after)
+			}
+			out := f.land(t)
+			if testutil.Exists(path) || hasTask(s, "T") || s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
+				t.Fatalf("a squash-merged task survived git pull:\n%s", out)
+			}
+		})
 	}
 }
 
@@ -183,9 +184,8 @@ func TestPullOfARebaseMergeRemovesTheTask(t *testing.T) {
 		s.Git(f.clone, "checkout", "-q", "-B", "main", "HEAD")
 	}
 	commitIn(s, f.clone, "c.txt", "c, edited\n")
-	s.Git(f.clone, "push", "-q", "origin", "main")
 
-	out := f.pull(t)
+	out := f.land(t)
 	for _, p := range []string{path, plain} {
 		if testutil.Exists(p) {
 			t.Errorf("a rebase-merged task survived git pull: %s\n%s", p, out)

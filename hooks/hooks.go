@@ -167,6 +167,21 @@ func Uninstall(dir string) ([]Change, error) {
 	return changes, nil
 }
 
+// RunsUnderGitWt reports whether the hook at path does anything when
+// git-wt itself runs it (GIT_WT_INTERNAL=1): someone else's hook does, and
+// git-wt's own does only when it chains one.
+func RunsUnderGitWt(path string) bool {
+	ours, exists, err := inspect(path)
+	if err != nil || !exists {
+		return err != nil
+	}
+	if !ours {
+		return true
+	}
+	_, err = os.Lstat(path + ChainedSuffix)
+	return err == nil
+}
+
 // inspect says whether a hook file exists and whether it is git-wt's. A
 // symlink is never git-wt's: git-wt writes plain files.
 func inspect(path string) (ours, exists bool, err error) {

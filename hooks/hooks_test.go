@@ -87,3 +87,23 @@ func TestConflictsAreRefusedAndHalfStatesRepaired(t *testing.T) {
 		t.Fatalf("Uninstall of someone else's hook: %v", actions(cs))
 	}
 }
+
+func TestRunsUnderGitWt(t *testing.T) {
+	dir := t.TempDir()
+	hook := filepath.Join(dir, "post-checkout")
+	if RunsUnderGitWt(hook) {
+		t.Error("no hook runs nothing")
+	}
+	Install(dir)
+	if RunsUnderGitWt(hook) {
+		t.Error("git-wt's hook alone does nothing under git-wt")
+	}
+	os.WriteFile(hook+ChainedSuffix, []byte("#!/bin/sh\n"), 0o755)
+	if !RunsUnderGitWt(hook) {
+		t.Error("git-wt's hook runs the hook it chains")
+	}
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
+	if !RunsUnderGitWt(hook) {
+		t.Error("someone else's hook runs")
+	}
+}

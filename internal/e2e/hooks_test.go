@@ -242,3 +242,15 @@ func TestNewRunsTheChainedUserHookOnceAndInitOnce(t *testing.T) {
 		t.Fatalf("init ran %d times for git wt new, want 1", n)
 	}
 }
+
+func TestHookCommandsRefuseBadInputWithExit2(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, args := range [][]string{{"install", "x"}, {"uninstall", "x"}, {"trust", "x"}, {"init"}, {"init", "a", "b"}, {"install", "--bogus"}} {
+		if r := s.WT(args...); r.Code != 2 || !strings.HasPrefix(r.Stderr, "git-wt: ") {
+			t.Errorf("git wt %q: %s", args, r)
+		}
+	}
+	if r := s.MustWT("--help"); strings.Contains(r.Stdout, "hook ") || !strings.Contains(r.Stdout, "install") {
+		t.Errorf("help must list install and hide hook:\n%s", r.Stdout)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-wt/git-wt/hooks"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -114,11 +115,12 @@ func (m *Manager) adopt(ctx context.Context, rec *record.Record) (*record.Entry,
 // as `git worktree add` would have (new adds with --no-checkout, which
 // runs no hook): previous HEAD all zeros, the new HEAD, flag 1, in the
 // worktree. git-wt's mark is set, so an installed git-wt hook leaves its
-// own part out (new did that work) and only runs the hook it chains. A
+// own part out (new did that work) and only runs the hook it chains (and
+// is not run at all when it chains none). A
 // hook that fails is warned about; the worktree stays, as with git.
 func (m *Manager) runCheckoutHook(ctx context.Context, rec *record.Record) {
 	hook := filepath.Join(m.Repo.HooksDir, "post-checkout")
-	if st, err := os.Stat(hook); err != nil || st.IsDir() || syscall.Access(hook, 1 /* X_OK */) != nil {
+	if st, err := os.Stat(hook); err != nil || st.IsDir() || syscall.Access(hook, 1 /* X_OK */) != nil || !hooks.RunsUnderGitWt(hook) {
 		return
 	}
 	head, err := m.Git.RunIn(ctx, rec.Path, "rev-parse", "HEAD")

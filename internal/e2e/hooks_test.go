@@ -254,3 +254,23 @@ func TestHookCommandsRefuseBadInputWithExit2(t *testing.T) {
 		t.Errorf("help must list install and hide hook:\n%s", r.Stdout)
 	}
 }
+
+func TestTheHookSubcommandHonoursTheKillSwitchAndGitWtsMark(t *testing.T) {
+	s := testutil.NewSandbox(t) // no hooks installed: the subcommand is called by hand, as a one-line hook would
+	s.Git(s.Repo, "worktree", "add", "-q", "-b", "w", "../w")
+	w := filepath.Join(filepath.Dir(s.Repo), "w")
+	args := []string{"hook", "post-checkout", strings.Repeat("0", 40), s.Git(w, "rev-parse", "HEAD"), "1"}
+	for _, kv := range []string{"GIT_WT_HOOKS=0", "GIT_WT_INTERNAL=1"} {
+		c := *s
+		c.Env = append(append([]string(nil), s.Env...), kv)
+		if r := c.WTIn(w, args...); r.Code != 0 || r.Stderr != "" {
+			t.Fatalf("%s: %s", kv, r)
+		}
+		if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/w") {
+			t.Fatalf("%s: the hook adopted the worktree", kv)
+		}
+	}
+	if r := s.WTIn(w, args...); r.Code != 0 || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/w") {
+		t.Fatalf("without either, the hook adopts the worktree: %s", r)
+	}
+}

@@ -7,6 +7,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -246,5 +247,23 @@ func TestCopyOfReadOnlyFilesAndFoldersAsAnUnprivilegedUser(t *testing.T) {
 	}
 	if r := s.AsNobody("rm", "T"); r.Code != 0 {
 		t.Fatalf("rm of the copy as nobody: %s", r)
+	}
+}
+
+func TestOnATerminalInitShowsItsStepsAndOutput(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.init", "echo live-output")
+	// script gives git-wt a terminal; its stdin must not be closed.
+	cmd := exec.Command("script", "-qec", filepath.Join(testutil.BinDir(t), "git-wt")+" new T", "/dev/null")
+	cmd.Dir, cmd.Env = s.Repo, s.Env
+	stdin, _ := os.Open(os.DevNull)
+	defer stdin.Close()
+	cmd.Stdin = stdin
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("new on a terminal: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "init 1/1 in ") || !strings.Contains(string(out), "live-output") {
+		t.Fatalf("on a terminal init must show its step and output:\n%q", out)
 	}
 }

@@ -194,7 +194,8 @@ func listSome(items []string, n int) string {
 const progressInterval = 200 * time.Millisecond
 
 // showProgress redraws the line that line() describes until the returned
-// stop is called; without a Progress (not a terminal) it does nothing.
+// stop is called, from the first progressInterval on: a quick step shows
+// nothing. Without a Progress (not a terminal) it does nothing.
 func (m *Manager) showProgress(line func() string) (stop func()) {
 	if m.Progress == nil {
 		return func() {}
@@ -205,14 +206,18 @@ func (m *Manager) showProgress(line func() string) (stop func()) {
 		defer close(finished)
 		t := time.NewTicker(progressInterval)
 		defer t.Stop()
+		shown := false
 		for {
-			m.Progress.Update("%s", line())
 			select {
 			case <-done:
-				m.Progress.Update("%s", line())
-				m.Progress.Done()
+				if shown {
+					m.Progress.Update("%s", line())
+					m.Progress.Done()
+				}
 				return
 			case <-t.C:
+				m.Progress.Update("%s", line())
+				shown = true
 			}
 		}
 	}()

@@ -68,9 +68,11 @@ func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) er
 	}
 	logPath := m.LogPath(e.Slug)
 	start := time.Now().UTC()
+	me := proc.Self() // while initializing, the process to watch is this one
 	err := m.update(ctx, e, func(rec *record.Record) {
 		if rec.State != record.Adopted {
 			rec.State = record.Initializing
+			rec.CreatorPID, rec.CreatorHost, rec.CreatorStart = me.PID, me.Host, me.Start
 		}
 		rec.Init = record.Init{Ran: len(run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start}
 	})
@@ -227,8 +229,6 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {
 		return nil, exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, rec.Slug)
 	}
-	me := proc.Self()
-	rec.CreatorPID, rec.CreatorHost, rec.CreatorStart = me.PID, me.Host, me.Start
 	if err := m.Setup(ctx, e, o); err != nil {
 		if ctx.Err() != nil {
 			// Interrupted: say so in the record rather than leave it

@@ -22,15 +22,20 @@ func hookRun(b *testing.B, s *testutil.Sandbox, dir, name string, args ...string
 	}
 }
 
-// BenchmarkPostCheckoutNothingToDo is the hook git runs on a branch
-// switch: the shim, then git-wt deciding from its arguments alone.
+// BenchmarkPostCheckoutNothingToDo is the hook when it has nothing to do:
+// on a branch switch the shim decides from its arguments alone; on a clone
+// (the same arguments as a new worktree) git-wt starts and decides from
+// the .git folder, before any git process.
 func BenchmarkPostCheckoutNothingToDo(b *testing.B) {
 	s := testutil.NewSandbox(b)
 	s.MustWT("install")
 	head := s.Git(s.Repo, "rev-parse", "HEAD")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		hookRun(b, s, s.Repo, "post-checkout", head, head, "1")
+	for name, prev := range map[string]string{"switch": head, "clone": strings.Repeat("0", len(head))} {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				hookRun(b, s, s.Repo, "post-checkout", prev, head, "1")
+			}
+		})
 	}
 }
 

@@ -59,6 +59,9 @@ func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) er
 	}
 	copies := o.Copy && m.hasCopyPatterns()
 	if !copies && len(run) == 0 && len(untrusted) == 0 {
+		if e.Record.State == record.Adopted && o.Init {
+			return nil // nothing to record
+		}
 		return m.update(ctx, e, func(rec *record.Record) {
 			if !o.Init {
 				rec.Init = record.Init{Status: record.InitSkipped}

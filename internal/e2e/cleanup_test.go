@@ -39,13 +39,16 @@ func TestPostMergeRemovesMergedTasksAndKeepsTheRest(t *testing.T) {
 	locked := s.MustWT("new", "locked").Out()
 	commitIn(s, locked, "l.txt", "l\n")
 	s.Git(s.Repo, "worktree", "lock", locked)
+	busy := s.MustWT("new", "busy").Out()
+	commitIn(s, busy, "b.txt", "b\n")
+	startIn(t, busy, "sleep", "600") // a process works in it
 	open := s.MustWT("new", "open").Out()
 	commitIn(s, open, "o.txt", "o\n")
 	other := s.MustWT("new", "other", "--base", s.Git(s.Repo, "rev-parse", "HEAD")).Out() // based on a commit, not main
 	commitIn(s, other, "x.txt", "x\n")
 	s.Git(s.Repo, "merge", "-q", "--no-edit", "heads/wt/other")
 
-	out, code := gitRun(t, s.Env, s.Repo, "merge", "--no-edit", "heads/wt/merged", "heads/wt/dirty", "heads/wt/locked")
+	out, code := gitRun(t, s.Env, s.Repo, "merge", "--no-edit", "heads/wt/merged", "heads/wt/dirty", "heads/wt/locked", "heads/wt/busy")
 	if code != 0 {
 		t.Fatalf("git merge: %d %s", code, out)
 	}
@@ -58,7 +61,12 @@ func TestPostMergeRemovesMergedTasksAndKeepsTheRest(t *testing.T) {
 	if !strings.Contains(out, `kept merged task "dirty"`) || !strings.Contains(out, "1 uncommitted change") {
 		t.Fatalf("a dirty merged task must be kept with a warning:\n%s", out)
 	}
-	for name, path := range map[string]string{"fresh": fresh, "dirty": dirty, "locked": locked, "open": open, "other": other} {
+	for _, name := range []string{"busy", "locked"} {
+		if !strings.Contains(out, `kept merged task "`+name+`"`) {
+			t.Fatalf("the merged task %s must be kept with a warning:\n%s", name, out)
+		}
+	}
+	for name, path := range map[string]string{"fresh": fresh, "dirty": dirty, "locked": locked, "busy": busy, "open": open, "other": other} {
 		if !testutil.Exists(path) || !hasTask(s, name) {
 			t.Errorf("task %s was removed", name)
 		}

@@ -27,7 +27,7 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
 	./internal/settings:FuzzParseDuration
 
-.PHONY: all build test lint install uninstall clean fuzz
+.PHONY: all build test lint install uninstall clean fuzz bench
 
 all: build
 
@@ -57,3 +57,7 @@ uninstall:
 
 clean:
 	rm -rf bin
+
+# The performance bars of SPEC §9 that the hooks add to git.
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/e2e

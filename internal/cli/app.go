@@ -117,5 +117,10 @@ func commands(e *env) []*cli.Command {
 		lockCommand(e),
 		unlockCommand(e),
 		logCommand(e),
+		installCommand(e),
+		uninstallCommand(e),
+		initCommand(e),
+		trustCommand(e),
+		hookCommand(e),
 	}
 }

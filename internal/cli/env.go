@@ -81,6 +81,13 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 	}
 	m := task.New(e.git, repo, e.settings, command)
 	m.Warn = e.warnf
+	m.HookOutput = e.stderr
+	if isTerminal(e.stderr) || e.verbose {
+		m.InitOutput = e.stderr
+	}
+	if isTerminal(e.stderr) && !e.quiet {
+		m.Progress = &lineProgress{w: e.stderr}
+	}
 	return m, nil
 }
 

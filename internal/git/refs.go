@@ -127,3 +127,56 @@ func (r *Runner) casResult(ctx context.Context, dir, ref, oldOID string, err err
 	}
 	return err
 }
+
+// ObjectIDs resolves names (refs, "REV^{tree}", "REV:PATH") with one `git
+// cat-file --batch-check`, in the order asked: "" for a name that names
+// no object here.
+func (r *Runner) ObjectIDs(ctx context.Context, dir string, names ...string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	for _, n := range names {
+		if strings.ContainsAny(n, "\n\x00") {
+			return nil, fmt.Errorf("object name %q has a newline", n)
+		}
+	}
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"cat-file", "--batch-check=%(objectname)"},
+		Stdin: strings.NewReader(strings.Join(names, "\n") + "\n")})
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(names) {
+		return nil, errors.New("git cat-file --batch-check: unexpected output")
+	}
+	oids := make([]string, len(names))
+	for i, l := range lines {
+		if l != names[i]+" missing" && l != names[i]+" ambiguous" {
+			oids[i] = l
+		}
+	}
+	return oids, nil
+}
+
+// PatchIDs runs `git diff-tree --stdin -p` on input (lines of one commit,
+// diffed with its parent, or of "COMMIT OTHER", diffed from OTHER to
+// COMMIT) through `git patch-id --stable`, and returns each diff's patch id
+// keyed by the first commit of its line. An empty diff has no patch id.
+func (r *Runner) PatchIDs(ctx context.Context, dir, input string) (map[string]string, error) {
+	diffs, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"diff-tree", "--stdin", "-p", "--binary"},
+		Stdin: strings.NewReader(input)})
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"patch-id", "--stable"}, Stdin: bytes.NewReader(diffs)})
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if id, commit, ok := strings.Cut(l, " "); ok {
+			ids[commit] = id
+		}
+	}
+	return ids, nil
+}

@@ -50,6 +50,7 @@ type Repo struct {
 	GitDir    string // that worktree's git dir
 	CommonDir string // the git dir shared by all worktrees
 	MainDir   string // the main worktree
+	HooksDir  string // where git looks for hooks (core.hooksPath, else the common dir's hooks/)
 	Version   Version
 }
 
@@ -61,20 +62,22 @@ var (
 )
 
 // Locate finds the repository containing dir, honouring GIT_DIR and
-// GIT_WORK_TREE as git would, with one `git rev-parse`. git's version is
-// checked too: with `git version` the first time a git binary is seen in
-// this repository, and from a stamp in the common dir after that.
+// GIT_WORK_TREE as git would, with one `git rev-parse`, which also asks
+// where hooks live, so that git-wt never guesses the hooks dir. git's
+// version is checked too: with `git version` the first time a git binary
+// is seen in this repository, and from a stamp in the common dir after that.
 func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	out, revErr := r.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: []string{
 		"rev-parse", "--is-bare-repository", "--is-inside-git-dir",
 		"--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel",
+		"--git-path", "hooks",
 	}})
 	if errors.Is(revErr, ErrNotInstalled) {
 		return nil, ErrNotInstalled
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	commonDir := ""
-	if revErr == nil && len(lines) == 5 {
+	if revErr == nil && len(lines) == 6 {
 		commonDir = filepath.Clean(lines[3])
 	}
 	// An old git fails or misreads the rev-parse above: its version
@@ -90,7 +93,7 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	if len(lines) >= 2 && lines[1] == "true" {
 		return nil, ErrInsideGitDir
 	}
-	if revErr != nil || len(lines) < 5 {
+	if revErr != nil || len(lines) < 6 {
 		if ExitCode(revErr) == 128 {
 			return nil, ErrNotRepository
 		}
@@ -103,6 +106,7 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 		GitDir:    filepath.Clean(lines[2]),
 		CommonDir: commonDir,
 		Toplevel:  filepath.Clean(lines[4]),
+		HooksDir:  filepath.Clean(lines[5]),
 		Version:   v,
 	}
 	main, err := r.mainWorktree(ctx, repo)

@@ -153,7 +153,12 @@ func (s *Settings) resolve(mainDir string) error {
 	s.BaseDir = s.baseDir(mainDir)
 	s.BranchPrefix = s.str("wt.branchPrefix", "wt/")
 	s.ContainerWorkdir = s.str("wt.containerWorkdir", "/workspace")
-	s.TrustedSHA256 = s.str("wt.trusted", "")
+	// A .gitwt cannot vouch for itself: only the user's own config trusts it.
+	for _, v := range s.All("wt.trusted") {
+		if v.Scope != ScopeGitwt {
+			s.TrustedSHA256 = v.Value
+		}
+	}
 	check("wt.maxWorktrees", s.parseInt("wt.maxWorktrees", &s.MaxWorktrees))
 	check("wt.maxCount", s.parseInt("wt.maxCount", &s.MaxCount))
 	check("wt.maxAge", s.parseDuration("wt.maxAge", 0, &s.MaxAge))
@@ -239,4 +244,25 @@ func (s *Settings) baseDir(mainDir string) string {
 		dir = filepath.Join(mainDir, dir)
 	}
 	return filepath.Clean(dir)
+}
+
+// GitwtTrusted reports whether the user trusted the .gitwt file as it is
+// now (`git wt trust` stored its SHA-256 in wt.trusted).
+func (s *Settings) GitwtTrusted() bool {
+	return s.GitwtSHA256 != "" && strings.EqualFold(s.TrustedSHA256, s.GitwtSHA256)
+}
+
+// InitCommands returns the init commands that may run, in order, and those
+// from an untrusted .gitwt, which must not (SPEC §4). Commands from the
+// user's own git config always run.
+func (s *Settings) InitCommands() (run, untrusted []string) {
+	trusted := s.GitwtTrusted()
+	for _, v := range s.Init {
+		if v.Scope == ScopeGitwt && !trusted {
+			untrusted = append(untrusted, v.Value)
+		} else {
+			run = append(run, v.Value)
+		}
+	}
+	return run, untrusted
 }

@@ -208,3 +208,28 @@ func FuzzGitwtAgreesWithGit(f *testing.F) {
 		}
 	})
 }
+
+func TestInitCommandsTrustOnlyTheUsersOwnConfig(t *testing.T) {
+	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	gitwt := []keyValue{
+		{key: "wt.init", Value: Value{"team-setup", ScopeGitwt}},
+		{key: "wt.trusted", Value: Value{sum, ScopeGitwt}}, // a .gitwt vouching for itself
+	}
+	mine := []keyValue{{key: "wt.init", Value: Value{"my-setup", ScopeLocal}}}
+	s := &Settings{values: layer(gitwt, mine), GitwtSHA256: sum}
+	if err := s.resolve(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	run, untrusted := s.InitCommands()
+	if strings.Join(run, ",") != "my-setup" || strings.Join(untrusted, ",") != "team-setup" {
+		t.Fatalf("untrusted .gitwt: run %q, skipped %q", run, untrusted)
+	}
+	trusted := append(mine, keyValue{key: "wt.trusted", Value: Value{sum, ScopeLocal}})
+	s = &Settings{values: layer(gitwt[:1], trusted), GitwtSHA256: sum}
+	if err := s.resolve(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	if run, untrusted := s.InitCommands(); strings.Join(run, ",") != "team-setup,my-setup" || len(untrusted) != 0 {
+		t.Fatalf("trusted .gitwt: run %q, skipped %q", run, untrusted)
+	}
+}

@@ -3,7 +3,7 @@ package task
 import (
 	"context"
 	"errors"
-	"path/filepath"
+	"fmt"
 	"strings"
 	"time"
 
@@ -15,37 +15,44 @@ import (
 
 // Adopt gives a worktree that git-wt did not make a record (state
 // adopted), so that list, gc and the hooks treat it as a task. Its task id
-// is the folder's name; its base is the main worktree's branch.
-func (m *Manager) Adopt(ctx context.Context, wt git.Worktree) (*record.Entry, error) {
+// is its branch (a record names a branch: a detached worktree is not
+// adopted); its base is the main worktree's branch, and baseSHA where the
+// task started: the commit git checked out (post-checkout), or "" for the
+// worktree's merge base with the base (doctor --fix, long after).
+func (m *Manager) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error) {
+	branch, ok := strings.CutPrefix(wt.Branch, "refs/heads/")
+	if !ok {
+		return nil, fmt.Errorf("%s has a detached HEAD: git-wt adopts worktrees on a branch only", wt.Path)
+	}
 	b, err := m.resolveBase(ctx, "")
 	if err != nil {
 		return nil, err
 	}
-	id := filepath.Base(wt.Path)
-	baseSHA := b.SHA
-	if wt.Head != "" {
+	if baseSHA == "" {
+		baseSHA = b.SHA
 		if mb, err := m.Git.Run(ctx, m.Repo.Toplevel, "merge-base", b.SHA, wt.Head); err == nil {
 			baseSHA = strings.TrimSpace(mb)
 		}
 	}
 	me := proc.Self()
 	now := time.Now().UTC()
-	for _, name := range slug.Candidates(id) {
-		rec := &record.Record{
-			Task: id, Slug: name, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Path: wt.Path,
-			Base: b.Name(), BaseSHA: baseSHA, State: record.Adopted,
-			CreatedAt: now, LastAccessAt: now, Locked: wt.Locked, LockReason: wt.LockReason,
-			CreatorPID: me.PID, CreatorHost: me.Host, CreatorStart: me.Start,
-		}
+	rec := &record.Record{
+		Task: branch, Branch: branch, Path: wt.Path, Base: b.Name(), BaseSHA: baseSHA,
+		State: record.Adopted, CreatedAt: now, LastAccessAt: now, Locked: wt.Locked, LockReason: wt.LockReason,
+		CreatorPID: me.PID, CreatorHost: me.Host, CreatorStart: me.Start,
+	}
+	// Under the task's slug or, if another task has that, its suffixed one.
+	for _, name := range slug.Candidates(rec.Task) {
+		rec.Slug = name
 		oid, err := m.Store.Create(ctx, rec)
 		if errors.Is(err, git.ErrStale) {
-			continue // the name is taken: try the suffixed one
+			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		m.logEvent(rec, "adopted", "a worktree made without git-wt")
+		m.logEvent(rec, "adopted", reason)
 		return &record.Entry{Slug: name, OID: oid, Record: rec}, nil
 	}
-	return nil, errors.New("cannot adopt " + wt.Path + ": both of its names are taken by other tasks")
+	return nil, fmt.Errorf("cannot adopt %s: both of its names are taken by other tasks", wt.Path)
 }

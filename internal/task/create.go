@@ -139,7 +139,7 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 		return m.resume(ctx, e, o) // record but no directory: make it again
 	}
 	if rec.State == record.Failed {
-		return nil, exitcode.Failedf("init failed for task %q in %s: see %s, then run git wt init %s", rec.Task, rec.Path, m.LogPath(rec.Slug), rec.Slug)
+		return nil, m.initFailed(rec)
 	}
 	return &Created{Record: rec, Existed: true}, nil
 }
@@ -184,7 +184,10 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, e
 	if err := m.ensureSpace(ctx, baseDir, <-size); err != nil {
 		return nil, err
 	}
-	if err := m.finish(ctx, e, o); err != nil {
+	if err = m.finish(ctx, e, o); err != nil {
+		if errors.Is(err, ErrInitFailed) {
+			u = undo{} // the worktree stays, in state failed, for the user to look at
+		}
 		return nil, err
 	}
 	m.logEvent(e.Record, "created", "")
@@ -361,8 +364,9 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 	return nil
 }
 
-// finish checks the worktree out and sets it up, then marks the task
-// active (or failed, when its init failed).
+// finish checks the worktree out and sets it up (Setup: copy, init), then
+// runs the post-checkout hook as `git worktree add` would have. The task
+// ends active, or failed when its setup failed (an ErrInitFailed error).
 func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) error {
 	rec := e.Record
 	if rec.State == record.Creating {
@@ -371,11 +375,11 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 		}
 		checkpoint(ctx, "new:checked-out")
 	}
-	rec.State = record.Active
-	if o.NoInit {
-		rec.Init = record.Init{Status: record.InitSkipped}
+	err := m.Setup(ctx, e, SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit})
+	if err == nil || errors.Is(err, ErrInitFailed) {
+		m.runCheckoutHook(ctx, e.Record)
 	}
-	return m.save(ctx, e)
+	return err
 }
 
 // save writes an updated record over the one read as e.OID.
@@ -434,7 +438,10 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 			return nil, err
 		}
 	}
-	if err := m.finish(ctx, e, o); err != nil {
+	if err = m.finish(ctx, e, o); err != nil {
+		if errors.Is(err, ErrInitFailed) {
+			u = undo{}
+		}
 		return nil, err
 	}
 	m.logEvent(rec, "created", "resumed an unfinished creation")

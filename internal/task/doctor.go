@@ -169,9 +169,17 @@ func (m *Manager) diagnoseUnrecorded(wt git.Worktree) *Problem {
 		p.fixWith = func(ctx context.Context, _ bool) error { return m.dropAdminEntry(ctx, wt.Path) }
 		return p
 	}
-	return &Problem{Kind: ForeignWorktree, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1,
+	p := &Problem{Kind: ForeignWorktree, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1,
 		Detail: "made by plain git or another tool (no record)", Fix: "adopt it: write a record (state adopted)",
-		fixWith: func(ctx context.Context, _ bool) error { _, err := m.Adopt(ctx, wt); return err }}
+		fixWith: func(ctx context.Context, _ bool) error {
+			_, err := m.Adopt(ctx, wt, "", "found by doctor")
+			return err
+		}}
+	if wt.Branch == "" {
+		p.Detail += "; its HEAD is detached, and git-wt adopts worktrees on a branch only"
+		p.Fix, p.fixWith = "", nil
+	}
+	return p
 }
 
 // leftoverBranches finds task branches (under wt.branchPrefix) that no

@@ -53,7 +53,27 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	if o.Status || o.Size {
 		parallel(len(lives), func(i int) { m.fill(ctx, &lives[i], o) })
 	}
+	if o.Status {
+		m.markMerged(ctx, lives)
+	}
 	return lives, wts, nil
+}
+
+// markMerged fills in Merged for every task whose worktree exists, with
+// one MergedSet for all of them.
+func (m *Manager) markMerged(ctx context.Context, lives []Live) {
+	var recs []*record.Record
+	for _, l := range lives {
+		if l.Entry.Record != nil && l.Exists {
+			recs = append(recs, l.Entry.Record)
+		}
+	}
+	set, _ := m.MergedSet(ctx, recs, "")
+	for i := range lives {
+		if rec := lives[i].Entry.Record; rec != nil {
+			lives[i].Merged = set[rec.Slug]
+		}
+	}
 }
 
 // InspectOne is Inspect for one task already read.
@@ -62,9 +82,12 @@ func (m *Manager) InspectOne(ctx context.Context, e record.Entry, o LiveOptions)
 	if err != nil {
 		return nil, err
 	}
-	l := m.live(e, wts)
-	m.fill(ctx, &l, o)
-	return &l, nil
+	l := []Live{m.live(e, wts)}
+	m.fill(ctx, &l[0], o)
+	if o.Status {
+		m.markMerged(ctx, l)
+	}
+	return &l[0], nil
 }
 
 // live is what can be said of a task without running git.
@@ -92,11 +115,6 @@ func (m *Manager) fill(ctx context.Context, l *Live, o LiveOptions) {
 			l.Dirty = -1
 		}
 		l.Ahead, l.Behind, _ = m.AheadBehind(ctx, rec.Branch, baseRev(rec))
-		// A fresh task is an ancestor of its base but not "merged": only
-		// a branch with commits of its own can have been merged.
-		if l.Worktree != nil && l.Worktree.Head != rec.BaseSHA {
-			l.Merged, _ = m.Merged(ctx, rec)
-		}
 	}
 	if o.Size {
 		l.Size = fsutil.DiskUsage(rec.Path)

@@ -5,6 +5,7 @@ package task
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -25,8 +26,22 @@ type Manager struct {
 	Events   *events.Log
 	// Warn prints a warning for the user (stderr).
 	Warn func(format string, args ...any)
+	// Progress, when set (a terminal), shows how long steps go.
+	Progress Progress
+	// InitOutput, when set (a terminal, --verbose), also receives the
+	// init commands' output as it comes; the log always does.
+	InitOutput io.Writer
+	// HookOutput receives the output of the hooks git-wt runs itself (git
+	// shows hook output on stderr); nil discards it.
+	HookOutput io.Writer
 
 	lockWait time.Duration // time spent waiting for the lock, for the event log
+}
+
+// Progress shows how a long step goes, on one line that is redrawn.
+type Progress interface {
+	Update(format string, args ...any)
+	Done() // ends the line
 }
 
 // New returns a Manager for repo; command names the git-wt command in the

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,21 +10,264 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// Merged is the one definition of "merged" (SPEC §7) that rm, gc and the
-// post-merge hook share: the task's branch is an ancestor of its base, or
-// its recorded pull request is MERGED.
+// Merged is the one definition of "merged" (SPEC §7) that rm, gc, list and
+// the post-merge hook share; see MergedSet.
 func (m *Manager) Merged(ctx context.Context, rec *record.Record) (bool, error) {
-	if rec.PR != nil && strings.EqualFold(rec.PR.State, "MERGED") {
-		return true, nil
+	set, err := m.MergedSet(ctx, []*record.Record{rec}, "")
+	return set[rec.Slug], err
+}
+
+// MergedSet returns the slugs of the tasks among recs that are merged into
+// their base: the recorded pull request is MERGED, or the branch has
+// commits of its own (its tip is not the recorded base_sha: a fresh task
+// is never merged) and
+//
+//   - it is an ancestor of the base (a merge or a fast-forward), or
+//   - merging it into the base would change nothing (`git merge-tree
+//     --write-tree`, git 2.38 and later: a squash or rebase merge), or
+//   - its whole diff since base_sha is one commit of the base (patch ids:
+//     a squash merge, also one that the base edited later), or
+//   - each of its commits has an equal in the base (a rebase merge).
+//
+// The last three are looked for only where the base has changed every
+// path the branch changed, which one diff-tree and one cat-file tell for
+// all tasks at once and which rules out almost every unmerged branch: a
+// branch whose change is not in the base changed a path the base left
+// alone. since, when set, limits the patch-id search to the base's commits
+// after it (the post-merge hook looks at what the merge brought in).
+func (m *Manager) MergedSet(ctx context.Context, recs []*record.Record, since string) (map[string]bool, error) {
+	merged := map[string]bool{}
+	var pending []*record.Record
+	for _, rec := range recs {
+		if rec.PR != nil && strings.EqualFold(rec.PR.State, "MERGED") {
+			merged[rec.Slug] = true
+		} else {
+			pending = append(pending, rec)
+		}
 	}
-	_, err := m.Git.Run(ctx, m.Repo.Toplevel, "merge-base", "--is-ancestor", branchRef(rec.Branch), baseRev(rec))
-	switch git.ExitCode(err) {
-	case 0:
-		return err == nil, err
-	case 1:
+	checks, err := m.resolveChecks(ctx, pending)
+	if err != nil || len(checks) == 0 {
+		return merged, err
+	}
+	rest, err := m.notAncestors(ctx, checks, merged)
+	if err == nil {
+		rest, err = m.changedOnBase(ctx, rest)
+	}
+	if err != nil || len(rest) == 0 {
+		return merged, err
+	}
+	if m.Repo.Version.AtLeast(git.Version{Major: 2, Minor: 38}) {
+		rest = m.mergeTreeUnchanged(ctx, rest, merged)
+	}
+	upstream := map[string]map[string]bool{} // base range → patch ids
+	for _, c := range rest {
+		ok, err := m.patchMerged(ctx, c, since, upstream)
+		if err != nil {
+			return merged, err
+		}
+		if ok {
+			merged[c.rec.Slug] = true
+		}
+	}
+	return merged, nil
+}
+
+// mergeCheck is one task being checked, with its commits resolved.
+type mergeCheck struct {
+	rec      *record.Record
+	tip      string // the branch's commit
+	base     string // the base's commit now
+	baseTree string
+}
+
+// resolveChecks reads every branch tip and base with one cat-file and
+// keeps the branches that have commits of their own.
+func (m *Manager) resolveChecks(ctx context.Context, recs []*record.Record) ([]*mergeCheck, error) {
+	names := make([]string, 0, 3*len(recs))
+	for _, rec := range recs {
+		b := baseRev(rec)
+		names = append(names, branchRef(rec.Branch)+"^{commit}", b+"^{commit}", b+"^{tree}")
+	}
+	oids, err := m.Git.ObjectIDs(ctx, m.Repo.Toplevel, names...)
+	if err != nil {
+		return nil, err
+	}
+	var checks []*mergeCheck
+	for i, rec := range recs {
+		c := &mergeCheck{rec: rec, tip: oids[3*i], base: oids[3*i+1], baseTree: oids[3*i+2]}
+		if c.tip != "" && c.base != "" && c.tip != rec.BaseSHA {
+			checks = append(checks, c)
+		}
+	}
+	return checks, nil
+}
+
+// notAncestors marks the branches that are ancestors of their base (one
+// for-each-ref per base) and returns the others.
+func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged map[string]bool) ([]*mergeCheck, error) {
+	byBase := map[string][]*mergeCheck{}
+	var bases []string
+	for _, c := range checks {
+		if byBase[c.base] == nil {
+			bases = append(bases, c.base)
+		}
+		byBase[c.base] = append(byBase[c.base], c)
+	}
+	var rest []*mergeCheck
+	for _, b := range bases {
+		args := []string{"for-each-ref", "--format=%(refname)", "--merged=" + b}
+		for _, c := range byBase[b] {
+			args = append(args, branchRef(c.rec.Branch))
+		}
+		lines, err := m.Git.Lines(ctx, m.Repo.Toplevel, args...)
+		if err != nil {
+			return nil, err
+		}
+		in := map[string]bool{}
+		for _, l := range lines {
+			in[l] = true
+		}
+		for _, c := range byBase[b] {
+			if in[branchRef(c.rec.Branch)] {
+				merged[c.rec.Slug] = true
+			} else {
+				rest = append(rest, c)
+			}
+		}
+	}
+	return rest, nil
+}
+
+// changedOnBase keeps the tasks whose every changed path (since base_sha)
+// the base has changed too.
+func (m *Manager) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*mergeCheck, error) {
+	var in strings.Builder
+	for _, c := range checks {
+		fmt.Fprintf(&in, "%s %s\n", c.tip, c.rec.BaseSHA)
+	}
+	// --always prints a header for every line, so sections follow the
+	// input's order even where a diff is empty.
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.Toplevel, Stdin: strings.NewReader(in.String()),
+		Args: []string{"diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames"}})
+	if err != nil {
+		return nil, err
+	}
+	type change struct {
+		check  int
+		before string // the blob at base_sha; all zeros when the branch added the path
+	}
+	var changes []change
+	var names []string
+	section := -1
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		switch {
+		case f == "":
+		case !strings.HasPrefix(f, ":"):
+			section++ // a commit header
+		case i+1 < len(fields) && section >= 0 && section < len(checks):
+			i++ // the path follows its status
+			meta := strings.Fields(f)
+			if len(meta) < 4 || strings.ContainsRune(fields[i], '\n') {
+				continue // cannot ask cat-file about it: count it as changed
+			}
+			changes = append(changes, change{section, meta[2]})
+			names = append(names, checks[section].base+":"+fields[i])
+		}
+	}
+	now, err := m.Git.ObjectIDs(ctx, m.Repo.Toplevel, names...)
+	if err != nil {
+		return nil, err
+	}
+	untouched := map[int]bool{}
+	for i, ch := range changes {
+		if now[i] == ch.before || now[i] == "" && strings.Trim(ch.before, "0") == "" {
+			untouched[ch.check] = true
+		}
+	}
+	var keep []*mergeCheck
+	for i, c := range checks {
+		if !untouched[i] {
+			keep = append(keep, c)
+		}
+	}
+	return keep, nil
+}
+
+// mergeTreeUnchanged marks the tasks whose merge into their base would
+// leave the base's tree as it is, and returns the others. The merges run
+// in parallel.
+func (m *Manager) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck, merged map[string]bool) []*mergeCheck {
+	same := make([]bool, len(checks))
+	parallel(len(checks), func(i int) {
+		c := checks[i]
+		out, err := m.Git.Run(ctx, m.Repo.Toplevel, "merge-tree", "--write-tree", c.base, c.tip)
+		tree, _, _ := strings.Cut(out, "\n")
+		same[i] = err == nil && tree == c.baseTree
+	})
+	var rest []*mergeCheck
+	for i, c := range checks {
+		if same[i] {
+			merged[c.rec.Slug] = true
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	return rest
+}
+
+// patchMerged tells whether the task's whole diff, or each of its own
+// commits, has an equal (same patch id) among the base's commits since it
+// forked (or since `since`). upstream caches the base's patch ids.
+func (m *Manager) patchMerged(ctx context.Context, c *mergeCheck, since string, upstream map[string]map[string]bool) (bool, error) {
+	lower := since
+	if lower == "" {
+		lower = c.rec.BaseSHA
+	}
+	key := c.base + " " + lower
+	ups, ok := upstream[key]
+	if !ok {
+		ids, err := m.commitPatchIDs(ctx, c.base, lower)
+		if err != nil {
+			return false, err
+		}
+		ups = map[string]bool{}
+		for _, id := range ids {
+			ups[id] = true
+		}
+		upstream[key] = ups
+	}
+	if len(ups) == 0 {
 		return false, nil
 	}
-	return false, err
+	whole, err := m.Git.PatchIDs(ctx, m.Repo.Toplevel, c.tip+" "+c.rec.BaseSHA+"\n")
+	if err != nil {
+		return false, err
+	}
+	if id, ok := whole[c.tip]; ok && ups[id] {
+		return true, nil
+	}
+	own, err := m.commitPatchIDs(ctx, c.tip, c.base)
+	if err != nil || len(own) == 0 {
+		return false, err
+	}
+	for _, id := range own {
+		if !ups[id] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// commitPatchIDs returns the patch ids of the commits of from that are
+// not in notIn, merges left out.
+func (m *Manager) commitPatchIDs(ctx context.Context, from, notIn string) (map[string]string, error) {
+	revs, err := m.Git.Run(ctx, m.Repo.Toplevel, "rev-list", "--no-merges", from, "--not", notIn, "--")
+	if err != nil || strings.TrimSpace(revs) == "" {
+		return nil, err
+	}
+	return m.Git.PatchIDs(ctx, m.Repo.Toplevel, revs)
 }
 
 // UnmergedCommits counts the commits of the task's branch that are in no

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// hookCommand is what the installed hook scripts call. Its arguments are
+// checked before any git call: post-checkout fires on every checkout, and
+// when there is nothing to do it must cost nothing.
+func hookCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:            "hook",
+		Usage:           "what the installed hook scripts call; not for people",
+		ArgsUsage:       "NAME ARGS...",
+		Hidden:          true,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) == 0 {
+				return exitcode.Usagef("git wt hook needs a hook name (post-checkout, post-merge)")
+			}
+			switch name := args[0]; {
+			case name == "post-checkout" && len(args) == 4:
+				if !task.NewWorktreeCheckout(args[1], args[2], args[3]) || !standingIn() || !dotGitIsFile() {
+					return nil
+				}
+				e.runHook(c.Context, name, func(m *task.Manager) error { return m.AdoptCheckout(c.Context, args[2]) })
+			case name == "post-merge" && len(args) == 2:
+				// A squash merge (flag 1) has committed nothing yet.
+				if args[1] == "1" || !standingIn() {
+					return nil
+				}
+				e.runHook(c.Context, name, func(m *task.Manager) error {
+					results, err := m.CleanupMerged(c.Context)
+					e.reportCleanup(results)
+					return err
+				})
+			default:
+				return exitcode.Usagef("git wt hook: unknown hook or wrong arguments: %q", args)
+			}
+			return nil
+		},
+	}
+}
+
+// standingIn reports whether git-wt's part of a hook should run: not when
+// the user turned the hooks off (GIT_WT_HOOKS=0), and not under a git that
+// git-wt started, which does that work itself under its own lock.
+func standingIn() bool {
+	return os.Getenv("GIT_WT_HOOKS") != "0" && os.Getenv(git.InternalEnv) != "1"
+}
+
+// dotGitIsFile: a new linked worktree has a .git file where a clone or the
+// main worktree has a folder. Telling them apart this way costs no process.
+func dotGitIsFile() bool {
+	st, err := os.Lstat(".git")
+	return err == nil && st.Mode().IsRegular()
+}
+
+// runHook runs git-wt's part of a hook. Whatever happens, the hook's exit
+// status stays 0 (git leaves a half-made worktree when post-checkout
+// fails): a failure is a warning.
+func (e *env) runHook(ctx context.Context, name string, work func(*task.Manager) error) {
+	m, err := e.manager(ctx, "hook "+name)
+	if err == nil {
+		err = work(m)
+	}
+	if err != nil {
+		e.warnf("%s hook: %v", name, err)
+	}
+}
+
+// reportCleanup says what the post-merge hook did with each merged task.
+func (e *env) reportCleanup(results []*task.Removal) {
+	for _, r := range results {
+		switch o := r.WorktreeOutcome; {
+		case r.Err == nil && (o == task.Deleted || o == task.AlreadyGone):
+			e.infof("removed merged task %q (%s)", r.Task, r.Path)
+		case o == task.KeptDirty && r.Dirty > 0:
+			e.warnf("kept merged task %q: %s has %d uncommitted %s", r.Task, r.Path, r.Dirty, text.Plural(r.Dirty, "change", "changes"))
+		case o == task.KeptLocked:
+			e.warnf("kept merged task %q: %s is locked", r.Task, r.Path)
+		case o == task.KeptInUse:
+			e.warnf("kept merged task %q: %s is in use by another process", r.Task, r.Path)
+		case o == task.KeptByConfig:
+			e.infof("task %q is merged (wt.cleanupOnMerge is off: git wt rm %s removes it)", r.Task, r.Slug)
+		case r.Err != nil:
+			e.warnf("merged task %q: %v", r.Task, r.Err)
+		}
+	}
+}

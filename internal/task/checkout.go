@@ -1,0 +1,104 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/git-wt/git-wt/hooks"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// NewWorktreeCheckout tells from post-checkout's arguments alone whether
+// git may have just made a new worktree: the previous HEAD is all zeros
+// (compared as such: SHA-256 repositories have longer ids), the new HEAD
+// is an object id, and the flag is 1. A `git clone` looks the same; the
+// caller tells the two apart.
+func NewWorktreeCheckout(prev, head, flag string) bool {
+	return flag == "1" && len(prev) >= 40 && strings.Trim(prev, "0") == "" &&
+		len(head) == len(prev) && strings.Trim(strings.ToLower(head), "0123456789abcdef") == ""
+}
+
+// AdoptCheckout is git-wt's part of the post-checkout hook in a worktree
+// that plain git has just made (`git worktree add`; SPEC §5): unless the
+// worktree has a record already (git wt new made it, or it was set up
+// before), it gets one, in state adopted, and is set up (copy, init) once.
+// A clone or the main worktree (git dir = common dir) and a detached
+// worktree (a record names a branch) are left alone.
+func (m *Manager) AdoptCheckout(ctx context.Context, head string) error {
+	if m.Repo.GitDir == m.Repo.CommonDir {
+		return nil
+	}
+	all, err := m.Store.All(ctx)
+	if err != nil {
+		return err
+	}
+	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	if err != nil {
+		return err
+	}
+	wt := worktreeAt(wts, m.Repo.Toplevel)
+	if wt == nil {
+		return fmt.Errorf("git does not list %s among its worktrees", m.Repo.Toplevel)
+	}
+	for _, e := range all {
+		if e.Record != nil && e.Record.Path == wt.Path {
+			return nil
+		}
+	}
+	if wt.Branch == "" {
+		m.Warn("%s has a detached HEAD: git-wt gives records to worktrees on a branch only, so it runs no init there (git wt new makes one)", wt.Path)
+		return nil
+	}
+	e, err := m.Adopt(ctx, *wt, head, "made by git worktree add")
+	if err != nil {
+		return err
+	}
+	return m.Setup(ctx, e, SetupOptions{Copy: true, Init: true})
+}
+
+// worktreeAt finds git's entry for the worktree at dir (a resolved path),
+// also when git knows it by a path through a symlink.
+func worktreeAt(wts []git.Worktree, dir string) *git.Worktree {
+	if wt := findWorktree(wts, dir); wt != nil {
+		return wt
+	}
+	for i := range wts {
+		if real, err := filepath.EvalSymlinks(wts[i].Path); err == nil && real == dir {
+			return &wts[i]
+		}
+	}
+	return nil
+}
+
+// runCheckoutHook runs the post-checkout hook in a worktree that new made,
+// as `git worktree add` would have (new adds with --no-checkout, which
+// runs no hook): previous HEAD all zeros, the new HEAD, flag 1, in the
+// worktree. git-wt's mark is set, so an installed git-wt hook leaves its
+// own part out (new did that work) and only runs the hook it chains (and
+// is not run at all when it chains none). A
+// hook that fails is warned about; the worktree stays, as with git.
+func (m *Manager) runCheckoutHook(ctx context.Context, rec *record.Record) {
+	hook := filepath.Join(m.Repo.HooksDir, "post-checkout")
+	if st, err := os.Stat(hook); err != nil || st.IsDir() || syscall.Access(hook, 1 /* X_OK */) != nil || !hooks.RunsUnderGitWt(hook) {
+		return
+	}
+	head, err := m.Git.RunIn(ctx, rec.Path, "rev-parse", "HEAD")
+	if err != nil {
+		m.Warn("did not run %s in %s: %v", hook, rec.Path, err)
+		return
+	}
+	head = strings.TrimSpace(head)
+	cmd := exec.CommandContext(ctx, hook, strings.Repeat("0", len(head)), head, "1")
+	cmd.Dir = rec.Path
+	cmd.Env = append(git.ScrubbedEnv(os.Environ()), git.InternalEnv+"=1")
+	cmd.Stdout, cmd.Stderr = m.HookOutput, m.HookOutput
+	if err := cmd.Run(); err != nil && ctx.Err() == nil {
+		m.Warn("the post-checkout hook %s failed in %s: %v", hook, rec.Path, err)
+	}
+}

@@ -1,0 +1,225 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// IncludeFile is the committed file whose gitignore-style patterns add to
+// wt.copy.
+const IncludeFile = ".worktreeinclude"
+
+// hasCopyPatterns reports whether wt.copy or a .worktreeinclude asks for
+// files to be copied.
+func (m *Manager) hasCopyPatterns() bool {
+	if len(m.Settings.Copy) > 0 {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(m.Repo.MainDir, IncludeFile))
+	return err == nil
+}
+
+// copyPlan lists, relative to the main worktree, the untracked files and
+// folders there that the copy patterns match (git does the matching, so
+// the patterns mean what they mean in a .gitignore), split into those git
+// ignores, which are copied, and the others, which are not: a copy must
+// never make the new worktree dirty.
+func (m *Manager) copyPlan(ctx context.Context) (copy, skip []string, err error) {
+	main := m.Repo.MainDir
+	args := []string{"ls-files", "-z", "--others", "--ignored", "--directory"}
+	if _, err := os.Stat(filepath.Join(main, IncludeFile)); err == nil {
+		args = append(args, "--exclude-from="+filepath.Join(main, IncludeFile))
+	}
+	for _, p := range m.Settings.Copy {
+		args = append(args, "--exclude="+p)
+	}
+	listed, err := m.nulList(ctx, git.Cmd{Dir: main, Args: args})
+	if err != nil || len(listed) == 0 {
+		return nil, nil, err
+	}
+	matched := outermost(listed)
+	ignored, err := m.checkIgnore(ctx, matched)
+	if err != nil {
+		return nil, nil, err
+	}
+	var partial []string // folders git does not ignore as a whole
+	for _, p := range matched {
+		switch {
+		case ignored[strings.TrimSuffix(p, "/")]:
+			copy = append(copy, p)
+		case strings.HasSuffix(p, "/"):
+			partial = append(partial, p)
+		default:
+			skip = append(skip, p)
+		}
+	}
+	if len(partial) == 0 {
+		return copy, skip, nil
+	}
+	// In those, copy what git ignores and skip the rest.
+	literal := []string{"GIT_LITERAL_PATHSPECS=1"}
+	inner, err := m.nulList(ctx, git.Cmd{Dir: main, Env: literal,
+		Args: append([]string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}, partial...)})
+	if err != nil {
+		return nil, nil, err
+	}
+	rest, err := m.nulList(ctx, git.Cmd{Dir: main, Env: literal,
+		Args: append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, partial...)})
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(copy, inner...), append(skip, rest...), nil
+}
+
+// checkIgnore returns which of paths git's ignore rules ignore.
+func (m *Manager) checkIgnore(ctx context.Context, paths []string) (map[string]bool, error) {
+	in := strings.Builder{}
+	for _, p := range paths {
+		in.WriteString(strings.TrimSuffix(p, "/") + "\x00")
+	}
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Stdin: strings.NewReader(in.String()),
+		Args: []string{"check-ignore", "-z", "--stdin"}})
+	if err != nil && git.ExitCode(err) != 1 { // 1: none of them is ignored
+		return nil, err
+	}
+	set := map[string]bool{}
+	for _, p := range splitNul(out) {
+		set[p] = true
+	}
+	return set, nil
+}
+
+// outermost drops the paths that lie in a folder also listed: with
+// --directory, git lists a matched folder and, at times, its files too.
+func outermost(paths []string) []string {
+	sorted := slices.Clone(paths)
+	slices.Sort(sorted)
+	var out []string
+	for _, p := range sorted {
+		if n := len(out); n > 0 && strings.HasSuffix(out[n-1], "/") && strings.HasPrefix(p, out[n-1]) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (m *Manager) nulList(ctx context.Context, c git.Cmd) ([]string, error) {
+	out, err := m.Git.Exec(ctx, c)
+	return splitNul(out), err
+}
+
+func splitNul(out []byte) []string {
+	var list []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			list = append(list, p)
+		}
+	}
+	return list
+}
+
+// copyFiles copies the wt.copy and .worktreeinclude files from the main
+// worktree into the task's worktree, keeping whatever is there already.
+// Progress shows on a terminal; what was skipped or failed is warned about
+// and written to log.
+func (m *Manager) copyFiles(ctx context.Context, rec *record.Record, log io.Writer) error {
+	paths, skipped, err := m.copyPlan(ctx)
+	if err != nil {
+		return fmt.Errorf("cannot list the files to copy from %s: %w", m.Repo.MainDir, err)
+	}
+	if len(skipped) > 0 {
+		msg := fmt.Sprintf("not copied (git does not ignore %s, so %s would make %s dirty): %s",
+			text.Plural(len(skipped), "it", "them"), text.Plural(len(skipped), "it", "they"), rec.Path, listSome(skipped, 5))
+		m.Warn("%s", msg)
+		fmt.Fprintf(log, "git-wt: %s\n", msg)
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	c := &fsutil.Copier{}
+	stop := m.showProgress(func() string {
+		st := c.Stats()
+		return fmt.Sprintf("copying from %s: %d files, %s", m.Repo.MainDir, st.Files, settings.FormatSize(st.Bytes))
+	})
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		rel := filepath.FromSlash(strings.TrimSuffix(p, "/"))
+		dst := filepath.Join(rec.Path, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+			stop()
+			return fmt.Errorf("cannot copy %s into %s: %w", rel, rec.Path, err)
+		}
+		c.Copy(filepath.Join(m.Repo.MainDir, rel), dst)
+	}
+	stop()
+	st := c.Stats()
+	fmt.Fprintf(log, "git-wt: copied %d files (%s, %d cloned) from %s; kept %d that were there\n",
+		st.Files, settings.FormatSize(st.Bytes), st.Cloned, m.Repo.MainDir, st.Kept)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errs := c.Errors(); len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(log, "git-wt: copy: %v\n", e)
+		}
+		return fmt.Errorf("could not copy %d %s from %s (first: %v)", len(errs), text.Plural(len(errs), "file", "files"), m.Repo.MainDir, errs[0])
+	}
+	return nil
+}
+
+// listSome names the first n items and counts the rest.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+// progressInterval is how often a progress line is redrawn.
+const progressInterval = 200 * time.Millisecond
+
+// showProgress redraws the line that line() describes until the returned
+// stop is called, from the first progressInterval on: a quick step shows
+// nothing. Without a Progress (not a terminal) it does nothing.
+func (m *Manager) showProgress(line func() string) (stop func()) {
+	if m.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(progressInterval)
+		defer t.Stop()
+		shown := false
+		for {
+			select {
+			case <-done:
+				if shown {
+					m.Progress.Update("%s", line())
+					m.Progress.Done()
+				}
+				return
+			case <-t.C:
+				m.Progress.Update("%s", line())
+				shown = true
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}

@@ -1,0 +1,246 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// SetupOptions say which parts of a worktree's setup run.
+type SetupOptions struct {
+	Copy bool // wt.copy and .worktreeinclude files
+	Init bool // the init commands
+}
+
+// ErrInitFailed marks a setup that failed: the worktree stays, in state
+// failed, for the user to look at, and `git wt init` runs it again.
+var ErrInitFailed = errors.New("init failed")
+
+// initFailed is the error of a task whose setup failed: it names the
+// worktree, the log and the command that retries.
+func (m *Manager) initFailed(rec *record.Record) error {
+	detail := ""
+	if rec.Init.Error != "" {
+		detail = ": " + rec.Init.Error
+	}
+	return &exitcode.Error{Code: exitcode.Failed, Err: fmt.Errorf("%w for task %q in %s%s: see %s, then run git wt init %s",
+		ErrInitFailed, rec.Task, rec.Path, detail, m.LogPath(rec.Slug), rec.Slug)}
+}
+
+// initKillDelay is how long an interrupted init command has to exit after
+// SIGTERM before it is killed.
+const initKillDelay = 5 * time.Second
+
+// Setup makes a task's worktree ready (SPEC §6): the ignored files of
+// wt.copy and .worktreeinclude are copied from the main worktree, then the
+// init commands run in order, stopping at the first failure. The record
+// says how it went: init status running, then success, failed (with the
+// error) or skipped-untrusted, and the state initializing, then active or
+// failed (an adopted worktree stays adopted). A failure returns an error
+// wrapping ErrInitFailed and leaves the worktree in place; an interrupt
+// returns the context's error.
+func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) error {
+	var run, untrusted []string
+	if o.Init {
+		run, untrusted = m.Settings.InitCommands()
+	}
+	copies := o.Copy && m.hasCopyPatterns()
+	if !copies && len(run) == 0 && len(untrusted) == 0 {
+		if e.Record.State == record.Adopted && o.Init {
+			return nil // nothing to record
+		}
+		return m.update(ctx, e, func(rec *record.Record) {
+			if !o.Init {
+				rec.Init = record.Init{Status: record.InitSkipped}
+			}
+			rec.State = settled(rec, true)
+		})
+	}
+	logPath := m.LogPath(e.Slug)
+	start := time.Now().UTC()
+	me := proc.Self() // while initializing, the process to watch is this one
+	err := m.update(ctx, e, func(rec *record.Record) {
+		if rec.State != record.Adopted {
+			rec.State = record.Initializing
+			rec.CreatorPID, rec.CreatorHost, rec.CreatorStart = me.PID, me.Host, me.Start
+		}
+		rec.Init = record.Init{Ran: len(run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start}
+	})
+	if err != nil {
+		return err
+	}
+	rec := e.Record
+	log, err := openLog(logPath)
+	if err != nil {
+		return m.settle(ctx, e, record.InitFailed, fmt.Sprintf("cannot write the log %s: %v", logPath, err))
+	}
+	defer log.Close()
+	fmt.Fprintf(log, "git-wt: setting up task %q in %s (%s)\n", rec.Task, rec.Path, start.Format(time.RFC3339))
+	if copies {
+		if err := m.copyFiles(ctx, rec, log); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(log, "git-wt: %v\n", err)
+			return m.settle(ctx, e, record.InitFailed, err.Error())
+		}
+	}
+	if len(untrusted) > 0 {
+		msg := fmt.Sprintf("skipped %d init %s from %s, which you have not trusted: review it, run git wt trust, then git wt init %s",
+			len(untrusted), text.Plural(len(untrusted), "command", "commands"), filepath.Join(m.Repo.MainDir, ".gitwt"), rec.Slug)
+		m.Warn("%s", msg)
+		fmt.Fprintf(log, "git-wt: %s\n", msg)
+	}
+	if err := m.runInit(ctx, rec, run, log); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(log, "git-wt: %v\n", err)
+		return m.settle(ctx, e, record.InitFailed, err.Error())
+	}
+	if len(untrusted) > 0 {
+		return m.settle(ctx, e, record.InitUntrusted, "")
+	}
+	return m.settle(ctx, e, record.InitSuccess, "")
+}
+
+// settled is the state a task reaches when its setup ends.
+func settled(rec *record.Record, ok bool) record.State {
+	switch {
+	case rec.State == record.Adopted:
+		return record.Adopted
+	case ok:
+		return record.Active
+	}
+	return record.Failed
+}
+
+// settle records how the setup ended; a failure returns the error that
+// names the log.
+func (m *Manager) settle(ctx context.Context, e *record.Entry, status record.InitStatus, failure string) error {
+	ok := status != record.InitFailed
+	end := time.Now().UTC()
+	err := m.update(ctx, e, func(rec *record.Record) {
+		rec.State = settled(rec, ok)
+		rec.Init.FinishedAt = &end
+		rec.Init.Status, rec.Init.Error = status, failure
+	})
+	m.logEvent(e.Record, "init-"+string(status), failure)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return m.initFailed(e.Record)
+	}
+	return nil
+}
+
+func openLog(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+}
+
+// runInit runs the init commands with `sh -c` in the worktree, in order,
+// stopping at the first failure. Their output goes to log (and to
+// InitOutput); their stdin is empty, so an init never waits for input.
+// Each runs in its own process group, so that an interrupt stops the
+// whole command, not only its shell.
+func (m *Manager) runInit(ctx context.Context, rec *record.Record, commands []string, log io.Writer) error {
+	out := log
+	if m.InitOutput != nil {
+		out = io.MultiWriter(log, m.InitOutput)
+	}
+	env := m.TaskEnv(rec)
+	for i, c := range commands {
+		fmt.Fprintf(log, "$ %s\n", c)
+		if m.Progress != nil {
+			m.Progress.Update("init %d/%d in %s: %s", i+1, len(commands), rec.Path, firstLine(c))
+			m.Progress.Done()
+		}
+		cmd := exec.CommandContext(ctx, "sh", "-c", c)
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = rec.Path, env, out, out
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+		cmd.WaitDelay = initKillDelay
+		if err := cmd.Run(); err != nil {
+			var ee *exec.ExitError
+			if errors.As(err, &ee) && ee.Exited() {
+				return fmt.Errorf("init command `%s` exited with status %d", firstLine(c), ee.ExitCode())
+			}
+			return fmt.Errorf("init command `%s` failed: %v", firstLine(c), err)
+		}
+	}
+	return nil
+}
+
+// firstLine shortens a (possibly multi-line) command for a message.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " ..."
+	}
+	return s
+}
+
+// update applies change to the task's record and saves it. When someone
+// changed the record meanwhile (a lock, a PR), it reads the record again
+// and applies change to that, as long as it is the same worktree.
+func (m *Manager) update(ctx context.Context, e *record.Entry, change func(*record.Record)) error {
+	for tries := 0; ; tries++ {
+		change(e.Record)
+		err := m.save(ctx, e)
+		if !errors.Is(err, git.ErrStale) || tries == maxRaces {
+			return err
+		}
+		fresh, gerr := m.Store.Get(ctx, e.Slug)
+		if gerr != nil || len(fresh) != 1 || fresh[0].Record == nil || fresh[0].Record.Path != e.Record.Path {
+			return err
+		}
+		*e = fresh[0]
+	}
+}
+
+// Reinit runs the setup of the task arg names again (`git wt init`). A
+// task that another process is creating or setting up is refused, as is
+// one whose worktree is gone (git wt new makes it again).
+func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*record.Record, error) {
+	e, err := m.Find(ctx, arg)
+	if err != nil {
+		return nil, err
+	}
+	if e.Err != nil {
+		return nil, exitcode.Failedf("%v: run git wt doctor", e.Err)
+	}
+	rec := e.Record
+	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(creator(rec)) != proc.Dead {
+		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
+	}
+	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {
+		return nil, exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, rec.Slug)
+	}
+	if err := m.Setup(ctx, e, o); err != nil {
+		if ctx.Err() != nil {
+			// Interrupted: say so in the record rather than leave it
+			// "initializing" for a process that is gone.
+			fresh, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
+			defer cancel()
+			m.settle(fresh, e, record.InitFailed, "interrupted")
+		}
+		return nil, err
+	}
+	return e.Record, nil
+}

@@ -142,3 +142,27 @@ func TestDeadCreatorIsToldApartFromALiveOne(t *testing.T) {
 	}
 	kill(live)
 }
+
+func TestKilledDuringInitIsRepairedByDoctor(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	started := filepath.Join(t.TempDir(), "init-pid")
+	s.Git(s.Repo, "config", "wt.init", "echo $$ > "+started+" && exec sleep 60")
+	cmd := s.Cmd(s.Repo, "new", "T")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { data, _ := os.ReadFile(started); return strings.HasSuffix(string(data), "\n") })
+	// The agent and everything it started are killed.
+	data, _ := os.ReadFile(started)
+	initPID := strings.TrimSpace(string(data))
+	kill(cmd)
+	system("kill", "-9", initPID)
+	r := s.WT("doctor")
+	if r.Code != 1 || !strings.Contains(r.Stdout, task.StuckCreation) || !strings.Contains(r.Stdout, "initializing") {
+		t.Fatalf("doctor after a kill during init: %s", r)
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	assertNothingLeft(t, s)
+}

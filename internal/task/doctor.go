@@ -53,7 +53,6 @@ const (
 	Fixed        = "fixed"
 	WouldFix     = "would fix"
 	LeftYoung    = "left alone: younger than wt.orphanGrace"
-	LeftDirty    = "kept: has uncommitted changes (use --force to delete it)"
 	LeftMissing  = "kept: most worktrees look missing at once, as from a container that mounted part of the disk (use --force)"
 	LeftManual   = "needs a person"
 	RepairFailed = "failed"
@@ -329,7 +328,7 @@ func (m *Manager) applyFix(ctx context.Context, p *Problem, force bool) string {
 		return Fixed
 	}
 	if p.fixDirty && exitcode.Of(err) == exitcode.Refused {
-		return LeftDirty
+		return "kept: " + err.Error()
 	}
 	return RepairFailed + ": " + err.Error()
 }

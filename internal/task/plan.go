@@ -71,12 +71,12 @@ type branchState struct {
 // inspectBranch reads one branch with one for-each-ref.
 func (m *Manager) inspectBranch(ctx context.Context, branch string) (branchState, error) {
 	ref := branchRef(branch)
-	lines, err := m.Git.Lines(ctx, m.Repo.Toplevel, "for-each-ref",
+	out, err := m.Git.ReadWorktrees(ctx, m.Repo.Toplevel, "for-each-ref",
 		"--format=%(refname)%00%(objectname)%00%(worktreepath)", ref)
 	if err != nil {
 		return branchState{}, err
 	}
-	for _, l := range lines {
+	for _, l := range strings.Split(out, "\n") {
 		f := strings.Split(l, "\x00")
 		if len(f) == 3 && f[0] == ref {
 			return branchState{Exists: true, SHA: f[1], CheckedOut: f[2]}, nil

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
@@ -89,6 +90,10 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		return r
 	}
 	r.BranchOutcome = m.decideBranch(ctx, rec, wts, o, r)
+	if r.BranchOutcome == Failed {
+		r.Err = exitcode.Failedf("cannot read branch %s, so nothing was removed: run git wt rm %s again", rec.Branch, rec.Slug)
+		return r
+	}
 	if o.DryRun {
 		if r.WorktreeOutcome == Deleted {
 			r.WorktreeOutcome = WouldDelete
@@ -106,7 +111,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		}
 	}
 	if r.BranchOutcome == Deleted {
-		if _, err := m.Git.Run(ctx, m.Repo.Toplevel, "branch", "-D", "-q", "--", rec.Branch); err != nil {
+		if err := m.deleteBranch(ctx, rec.Branch); err != nil {
 			// Keep the record: running rm again finishes the job.
 			r.BranchOutcome, r.Err = Failed, exitcode.Failedf("removed %s but could not delete branch %s (%v): run git wt rm %s again", rec.Path, rec.Branch, err, rec.Slug)
 			m.logEvent(rec, "remove-failed", r.Err.Error())
@@ -246,6 +251,40 @@ func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error 
 		return gitErr
 	}
 	return nil
+}
+
+// deleteBranch deletes a branch and makes sure it is gone. While another
+// git packs refs (git gc, pack-refs), a ref can look missing for a moment,
+// and a deletion can be undone by a packing that read it just before: so
+// the branch is looked up again, one ref read at a time (loose, then
+// packed, which sees no such window), and deleted again if it is back.
+func (m *Manager) deleteBranch(ctx context.Context, branch string) error {
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		_, err = m.Git.Run(ctx, m.Repo.Toplevel, "branch", "-D", "-q", "--", branch)
+		m.waitForPacking()
+		if _, verr := m.Git.Run(ctx, m.Repo.Toplevel, "rev-parse", "--verify", "-q", branchRef(branch)); git.ExitCode(verr) == 1 {
+			return nil
+		}
+		time.Sleep(time.Duration(20<<attempt) * time.Millisecond)
+	}
+	if err == nil {
+		err = fmt.Errorf("branch %s is still there", branch)
+	}
+	return err
+}
+
+// waitForPacking waits (a little) while another git holds packed-refs.lock:
+// a packing that started before our deletion commits before that lock is
+// let go, so a branch it brought back is visible once the lock is gone.
+func (m *Manager) waitForPacking() {
+	lock := filepath.Join(m.Repo.CommonDir, "packed-refs.lock")
+	for i := 0; i < 100; i++ {
+		if _, err := os.Lstat(lock); err != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // registered reports whether git still has an admin entry for path.

@@ -99,7 +99,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		}
 	}
 	if r.BranchOutcome == Deleted {
-		if _, err := m.Git.Run(ctx, m.Repo.Toplevel, "branch", "-D", "-q", "--", rec.Branch); err != nil {
+		if _, err := m.Git.Run(ctx, m.Repo.MainDir, "branch", "-D", "-q", "--", rec.Branch); err != nil {
 			r.BranchOutcome = Failed
 			m.Warn("could not delete branch %s: %v", rec.Branch, err)
 		}
@@ -197,10 +197,11 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 	return Deleted
 }
 
-// removeWorktree deletes the worktree folder and git's admin entry. The
-// folder is first renamed aside, so the lock is held only for the quick
-// admin step, not while gigabytes are deleted; a worktree whose folder is
-// already gone only loses its admin entry.
+// removeWorktree deletes the worktree folder and git's admin entry, with
+// git run from the main worktree (the command may have started in the one
+// it removes). The folder is first renamed aside, so the lock is held only
+// for the quick admin step, not while gigabytes are deleted; a worktree
+// whose folder is already gone only loses its admin entry.
 func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error {
 	trash := ""
 	if st, err := os.Lstat(rec.Path); err == nil {
@@ -219,7 +220,7 @@ func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error 
 	if err != nil {
 		return err
 	}
-	_, gitErr := m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", "--force", rec.Path)
+	_, gitErr := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", "--force", rec.Path)
 	l.Release()
 	if trash != "" {
 		err = fsutil.RemoveAll(trash)
@@ -239,7 +240,7 @@ func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error 
 
 // registered reports whether git still has an admin entry for path.
 func (m *Manager) registered(ctx context.Context, path string) bool {
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	return err != nil || findWorktree(wts, path) != nil
 }
 

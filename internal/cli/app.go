@@ -112,5 +112,6 @@ func commands(e *env) []*cli.Command {
 		showCommand(e),
 		countCommand(e),
 		rmCommand(e),
+		execCommand(e),
 	}
 }

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,4 +39,34 @@ func replaceEnv(env []string, key, value string) []string {
 		}
 	}
 	return append(out, key+"="+value)
+}
+
+// withVars returns a copy of the sandbox with more environment variables.
+func withVars(s *testutil.Sandbox, kvs ...string) *testutil.Sandbox {
+	c := *s
+	c.Env = append(append([]string(nil), s.Env...), kvs...)
+	return &c
+}
+
+// commitFile writes a file in the worktree at dir and commits it there.
+func commitFile(s *testutil.Sandbox, dir, name, content, msg string) string {
+	s.T.Helper()
+	s.Write(filepath.Join(dir, name), content)
+	s.Git(dir, "add", "--", name)
+	s.Git(dir, "commit", "-q", "-m", msg)
+	return s.Git(dir, "rev-parse", "HEAD")
+}
+
+// exitCode is the exit status of a finished command, -1 if a signal
+// ended it.
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	if ee != nil {
+		return ee.ExitCode()
+	}
+	return 0
 }

@@ -113,5 +113,7 @@ func commands(e *env) []*cli.Command {
 		countCommand(e),
 		rmCommand(e),
 		execCommand(e),
+		commitCommand(e),
+		pushCommand(e),
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/record"
@@ -23,4 +24,13 @@ func (e *env) findTask(ctx context.Context, command, arg string) (*task.Manager,
 		return nil, nil, exitcode.Failedf("%v: run git wt doctor", ent.Err)
 	}
 	return m, ent, nil
+}
+
+// progress is where a command shows the output of the tools it runs (git
+// push's progress, commit hooks, gh): stderr, or nowhere with --quiet.
+func (e *env) progress() io.Writer {
+	if e.quiet {
+		return nil
+	}
+	return e.stderr
 }

@@ -115,5 +115,6 @@ func commands(e *env) []*cli.Command {
 		execCommand(e),
 		commitCommand(e),
 		pushCommand(e),
+		mergeCommand(e),
 	}
 }

@@ -70,3 +70,12 @@ func exitCode(t *testing.T, err error) int {
 	}
 	return 0
 }
+
+// gitSaysItIs returns a copy of the sandbox whose git reports the given
+// version and otherwise is the real git.
+func gitSaysItIs(s *testutil.Sandbox, version string) *testutil.Sandbox {
+	shim := filepath.Join(filepath.Dir(s.Repo), "git-"+version)
+	s.Write(filepath.Join(shim, "git"), "#!/bin/sh\nif [ \"$1\" = version ]; then echo 'git version "+version+"'; exit 0; fi\nexec /usr/bin/git \"$@\"\n")
+	os.Chmod(filepath.Join(shim, "git"), 0o755)
+	return withPath(s, shim)
+}

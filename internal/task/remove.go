@@ -20,6 +20,9 @@ type RemoveOptions struct {
 	Force      bool // discard changes, ignore locks and use, delete unmerged branches
 	KeepBranch bool
 	DryRun     bool
+	// MergedTip is the commit `git wt merge` just merged: the branch is
+	// deleted if it still points there (a squash leaves it no ancestor).
+	MergedTip string
 }
 
 // Outcomes of a removal, for the worktree and for the branch.
@@ -179,7 +182,7 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 		return KeptByConfig
 	case bs.CheckedOut != "" && bs.CheckedOut != rec.Path:
 		return KeptCheckedOut
-	case o.Force:
+	case o.Force, o.MergedTip != "" && bs.SHA == o.MergedTip:
 		return Deleted
 	}
 	if merged, err := m.Merged(ctx, rec); err == nil && merged {

@@ -116,5 +116,6 @@ func commands(e *env) []*cli.Command {
 		commitCommand(e),
 		pushCommand(e),
 		mergeCommand(e),
+		prCommand(e),
 	}
 }

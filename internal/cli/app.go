@@ -117,5 +117,6 @@ func commands(e *env) []*cli.Command {
 		pushCommand(e),
 		mergeCommand(e),
 		prCommand(e),
+		dockerArgsCommand(e),
 	}
 }

@@ -5,7 +5,10 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -254,5 +257,38 @@ func TestMergeFromInsideTheTaskWorktree(t *testing.T) {
 	gone(t, s, "T", path)
 	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
 		t.Fatal("the merged branch was kept")
+	}
+}
+
+func TestConcurrentMergesIntoMainAllLand(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	const n = 6
+	for i := 0; i < n; i++ {
+		path := s.MustWT("new", fmt.Sprintf("T%d", i)).Out()
+		commitFile(s, path, fmt.Sprintf("file%d.txt", i), "x", fmt.Sprintf("work %d", i))
+	}
+	// All at once, as agents finishing together would.
+	cmds := make([]*exec.Cmd, n)
+	outs := make([]*bytes.Buffer, n)
+	for i := range cmds {
+		cmds[i], outs[i] = s.Cmd(s.Repo, "merge", fmt.Sprintf("T%d", i)), &bytes.Buffer{}
+		cmds[i].Stderr = outs[i]
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range cmds {
+		if code := exitCode(t, c.Wait()); code != 0 {
+			t.Errorf("merge T%d: exit %d: %s", i, code, outs[i])
+		}
+	}
+	for i := 0; i < n; i++ {
+		if !s.GitOK(s.Repo, "cat-file", "-e", fmt.Sprintf("main:file%d.txt", i)) {
+			t.Errorf("main lacks the work of T%d", i)
+		}
+	}
+	if st := s.Git(s.Repo, "status", "--porcelain"); st != "" || s.MustWT("count").Out() != "0" {
+		t.Fatalf("after the merges: status %q, count %s", st, s.MustWT("count").Out())
 	}
 }

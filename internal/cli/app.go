@@ -122,5 +122,11 @@ func commands(e *env) []*cli.Command {
 		initCommand(e),
 		trustCommand(e),
 		hookCommand(e),
+		execCommand(e),
+		commitCommand(e),
+		pushCommand(e),
+		mergeCommand(e),
+		prCommand(e),
+		dockerArgsCommand(e),
 	}
 }

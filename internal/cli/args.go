@@ -62,6 +62,11 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 			continue
 		}
 		positional = append(positional, a)
+		if passThrough[cmd.Name] {
+			// The rest is the command line that `exec` runs.
+			positional = append(positional, args[i+1:]...)
+			break
+		}
 	}
 	out := append([]string{args[0]}, globals...)
 	if cmd == nil {
@@ -74,6 +79,11 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 	}
 	return append(out, positional...), nil
 }
+
+// passThrough names the commands whose arguments after the first (TASK)
+// are a command line of their own: `git wt exec T make -j4` must not take
+// -j4 for a flag of git-wt.
+var passThrough = map[string]bool{"exec": true}
 
 // flagName returns the name of a flag argument ("--base=x" → "base") and
 // whether its value is inline.

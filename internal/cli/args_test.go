@@ -22,6 +22,9 @@ func TestNormalizeArgs(t *testing.T) {
 		{[]string{"--version"}, []string{"--version"}},
 		{[]string{"help", "rm"}, []string{"rm", "--help"}},
 		{[]string{"rm", "-h"}, []string{"rm", "-h"}},
+		{[]string{"exec", "T", "make", "-j4"}, []string{"exec", "--", "T", "make", "-j4"}},
+		{[]string{"-q", "exec", "T", "--", "ls", "-l"}, []string{"-q", "exec", "--", "T", "--", "ls", "-l"}},
+		{[]string{"exec", "--quiet", "T", "git", "--quiet"}, []string{"--quiet", "exec", "--", "T", "git", "--quiet"}},
 	}
 	for _, c := range cases {
 		got, err := normalizeArgs(app, append([]string{"git-wt"}, c.in...))

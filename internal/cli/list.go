@@ -93,7 +93,7 @@ func (e *env) listTable(views []taskView, o task.LiveOptions) error {
 		e.infof("no task worktrees (create one with git wt new TASK)")
 		return nil
 	}
-	t := &table{header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGE", "USED", "PATH"}}
+	t := &table{header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGE", "USED", "PR", "PATH"}}
 	if o.Size {
 		t.header = append(t.header, "SIZE")
 	}
@@ -107,6 +107,7 @@ func (e *env) listTable(views []taskView, o task.LiveOptions) error {
 			{aheadBehind(v), nil},
 			{age(now, v.CreatedAt), nil},
 			{age(now, v.LastAccessAt), nil},
+			{prCell(v.PR), nil},
 			{printable(v.Path), nil},
 		}
 		if o.Size {

@@ -53,12 +53,7 @@ func TestNotARepositoryBareOrOldGitExit1(t *testing.T) {
 			t.Errorf("list in %s: want one line with %q, got %s", dir, want, r)
 		}
 	}
-	// A git that says it is 2.30.
-	shim := filepath.Join(filepath.Dir(s.Repo), "oldgit")
-	s.Write(filepath.Join(shim, "git"), "#!/bin/sh\nif [ \"$1\" = version ]; then echo 'git version 2.30.9'; exit 0; fi\nexec /usr/bin/git \"$@\"\n")
-	os.Chmod(filepath.Join(shim, "git"), 0o755)
-	old := withPath(s, shim)
-	r := old.WT("list")
+	r := gitSaysItIs(s, "2.30.9").WT("list")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "2.31") {
 		t.Fatalf("list with git 2.30: %s", r)
 	}

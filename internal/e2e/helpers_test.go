@@ -158,3 +158,42 @@ func system(name string, args ...string) (string, error) {
 	out, err := exec.Command(name, args...).CombinedOutput()
 	return string(out), err
 }
+
+// withVars returns a copy of the sandbox with more environment variables.
+func withVars(s *testutil.Sandbox, kvs ...string) *testutil.Sandbox {
+	c := *s
+	c.Env = append(append([]string(nil), s.Env...), kvs...)
+	return &c
+}
+
+// commitFile writes a file in the worktree at dir and commits it there.
+func commitFile(s *testutil.Sandbox, dir, name, content, msg string) string {
+	s.T.Helper()
+	s.Write(filepath.Join(dir, name), content)
+	s.Git(dir, "add", "--", name)
+	s.Git(dir, "commit", "-q", "-m", msg)
+	return s.Git(dir, "rev-parse", "HEAD")
+}
+
+// exitStatus is the exit status of a finished command, -1 if a signal
+// ended it.
+func exitStatus(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	if ee != nil {
+		return ee.ExitCode()
+	}
+	return 0
+}
+
+// gitSaysItIs returns a copy of the sandbox whose git reports the given
+// version and otherwise is the real git.
+func gitSaysItIs(s *testutil.Sandbox, version string) *testutil.Sandbox {
+	shim := filepath.Join(filepath.Dir(s.Repo), "git-"+version)
+	s.Write(filepath.Join(shim, "git"), "#!/bin/sh\nif [ \"$1\" = version ]; then echo 'git version "+version+"'; exit 0; fi\nexec /usr/bin/git \"$@\"\n")
+	os.Chmod(filepath.Join(shim, "git"), 0o755)
+	return withPath(s, shim)
+}

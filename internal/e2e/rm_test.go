@@ -234,3 +234,12 @@ func TestRmRefusesAWorktreeReplacedByASymlink(t *testing.T) {
 	}
 	gone(t, s, "T", path)
 }
+
+func TestRmFromInsideTheWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	if r := s.WTIn(path, "rm", "."); r.Code != 0 {
+		t.Fatalf("rm . from inside the worktree: %s", r)
+	}
+	gone(t, s, "T", path)
+}

@@ -16,6 +16,11 @@ const (
 	Refused  = 3 // refused to protect data; nothing was changed
 	Limit    = 4 // wt.maxWorktrees reached; nothing was changed
 	NotFound = 5 // no such task
+
+	// `git wt exec` exits with its command's status; when the command
+	// cannot be started it exits as the shell and env(1) do.
+	CannotRun       = 126 // found but not executable
+	CommandNotFound = 127 // no such command
 )
 
 // Error is an error with the exit code it should end the process with.

@@ -104,3 +104,14 @@ func TestUpdateRefCompareAndSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestParseMergeTree(t *testing.T) {
+	tree, paths := parseMergeTree("abc\x00")
+	if tree != "abc" || len(paths) != 0 {
+		t.Fatalf("clean merge: %q %q", tree, paths)
+	}
+	tree, paths = parseMergeTree("abc\x00a b.txt\x00dir/c\x00")
+	if tree != "abc" || !reflect.DeepEqual(paths, []string{"a b.txt", "dir/c"}) {
+		t.Fatalf("conflicts: %q %q", tree, paths)
+	}
+}

@@ -30,7 +30,7 @@ func (m *Manager) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 	}
 	if baseSHA == "" {
 		baseSHA = b.SHA
-		if mb, err := m.Git.Run(ctx, m.Repo.Toplevel, "merge-base", b.SHA, wt.Head); err == nil {
+		if mb, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-base", b.SHA, wt.Head); err == nil {
 			baseSHA = strings.TrimSpace(mb)
 		}
 	}

@@ -19,7 +19,7 @@ func (m *Manager) CleanupMerged(ctx context.Context) ([]*Removal, error) {
 	if err != nil || len(all) == 0 {
 		return nil, err
 	}
-	into, since, err := m.mergeTarget(ctx)
+	into, since, err := m.mergeReceiver(ctx)
 	if err != nil || len(into) == 0 {
 		return nil, err
 	}
@@ -58,11 +58,11 @@ func (m *Manager) CleanupMerged(ctx context.Context) ([]*Removal, error) {
 	return results, nil
 }
 
-// mergeTarget reads which branch the merge went into (the worktree's HEAD)
+// mergeReceiver reads which branch the merge went into (the worktree's HEAD)
 // and its upstream, as the bases they are recorded as, and ORIG_HEAD, the
 // commit before the merge. A detached HEAD received no branch's merge.
-func (m *Manager) mergeTarget(ctx context.Context) (into map[string]bool, since string, err error) {
-	lines, err := m.Git.Lines(ctx, m.Repo.Toplevel, "for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)", "refs/heads/")
+func (m *Manager) mergeReceiver(ctx context.Context) (into map[string]bool, since string, err error) {
+	lines, err := m.Git.Lines(ctx, m.Repo.MainDir, "for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)", "refs/heads/")
 	if err != nil {
 		return nil, "", err
 	}
@@ -78,7 +78,7 @@ func (m *Manager) mergeTarget(ctx context.Context) (into map[string]bool, since 
 	if into == nil {
 		return nil, "", nil
 	}
-	oids, err := m.Git.ObjectIDs(ctx, m.Repo.Toplevel, "ORIG_HEAD^{commit}")
+	oids, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, "ORIG_HEAD^{commit}")
 	if err != nil {
 		return nil, "", err
 	}

@@ -277,7 +277,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 // differs from it only in case: where the file system ignores case
 // (core.ignorecase), the two would share a folder and a ref file.
 func (m *Manager) takenIgnoringCase(ctx context.Context, cands [2]string, taken map[string]bool) error {
-	refs, err := m.Git.ListRefs(ctx, m.Repo.Toplevel, record.RefPrefix)
+	refs, err := m.Git.ListRefs(ctx, m.Repo.MainDir, record.RefPrefix)
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (m *Manager) checkLimit(ctx context.Context) error {
 	if max <= 0 {
 		return nil
 	}
-	refs, err := m.Git.ListRefs(ctx, m.Repo.Toplevel, record.RefPrefix)
+	refs, err := m.Git.ListRefs(ctx, m.Repo.MainDir, record.RefPrefix)
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 	}
 	ref := branchRef(rec.Branch)
 	if !bs.Exists {
-		err := m.Git.UpdateRef(ctx, m.Repo.Toplevel, ref, startSHA, "")
+		err := m.Git.UpdateRef(ctx, m.Repo.MainDir, ref, startSHA, "")
 		switch {
 		case err == nil:
 			// Undo runs last-in first-out: the worktree goes before its branch.
@@ -351,7 +351,7 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 		}
 		startSHA = bs.SHA
 	}
-	_, err = m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
+	_, err = m.Git.Run(ctx, m.Repo.MainDir, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
 	u.push(func(ctx context.Context) error { return m.dropWorktree(ctx, rec.Path) })

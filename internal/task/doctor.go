@@ -71,7 +71,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 	if err != nil {
 		return nil, err
 	}
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func (m *Manager) leftoverBranches(ctx context.Context, wts []git.Worktree, entr
 	if prefix == "" || !strings.HasSuffix(prefix, "/") {
 		return nil, nil // without a folder of their own, task branches cannot be told apart
 	}
-	out, err := m.Git.ReadWorktrees(ctx, m.Repo.Toplevel, "for-each-ref",
+	out, err := m.Git.ReadWorktrees(ctx, m.Repo.MainDir, "for-each-ref",
 		"--format=%(refname)%00%(objectname)%00%(worktreepath)", "refs/heads/"+prefix)
 	if err != nil {
 		return nil, err
@@ -219,7 +219,7 @@ func (m *Manager) leftoverBranches(ctx context.Context, wts []git.Worktree, entr
 		problems = append(problems, &Problem{Kind: LeftoverBranch, Branch: branch, age: m.branchAge(ctx, branch),
 			Detail: "no worktree, no record, and all its commits are in other branches", Fix: "delete the branch",
 			fixWith: func(ctx context.Context, _ bool) error {
-				return m.Git.DeleteRef(ctx, m.Repo.Toplevel, branchRef(branch), sha)
+				return m.Git.DeleteRef(ctx, m.Repo.MainDir, branchRef(branch), sha)
 			}})
 	}
 	return problems, nil
@@ -229,7 +229,7 @@ func (m *Manager) leftoverBranches(ctx context.Context, wts []git.Worktree, entr
 // entry), so that a branch someone just made is left alone for
 // wt.orphanGrace.
 func (m *Manager) branchAge(ctx context.Context, branch string) time.Duration {
-	out, err := m.Git.Run(ctx, m.Repo.Toplevel, "reflog", "show", "-1", "--date=unix", "--format=%gd", branchRef(branch), "--")
+	out, err := m.Git.Run(ctx, m.Repo.MainDir, "reflog", "show", "-1", "--date=unix", "--format=%gd", branchRef(branch), "--")
 	// "refs/heads/wt/x@{1795350689}"
 	_, stamp, _ := strings.Cut(strings.TrimSpace(out), "@{")
 	if sec, perr := strconv.ParseInt(strings.TrimSuffix(stamp, "}"), 10, 64); err == nil && perr == nil {
@@ -281,7 +281,7 @@ func (m *Manager) dropAdminEntry(ctx context.Context, path string) error {
 		return err
 	}
 	defer l.Release()
-	_, err = m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", path)
+	_, err = m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", path)
 	return err
 }
 

@@ -42,7 +42,7 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	if err != nil {
 		return nil, nil, err
 	}
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,7 +78,7 @@ func (m *Manager) markMerged(ctx context.Context, lives []Live) {
 
 // InspectOne is Inspect for one task already read.
 func (m *Manager) InspectOne(ctx context.Context, e record.Entry, o LiveOptions) (*Live, error) {
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 			args = append(args, "--reason", reason)
 		}
 	}
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		return err
 	}
@@ -30,9 +30,9 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	// ask it only when its state differs.
 	if wt := findWorktree(wts, rec.Path); wt != nil && (wt.Locked != locked || locked && wt.LockReason != reason) {
 		if locked && wt.Locked {
-			m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "unlock", rec.Path)
+			m.Git.Run(ctx, m.Repo.MainDir, "worktree", "unlock", rec.Path)
 		}
-		if _, err := m.Git.Run(ctx, m.Repo.Toplevel, args...); err != nil {
+		if _, err := m.Git.Run(ctx, m.Repo.MainDir, args...); err != nil {
 			return err
 		}
 	}

@@ -45,13 +45,15 @@ type Progress interface {
 }
 
 // New returns a Manager for repo; command names the git-wt command in the
-// event log.
+// event log. Records are read and written from the main worktree, which
+// outlives every task: the command may have started in the worktree it is
+// removing.
 func New(g *git.Runner, repo *git.Repo, s *settings.Settings, command string) *Manager {
 	return &Manager{
 		Git:      g,
 		Repo:     repo,
 		Settings: s,
-		Store:    &record.Store{Git: g, Dir: repo.Toplevel},
+		Store:    &record.Store{Git: g, Dir: repo.MainDir},
 		Events:   &events.Log{Path: filepath.Join(repo.CommonDir, "wt", "events.jsonl"), Command: command},
 		Warn:     func(string, ...any) {},
 	}

@@ -88,7 +88,7 @@ func (m *Manager) resolveChecks(ctx context.Context, recs []*record.Record) ([]*
 		b := baseRev(rec)
 		names = append(names, branchRef(rec.Branch)+"^{commit}", b+"^{commit}", b+"^{tree}")
 	}
-	oids, err := m.Git.ObjectIDs(ctx, m.Repo.Toplevel, names...)
+	oids, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, names...)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged
 		for _, c := range byBase[b] {
 			args = append(args, branchRef(c.rec.Branch))
 		}
-		lines, err := m.Git.Lines(ctx, m.Repo.Toplevel, args...)
+		lines, err := m.Git.Lines(ctx, m.Repo.MainDir, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +147,7 @@ func (m *Manager) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*m
 	}
 	// --always prints a header for every line, so sections follow the
 	// input's order even where a diff is empty.
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.Toplevel, Stdin: strings.NewReader(in.String()),
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Stdin: strings.NewReader(in.String()),
 		Args: []string{"diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames"}})
 	if err != nil {
 		return nil, err
@@ -176,7 +176,7 @@ func (m *Manager) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*m
 			names = append(names, checks[section].base+":"+fields[i])
 		}
 	}
-	now, err := m.Git.ObjectIDs(ctx, m.Repo.Toplevel, names...)
+	now, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, names...)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func (m *Manager) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck, 
 	same := make([]bool, len(checks))
 	parallel(len(checks), func(i int) {
 		c := checks[i]
-		out, err := m.Git.Run(ctx, m.Repo.Toplevel, "merge-tree", "--write-tree", c.base, c.tip)
+		out, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-tree", "--write-tree", c.base, c.tip)
 		tree, _, _ := strings.Cut(out, "\n")
 		same[i] = err == nil && tree == c.baseTree
 	})
@@ -241,7 +241,7 @@ func (m *Manager) patchMerged(ctx context.Context, c *mergeCheck, since string, 
 	if len(ups) == 0 {
 		return false, nil
 	}
-	whole, err := m.Git.PatchIDs(ctx, m.Repo.Toplevel, c.tip+" "+c.rec.BaseSHA+"\n")
+	whole, err := m.Git.PatchIDs(ctx, m.Repo.MainDir, c.tip+" "+c.rec.BaseSHA+"\n")
 	if err != nil {
 		return false, err
 	}
@@ -263,11 +263,11 @@ func (m *Manager) patchMerged(ctx context.Context, c *mergeCheck, since string, 
 // commitPatchIDs returns the patch ids of the commits of from that are
 // not in notIn, merges left out.
 func (m *Manager) commitPatchIDs(ctx context.Context, from, notIn string) (map[string]string, error) {
-	revs, err := m.Git.Run(ctx, m.Repo.Toplevel, "rev-list", "--no-merges", from, "--not", notIn, "--")
+	revs, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-list", "--no-merges", from, "--not", notIn, "--")
 	if err != nil || strings.TrimSpace(revs) == "" {
 		return nil, err
 	}
-	return m.Git.PatchIDs(ctx, m.Repo.Toplevel, revs)
+	return m.Git.PatchIDs(ctx, m.Repo.MainDir, revs)
 }
 
 // UnmergedCommits counts the commits of the task's branch that are in no
@@ -279,7 +279,7 @@ func (m *Manager) UnmergedCommits(ctx context.Context, rec *record.Record) (int,
 	if base := baseRev(rec); base != "" {
 		args = append(args, base) // a tag or commit base is in no branch
 	}
-	out, err := m.Git.Run(ctx, m.Repo.Toplevel, append(args, "--")...)
+	out, err := m.Git.Run(ctx, m.Repo.MainDir, append(args, "--")...)
 	if err != nil {
 		return 0, err
 	}

@@ -55,7 +55,7 @@ func (m *Manager) checkBranchName(ctx context.Context, name string) error {
 	if name == "" || strings.HasPrefix(name, "-") {
 		return exitcode.Usagef("invalid branch name %q", name)
 	}
-	if _, err := m.Git.Run(ctx, m.Repo.Toplevel, "check-ref-format", "--branch", name); err != nil {
+	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "check-ref-format", "--branch", name); err != nil {
 		return exitcode.Usagef("invalid branch name %q", name)
 	}
 	return nil
@@ -71,7 +71,7 @@ type branchState struct {
 // inspectBranch reads one branch with one for-each-ref.
 func (m *Manager) inspectBranch(ctx context.Context, branch string) (branchState, error) {
 	ref := branchRef(branch)
-	out, err := m.Git.ReadWorktrees(ctx, m.Repo.Toplevel, "for-each-ref",
+	out, err := m.Git.ReadWorktrees(ctx, m.Repo.MainDir, "for-each-ref",
 		"--format=%(refname)%00%(objectname)%00%(worktreepath)", ref)
 	if err != nil {
 		return branchState{}, err

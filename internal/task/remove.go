@@ -25,6 +25,9 @@ type RemoveOptions struct {
 	// with Force: gc and doctor --fix may discard a dirty orphan, never
 	// commits.
 	KeepUnmerged bool
+	// MergedTip is the commit `git wt merge` just merged: the branch is
+	// deleted if it still points there (a squash leaves it no ancestor).
+	MergedTip string
 }
 
 // trashDir is where rm moves a worktree folder before deleting it.
@@ -81,7 +84,7 @@ func (m *Manager) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	rec := e.Record
 	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		r.WorktreeOutcome, r.Err = Failed, err
 		return r
@@ -193,7 +196,7 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 		return KeptByConfig
 	case bs.CheckedOut != "" && bs.CheckedOut != rec.Path:
 		return KeptCheckedOut
-	case o.Force && !o.KeepUnmerged:
+	case o.Force && !o.KeepUnmerged, o.MergedTip != "" && bs.SHA == o.MergedTip:
 		return Deleted
 	}
 	if merged, err := m.Merged(ctx, rec); err == nil && merged {
@@ -211,10 +214,11 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 	return Deleted
 }
 
-// removeWorktree deletes the worktree folder and git's admin entry. The
-// folder is first renamed aside, so the lock is held only for the quick
-// admin step, not while gigabytes are deleted; a worktree whose folder is
-// already gone only loses its admin entry.
+// removeWorktree deletes the worktree folder and git's admin entry, with
+// git run from the main worktree (the command may have started in the one
+// it removes). The folder is first renamed aside, so the lock is held only
+// for the quick admin step, not while gigabytes are deleted; a worktree
+// whose folder is already gone only loses its admin entry.
 func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error {
 	trash := ""
 	if st, err := os.Lstat(rec.Path); err == nil {
@@ -234,7 +238,7 @@ func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error 
 	if err != nil {
 		return err
 	}
-	_, gitErr := m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", "--force", rec.Path)
+	_, gitErr := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", "--force", rec.Path)
 	l.Release()
 	checkpoint(ctx, "rm:unregistered")
 	if trash != "" {
@@ -261,9 +265,9 @@ func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error 
 func (m *Manager) deleteBranch(ctx context.Context, branch string) error {
 	var err error
 	for attempt := 0; attempt < 4; attempt++ {
-		_, err = m.Git.Run(ctx, m.Repo.Toplevel, "branch", "-D", "-q", "--", branch)
+		_, err = m.Git.Run(ctx, m.Repo.MainDir, "branch", "-D", "-q", "--", branch)
 		m.waitForPacking()
-		if _, verr := m.Git.Run(ctx, m.Repo.Toplevel, "rev-parse", "--verify", "-q", branchRef(branch)); git.ExitCode(verr) == 1 {
+		if _, verr := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", branchRef(branch)); git.ExitCode(verr) == 1 {
 			return nil
 		}
 		time.Sleep(time.Duration(20<<attempt) * time.Millisecond)
@@ -289,7 +293,7 @@ func (m *Manager) waitForPacking() {
 
 // registered reports whether git still has an admin entry for path.
 func (m *Manager) registered(ctx context.Context, path string) bool {
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	return err != nil || findWorktree(wts, path) != nil
 }
 
@@ -318,7 +322,7 @@ func (m *Manager) deleteRecord(ctx context.Context, e *record.Entry) error {
 // make, which rm refuses.
 func (m *Manager) removeUnknown(ctx context.Context, arg string) *Removal {
 	r := &Removal{Task: arg, WorktreeOutcome: NotFound}
-	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		return r
 	}

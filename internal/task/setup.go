@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
@@ -194,24 +193,6 @@ func firstLine(s string) string {
 		return s[:i] + " ..."
 	}
 	return s
-}
-
-// update applies change to the task's record and saves it. When someone
-// changed the record meanwhile (a lock, a PR), it reads the record again
-// and applies change to that, as long as it is the same worktree.
-func (m *Manager) update(ctx context.Context, e *record.Entry, change func(*record.Record)) error {
-	for tries := 0; ; tries++ {
-		change(e.Record)
-		err := m.save(ctx, e)
-		if !errors.Is(err, git.ErrStale) || tries == maxRaces {
-			return err
-		}
-		fresh, gerr := m.Store.Get(ctx, e.Slug)
-		if gerr != nil || len(fresh) != 1 || fresh[0].Record == nil || fresh[0].Record.Path != e.Record.Path {
-			return err
-		}
-		*e = fresh[0]
-	}
 }
 
 // Reinit runs the setup of the task arg names again (`git wt init`). A

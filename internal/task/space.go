@@ -17,7 +17,7 @@ const blockSize = 4096
 // checkoutSize estimates the disk a checkout of commit needs from its
 // tree's blob sizes, each rounded up to a block.
 func (m *Manager) checkoutSize(ctx context.Context, commit string) (int64, error) {
-	out, err := m.Git.Run(ctx, m.Repo.Toplevel, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+	out, err := m.Git.Run(ctx, m.Repo.MainDir, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
 	if err != nil {
 		return 0, err
 	}

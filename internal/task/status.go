@@ -37,7 +37,7 @@ func (m *Manager) DirtyCount(ctx context.Context, path string) (int, error) {
 // AheadBehind counts the commits of branch that base lacks (ahead) and
 // those of base that branch lacks (behind).
 func (m *Manager) AheadBehind(ctx context.Context, branch, base string) (ahead, behind int, err error) {
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.Toplevel, Env: readOnly, Args: []string{
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Env: readOnly, Args: []string{
 		"rev-list", "--left-right", "--count", base + "..." + branchRef(branch), "--",
 	}})
 	if err != nil {

@@ -46,7 +46,7 @@ func (m *Manager) dropWorktree(ctx context.Context, path string) error {
 	}
 	// Fails when git never registered the path; the folder check below
 	// still removes what git left.
-	m.Git.Run(ctx, m.Repo.Toplevel, "worktree", "remove", "--force", "--force", path)
+	m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", "--force", path)
 	l.Release()
 	if _, err := os.Lstat(path); err == nil {
 		return fsutil.RemoveAll(path)
@@ -61,7 +61,7 @@ func (m *Manager) dropNewBranch(ctx context.Context, branch, sha string) error {
 	if err != nil || !bs.Exists || bs.SHA != sha {
 		return err
 	}
-	return m.Git.DeleteRef(ctx, m.Repo.Toplevel, branchRef(branch), sha)
+	return m.Git.DeleteRef(ctx, m.Repo.MainDir, branchRef(branch), sha)
 }
 
 // dropRecord deletes the record of a creation that failed.

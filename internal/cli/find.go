@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"io"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// findTask locates the repository and the task that arg names, for a
+// command that acts on one task; a record git-wt cannot read is an error.
+func (e *env) findTask(ctx context.Context, command, arg string) (*task.Manager, *record.Entry, error) {
+	m, err := e.manager(ctx, command)
+	if err != nil {
+		return nil, nil, err
+	}
+	ent, err := m.Find(ctx, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ent.Err != nil {
+		return nil, nil, exitcode.Failedf("%v: run git wt doctor", ent.Err)
+	}
+	return m, ent, nil
+}
+
+// progress is where a command shows the output of the tools it runs (git
+// push's progress, commit hooks, gh): stderr, or nowhere with --quiet.
+func (e *env) progress() io.Writer {
+	if e.quiet {
+		return nil
+	}
+	return e.stderr
+}

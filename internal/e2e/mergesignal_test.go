@@ -1,0 +1,119 @@
+// These tests protect `git wt merge` when it is stopped half-way: Ctrl-C
+// takes the merge back, and after a SIGKILL the half-done merge is left
+// for the user (never reset by git-wt) and the task says it was merging.
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// stopMidMerge starts `git wt merge T` in a process group of its own and
+// returns once git is half-way through the merge: the main worktree's
+// pre-merge-commit hook is running (the merged files are written, the
+// commit not made). The hook waits until the test ends. The merge's exit
+// comes on the channel.
+func stopMidMerge(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error, *bytes.Buffer) {
+	t.Helper()
+	dir := t.TempDir()
+	ready, hold := filepath.Join(dir, "ready"), filepath.Join(dir, "hold")
+	for _, f := range []string{ready, hold} {
+		if err := syscall.Mkfifo(f, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook := filepath.Join(s.Repo, ".git", "hooks", "pre-merge-commit")
+	s.Write(hook, "#!/bin/sh\necho merging > '"+ready+"'\nread x < '"+hold+"'\n")
+	os.Chmod(hook, 0o755)
+	t.Cleanup(func() { // release a hook that is still waiting
+		if f, err := os.OpenFile(hold, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	cmd := s.Cmd(s.Repo, "merge", "T")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	got := make(chan struct{})
+	go func() {
+		os.ReadFile(ready)
+		close(got)
+	}()
+	select {
+	case <-got:
+	case err := <-exited:
+		if f, err := os.OpenFile(ready, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatalf("git wt merge ended (%v) before git ran the hook: %s", err, stderr.String())
+	}
+	return cmd, exited, &stderr
+}
+
+func TestMergeInterruptedIsTakenBack(t *testing.T) {
+	t.Parallel()
+	s, path, taskTip, mainTip := mergeSetup(t, true)
+	cmd, exited, stderr := stopMidMerge(t, s)
+	// Ctrl-C: the terminal signals the whole foreground process group.
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	if code := exitStatus(t, <-exited); code != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("interrupted merge: exit %d, %s", code, stderr)
+	}
+	unchanged(t, s, path, taskTip, mainTip)
+}
+
+func TestMergeKilledLeavesItsStateForTheUser(t *testing.T) {
+	t.Parallel()
+	s, path, taskTip, mainTip := mergeSetup(t, true)
+	cmd, exited, _ := stopMidMerge(t, s)
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	<-exited
+	os.Remove(filepath.Join(s.Repo, ".git", "hooks", "pre-merge-commit"))
+	// The record shows the merge that did not finish...
+	if state := taskState(t, s); state != "merging" {
+		t.Fatalf("task state %q after a killed merge, want merging", state)
+	}
+	halfDone := s.Git(s.Repo, "status", "--porcelain")
+	if halfDone != "A  task.txt" {
+		t.Fatalf("the killed merge left %q", halfDone)
+	}
+	// ...and merging again refuses to touch what it left, and says why.
+	r := s.WT("merge", "T")
+	if r.Code != 3 || !strings.Contains(r.Stderr, "interrupted git wt merge") || !strings.Contains(r.Stderr, s.Repo) {
+		t.Fatalf("merge after a killed merge: %s", r)
+	}
+	if st := s.Git(s.Repo, "status", "--porcelain"); st != halfDone || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+		t.Fatal("git-wt reset the half-done merge")
+	}
+	// Once the user has cleaned up, the merge goes through.
+	s.Git(s.Repo, "reset", "-q", "--hard")
+	if r := s.WT("merge", "T"); r.Code != 0 || !s.GitOK(s.Repo, "merge-base", "--is-ancestor", taskTip, "main") {
+		t.Fatalf("merge after the user cleaned up: %s", r)
+	}
+	gone(t, s, "T", path)
+}
+
+func TestMergeRefusesABaseInTheMiddleOfAMerge(t *testing.T) {
+	t.Parallel()
+	s, _, taskTip, mainTip := mergeSetup(t, true)
+	s.Git(s.Repo, "merge", "-q", "--no-commit", "--no-ff", taskTip)
+	r := s.WT("merge", "T")
+	if r.Code != 3 || !strings.Contains(r.Stderr, "in the middle of a merge") {
+		t.Fatalf("merge into a worktree with a merge in progress: %s", r)
+	}
+	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "MERGE_HEAD") || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+		t.Fatal("the user's merge in progress was touched")
+	}
+}

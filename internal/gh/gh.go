@@ -1,0 +1,103 @@
+// Package gh runs the GitHub CLI (gh) for `git wt pr` and reads what it
+// prints. gh is not git, so it has its own runner; like git's, it names its
+// directory, drops the variables that would point git elsewhere, and
+// returns typed errors.
+package gh
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// ErrNotInstalled means there is no gh on PATH.
+var ErrNotInstalled = errors.New("gh (the GitHub CLI) is not installed or not on PATH")
+
+// Runner runs gh in one directory (a worktree of the repository).
+type Runner struct {
+	Dir string
+	// Progress, when set, receives gh's stderr as it comes.
+	Progress io.Writer
+}
+
+// viewFields are the fields of `gh pr view --json` that a record keeps.
+const viewFields = "number,url,title,state,createdAt"
+
+// view is `gh pr view --json number,url,title,state,createdAt`.
+type view struct {
+	Number    int        `json:"number"`
+	URL       string     `json:"url"`
+	Title     string     `json:"title"`
+	State     string     `json:"state"` // OPEN, CLOSED or MERGED
+	CreatedAt *time.Time `json:"createdAt"`
+}
+
+// Create runs `gh pr create` with args and returns the new pull request's
+// URL: the last line gh prints on stdout.
+func (r Runner) Create(ctx context.Context, args ...string) (string, error) {
+	out, err := r.run(ctx, append([]string{"pr", "create"}, args...)...)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1]), nil
+}
+
+// View reads the pull request that selector names (a number, a URL or a
+// branch).
+func (r Runner) View(ctx context.Context, selector string) (*record.PR, error) {
+	out, err := r.run(ctx, "pr", "view", selector, "--json", viewFields)
+	if err != nil {
+		return nil, err
+	}
+	var v view
+	if err := json.Unmarshal(out, &v); err != nil {
+		return nil, fmt.Errorf("cannot read what gh pr view printed: %v", err)
+	}
+	if v.CreatedAt != nil {
+		utc := v.CreatedAt.UTC()
+		v.CreatedAt = &utc
+	}
+	return &record.PR{Number: v.Number, URL: v.URL, Title: v.Title, State: strings.ToUpper(v.State), CreatedAt: v.CreatedAt}, nil
+}
+
+// Installed reports ErrNotInstalled when there is no gh on PATH.
+func Installed() error {
+	if _, err := exec.LookPath("gh"); err != nil {
+		return ErrNotInstalled
+	}
+	return nil
+}
+
+func (r Runner) run(ctx context.Context, args ...string) ([]byte, error) {
+	path, err := exec.LookPath("gh")
+	if err != nil {
+		return nil, ErrNotInstalled
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = r.Dir
+	cmd.Env = git.ScrubbedEnv(os.Environ())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if r.Progress != nil {
+		cmd.Stderr = io.MultiWriter(r.Progress, &stderr)
+	}
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		return nil, fmt.Errorf("gh %s failed (%v): %s", strings.Join(args[:2], " "), err, msg)
+	}
+	return stdout.Bytes(), nil
+}

@@ -1,0 +1,59 @@
+package task
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// Commit stages everything in the task's worktree (new files too, ignored
+// files not: `git add -A`) and commits it with msg. It returns the commit
+// the worktree's HEAD points at afterwards and whether it made one: with
+// nothing to commit it makes none and that is no error. The user's commit
+// hooks run; their output goes to hookOutput.
+func (m *Manager) Commit(ctx context.Context, rec *record.Record, msg string, hookOutput io.Writer) (sha string, made bool, err error) {
+	if strings.TrimSpace(msg) == "" {
+		return "", false, exitcode.Usagef("the commit message is empty: give one with -m MSG")
+	}
+	if err := requireWorktree(rec); err != nil {
+		return "", false, err
+	}
+	if _, err := m.Git.RunIn(ctx, rec.Path, "add", "-A"); err != nil {
+		return "", false, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err)
+	}
+	staged, err := m.hasStaged(ctx, rec.Path)
+	if err != nil {
+		return "", false, err
+	}
+	if staged {
+		_, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Stderr: hookOutput, Args: []string{"commit", "-q", "-m", msg}})
+		if err != nil {
+			return "", false, exitcode.Failedf("cannot commit in %s: %v", rec.Path, err)
+		}
+	}
+	sha, err = m.head(ctx, rec.Path)
+	if err == nil && staged {
+		m.logEvent(rec, "committed", sha)
+	}
+	return sha, staged, err
+}
+
+// hasStaged reports whether the index of the worktree at dir differs from
+// its HEAD (plumbing: no diff.* setting changes the answer).
+func (m *Manager) hasStaged(ctx context.Context, dir string) (bool, error) {
+	_, err := m.Git.RunIn(ctx, dir, "diff-index", "--cached", "--quiet", "HEAD", "--")
+	if git.ExitCode(err) == 1 {
+		return true, nil
+	}
+	return false, err
+}
+
+// head is the commit the worktree at dir has checked out.
+func (m *Manager) head(ctx context.Context, dir string) (string, error) {
+	out, err := m.Git.RunIn(ctx, dir, "rev-parse", "--verify", "HEAD")
+	return strings.TrimSpace(out), err
+}

@@ -1,0 +1,87 @@
+package task
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// DockerArgs returns the `docker run` flags, one argument each, that make
+// git work in a container on the task's worktree (SPEC §8): the worktree
+// mounted at wt.containerWorkdir, git's common dir mounted where the
+// worktree's .git file says it is, the working directory, and the uid:gid
+// of the worktree's owner (git refuses a repository another user owns).
+func (m *Manager) DockerArgs(rec *record.Record) ([]string, error) {
+	if err := requireWorktree(rec); err != nil {
+		return nil, err
+	}
+	workdir := m.Settings.ContainerWorkdir
+	if !path.IsAbs(workdir) {
+		return nil, exitcode.Failedf("bad config wt.containerWorkdir: %q is not an absolute path", workdir)
+	}
+	st, err := os.Stat(rec.Path)
+	if err != nil {
+		return nil, exitcode.Failedf("cannot read the worktree %s: %v", rec.Path, unwrapPathErr(err))
+	}
+	owner, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil, exitcode.Failedf("cannot tell who owns the worktree %s", rec.Path)
+	}
+	common, inContainer, err := commonDirs(rec.Path, workdir)
+	if err != nil {
+		return nil, err
+	}
+	return []string{
+		"--mount=" + bindMount(rec.Path, workdir),
+		"--mount=" + bindMount(common, inContainer),
+		"--workdir=" + workdir,
+		fmt.Sprintf("--user=%d:%d", owner.Uid, owner.Gid),
+	}, nil
+}
+
+// commonDirs finds the git common dir of the worktree at dir the way git
+// inside the container will: from the worktree's .git file ("gitdir:
+// <admin dir>") and the admin dir's commondir file. It returns the common
+// dir on this machine and where git in the container will look for it
+// (the same path, unless the .git file holds a relative one).
+func commonDirs(dir, workdir string) (host, container string, err error) {
+	data, err := os.ReadFile(filepath.Join(dir, ".git"))
+	if err != nil {
+		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), unwrapPathErr(err))
+	}
+	admin, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return "", "", exitcode.Failedf("%s does not point at a git dir", filepath.Join(dir, ".git"))
+	}
+	common := "../.."
+	if data, err := os.ReadFile(filepath.Join(resolve(dir, admin), "commondir")); err == nil {
+		common = strings.TrimSpace(string(data))
+	}
+	return resolve(resolve(dir, admin), common), resolve(resolve(workdir, admin), common), nil
+}
+
+// resolve is p made absolute against dir, if it is relative.
+func resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// bindMount is docker's --mount value for a bind mount, written as docker
+// reads it (CSV): a path with a comma or a quote is quoted.
+func bindMount(source, target string) string {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"type=bind", "source=" + source, "target=" + target})
+	w.Flush()
+	return strings.TrimSuffix(b.String(), "\n")
+}

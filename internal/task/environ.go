@@ -1,0 +1,48 @@
+package task
+
+import (
+	"os"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// Environ is the task's environment of SPEC §6: what a command run for the
+// task (its init, `git wt exec`) learns about it.
+func (m *Manager) Environ(rec *record.Record) []string {
+	return []string{
+		"WT_TASK=" + rec.Task,
+		"WT_SLUG=" + rec.Slug,
+		"WT_BRANCH=" + rec.Branch,
+		"WT_PATH=" + rec.Path,
+		"WT_MAIN=" + m.Repo.MainDir,
+		"WT_BASE=" + rec.Base,
+	}
+}
+
+// withEnv returns env with the variables of set (KEY=VALUE) replacing any
+// of the same name: a C program's getenv reads the first of duplicates.
+func withEnv(env []string, set ...string) []string {
+	names := make(map[string]bool, len(set))
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		names[name] = true
+	}
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		if name, _, _ := strings.Cut(kv, "="); !names[name] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, set...)
+}
+
+// requireWorktree fails (exit 1) when the task's worktree folder is gone.
+func requireWorktree(rec *record.Record) error {
+	if st, err := os.Stat(rec.Path); err == nil && st.IsDir() {
+		return nil
+	}
+	return exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, text.ShellQuote(rec.Task))
+}

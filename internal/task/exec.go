@@ -1,0 +1,58 @@
+package task
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// Exec runs argv in the task's worktree with the task's environment by
+// replacing git-wt with it (execve), as env(1) and `bundle exec` do: stdin,
+// stdout, stderr and the terminal are the command's own, a signal sent to
+// git-wt's pid reaches the command, and the exit status is the command's.
+// It counts as a use of the task. It returns only when the command could
+// not be started: exit 127 when there is no such command, 126 when it
+// cannot be run.
+//
+// The command gets git-wt's environment without the variables that would
+// point git elsewhere (GIT_DIR, GIT_WORK_TREE, ...): its git commands act
+// on the task's worktree.
+func (m *Manager) Exec(rec *record.Record, argv []string) error {
+	if err := requireWorktree(rec); err != nil {
+		return err
+	}
+	if err := os.Chdir(rec.Path); err != nil {
+		return exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, unwrapPathErr(err))
+	}
+	// Looked up after the chdir: "./run.sh" is the worktree's.
+	path, err := exec.LookPath(argv[0])
+	if errors.Is(err, exec.ErrDot) {
+		err = nil // found through "." in PATH: the shell would run it too
+	}
+	if err != nil {
+		return cannotRun(rec, argv[0], err)
+	}
+	m.Touch(rec.Slug)
+	env := withEnv(git.ScrubbedEnv(os.Environ()), append(m.Environ(rec), "PWD="+rec.Path)...)
+	return cannotRun(rec, argv[0], syscall.Exec(path, argv, env))
+}
+
+// cannotRun is the error of a command that did not start.
+func cannotRun(rec *record.Record, name string, err error) error {
+	code := exitcode.CannotRun
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		code = exitcode.CommandNotFound
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		err = ee.Err
+	}
+	return &exitcode.Error{Code: code, Err: fmt.Errorf("cannot run %s in %s: %v", name, rec.Path, unwrapPathErr(err))}
+}

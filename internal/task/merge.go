@@ -1,0 +1,155 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/slug"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// MergeMode is how `git wt merge` brings a task's branch into its base.
+type MergeMode string
+
+// The modes of `git wt merge`.
+const (
+	MergeDefault MergeMode = ""        // as git merge: fast-forward when possible, else a merge commit
+	MergeFFOnly  MergeMode = "ff-only" // fast-forward, or fail
+	MergeNoFF    MergeMode = "no-ff"   // always a merge commit
+	MergeSquash  MergeMode = "squash"  // one new commit on the base with all of the task's changes
+	MergeRebase  MergeMode = "rebase"  // rebase the task onto the base, then fast-forward
+)
+
+// How a merge went, as MergeResult.How says it.
+const (
+	HowFastForward   = "fast-forward"
+	HowMerge         = "merge"
+	HowSquash        = "squash"
+	HowRebase        = "rebase"
+	HowAlreadyMerged = "already-merged"
+)
+
+// MergeOptions are the flags of `git wt merge`.
+type MergeOptions struct {
+	Into    string // a branch; default the task's base
+	Mode    MergeMode
+	Message string // of the merge or squash commit; default one naming the branch
+	Keep    bool   // keep the worktree, branch and record
+}
+
+// MergeResult says what `git wt merge` did.
+type MergeResult struct {
+	Task    string   `json:"task"`
+	Branch  string   `json:"branch"`
+	Into    string   `json:"into"`
+	How     string   `json:"how"`
+	Commit  string   `json:"commit"`            // where the base points now
+	Removal *Removal `json:"removal,omitempty"` // the cleanup; none with --keep
+	Kept    string   `json:"kept,omitempty"`    // why the cleanup kept the task
+}
+
+// Merge merges the task's branch into its base (or o.Into), then removes
+// the task unless o.Keep (SPEC §2):
+//
+//   - if a worktree has the base checked out, the merge happens there, and
+//     that worktree must be clean with nothing in progress (else exit 3,
+//     nothing changed);
+//   - if none has, the merge is made without touching any checkout;
+//   - a conflict is taken back, leaves everything as it was, and exits 1
+//     naming the files.
+//
+// Merges into one base wait for each other (a lock of their own). The task
+// is in state "merging" from the start of the merge to its removal, so a
+// merge killed half-way shows (git wt show, doctor). Once git is changing
+// things, an interrupt lets the step end and then takes it back.
+func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*MergeResult, error) {
+	into, err := m.mergeTarget(ctx, e.Record, o.Into)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lock.Acquire(ctx, m.stateDir("merge", slug.Make(strings.TrimPrefix(into, "refs/heads/"))+".lock"), m.Settings.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	if err := m.reload(ctx, e); err != nil {
+		return nil, err
+	}
+	p, err := m.planMerge(ctx, e.Record, into, o)
+	if err != nil {
+		return nil, err
+	}
+	p.interrupted = func() bool { return ctx.Err() != nil }
+	prev := e.Record.State
+	if prev == record.Merging {
+		prev = record.Active // a merge that was killed left it so
+	}
+	if err := m.update(ctx, e, func(r *record.Record) { r.State = record.Merging }); err != nil {
+		return nil, err
+	}
+	res := &MergeResult{Task: p.rec.Task, Branch: p.rec.Branch, Into: p.intoName, How: HowAlreadyMerged, Commit: p.baseTip}
+	if !p.merged {
+		if res.How, res.Commit, err = m.applyMerge(context.WithoutCancel(ctx), p); err != nil {
+			m.setState(e, prev)
+			m.logEvent(p.rec, "merge-failed", err.Error())
+			if left := (leftChanges{}); ctx.Err() != nil && !errors.As(err, &left) {
+				return nil, ctx.Err() // taken back: "interrupted, rolled back"
+			}
+			return nil, err
+		}
+		m.logEvent(p.rec, "merged", fmt.Sprintf("into %s (%s), now at %s", p.intoName, res.How, res.Commit))
+	}
+	l.Release()
+	if ctx.Err() != nil {
+		m.setState(e, prev)
+		return nil, exitcode.Failedf("interrupted after merging %s into %s (now at %s): the task was kept; run git wt merge %s again to remove it", p.rec.Branch, p.intoName, res.Commit, text.ShellQuote(p.rec.Task))
+	}
+	if o.Keep {
+		m.setState(e, prev)
+		return res, nil
+	}
+	return res, m.cleanUpMerged(ctx, e, p, prev, res)
+}
+
+// cleanUpMerged removes a merged task as rm would, deleting its branch if
+// it still points at the commit merged. What rm would refuse (a locked
+// worktree, one in use) is kept, and the merge still succeeds.
+func (m *Manager) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePlan, prev record.State, res *MergeResult) error {
+	r := m.RemoveEntry(ctx, e, RemoveOptions{MergedTip: p.taskTip})
+	res.Removal = r
+	switch exitcode.Of(r.Err) {
+	case exitcode.OK:
+		return nil
+	case exitcode.Refused:
+		m.setState(e, prev)
+		res.Kept, r.Err = r.Err.Error(), nil
+		return nil
+	}
+	return exitcode.Failedf("merged %s into %s, but could not remove the task: %v", p.rec.Branch, p.intoName, r.Err)
+}
+
+// mergeTarget is the full ref of the branch to merge into: --into, else
+// the task's base, which must be a local branch.
+func (m *Manager) mergeTarget(ctx context.Context, rec *record.Record, into string) (string, error) {
+	switch {
+	case into != "":
+		into = strings.TrimPrefix(into, "refs/heads/")
+		if err := m.checkBranchName(ctx, into); err != nil {
+			return "", err
+		}
+		into = branchRef(into)
+	case strings.HasPrefix(rec.Base, "refs/heads/"):
+		into = rec.Base
+	default:
+		return "", exitcode.Usagef("task %q started from %s, which is not a local branch: name the branch to merge it into with --into BRANCH", rec.Task, rec.Base)
+	}
+	if into == branchRef(rec.Branch) {
+		return "", exitcode.Usagef("cannot merge %s into itself: name another branch with --into", rec.Branch)
+	}
+	return into, nil
+}

@@ -1,0 +1,261 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// leftChanges is the error of a failed merge whose changes git-wt could
+// not take back: they are left for the user to look at.
+type leftChanges struct{ error }
+
+func (l leftChanges) Unwrap() error { return l.error }
+
+// applyMerge makes the merge the plan describes and returns how it went
+// and where the base points now. A failure takes back what it began. ctx
+// is not cancelled by an interrupt: a git step, once begun, ends.
+func (m *Manager) applyMerge(ctx context.Context, p *mergePlan) (how, commit string, err error) {
+	if p.mode == MergeRebase && !p.ff {
+		if p.taskTip, err = m.rebase(ctx, p); err != nil {
+			return "", "", err
+		}
+		p.ff = true
+	}
+	switch {
+	case p.baseDir != "":
+		how, commit, err = m.mergeIn(ctx, p.baseDir, p)
+	case p.fastForward() || m.Repo.Version.AtLeast(git.MergeTreeVersion):
+		how, commit, err = m.mergeWithoutCheckout(ctx, p)
+	default:
+		err = m.withCheckout(ctx, p.intoName, func(dir string) (err error) {
+			how, commit, err = m.mergeIn(ctx, dir, p)
+			return err
+		})
+	}
+	if p.mode == MergeRebase && how == HowFastForward {
+		how = HowRebase
+	}
+	return how, commit, err
+}
+
+// mergeIn merges the task's branch in the worktree at dir, which has the
+// base checked out: `git merge`, as the user would type it there.
+func (m *Manager) mergeIn(ctx context.Context, dir string, p *mergePlan) (how, commit string, err error) {
+	args, how := []string{"merge", "-q", "--no-edit"}, HowMerge
+	switch {
+	case p.mode == MergeSquash:
+		args, how = append(args, "--squash"), HowSquash
+	case p.fastForward():
+		args, how = append(args, "--ff-only"), HowFastForward
+	default:
+		args = append(args, "--no-ff", "-m", p.message)
+	}
+	_, err = m.Git.RunIn(ctx, dir, append(args, branchRef(p.rec.Branch))...)
+	if err == nil && how == HowSquash {
+		how, err = m.commitSquash(ctx, dir, p)
+	}
+	if err != nil {
+		return "", "", m.takeBack(ctx, dir, p, "merging "+p.rec.Branch+" into "+p.intoName, err)
+	}
+	commit, err = m.head(ctx, dir)
+	return how, commit, err
+}
+
+// commitSquash commits what `git merge --squash` staged; nothing staged
+// means the task's changes are all in the base already.
+func (m *Manager) commitSquash(ctx context.Context, dir string, p *mergePlan) (string, error) {
+	staged, err := m.hasStaged(ctx, dir)
+	if err == nil && staged {
+		if _, err = m.Git.RunIn(ctx, dir, "commit", "-q", "-m", p.message); err == nil {
+			return HowSquash, nil
+		}
+	}
+	// Nothing to commit, or a commit hook said no: drop what the squash
+	// staged and the SQUASH_MSG it left, which the user's next commit
+	// would pick up.
+	m.Git.RunIn(ctx, dir, "reset", "--merge", "-q")
+	if err != nil {
+		return "", err
+	}
+	return HowAlreadyMerged, nil
+}
+
+// rebase rebases the task's branch onto the base where it is checked out
+// (or in a temporary worktree) and returns its new tip.
+func (m *Manager) rebase(ctx context.Context, p *mergePlan) (string, error) {
+	var tip string
+	in := func(dir string) error {
+		if _, err := m.Git.RunIn(ctx, dir, "rebase", "-q", p.into); err != nil {
+			return m.takeBack(ctx, dir, p, "rebasing "+p.rec.Branch+" onto "+p.intoName, err)
+		}
+		var err error
+		tip, err = m.head(ctx, dir)
+		return err
+	}
+	var err error
+	if p.taskDir != "" {
+		err = in(p.taskDir)
+	} else {
+		err = m.withCheckout(ctx, p.rec.Branch, in)
+	}
+	return tip, err
+}
+
+// mergeWithoutCheckout merges into a base that no worktree has checked
+// out: it writes the merge commit from `git merge-tree` (a fast-forward
+// needs none) and moves the branch with a compare-and-swap, so no checkout
+// is touched and a concurrent change of the base is never overwritten.
+func (m *Manager) mergeWithoutCheckout(ctx context.Context, p *mergePlan) (how, commit string, err error) {
+	how, commit = HowFastForward, p.taskTip
+	if !p.fastForward() {
+		if how, commit, err = m.mergeCommit(ctx, p); err != nil || how == HowAlreadyMerged {
+			return how, commit, err
+		}
+	}
+	err = m.Git.MoveBranch(ctx, m.Repo.MainDir, p.into, commit, p.baseTip, "git wt merge: "+how+" "+p.rec.Branch)
+	if errors.Is(err, git.ErrStale) {
+		return "", "", exitcode.Failedf("%s moved while the merge was made, so nothing was changed: run git wt merge %s again", p.intoName, text.ShellQuote(p.rec.Task))
+	}
+	return how, commit, err
+}
+
+// mergeCommit writes the merge or squash commit of the task onto the base
+// without a worktree.
+func (m *Manager) mergeCommit(ctx context.Context, p *mergePlan) (how, commit string, err error) {
+	dir := m.Repo.MainDir
+	tree, conflicts, err := m.Git.MergeTree(ctx, dir, p.baseTip, p.taskTip)
+	if err != nil {
+		return "", "", err
+	}
+	if len(conflicts) > 0 {
+		return "", "", m.conflictError(p, "merging "+p.rec.Branch+" into "+p.intoName, conflicts)
+	}
+	args, how := []string{"commit-tree", tree, "-p", p.baseTip}, HowSquash
+	if p.mode == MergeSquash {
+		baseTree, err := m.Git.Run(ctx, dir, "rev-parse", "--verify", p.baseTip+"^{tree}")
+		if err != nil || strings.TrimSpace(baseTree) == tree {
+			return HowAlreadyMerged, p.baseTip, err
+		}
+	} else {
+		args, how = append(args, "-p", p.taskTip), HowMerge
+	}
+	out, err := m.Git.Run(ctx, dir, append(args, "-m", p.message)...)
+	return how, strings.TrimSpace(out), err
+}
+
+// takeBack undoes what a failed merge or rebase left in the worktree at
+// dir, which was clean when it began, and returns the error to report:
+// the conflicting files, or git's own complaint. It resets only what git
+// wrote for this merge: git's own abort when git recorded the operation,
+// else the index only when the merge got as far as conflicts or was
+// interrupted. What it cannot take back stays for the user to look at.
+func (m *Manager) takeBack(ctx context.Context, dir string, p *mergePlan, what string, cause error) error {
+	conflicts := m.unmergedPaths(ctx, dir)
+	switch op := m.inProgress(ctx, dir); {
+	case op == opMerge:
+		m.Git.RunIn(ctx, dir, "merge", "--abort")
+	case op == opRebase:
+		m.Git.RunIn(ctx, dir, "rebase", "--abort")
+	case len(conflicts) > 0 || p.interrupted():
+		m.Git.RunIn(ctx, dir, "reset", "--merge", "-q")
+	}
+	if n, err := m.DirtyCount(ctx, dir); err != nil || n > 0 || m.inProgress(ctx, dir) != "" {
+		return leftChanges{exitcode.Failedf("%s failed (%v) and left changes in %s that git-wt did not discard: look at them with git -C %s status", what, cause, dir, text.ShellQuote(dir))}
+	}
+	if len(conflicts) > 0 {
+		return m.conflictError(p, what, conflicts)
+	}
+	return exitcode.Failedf("%s failed, so nothing was changed: %v", what, cause)
+}
+
+// conflictError says which files conflict and how to go on.
+func (m *Manager) conflictError(p *mergePlan, what string, files []string) error {
+	const most = 10
+	list := strings.Join(files[:min(len(files), most)], ", ")
+	if len(files) > most {
+		list += fmt.Sprintf(" and %d more", len(files)-most)
+	}
+	return exitcode.Failedf("%s conflicts in %s, so nothing was changed: merge %s into the task and resolve them there (git -C %s merge %s), then run git wt merge %s again",
+		what, list, p.intoName, text.ShellQuote(p.rec.Path), p.intoName, text.ShellQuote(p.rec.Task))
+}
+
+// unmergedPaths lists the paths with conflicts in the index of the
+// worktree at dir.
+func (m *Manager) unmergedPaths(ctx context.Context, dir string) []string {
+	out, _ := m.Git.RunIn(ctx, dir, "ls-files", "--unmerged", "-z")
+	var paths []string
+	for _, entry := range strings.Split(out, "\x00") {
+		if _, path, ok := strings.Cut(entry, "\t"); ok && !slices.Contains(paths, path) {
+			paths = append(paths, path)
+		}
+	}
+	return paths
+}
+
+// Operations git can stop in the middle of.
+const (
+	opMerge  = "a merge"
+	opRebase = "a rebase"
+)
+
+// inProgress names the operation that git stopped in the middle of in the
+// worktree at dir, or "" when there is none.
+func (m *Manager) inProgress(ctx context.Context, dir string) string {
+	markers := []struct{ path, op string }{
+		{"MERGE_HEAD", opMerge}, {"rebase-merge", opRebase}, {"rebase-apply", opRebase},
+		{"CHERRY_PICK_HEAD", "a cherry-pick"}, {"REVERT_HEAD", "a revert"},
+	}
+	args := []string{"rev-parse", "--path-format=absolute"}
+	for _, mk := range markers {
+		args = append(args, "--git-path", mk.path)
+	}
+	out, err := m.Git.RunIn(ctx, dir, args...)
+	paths := strings.Split(strings.TrimSpace(out), "\n")
+	if err != nil || len(paths) != len(markers) {
+		return ""
+	}
+	for i, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return markers[i].op
+		}
+	}
+	return ""
+}
+
+// withCheckout runs fn in a temporary worktree that has branch checked
+// out, made under <base dir>/.git-wt-tmp and removed afterwards: for a
+// merge into a branch that no worktree has checked out on a git without
+// `merge-tree --write-tree`, and for a rebase of a task whose worktree is
+// gone.
+func (m *Manager) withCheckout(ctx context.Context, branch string, fn func(dir string) error) error {
+	baseDir, err := m.baseDir()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(baseDir, ".git-wt-tmp", fmt.Sprintf("merge-%d", os.Getpid()))
+	// addWorktree and dropWorktree take the repository lock themselves.
+	err = m.addWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &undo{})
+	defer func() {
+		if err := m.dropWorktree(ctx, dir); err != nil {
+			m.Warn("could not remove the temporary worktree %s: %v", dir, err)
+		}
+		os.Remove(filepath.Dir(dir)) // only if empty
+	}()
+	if err == nil {
+		_, err = m.Git.RunIn(ctx, dir, "reset", "--hard", "--no-recurse-submodules", "-q")
+	}
+	if err != nil {
+		return exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", branch, dir, err)
+	}
+	return fn(dir)
+}

@@ -1,0 +1,127 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// Pushed says where `git wt push` pushed a task's branch.
+type Pushed struct {
+	Remote   string // the remote's name
+	Branch   string // the branch, the same name on both sides
+	Upstream string // remote/branch, as git shows an upstream
+}
+
+// upstreamRetry bounds how long push keeps trying to write the upstream
+// setting while another git process holds the config lock.
+const upstreamRetry = time.Second
+
+// Push pushes the task's branch to remote (default: the one git would push
+// it to) under the same name, and sets it as the branch's upstream. `git
+// push -u` exits 0 without setting the upstream when .git/config is locked
+// by another process, so the setting is checked and, if missing, written
+// again until the lock is free. git's progress goes to progress (nil:
+// quiet).
+func (m *Manager) Push(ctx context.Context, rec *record.Record, remote string, progress io.Writer) (*Pushed, error) {
+	bs, err := m.inspectBranch(ctx, rec.Branch)
+	if err != nil {
+		return nil, err
+	}
+	if !bs.Exists {
+		return nil, exitcode.Failedf("branch %s of task %q no longer exists: nothing to push", rec.Branch, rec.Task)
+	}
+	if remote, err = m.pushRemote(ctx, rec.Branch, remote); err != nil {
+		return nil, err
+	}
+	ref := branchRef(rec.Branch)
+	args := []string{"push", "-u"}
+	if progress == nil {
+		args = append(args, "-q")
+	}
+	args = append(args, "--", remote, ref+":"+ref)
+	if _, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Stderr: progress, Args: args}); err != nil {
+		m.logEvent(rec, "push-failed", err.Error())
+		return nil, exitcode.Failedf("cannot push %s to %s: %v", rec.Branch, remote, err)
+	}
+	p := &Pushed{Remote: remote, Branch: rec.Branch, Upstream: remote + "/" + rec.Branch}
+	if err := m.ensureUpstream(ctx, rec.Branch, remote); err != nil {
+		m.logEvent(rec, "pushed", "to "+remote+"; upstream not set: "+err.Error())
+		return nil, exitcode.Failedf("pushed %s to %s, but could not set its upstream (%v): run git branch --set-upstream-to=%s %s", rec.Branch, remote, err, p.Upstream, rec.Branch)
+	}
+	m.logEvent(rec, "pushed", "to "+remote+", upstream "+p.Upstream)
+	return p, nil
+}
+
+// pushRemote picks the remote to push branch to: the one asked for, else
+// the one git would use (branch.<b>.pushRemote, remote.pushDefault,
+// branch.<b>.remote), else the only remote, else origin.
+func (m *Manager) pushRemote(ctx context.Context, branch, asked string) (string, error) {
+	remotes, err := m.Git.Lines(ctx, m.Repo.MainDir, "remote")
+	if err != nil {
+		return "", err
+	}
+	if asked != "" {
+		if !slices.Contains(remotes, asked) {
+			return "", exitcode.Usagef("no remote named %q in %s (see git remote -v)", asked, m.Repo.MainDir)
+		}
+		return asked, nil
+	}
+	for _, key := range []string{"branch." + branch + ".pushRemote", "remote.pushDefault", "branch." + branch + ".remote"} {
+		if v, ok := m.Settings.Get(key); ok && slices.Contains(remotes, v.Value) {
+			return v.Value, nil
+		}
+	}
+	switch {
+	case len(remotes) == 1:
+		return remotes[0], nil
+	case slices.Contains(remotes, "origin"):
+		return "origin", nil
+	case len(remotes) == 0:
+		return "", exitcode.Failedf("%s has no remote to push to: add one (git remote add origin URL)", m.Repo.MainDir)
+	}
+	return "", exitcode.Usagef("%s has several remotes (%s) and none is the default: choose one with --remote", m.Repo.MainDir, strings.Join(remotes, ", "))
+}
+
+// ensureUpstream makes remote's branch of the same name the upstream of
+// branch, writing the setting while it is not there, for as long as
+// upstreamRetry allows.
+func (m *Manager) ensureUpstream(ctx context.Context, branch, remote string) error {
+	delay := 10 * time.Millisecond
+	deadline := time.Now().Add(upstreamRetry)
+	err := errors.New("another setting overrides it")
+	for {
+		if r, merge := m.upstream(ctx, branch); r == remote && merge == branchRef(branch) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		if _, werr := m.Git.Run(ctx, m.Repo.MainDir, "config", "branch."+branch+".remote", remote); werr != nil {
+			err = werr
+		} else if _, werr := m.Git.Run(ctx, m.Repo.MainDir, "config", "branch."+branch+".merge", branchRef(branch)); werr != nil {
+			err = werr
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 200*time.Millisecond)
+	}
+}
+
+// upstream is the remote and the remote branch ref that branch tracks,
+// "" when it tracks none.
+func (m *Manager) upstream(ctx context.Context, branch string) (remote, merge string) {
+	remote, _ = m.Git.Run(ctx, m.Repo.MainDir, "config", "--get", "branch."+branch+".remote")
+	merge, _ = m.Git.Run(ctx, m.Repo.MainDir, "config", "--get", "branch."+branch+".merge")
+	return strings.TrimSpace(remote), strings.TrimSpace(merge)
+}

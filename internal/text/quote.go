@@ -1,0 +1,30 @@
+package text
+
+import "strings"
+
+// ShellQuote returns s as one word for a POSIX shell: as it is when it
+// holds only characters no shell treats specially, else in single quotes.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, needsQuote) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ShellJoin quotes each word and joins them with spaces: a command line
+// that `eval` splits back into exactly these words.
+func ShellJoin(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = ShellQuote(w)
+	}
+	return strings.Join(quoted, " ")
+}
+
+func needsQuote(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return false
+	}
+	return !strings.ContainsRune("@%+=:,./-_", r)
+}

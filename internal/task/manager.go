@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 )
@@ -25,6 +26,8 @@ type Manager struct {
 	Events   *events.Log
 	// Warn prints a warning for the user (stderr).
 	Warn func(format string, args ...any)
+	// Progress shows how far long operations have got; nil shows nothing.
+	Progress *progress.Printer
 }
 
 // New returns a Manager for repo; command names the git-wt command in the

@@ -20,15 +20,33 @@ DESTDIR ?=
 # go test: a bound on the whole run, and as many packages at once as cores.
 TESTFLAGS ?= -timeout 15m
 
-.PHONY: all build test lint install uninstall clean
+.PHONY: all build test test-deps lint install uninstall clean
 
 all: build
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/git-wt ./cmd/git-wt
 
-test: lint
+test: lint test-deps
 	$(GO) test $(TESTFLAGS) ./...
+
+# What the shell tests run besides bash and git: zsh, fish, bash-completion
+# (bash's on-demand loading of completion files) and man. Installed when
+# missing if we are root with apt-get (CI on a fresh Debian machine); else
+# the tests that need them are skipped.
+test-deps:
+	@missing=; \
+	for p in zsh:zsh fish:fish man:man-db; do \
+		command -v $${p%%:*} >/dev/null 2>&1 || missing="$$missing $${p#*:}"; \
+	done; \
+	[ -f /usr/share/bash-completion/bash_completion ] || missing="$$missing bash-completion"; \
+	[ -n "$$missing" ] || exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing$$missing for the shell tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else \
+		echo "note:$$missing not installed: the tests that need them are skipped"; \
+	fi
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

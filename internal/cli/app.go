@@ -112,5 +112,8 @@ func commands(e *env) []*cli.Command {
 		showCommand(e),
 		countCommand(e),
 		rmCommand(e),
+		completionCommand(e),
+		shellInitCommand(e),
+		completeCommand(e),
 	}
 }

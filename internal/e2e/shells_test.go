@@ -2,10 +2,13 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/testutil"
 )
@@ -19,6 +22,28 @@ func needCommands(t *testing.T, names ...string) {
 			t.Skipf("%s is not installed (make test-deps installs it)", n)
 		}
 	}
+}
+
+// runShell runs a shell in the main worktree with the sandbox's
+// environment and returns its stdout; a hung shell fails the test.
+func runShell(t *testing.T, s *testutil.Sandbox, env []string, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = s.Repo
+	cmd.Env = append(replaceEnv(s.Env, "TERM", "xterm"), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %q: %v\nstdout:\n%s\nstderr:\n%s", name, args, err, out, stderr.String())
+	}
+	return string(out)
+}
+
+func testdata(name string) string {
+	return filepath.Join(testutil.Root(), "internal", "e2e", "testdata", name)
 }
 
 // onTerminal runs the shell command line in the main worktree on a

@@ -126,8 +126,11 @@ func TestQuietAndVerboseEverywhere(t *testing.T) {
 		{"list"},
 		{"list", "--json"},
 		{"path", "Q"},
+		{"path", "--main"},
 		{"show", "Q"},
 		{"count"},
+		{"completion", "bash"},
+		{"shell-init", "zsh"},
 		{"rm", "nope"},
 		{"rm", "Q"},
 	} {
@@ -143,7 +146,7 @@ func TestQuietAndVerboseEverywhere(t *testing.T) {
 			t.Errorf("git wt %q --quiet changed the data:\n%s\nvs\n%s", args, quiet.Stdout, normal.Stdout)
 		}
 	}
-	for _, args := range [][]string{{"list"}, {"count"}} {
+	for _, args := range [][]string{{"list"}, {"path", "--main"}, {"count"}} {
 		if r := s.MustWT(append(args, "--verbose")...); !strings.Contains(r.Stderr, "git-wt: [") || !strings.Contains(r.Stderr, "] git ") {
 			t.Errorf("git wt %q --verbose shows no git command: %s", args, r)
 		}

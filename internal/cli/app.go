@@ -115,5 +115,6 @@ func commands(e *env) []*cli.Command {
 		completionCommand(e),
 		shellInitCommand(e),
 		completeCommand(e),
+		manCommand(e),
 	}
 }

@@ -1,13 +1,19 @@
 # git-wt — build, test, install.
 #   make            build bin/git-wt
 #   make test       every test (unit, end-to-end, fuzz seed corpora)
-#   make install    install into $(prefix) (default ~/.local, /usr/local as root)
+#   make install    install into $(prefix) (default ~/.local, /usr/local as root):
+#                   the binary, the man page and the completion files;
+#                   prefix, bindir, mandir and DESTDIR as usual
+#   make uninstall  remove exactly what make install installed
 #   make lint       gofmt and go vet
 
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/git-wt/git-wt/internal/cli.Version=$(VERSION)
 
+ifdef PREFIX
+prefix  ?= $(PREFIX)
+endif
 ifeq ($(shell id -u),0)
 prefix  ?= /usr/local
 else
@@ -54,7 +60,7 @@ lint:
 	$(GO) vet ./...
 
 install:
-	./install.sh --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
+	VERSION='$(VERSION)' ./install.sh --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
 
 uninstall:
 	./install.sh --uninstall --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'

@@ -55,18 +55,21 @@ var completionCases = []completionCase{
 }
 
 func TestBashCompletion(t *testing.T) {
+	t.Parallel() // mostly waiting on shells and builds
 	needCommands(t, "bash")
 	s := completionSandbox(t)
 	checkCompletions(t, "bash", completeBash(t, s, "eval", completionCases), completionCases)
 }
 
 func TestZshCompletion(t *testing.T) {
+	t.Parallel() // mostly waiting on shells and builds
 	needCommands(t, "zsh")
 	s := completionSandbox(t)
 	checkCompletions(t, "zsh", completeZsh(t, s, "eval", completionCases), completionCases)
 }
 
 func TestFishCompletion(t *testing.T) {
+	t.Parallel() // mostly waiting on shells and builds
 	needCommands(t, "fish")
 	s := completionSandbox(t)
 	checkCompletions(t, "fish", completeFish(t, s, "git wt completion fish | source; git wt shell-init fish | source", completionCases), completionCases)

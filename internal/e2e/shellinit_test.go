@@ -37,6 +37,7 @@ NAME bad --bogus; echo "status $status"; pwd`},
 }
 
 func TestShellInit(t *testing.T) {
+	t.Parallel() // mostly waiting on shells and builds
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			needCommands(t, shell)

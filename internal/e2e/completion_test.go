@@ -54,25 +54,24 @@ var completionCases = []completionCase{
 	{"wtcd T-1 ", nil, false},
 }
 
-func TestBashCompletion(t *testing.T) {
-	t.Parallel() // mostly waiting on shells and builds
-	needCommands(t, "bash")
-	s := completionSandbox(t)
-	checkCompletions(t, "bash", completeBash(t, s, "eval", completionCases), completionCases)
-}
-
-func TestZshCompletion(t *testing.T) {
-	t.Parallel() // mostly waiting on shells and builds
-	needCommands(t, "zsh")
-	s := completionSandbox(t)
-	checkCompletions(t, "zsh", completeZsh(t, s, "eval", completionCases), completionCases)
-}
-
-func TestFishCompletion(t *testing.T) {
-	t.Parallel() // mostly waiting on shells and builds
-	needCommands(t, "fish")
-	s := completionSandbox(t)
-	checkCompletions(t, "fish", completeFish(t, s, "git wt completion fish | source; git wt shell-init fish | source", completionCases), completionCases)
+func TestCompletionInEachShell(t *testing.T) {
+	for shell, complete := range map[string]func(*testing.T, *testutil.Sandbox) map[string][]string{
+		"bash": func(t *testing.T, s *testutil.Sandbox) map[string][]string {
+			return completeBash(t, s, "eval", completionCases)
+		},
+		"zsh": func(t *testing.T, s *testutil.Sandbox) map[string][]string {
+			return completeZsh(t, s, "eval", completionCases)
+		},
+		"fish": func(t *testing.T, s *testutil.Sandbox) map[string][]string {
+			return completeFish(t, s, "git wt completion fish | source; git wt shell-init fish | source", completionCases)
+		},
+	} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel() // mostly waiting on shells
+			needCommands(t, shell)
+			checkCompletions(t, shell, complete(t, completionSandbox(t)), completionCases)
+		})
+	}
 }
 
 // TestCompletionFollowsCommandDefinitions checks what the completion

@@ -127,6 +127,12 @@ esac
 if command -v zsh >/dev/null 2>&1 && ! zsh -fc 'print -l -- $fpath' | grep -qxF "$datadir/zsh/site-functions"; then
 	printf '\nzsh completion: add this line to ~/.zshrc, before compinit:\n  fpath=(%s $fpath)\n' "$datadir/zsh/site-functions"
 fi
-if command -v fish >/dev/null 2>&1 && ! fish -c 'string join \n -- $__fish_vendor_confdirs' 2>/dev/null | grep -qxF "$datadir/fish/vendor_conf.d"; then
-	printf '\nfish completion: add this line to ~/.config/fish/config.fish:\n  source %s\n' "$datadir/fish/vendor_completions.d/git-wt.fish"
+# fish reads vendor_conf.d in its user data folder and in each folder of
+# XDG_DATA_DIRS, by default its own share folder (asking fish itself would
+# make folders in the user's home).
+if fish=$(command -v fish); then
+	case ":${XDG_DATA_HOME:-$HOME/.local/share}:${XDG_DATA_DIRS:-${fish%/bin/fish}/share}:" in
+	*":$datadir:"*) ;;
+	*) printf '\nfish completion: add this line to ~/.config/fish/config.fish:\n  source %s\n' "$datadir/fish/vendor_completions.d/git-wt.fish" ;;
+	esac
 fi

@@ -24,7 +24,10 @@ mandir  ?= $(prefix)/share/man
 DESTDIR ?=
 
 # go test: a bound on the whole run, and as many packages at once as cores.
-TESTFLAGS ?= -timeout 15m
+# -count=1: the end-to-end tests build and run the binary in a subprocess,
+# so go's test cache does not see the code they test (a change to
+# internal/cli or install.sh would still report a cached "ok").
+TESTFLAGS ?= -timeout 15m -count=1
 
 .PHONY: all build test test-deps lint install uninstall clean
 

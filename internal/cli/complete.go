@@ -26,7 +26,8 @@ import (
 //   - task ids (their slugs, which every command accepts and which never
 //     need quoting) where a command's ArgsUsage names TASK: one ref listing;
 //   - the choices of an ArgsUsage word like "bash|zsh|fish";
-//   - flag values: branches for `B`/`REF` placeholders, directories for DIR.
+//   - flag values (after the flag, or after "--flag="): branches for `B`,
+//     refs for `REF`, directories for -C's `DIR`.
 //
 // A first line ":files" or ":dirs" asks the shell for its own file or
 // directory completion; no line at all means nothing to offer.
@@ -71,7 +72,7 @@ func (e *env) complete(ctx context.Context, app *cli.App, words []string) []stri
 	var valueOf cli.Flag // the flag the current word is the value of
 	valueOfGlobal := false
 	dir := "" // -C DIR
-	npos, afterDashes := 0, false
+	afterDashes := false
 	var typed []string // positional arguments typed so far
 	for i := 0; i < len(done); i++ {
 		w := done[i]
@@ -80,11 +81,7 @@ func (e *env) complete(ctx context.Context, app *cli.App, words []string) []stri
 			afterDashes = true
 		case strings.HasPrefix(w, "-") && len(w) > 1 && !afterDashes:
 			name, inline := flagName(w)
-			f := findFlag(app.Flags, name)
-			global := f != nil
-			if f == nil && cmd != nil {
-				f = findFlag(cmd.Flags, name)
-			}
+			f, global := lookupFlag(app, cmd, name)
 			if f == nil || !takesValue(f) || inline {
 				continue
 			}
@@ -101,13 +98,26 @@ func (e *env) complete(ctx context.Context, app *cli.App, words []string) []stri
 				return nil // not a git-wt command: nothing sensible to offer
 			}
 		default:
-			npos++
 			typed = append(typed, w)
 		}
 	}
 	switch {
 	case valueOf != nil:
 		return e.completeValue(ctx, valueOf, valueOfGlobal, dir)
+	case strings.HasPrefix(cur, "--") && strings.Contains(cur, "=") && !afterDashes:
+		// --base=<TAB>: the values, each after "--base=".
+		name, _ := flagName(cur)
+		f, global := lookupFlag(app, cmd, name)
+		if f == nil || !takesValue(f) {
+			return nil
+		}
+		var out []string
+		for _, v := range e.completeValue(ctx, f, global, dir) {
+			if v != completeDirs {
+				out = append(out, "--"+name+"="+v)
+			}
+		}
+		return out
 	case strings.HasPrefix(cur, "-") && !afterDashes:
 		if cmd == nil {
 			return flagCandidates(app.Flags, []cli.Flag{cli.HelpFlag, cli.VersionFlag})
@@ -117,7 +127,7 @@ func (e *env) complete(ctx context.Context, app *cli.App, words []string) []stri
 	case cmd == nil:
 		return commandCandidates(app)
 	}
-	kind := positionalKind(cmd.ArgsUsage, npos, afterDashes)
+	kind := positionalKind(cmd.ArgsUsage, len(typed), afterDashes)
 	switch {
 	case kind.files:
 		return []string{completeFiles}
@@ -128,6 +138,18 @@ func (e *env) complete(ctx context.Context, app *cli.App, words []string) []stri
 		return commandCandidates(app)
 	}
 	return kind.choices
+}
+
+// lookupFlag finds the flag called name among the global flags (global
+// is then true) or those of cmd, if a command was typed.
+func lookupFlag(app *cli.App, cmd *cli.Command, name string) (f cli.Flag, global bool) {
+	if f = findFlag(app.Flags, name); f != nil {
+		return f, true
+	}
+	if cmd != nil {
+		f = findFlag(cmd.Flags, name)
+	}
+	return f, false
 }
 
 // positionalKind reads what the n-th positional argument (from 0) of a

@@ -1,13 +1,19 @@
 # git-wt — build, test, install.
 #   make            build bin/git-wt
 #   make test       every test (unit, end-to-end, fuzz seed corpora)
-#   make install    install into $(prefix) (default ~/.local, /usr/local as root)
+#   make install    install into $(prefix) (default ~/.local, /usr/local as root):
+#                   the binary, the man page and the completion files;
+#                   prefix, bindir, mandir and DESTDIR as usual
+#   make uninstall  remove exactly what make install installed
 #   make lint       gofmt and go vet
 
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/git-wt/git-wt/internal/cli.Version=$(VERSION)
 
+ifdef PREFIX
+prefix  ?= $(PREFIX)
+endif
 ifeq ($(shell id -u),0)
 prefix  ?= /usr/local
 else
@@ -18,7 +24,10 @@ mandir  ?= $(prefix)/share/man
 DESTDIR ?=
 
 # go test: a bound on the whole run, and as many packages at once as cores.
-TESTFLAGS ?= -timeout 15m
+# -count=1: the end-to-end tests build and run the binary in a subprocess,
+# so go's test cache does not see the code they test (a change to
+# internal/cli or install.sh would still report a cached "ok").
+TESTFLAGS ?= -timeout 15m -count=1
 
 # make fuzz: each fuzz target for FUZZTIME (make test runs their seed
 # corpora under testdata/fuzz as ordinary tests).
@@ -27,14 +36,14 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
 	./internal/settings:FuzzParseDuration
 
-.PHONY: all build test lint install uninstall clean fuzz bench
+.PHONY: all build test test-deps lint install uninstall clean fuzz bench
 
 all: build
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/git-wt ./cmd/git-wt
 
-test: lint
+test: lint test-deps
 	$(GO) test $(TESTFLAGS) ./...
 
 fuzz:
@@ -44,13 +53,31 @@ fuzz:
 		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) || exit 1; \
 	done
 
+# What the shell tests run besides bash and git: zsh, fish, bash-completion
+# (bash's on-demand loading of completion files) and man. Installed when
+# missing if we are root with apt-get (CI on a fresh Debian machine); else
+# the tests that need them are skipped.
+test-deps:
+	@missing=; \
+	for p in zsh:zsh fish:fish man:man-db; do \
+		command -v $${p%%:*} >/dev/null 2>&1 || missing="$$missing $${p#*:}"; \
+	done; \
+	[ -f /usr/share/bash-completion/bash_completion ] || missing="$$missing bash-completion"; \
+	[ -n "$$missing" ] || exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing$$missing for the shell tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else \
+		echo "note:$$missing not installed: the tests that need them are skipped"; \
+	fi
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
 install:
-	./install.sh --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
+	VERSION='$(VERSION)' ./install.sh --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
 
 uninstall:
 	./install.sh --uninstall --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'

@@ -1,11 +1,13 @@
 #!/bin/sh
-# Build git-wt and install it; `./install.sh --uninstall` removes exactly
-# what it installs. Idempotent: running it again installs the same files.
+# Build git-wt and install it: the binary, the man page (git help wt) and the
+# completion files for bash, zsh and fish. Idempotent: running it again
+# installs the same files. `./install.sh --uninstall` removes exactly what
+# it installed, and the folders it made for them.
 #
 #   ./install.sh [--prefix DIR] [--bindir DIR] [--mandir DIR] [--destdir DIR] [--uninstall]
 #
 # PREFIX defaults to ~/.local (or /usr/local as root); PREFIX, BINDIR,
-# MANDIR and DESTDIR may also come from the environment.
+# MANDIR, DESTDIR and VERSION may also come from the environment.
 set -eu
 
 if [ "$(id -u)" = 0 ]; then default_prefix=/usr/local; else default_prefix="$HOME/.local"; fi
@@ -17,53 +19,120 @@ action=install
 
 while [ $# -gt 0 ]; do
 	case $1 in
-	--prefix) prefix=$2; shift 2 ;;
+	--prefix|--bindir|--mandir|--destdir)
+		[ $# -ge 2 ] || { echo "install.sh: $1 needs a value (see --help)" >&2; exit 2; }
+		opt=${1#--}; eval "$opt=\$2"; shift 2 ;;
 	--prefix=*) prefix=${1#*=}; shift ;;
-	--bindir) bindir=$2; shift 2 ;;
 	--bindir=*) bindir=${1#*=}; shift ;;
-	--mandir) mandir=$2; shift 2 ;;
 	--mandir=*) mandir=${1#*=}; shift ;;
-	--destdir) destdir=$2; shift 2 ;;
 	--destdir=*) destdir=${1#*=}; shift ;;
 	--uninstall) action=uninstall; shift ;;
-	-h|--help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 [ -n "$bindir" ] || bindir=$prefix/bin
 [ -n "$mandir" ] || mandir=$prefix/share/man
+datadir=$prefix/share
+# What was installed (files, and the folders made for them), so that
+# --uninstall removes exactly that.
+manifest=$datadir/git-wt/manifest
+nl='
+'
 
-cd "$(dirname "$0")"
-build=$(mktemp -d)
-trap 'rm -rf "$build"' EXIT
+# each_file calls "$1 NAME DEST MODE" for every file installed: its name in
+# the build folder, where it goes, and its mode.
+each_file() {
+	"$1" git-wt "$bindir/git-wt" 755
+	"$1" git-wt.1 "$mandir/man1/git-wt.1" 644
+	"$1" git-wt.bash "$datadir/bash-completion/completions/git-wt" 644
+	"$1" _git-wt "$datadir/zsh/site-functions/_git-wt" 644
+	"$1" git-wt.fish "$datadir/fish/vendor_completions.d/git-wt.fish" 644
+	"$1" git-wt.conf.fish "$datadir/fish/vendor_conf.d/git-wt.fish" 644
+}
 
-# The files installed, one "source destination" pair a line.
-manifest() {
-	echo "$build/git-wt $bindir/git-wt"
+# manifest_lines prints the manifest's lines ("f PATH" or "d PATH"), if any.
+manifest_lines() {
+	if [ -f "$destdir$manifest" ]; then cat "$destdir$manifest"; fi
 }
 
 if [ "$action" = uninstall ]; then
-	manifest | while read -r _ dest; do
-		if [ -e "$destdir$dest" ] || [ -L "$destdir$dest" ]; then
-			rm -f "$destdir$dest" && echo "removed $destdir$dest"
-		fi
+	entries=$(manifest_lines)
+	if [ -z "$entries" ]; then
+		# Installed by an older install.sh, or not at all: the files only.
+		list_file() { entries="$entries${nl}f $2"; }
+		each_file list_file
+	fi
+	# Files first, then folders, the innermost first.
+	printf '%s\n' "$entries" | while IFS= read -r line; do
+		case $line in "f "*)
+			f=$destdir${line#f }
+			if [ -e "$f" ] || [ -L "$f" ]; then rm -f "$f" && echo "removed $f"; fi
+		esac
+	done
+	printf '%s\n' "$entries" | sed -n 's/^d //p' | sort -r | while IFS= read -r d; do
+		if [ -d "$destdir$d" ] && rmdir "$destdir$d" 2>/dev/null; then echo "removed $destdir$d/"; fi
 	done
 	exit 0
 fi
 
 command -v go >/dev/null 2>&1 || { echo "install.sh: Go is needed to build git-wt (https://go.dev/dl/)" >&2; exit 1; }
-version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
+cd "$(dirname "$0")"
+build=$(mktemp -d)
+trap 'rm -rf "$build"' EXIT
+version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 go build -trimpath -ldflags "-s -w -X github.com/git-wt/git-wt/internal/cli.Version=$version" -o "$build/git-wt" ./cmd/git-wt
+"$build/git-wt" __man >"$build/git-wt.1"
+"$build/git-wt" completion bash >"$build/git-wt.bash"
+"$build/git-wt" completion zsh >"$build/_git-wt"
+"$build/git-wt" completion fish >"$build/git-wt.fish"
+cat >"$build/git-wt.conf.fish" <<'EOF'
+# git-wt: `git wt <TAB>` in fish. fish's git completion hands `git wt` to
+# git-wt's own only from fish 3.7 on: load it now, beside this folder.
+source (status dirname)/../vendor_completions.d/git-wt.fish
+EOF
 
-manifest | while read -r src dest; do
-	mkdir -p "$(dirname "$destdir$dest")"
-	mode=0644
-	[ -x "$src" ] && mode=0755
-	install -m "$mode" "$src" "$destdir$dest"
-	echo "installed $destdir$dest"
-done
+entries=$(manifest_lines)
+# makedirs is mkdir -p that notes each folder it makes in the manifest.
+makedirs() {
+	[ -d "$destdir$1" ] && return 0
+	makedirs "$(dirname "$1")"
+	mkdir "$destdir$1"
+	entries="$entries${nl}d $1"
+}
+put() {
+	makedirs "$(dirname "$2")"
+	if cmp -s "$build/$1" "$destdir$2"; then
+		echo "unchanged $destdir$2"
+	else
+		install -m "$3" "$build/$1" "$destdir$2"
+		echo "installed $destdir$2"
+	fi
+	entries="$entries${nl}f $2"
+}
+each_file put
+makedirs "$(dirname "$manifest")"
+printf '%s\n' "$entries${nl}f $manifest" | sed '/^$/d' | awk '!seen[$0]++' >"$destdir$manifest"
 
+# Say what is left to do: only for a real install, not a staged one.
+[ -z "$destdir" ] || exit 0
 case ":$PATH:" in
-*":$bindir:"*) ;;
-*) printf '\n%s is not on your PATH; add this line to your shell profile:\n  export PATH="%s:$PATH"\n' "$bindir" "$bindir" ;;
+*":$bindir:"*)
+	found=$(command -v git-wt || true)
+	if [ "$found" != "$bindir/git-wt" ]; then
+		printf '\nwarning: %s comes first on your PATH and answers to git wt instead\n' "$found"
+	fi ;;
+*) printf '\n%s is not on your PATH; add this line to your shell profile (~/.profile, ~/.zshrc):\n  export PATH="%s:$PATH"\n' "$bindir" "$bindir" ;;
 esac
+if command -v zsh >/dev/null 2>&1 && ! zsh -fc 'print -l -- $fpath' | grep -qxF "$datadir/zsh/site-functions"; then
+	printf '\nzsh completion: add this line to ~/.zshrc, before compinit:\n  fpath=(%s $fpath)\n' "$datadir/zsh/site-functions"
+fi
+# fish reads vendor_conf.d in its user data folder and in each folder of
+# XDG_DATA_DIRS, by default its own share folder (asking fish itself would
+# make folders in the user's home).
+if fish=$(command -v fish); then
+	case ":${XDG_DATA_HOME:-$HOME/.local/share}:${XDG_DATA_DIRS:-${fish%/bin/fish}/share}:" in
+	*":$datadir:"*) ;;
+	*) printf '\nfish completion: add this line to ~/.config/fish/config.fish:\n  source %s\n' "$datadir/fish/vendor_completions.d/git-wt.fish" ;;
+	esac
+fi

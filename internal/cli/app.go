@@ -27,7 +27,7 @@ var Version = "dev"
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, git: &git.Runner{}}
+	e := newEnv(stdin, stdout, stderr)
 	app := newApp(e)
 	normalized, err := normalizeArgs(app, args)
 	if err == nil {
@@ -128,5 +128,9 @@ func commands(e *env) []*cli.Command {
 		mergeCommand(e),
 		prCommand(e),
 		dockerArgsCommand(e),
+		completionCommand(e),
+		shellInitCommand(e),
+		completeCommand(e),
+		manCommand(e),
 	}
 }

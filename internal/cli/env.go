@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
@@ -26,7 +27,15 @@ type env struct {
 	git      *git.Runner
 	repo     *git.Repo
 	settings *settings.Settings
-	out, err painter // colour for stdout and for stderr, decided apart
+	out, err *painter // colour for stdout and for stderr, decided apart
+}
+
+// newEnv returns the env of one run of git-wt.
+func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, git: &git.Runner{}}
+	e.out = e.newPainter(stdout)
+	e.err = e.newPainter(stderr)
+	return e
 }
 
 // setup applies the global flags before any command runs.
@@ -39,11 +48,12 @@ func (e *env) setup(c *cli.Context) error {
 	e.quiet = c.Bool("quiet")
 	e.verbose = c.Bool("verbose")
 	e.noColor = c.Bool("no-color")
+	if e.quiet && e.verbose {
+		return exitcode.Usagef("--quiet and --verbose cannot be used together")
+	}
 	if e.verbose {
 		e.git.Trace = e.stderr
 	}
-	e.out = newPainter(e.stdout, e.noColor, "")
-	e.err = newPainter(e.stderr, e.noColor, "")
 	return nil
 }
 
@@ -77,31 +87,21 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 			return nil, err
 		}
 		e.settings = s
-		e.applyColorConfig(s)
 	}
 	m := task.New(e.git, repo, e.settings, command)
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr
-	if isTerminal(e.stderr) || e.verbose {
+	if e.isTerminal(e.stderr) || e.verbose {
 		m.InitOutput = e.stderr
 	}
-	if isTerminal(e.stderr) && !e.quiet {
-		m.Progress = &lineProgress{w: e.stderr}
-	}
+	m.Progress = e.progress()
 	return m, nil
 }
 
-// applyColorConfig lets git's color.wt (else color.ui) setting decide the
-// colour, as git's own commands do.
-func (e *env) applyColorConfig(s *settings.Settings) {
-	v, ok := s.Get("color.wt")
-	if !ok {
-		v, ok = s.Get("color.ui")
-	}
-	if ok {
-		e.out = newPainter(e.stdout, e.noColor, v.Value)
-		e.err = newPainter(e.stderr, e.noColor, v.Value)
-	}
+// progress is where long operations show how far they have got: stderr,
+// when it is a terminal and --quiet was not given; else nil (nothing).
+func (e *env) progress() *progress.Printer {
+	return progress.NewPrinter(e.stderr, !e.quiet && e.isTerminal(e.stderr))
 }
 
 // errorf prints an error message: "git-wt: ..." on stderr.
@@ -128,16 +128,5 @@ func (e *env) task(c *cli.Context, command string) (*task.Manager, *record.Entry
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := e.manager(c.Context, command)
-	if err != nil {
-		return nil, nil, err
-	}
-	ent, err := m.Find(c.Context, arg)
-	if err != nil {
-		return nil, nil, err
-	}
-	if ent.Err != nil {
-		return nil, nil, ent.Err
-	}
-	return m, ent, nil
+	return e.findTask(c.Context, command, arg)
 }

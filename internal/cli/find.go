@@ -26,9 +26,9 @@ func (e *env) findTask(ctx context.Context, command, arg string) (*task.Manager,
 	return m, ent, nil
 }
 
-// progress is where a command shows the output of the tools it runs (git
-// push's progress, commit hooks, gh): stderr, or nowhere with --quiet.
-func (e *env) progress() io.Writer {
+// toolOutput is where a command shows the output of the tools it runs
+// (git push's progress, commit hooks, gh): stderr, or nowhere with --quiet.
+func (e *env) toolOutput() io.Writer {
 	if e.quiet {
 		return nil
 	}

@@ -93,7 +93,11 @@ func (e *env) listTable(views []taskView, o task.LiveOptions) error {
 		e.infof("no task worktrees (create one with git wt new TASK)")
 		return nil
 	}
-	t := &table{header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGE", "USED", "PR", "PATH"}}
+	t := &table{
+		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGE", "USED", "PR", "PATH"},
+		cut:    map[string]bool{"TASK": false, "BRANCH": false, "PATH": true},
+		drop:   []string{"USED", "AGE", "PR", "AHEAD/BEHIND"},
+	}
 	if o.Size {
 		t.header = append(t.header, "SIZE")
 	}
@@ -115,6 +119,7 @@ func (e *env) listTable(views []taskView, o task.LiveOptions) error {
 		}
 		t.add(row...)
 	}
+	t.fit(e.termWidth())
 	return t.write(e.stdout, e.out)
 }
 

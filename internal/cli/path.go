@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
 func pathCommand(e *env) *cli.Command {
@@ -11,7 +13,13 @@ func pathCommand(e *env) *cli.Command {
 		Name:      "path",
 		Usage:     "print a task's worktree path (cd \"$(git wt path TASK)\")",
 		ArgsUsage: "TASK",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "main", Usage: "print the main worktree's path instead (cd back from a task)"},
+		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("main") {
+				return e.printMainPath(c)
+			}
 			m, ent, err := e.task(c, "path")
 			if err != nil {
 				return err
@@ -21,4 +29,17 @@ func pathCommand(e *env) *cli.Command {
 			return err
 		},
 	}
+}
+
+// printMainPath prints the path of the main worktree: `path --main`.
+func (e *env) printMainPath(c *cli.Context) error {
+	if c.NArg() != 0 {
+		return exitcode.Usagef("git wt path --main takes no TASK (see git wt path -h)")
+	}
+	repo, err := e.locate(c.Context)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(e.stdout, repo.MainDir)
+	return err
 }

@@ -51,9 +51,9 @@ func prCommand(e *env) *cli.Command {
 			pr := ent.Record.PR
 			switch {
 			case create:
-				pr, err = m.CreatePR(c.Context, ent, c.String("title"), extra, e.progress())
+				pr, err = m.CreatePR(c.Context, ent, c.String("title"), extra, e.toolOutput())
 			case refresh:
-				pr, err = m.RefreshPR(c.Context, ent, e.progress())
+				pr, err = m.RefreshPR(c.Context, ent, e.toolOutput())
 			case byHand:
 				pr, err = m.SetPR(c.Context, ent, task.PRInfo{
 					URL: c.String("set-url"), Number: c.Int("number"), Title: c.String("title"), State: c.String("state"),

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -18,11 +19,23 @@ type cell struct {
 type table struct {
 	header []string
 	rows   [][]cell
+	// How the table may give way to fit a terminal: the columns whose
+	// text may be cut (by header; true: cut at the start, keeping the
+	// end, as for paths), and the columns that may go, first to go first.
+	cut  map[string]bool
+	drop []string
 }
+
+// minCut is the narrowest a cut column gets: enough to tell rows apart.
+const minCut = 12
+
+// ellipsis marks cut text; plain ASCII, as any terminal shows it.
+const ellipsis = "..."
 
 func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
 
-func (t *table) write(w io.Writer, p painter) error {
+// widths is the natural width of each column.
+func (t *table) widths() []int {
 	widths := make([]int, len(t.header))
 	for i, h := range t.header {
 		widths[i] = utf8.RuneCountInString(h)
@@ -32,6 +45,88 @@ func (t *table) write(w io.Writer, p painter) error {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
 		}
 	}
+	return widths
+}
+
+// fit makes the table at most width columns wide (width 0: no limit):
+// it cuts the widest cuttable column, one character at a time, down to
+// minCut; while that is not enough it drops the next optional column and
+// tries again. A table that cannot fit is cut as far as it goes.
+func (t *table) fit(width int) {
+	if width <= 0 {
+		return
+	}
+	for {
+		widths := t.widths()
+		fits := t.cutTo(widths, width)
+		if fits || len(t.drop) == 0 {
+			t.apply(widths)
+			return
+		}
+		t.dropColumn(t.drop[0])
+		t.drop = t.drop[1:]
+	}
+}
+
+// cutTo narrows the cuttable columns in widths until the table is at
+// most width wide, and reports whether it got there.
+func (t *table) cutTo(widths []int, width int) bool {
+	total := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	for total > width {
+		widest := -1
+		for i, h := range t.header {
+			if _, ok := t.cut[h]; ok && widths[i] > minCut && (widest < 0 || widths[i] > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return false
+		}
+		widths[widest]--
+		total--
+	}
+	return true
+}
+
+// apply cuts every cell to its column's width.
+func (t *table) apply(widths []int) {
+	for _, r := range t.rows {
+		for i := range r {
+			r[i].text = cutText(r[i].text, widths[i], t.cut[t.header[i]])
+		}
+	}
+}
+
+// cutText shortens s to width characters with an ellipsis, keeping its
+// end if atStart, else its start.
+func cutText(s string, width int, atStart bool) string {
+	runes := []rune(s)
+	if len(runes) <= width || width <= len(ellipsis) {
+		return s
+	}
+	keep := width - len(ellipsis)
+	if atStart {
+		return ellipsis + string(runes[len(runes)-keep:])
+	}
+	return string(runes[:keep]) + ellipsis
+}
+
+func (t *table) dropColumn(name string) {
+	i := slices.Index(t.header, name)
+	if i < 0 {
+		return
+	}
+	t.header = slices.Delete(t.header, i, i+1)
+	for j, r := range t.rows {
+		t.rows[j] = slices.Delete(r, i, i+1)
+	}
+}
+
+func (t *table) write(w io.Writer, p *painter) error {
+	widths := t.widths()
 	var b strings.Builder
 	line := func(cells []cell) {
 		for i, c := range cells {

@@ -41,7 +41,7 @@ func userHook(s *testutil.Sandbox, path string) (log string) {
 	return log
 }
 
-func lines(path string) []string {
+func fileLines(path string) []string {
 	data, _ := os.ReadFile(path)
 	return strings.FieldsFunc(string(data), func(r rune) bool { return r == '\n' })
 }
@@ -77,7 +77,7 @@ func TestInstallChainsTheUserHookAndUninstallRestoresItByteForByte(t *testing.T)
 	if code != 7 {
 		t.Fatalf("git worktree add must exit with the user hook's status 7, got %d: %s", code, out)
 	}
-	if got := lines(log); len(got) != 1 || !strings.HasSuffix(got[0], " 1") || !strings.HasPrefix(got[0], strings.Repeat("0", 40)) {
+	if got := fileLines(log); len(got) != 1 || !strings.HasSuffix(got[0], " 1") || !strings.HasPrefix(got[0], strings.Repeat("0", 40)) {
 		t.Fatalf("the user hook ran with %q", got)
 	}
 
@@ -195,7 +195,7 @@ func TestHooksDoNothingWithoutTheBinaryOrWithTheKillSwitch(t *testing.T) {
 	if refs := s.Git(s.Repo, "for-each-ref", "refs/wt/"); refs != "" {
 		t.Fatalf("git-wt's part ran: %s", refs)
 	}
-	if n := len(lines(log)); n != 2 {
+	if n := len(fileLines(log)); n != 2 {
 		t.Fatalf("the user hook ran %d times, want 2", n)
 	}
 }
@@ -234,11 +234,11 @@ func TestNewRunsTheChainedUserHookOnceAndInitOnce(t *testing.T) {
 	if !strings.Contains(r.Stderr, "post-checkout hook") || !strings.Contains(r.Stderr, "exit status 7") {
 		t.Fatalf("the failing user hook must be warned about: %s", r)
 	}
-	got := lines(log)
+	got := fileLines(log)
 	if len(got) != 1 || got[0] != strings.Repeat("0", 40)+" "+s.Git(r.Out(), "rev-parse", "HEAD")+" 1" {
 		t.Fatalf("the user hook must run once as after git worktree add, ran with %q", got)
 	}
-	if n := len(lines(count)); n != 1 {
+	if n := len(fileLines(count)); n != 1 {
 		t.Fatalf("init ran %d times for git wt new, want 1", n)
 	}
 }

@@ -115,7 +115,7 @@ func TestPlainWorktreeAddIsAdoptedAndInitialisedOnce(t *testing.T) {
 	if !strings.Contains(out, "detached HEAD") {
 		t.Fatalf("a detached worktree must be explained: %s", out)
 	}
-	if got := lines(count); strings.Join(got, ",") != "feature/x,T" {
+	if got := fileLines(count); strings.Join(got, ",") != "feature/x,T" {
 		t.Fatalf("init ran for %q, want once for feature/x and once for T", got)
 	}
 	if r := s.MustWT("count"); r.Out() != "2" {
@@ -255,7 +255,7 @@ func TestOnATerminalInitShowsItsStepsAndOutput(t *testing.T) {
 	s.Git(s.Repo, "config", "wt.init", "echo live-output")
 	// script gives git-wt a terminal; its stdin must not be closed.
 	cmd := exec.Command("script", "-qec", filepath.Join(testutil.BinDir(t), "git-wt")+" new T", "/dev/null")
-	cmd.Dir, cmd.Env = s.Repo, s.Env
+	cmd.Dir, cmd.Env = s.Repo, append(s.Env, "GIT_PROGRESS_DELAY=0") // show the meter at once
 	stdin, _ := os.Open(os.DevNull)
 	defer stdin.Close()
 	cmd.Stdin = stdin
@@ -263,7 +263,7 @@ func TestOnATerminalInitShowsItsStepsAndOutput(t *testing.T) {
 	if err != nil {
 		t.Fatalf("new on a terminal: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "init 1/1 in ") || !strings.Contains(string(out), "live-output") {
+	if !strings.Contains(string(out), "init in ") || !strings.Contains(string(out), "(1/1), done.") || !strings.Contains(string(out), "live-output") {
 		t.Fatalf("on a terminal init must show its step and output:\n%q", out)
 	}
 }

@@ -23,6 +23,17 @@ const (
 	CommandNotFound = 127 // no such command
 )
 
+// Meanings says what each code means (index: the code), for the man
+// page's EXIT STATUS section.
+var Meanings = []string{
+	OK:       "done",
+	Failed:   "failed (git failed, I/O error, not a repository, git too old); the message says what and names the path",
+	Usage:    "usage error: unknown command or flag, missing argument, invalid task id, path outside the base dir",
+	Refused:  "refused to protect data (dirty, unmerged, locked, in use, main worktree); nothing was changed",
+	Limit:    "limit reached (wt.maxWorktrees); nothing was changed",
+	NotFound: "not found: no such task (rm exits 0 instead)",
+}
+
 // Error is an error with the exit code it should end the process with.
 type Error struct {
 	Code int

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
@@ -150,10 +151,7 @@ func (m *Manager) copyFiles(ctx context.Context, rec *record.Record, log io.Writ
 		return nil
 	}
 	c := &fsutil.Copier{}
-	stop := m.showProgress(func() string {
-		st := c.Stats()
-		return fmt.Sprintf("copying from %s: %d files, %s", m.Repo.MainDir, st.Files, settings.FormatSize(st.Bytes))
-	})
+	stop := m.meterBytes("copying from "+m.Repo.MainDir, func() int64 { return c.Stats().Bytes })
 	for _, p := range paths {
 		if ctx.Err() != nil {
 			break
@@ -190,34 +188,37 @@ func listSome(items []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
-// progressInterval is how often a progress line is redrawn.
+// progressInterval is how often the copy's meter reads the copier's count.
 const progressInterval = 200 * time.Millisecond
 
-// showProgress redraws the line that line() describes until the returned
-// stop is called, from the first progressInterval on: a quick step shows
-// nothing. Without a Progress (not a terminal) it does nothing.
-func (m *Manager) showProgress(line func() string) (stop func()) {
-	if m.Progress == nil {
+// meterBytes feeds a meter the bytes that count() says are done, until
+// the returned stop is called. Without a Progress (not a terminal) it does
+// nothing.
+func (m *Manager) meterBytes(title string, count func() int64) (stop func()) {
+	meter := m.Progress.Start(title, 0, progress.Bytes)
+	if meter == nil {
 		return func() {}
 	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
+	var last int64
+	feed := func() {
+		n := count()
+		meter.Add(n - last)
+		last = n
+	}
 	go func() {
 		defer close(finished)
 		t := time.NewTicker(progressInterval)
 		defer t.Stop()
-		shown := false
 		for {
 			select {
 			case <-done:
-				if shown {
-					m.Progress.Update("%s", line())
-					m.Progress.Done()
-				}
+				feed()
+				meter.Done()
 				return
 			case <-t.C:
-				m.Progress.Update("%s", line())
-				shown = true
+				feed()
 			}
 		}
 	}()

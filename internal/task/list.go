@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -51,7 +52,12 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 		lives[i] = m.live(e, wts)
 	}
 	if o.Status || o.Size {
-		parallel(len(lives), func(i int) { m.fill(ctx, &lives[i], o) })
+		meter := m.Progress.Start("checking worktrees", int64(len(lives)), progress.Count)
+		parallel(len(lives), func(i int) {
+			m.fill(ctx, &lives[i], o)
+			meter.Add(1)
+		})
+		meter.Done()
 	}
 	if o.Status {
 		m.markMerged(ctx, lives)

@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 )
@@ -26,8 +27,8 @@ type Manager struct {
 	Events   *events.Log
 	// Warn prints a warning for the user (stderr).
 	Warn func(format string, args ...any)
-	// Progress, when set (a terminal), shows how long steps go.
-	Progress Progress
+	// Progress shows how far long operations have got; nil shows nothing.
+	Progress *progress.Printer
 	// InitOutput, when set (a terminal, --verbose), also receives the
 	// init commands' output as it comes; the log always does.
 	InitOutput io.Writer
@@ -36,12 +37,6 @@ type Manager struct {
 	HookOutput io.Writer
 
 	lockWait time.Duration // time spent waiting for the lock, for the event log
-}
-
-// Progress shows how a long step goes, on one line that is redrawn.
-type Progress interface {
-	Update(format string, args ...any)
-	Done() // ends the line
 }
 
 // New returns a Manager for repo; command names the git-wt command in the

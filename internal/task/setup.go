@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -165,12 +166,10 @@ func (m *Manager) runInit(ctx context.Context, rec *record.Record, commands []st
 		out = io.MultiWriter(log, m.InitOutput)
 	}
 	env := m.TaskEnv(rec)
-	for i, c := range commands {
+	meter := m.Progress.Start("init in "+rec.Path, int64(len(commands)), progress.Count)
+	defer meter.Done()
+	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
-		if m.Progress != nil {
-			m.Progress.Update("init %d/%d in %s: %s", i+1, len(commands), rec.Path, firstLine(c))
-			m.Progress.Done()
-		}
 		cmd := exec.CommandContext(ctx, "sh", "-c", c)
 		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = rec.Path, env, out, out
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -183,6 +182,7 @@ func (m *Manager) runInit(ctx context.Context, rec *record.Record, commands []st
 			}
 			return fmt.Errorf("init command `%s` failed: %v", firstLine(c), err)
 		}
+		meter.Add(1)
 	}
 	return nil
 }

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"embed"
+	"regexp"
+	"text/template"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+)
+
+// The shell scripts git-wt prints (completions and the wtcd function) and
+// the layout of its man page.
+var (
+	//go:embed shell
+	shellFiles embed.FS
+	//go:embed man
+	manFiles embed.FS
+)
+
+// shells are the shells git-wt supports, as ArgsUsage shows them (which
+// is also where completion finds the choices).
+const shells = "bash|zsh|fish"
+
+// completionFiles names each shell's completion script in shellFiles.
+var completionFiles = map[string]string{
+	"bash": "shell/git-wt.bash",
+	"zsh":  "shell/git-wt.zsh",
+	"fish": "shell/git-wt.fish",
+}
+
+func completionCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print the completion script for a shell",
+		ArgsUsage: shells,
+		Description: "make install and install.sh install these scripts where each shell looks for them. " +
+			"To load one by hand instead: bash: eval \"$(git wt completion bash)\" (after git's own completion); " +
+			"zsh: eval \"$(git wt completion zsh)\" (after compinit); fish: git wt completion fish | source.",
+		Action: func(c *cli.Context) error {
+			sh, err := shellArg(c)
+			if err != nil {
+				return err
+			}
+			script, err := shellFiles.ReadFile(completionFiles[sh])
+			if err != nil {
+				return err
+			}
+			_, err = e.stdout.Write(script)
+			return err
+		},
+	}
+}
+
+// functionName is what --name accepts: a name every supported shell takes
+// for a function.
+var functionName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+func shellInitCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "shell-init",
+		Usage:     "print a shell function that cds into a task's worktree, creating it if needed",
+		ArgsUsage: shells,
+		Description: "Add to your shell's startup file: bash (~/.bashrc): eval \"$(git wt shell-init bash)\"; " +
+			"zsh (~/.zshrc, after compinit): eval \"$(git wt shell-init zsh)\"; " +
+			"fish (~/.config/fish/config.fish): git wt shell-init fish | source. " +
+			"Then \"wtcd TASK\" cds into the task's worktree (made with git wt new if there is none; " +
+			"more arguments go to git wt new), and \"wtcd\" alone cds back to the main worktree. " +
+			"The function completes task ids.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Value: "wtcd", Usage: "call the function `F` (wt and gwt are taken by other tools)"},
+		},
+		Action: func(c *cli.Context) error {
+			sh, err := shellArg(c)
+			if err != nil {
+				return err
+			}
+			name := c.String("name")
+			if !functionName.MatchString(name) {
+				return exitcode.Usagef("%q cannot be a shell function name: use letters, digits, _ and -", name)
+			}
+			file := "shell/init.sh"
+			if sh == "fish" {
+				file = "shell/init.fish"
+			}
+			t, err := template.ParseFS(shellFiles, file)
+			if err != nil {
+				return err
+			}
+			return t.Execute(e.stdout, struct{ Shell, Name string }{sh, name})
+		},
+	}
+}
+
+// shellArg is the one argument of completion and shell-init: a shell.
+func shellArg(c *cli.Context) (string, error) {
+	sh, err := oneArg(c, "SHELL")
+	if err != nil {
+		return "", err
+	}
+	if _, ok := completionFiles[sh]; !ok {
+		return "", exitcode.Usagef("git wt %s: unknown shell %q: use one of %s", c.Command.Name, sh, shells)
+	}
+	return sh, nil
+}

@@ -1,0 +1,157 @@
+// These tests protect how git-wt talks to a terminal, and that it does not
+// when piped: colour decided per stream (off with --no-color, NO_COLOR,
+// color.wt/color.ui), `list` fitting the terminal's width, progress lines
+// only on a terminal, and --quiet/--verbose meaning the same everywhere.
+// A terminal is a pseudo-terminal made by script(1).
+package e2e
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+const esc = "\x1b["
+
+func TestColourOnlyOnTerminalsPerStream(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	// Piped: no colour on either stream.
+	if r := s.WT("list"); r.Code != 0 || strings.Contains(r.Stdout, esc) {
+		t.Fatalf("piped list is coloured: %q", r.Stdout)
+	}
+	if r := s.WT("path", "nope"); r.Code != 5 || strings.Contains(r.Stderr, esc) {
+		t.Fatalf("piped error is coloured: %s", r)
+	}
+	// On a terminal: both.
+	if out := onTerminal(t, s, "git-wt list; git-wt path nope"); !strings.Contains(out, esc+"32mactive") || !strings.Contains(out, esc+"31mgit-wt:") {
+		t.Fatalf("no colour on a terminal:\n%q", out)
+	}
+	// Each stream decides for itself.
+	file := s.Home + "/out"
+	out := onTerminal(t, s, "git-wt list >"+file+"; git-wt path nope")
+	if data, _ := os.ReadFile(file); strings.Contains(string(data), esc) || !strings.Contains(out, esc+"31mgit-wt:") {
+		t.Fatalf("stdout to a file must be plain while stderr on the terminal is coloured:\nfile %q\nterminal %q", data, out)
+	}
+	out = onTerminal(t, s, "git-wt path nope 2>"+file+"; git-wt list")
+	if data, _ := os.ReadFile(file); strings.Contains(string(data), esc) || !strings.Contains(out, esc+"32mactive") {
+		t.Fatalf("stderr to a file must be plain while stdout on the terminal is coloured:\nfile %q\nterminal %q", data, out)
+	}
+}
+
+func TestColourTurnedOff(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	plain := func(what, line string, env ...string) {
+		t.Helper()
+		if out := onTerminal(t, s, line, env...); strings.Contains(out, esc) {
+			t.Errorf("%s: coloured:\n%q", what, out)
+		}
+	}
+	plain("--no-color", "git-wt --no-color list; git-wt path nope --no-color")
+	plain("NO_COLOR", "git-wt list; git-wt path nope", "NO_COLOR=1")
+	plain("TERM=dumb", "git-wt list; git-wt path nope", "TERM=dumb")
+	plain("git -c color.ui=never", "git -c color.ui=never wt list; git -c color.ui=never wt path nope")
+	s.Git(s.Repo, "config", "color.wt", "never")
+	plain("color.wt=never", "git-wt list; git-wt path nope")
+	// color.wt wins over color.ui, as color.<command> does in git.
+	s.Git(s.Repo, "config", "color.wt", "auto")
+	s.Git(s.Repo, "config", "color.ui", "never")
+	if out := onTerminal(t, s, "git-wt list; git-wt path nope"); !strings.Contains(out, esc+"32m") || !strings.Contains(out, esc+"31m") {
+		t.Fatalf("color.wt=auto must beat color.ui=never:\n%q", out)
+	}
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func TestListFitsTheTerminal(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	long := "a-task-id-that-is-rather-long-to-show-in-full"
+	path := s.MustWT("new", long).Out()
+	s.MustWT("new", "T")
+	out := onTerminal(t, s, "stty cols 60; git-wt list")
+	lines := strings.Split(strings.TrimSpace(ansi.ReplaceAllString(out, "")), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "TASK") {
+		t.Fatalf("list on a terminal:\n%s", out)
+	}
+	for _, l := range lines {
+		if utf8.RuneCountInString(l) > 60 {
+			t.Errorf("line wider than the 60-column terminal (%d): %q", utf8.RuneCountInString(l), l)
+		}
+	}
+	// The end of a path tells worktrees apart: it is what is kept.
+	if !strings.Contains(out, "...") || !strings.Contains(out, "/T") {
+		t.Errorf("cut cells should keep the ends of paths:\n%s", out)
+	}
+	// Piped, nothing is cut: scripts get every character.
+	if r := s.MustWT("list"); !strings.Contains(r.Stdout, path) || !strings.Contains(r.Stdout, long) {
+		t.Fatalf("piped list was cut:\n%s", r.Stdout)
+	}
+}
+
+func TestProgressOnlyOnTerminals(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "A")
+	s.MustWT("new", "B")
+	const done = "git-wt: checking worktrees: 100% (2/2), done."
+	if out := onTerminal(t, s, "git-wt list >/dev/null", "GIT_PROGRESS_DELAY=0"); !strings.Contains(out, done) {
+		t.Fatalf("no progress on a terminal:\n%q", out)
+	}
+	if out := onTerminal(t, s, "git-wt list --quiet >/dev/null", "GIT_PROGRESS_DELAY=0"); strings.Contains(out, "checking") {
+		t.Fatalf("progress despite --quiet:\n%q", out)
+	}
+	// An operation quicker than the delay shows nothing, as in git.
+	if out := onTerminal(t, s, "git-wt list >/dev/null", "GIT_PROGRESS_DELAY=3600"); strings.Contains(out, "checking") {
+		t.Fatalf("progress before the delay:\n%q", out)
+	}
+	piped := *s
+	piped.Env = append(append([]string(nil), s.Env...), "GIT_PROGRESS_DELAY=0")
+	if r := piped.MustWT("list"); strings.Contains(r.Stderr, "checking") {
+		t.Fatalf("progress when piped: %s", r)
+	}
+}
+
+// TestQuietAndVerboseEverywhere runs commands of every kind: --quiet
+// leaves only data (and errors), --verbose adds the git commands run, and
+// asking for both is a usage error.
+func TestQuietAndVerboseEverywhere(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, args := range [][]string{
+		{"new", "Q"},
+		{"new", "Q"}, // exists already: says so
+		{"list"},
+		{"list", "--json"},
+		{"path", "Q"},
+		{"path", "--main"},
+		{"show", "Q"},
+		{"count"},
+		{"completion", "bash"},
+		{"shell-init", "zsh"},
+		{"rm", "nope"},
+		{"rm", "Q"},
+	} {
+		quiet := s.MustWT(append(args, "--quiet")...)
+		if quiet.Stderr != "" {
+			t.Errorf("git wt %q --quiet printed messages: %s", args, quiet)
+		}
+		if args[0] == "rm" || args[0] == "new" {
+			continue // the quiet run changed the state
+		}
+		normal := s.MustWT(args...)
+		if quiet.Stdout != normal.Stdout {
+			t.Errorf("git wt %q --quiet changed the data:\n%s\nvs\n%s", args, quiet.Stdout, normal.Stdout)
+		}
+	}
+	for _, args := range [][]string{{"list"}, {"path", "--main"}, {"count"}} {
+		if r := s.MustWT(append(args, "--verbose")...); !strings.Contains(r.Stderr, "git-wt: [") || !strings.Contains(r.Stderr, "] git ") {
+			t.Errorf("git wt %q --verbose shows no git command: %s", args, r)
+		}
+	}
+	if r := s.WT("list", "--quiet", "--verbose"); r.Code != 2 || !strings.Contains(r.Stderr, "--quiet and --verbose") {
+		t.Fatalf("--quiet --verbose: %s", r)
+	}
+}

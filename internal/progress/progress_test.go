@@ -1,0 +1,88 @@
+// These tests protect the progress line of long operations: drawn in place
+// only when enabled and only after the delay, ending with ", done.", and
+// silent when the operation was quick or the stream is not a terminal.
+package progress
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestNilPrinterAndMeterDoNothing(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewPrinter(&buf, false)
+	m := p.Start("copying", 10, Count)
+	m.Add(5)
+	m.Done()
+	if p != nil || m != nil || buf.Len() != 0 {
+		t.Fatalf("disabled printer drew %q", buf.String())
+	}
+}
+
+func TestMeterDrawsInPlaceAndEndsWithDone(t *testing.T) {
+	t.Setenv("GIT_PROGRESS_DELAY", "0")
+	var buf bytes.Buffer
+	m := NewPrinter(&buf, true).Start("checking worktrees", 4, Count)
+	for range 4 {
+		m.Add(1)
+	}
+	m.Done()
+	want := "\rgit-wt: checking worktrees:  25% (1/4)\r" +
+		"\rgit-wt: checking worktrees:  50% (2/4)\r" +
+		"\rgit-wt: checking worktrees:  75% (3/4)\r" +
+		"\rgit-wt: checking worktrees: 100% (4/4)\r" +
+		"\rgit-wt: checking worktrees: 100% (4/4), done.\n"
+	if buf.String() != want {
+		t.Fatalf("got  %q\nwant %q", buf.String(), want)
+	}
+}
+
+func TestQuickOperationShowsNothing(t *testing.T) {
+	t.Setenv("GIT_PROGRESS_DELAY", "")
+	var buf bytes.Buffer
+	m := NewPrinter(&buf, true).Start("copying", 3, Count)
+	m.Add(3)
+	m.Done()
+	if buf.Len() != 0 {
+		t.Fatalf("a quick operation drew %q", buf.String())
+	}
+}
+
+func TestBytesUnknownTotalAndPadding(t *testing.T) {
+	t.Setenv("GIT_PROGRESS_DELAY", "0")
+	var buf bytes.Buffer
+	p := NewPrinter(&buf, true)
+	m := p.Start("copying .env", 0, Bytes)
+	m.Add(3 << 20)
+	m.Done()
+	if want := "\rgit-wt: copying .env: 3.0M\r\rgit-wt: copying .env: 3.0M, done.\n"; buf.String() != want {
+		t.Fatalf("got %q, want %q", buf.String(), want)
+	}
+	// A shorter line blanks out what is left of a longer one.
+	buf.Reset()
+	m = p.Start("x", 1000, Count)
+	m.Add(1000)
+	m.drawn = 60
+	m.Done()
+	if line := strings.TrimSuffix(buf.String(), "\n"); len(strings.TrimPrefix(line[strings.LastIndex(line, "\r"):], "\r")) != 60 {
+		t.Fatalf("no padding over the longer line: %q", buf.String())
+	}
+}
+
+func TestMeterCountsFromManyGoroutines(t *testing.T) {
+	t.Setenv("GIT_PROGRESS_DELAY", "0")
+	var buf bytes.Buffer
+	m := NewPrinter(&buf, true).Start("checking", 200, Count)
+	var wg sync.WaitGroup
+	for range 200 {
+		wg.Add(1)
+		go func() { defer wg.Done(); m.Add(1) }()
+	}
+	wg.Wait()
+	m.Done()
+	if !strings.HasSuffix(buf.String(), "100% (200/200), done.\n") {
+		t.Fatalf("final line: %q", buf.String())
+	}
+}

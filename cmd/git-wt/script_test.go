@@ -31,3 +31,5 @@ func TestScripts(t *testing.T) {
 		},
 	})
 }
+
+func TestMain(m *testing.M) { testutil.Main(m) }

@@ -20,7 +20,7 @@ import (
 // pre-merge-commit hook is running (the merged files are written, the
 // commit not made). The hook waits until the test ends. The merge's exit
 // comes on the channel.
-func stopMidMerge(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error, *bytes.Buffer) {
+func stopMidMerge(t *testing.T, s *testutil.Sandbox, extra ...string) (*exec.Cmd, <-chan error, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
 	ready, hold := filepath.Join(dir, "ready"), filepath.Join(dir, "hold")
@@ -37,7 +37,7 @@ func stopMidMerge(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error, *
 			f.Close()
 		}
 	})
-	cmd := s.Cmd(s.Repo, "merge", "T")
+	cmd := s.Cmd(s.Repo, append([]string{"merge", "T"}, extra...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -89,6 +89,10 @@ func TestMergeKilledLeavesItsStateForTheUser(t *testing.T) {
 	if halfDone != "A  task.txt" {
 		t.Fatalf("the killed merge left %q", halfDone)
 	}
+	// doctor names it, and --fix leaves it to the user.
+	if r := s.WT("doctor", "--fix"); r.Code != 1 || !strings.Contains(r.Stdout, "interrupted-merge") {
+		t.Fatalf("doctor after a killed merge: %s", r)
+	}
 	// ...and merging again refuses to touch what it left, and says why.
 	r := s.WT("merge", "T")
 	if r.Code != 3 || !strings.Contains(r.Stderr, "interrupted git wt merge") || !strings.Contains(r.Stderr, s.Repo) {
@@ -115,5 +119,30 @@ func TestMergeRefusesABaseInTheMiddleOfAMerge(t *testing.T) {
 	}
 	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "MERGE_HEAD") || s.Git(s.Repo, "rev-parse", "main") != mainTip {
 		t.Fatal("the user's merge in progress was touched")
+	}
+}
+
+func TestMergeKilledInItsTemporaryWorktreeIsRepairedByDoctor(t *testing.T) {
+	t.Parallel()
+	s, path, taskTip, _ := mergeSetup(t, false)
+	s.Git(s.Repo, "branch", "release")
+	release := s.Git(s.Repo, "rev-parse", "release")
+	// A git without merge-tree --write-tree: the merge into a branch no
+	// worktree has out happens in a temporary worktree.
+	old := gitSaysItIs(s, "2.37.7")
+	cmd, exited, _ := stopMidMerge(t, old, "--into", "release", "--no-ff")
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	<-exited
+	os.Remove(filepath.Join(s.Repo, ".git", "hooks", "pre-merge-commit"))
+	r := s.WT("doctor")
+	if r.Code != 1 || !strings.Contains(r.Stdout, "leftover-merge-worktree") || !strings.Contains(r.Stdout, ".git-wt-tmp") {
+		t.Fatalf("doctor after a merge killed in its temporary worktree: %s", r)
+	}
+	s.WT("doctor", "--fix")
+	if strings.Contains(s.Git(s.Repo, "worktree", "list"), ".git-wt-tmp") {
+		t.Fatal("doctor --fix left the temporary worktree")
+	}
+	if s.Git(s.Repo, "rev-parse", "release") != release || s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != taskTip || !testutil.Exists(path) {
+		t.Fatal("the repair changed the base or the task")
 	}
 }

@@ -20,15 +20,16 @@ import (
 // The ways records, worktrees, branches and git's admin entries can
 // disagree (SPEC §7).
 const (
-	CorruptRecord      = "corrupt-record"        // a refs/wt/* that cannot be read
-	StuckCreation      = "stuck-creation"        // creating/initializing, creator gone
-	InterruptedMerge   = "interrupted-merge"     // merging, its process gone
-	MissingWorktree    = "missing-worktree"      // a record whose worktree folder is gone
-	UnregisteredFolder = "unregistered-worktree" // a record and folder git no longer knows
-	PrunableEntry      = "prunable-admin-entry"  // git's admin entry for a folder that is gone
-	ForeignWorktree    = "foreign-worktree"      // a worktree git-wt did not make (no record)
-	LeftoverBranch     = "leftover-branch"       // a task branch with no worktree, no record, no unique commits
-	LeftoverTrash      = "leftover-trash"        // what an interrupted rm was deleting
+	CorruptRecord      = "corrupt-record"          // a refs/wt/* that cannot be read
+	StuckCreation      = "stuck-creation"          // creating/initializing, creator gone
+	InterruptedMerge   = "interrupted-merge"       // merging, its process gone
+	MissingWorktree    = "missing-worktree"        // a record whose worktree folder is gone
+	UnregisteredFolder = "unregistered-worktree"   // a record and folder git no longer knows
+	PrunableEntry      = "prunable-admin-entry"    // git's admin entry for a folder that is gone
+	ForeignWorktree    = "foreign-worktree"        // a worktree git-wt did not make (no record)
+	LeftoverBranch     = "leftover-branch"         // a task branch with no worktree, no record, no unique commits
+	LeftoverTrash      = "leftover-trash"          // what an interrupted rm was deleting
+	LeftoverMerge      = "leftover-merge-worktree" // the temporary worktree of a merge whose process died
 )
 
 // Problem is one disagreement, what fixing it does, and what happened.
@@ -94,7 +95,9 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 			continue
 		}
 		known++
-		problems = append(problems, m.diagnoseUnrecorded(wt))
+		if p := m.diagnoseUnrecorded(wt); p != nil {
+			problems = append(problems, p)
+		}
 	}
 	branches, err := m.leftoverBranches(ctx, wts, entries)
 	if err != nil {
@@ -158,6 +161,15 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 
 // diagnoseUnrecorded reports a worktree that has no record.
 func (m *Manager) diagnoseUnrecorded(wt git.Worktree) *Problem {
+	if pid, ok := mergeWorktreePID(m.Settings.BaseDir, wt.Path); ok {
+		if proc.Check(proc.ID{PID: pid, Host: proc.Self().Host}) == proc.Alive {
+			return nil // a merge is using it right now
+		}
+		return &Problem{Kind: LeftoverMerge, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1,
+			Detail:  "git wt merge was stopped while it used this temporary worktree; the branch it merged into is unchanged",
+			Fix:     "remove the temporary worktree",
+			fixWith: func(ctx context.Context, _ bool) error { return m.dropWorktree(ctx, wt.Path) }}
+	}
 	if _, err := os.Lstat(wt.Path); wt.Prunable || err != nil {
 		p := &Problem{Kind: PrunableEntry, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1, missing: true,
 			Detail: "git's admin entry points at a folder that is gone", Fix: "prune the admin entry"}
@@ -179,6 +191,20 @@ func (m *Manager) diagnoseUnrecorded(wt git.Worktree) *Problem {
 		p.Fix, p.fixWith = "", nil
 	}
 	return p
+}
+
+// mergeWorktreePID tells a merge's temporary worktree by its path,
+// <base dir>/.git-wt-tmp/merge-<pid>, and returns the pid.
+func mergeWorktreePID(baseDir, path string) (int, bool) {
+	dir := filepath.Dir(path)
+	if dir != filepath.Join(baseDir, tmpDir) {
+		real, err := filepath.EvalSymlinks(baseDir) // the base dir may be a symlink
+		if err != nil || dir != filepath.Join(real, tmpDir) {
+			return 0, false
+		}
+	}
+	pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(path), "merge-"))
+	return pid, err == nil
 }
 
 // leftoverBranches finds task branches (under wt.branchPrefix) that no

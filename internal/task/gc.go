@@ -39,7 +39,7 @@ type GCReport struct {
 // adopt, corrupt records, interrupted merges) are doctor's to report.
 var orphanKinds = map[string]bool{
 	StuckCreation: true, MissingWorktree: true, UnregisteredFolder: true,
-	PrunableEntry: true, LeftoverBranch: true, LeftoverTrash: true,
+	PrunableEntry: true, LeftoverBranch: true, LeftoverTrash: true, LeftoverMerge: true,
 }
 
 // GC cleans orphans, then applies the retention policy (SPEC §7).

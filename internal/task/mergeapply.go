@@ -232,6 +232,10 @@ func (m *Manager) inProgress(ctx context.Context, dir string) string {
 	return ""
 }
 
+// tmpDir, in the base dir, holds the temporary worktrees of merges:
+// merge-<pid>.
+const tmpDir = ".git-wt-tmp"
+
 // withCheckout runs fn in a temporary worktree that has branch checked
 // out, made under <base dir>/.git-wt-tmp and removed afterwards: for a
 // merge into a branch that no worktree has checked out on a git without
@@ -242,7 +246,7 @@ func (m *Manager) withCheckout(ctx context.Context, branch string, fn func(dir s
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(baseDir, ".git-wt-tmp", fmt.Sprintf("merge-%d", os.Getpid()))
+	dir := filepath.Join(baseDir, tmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
 	// addWorktree and dropWorktree take the repository lock themselves.
 	err = m.addWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &undo{})
 	defer func() {

@@ -30,6 +30,16 @@ func Root() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
+// Main runs a test package that uses BinDir and removes the built binary
+// afterwards: call it from the package's TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // BinDir builds git-wt (once per test binary) and returns the folder that
 // holds it. The folder is world-readable so tests may run the binary as an
 // unprivileged user.

@@ -34,7 +34,7 @@ TESTFLAGS ?= -timeout 15m -count=1
 FUZZTIME ?= 30s
 FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
-	./internal/settings:FuzzParseDuration
+	./internal/settings:FuzzParseDuration ./hooks:FuzzDecide
 
 .PHONY: all build test test-deps lint install uninstall clean fuzz bench
 

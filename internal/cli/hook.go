@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/hooks"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/task"
@@ -24,27 +25,19 @@ func hookCommand(e *env) *cli.Command {
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
-			if len(args) == 0 {
-				return exitcode.Usagef("git wt hook needs a hook name (post-checkout, post-merge)")
+			work, err := hooks.Decide(args)
+			if err != nil {
+				return exitcode.Usagef("git wt hook: %v", err)
 			}
-			switch name := args[0]; {
-			case name == "post-checkout" && len(args) == 4:
-				if !task.NewWorktreeCheckout(args[1], args[2], args[3]) || !standingIn() || !dotGitIsFile() {
-					return nil
-				}
-				e.runHook(c.Context, name, func(m *task.Manager) error { return m.AdoptCheckout(c.Context, args[2]) })
-			case name == "post-merge" && len(args) == 2:
-				// A squash merge (flag 1) has committed nothing yet.
-				if args[1] == "1" || !standingIn() {
-					return nil
-				}
-				e.runHook(c.Context, name, func(m *task.Manager) error {
+			switch {
+			case work == hooks.AdoptWorktree && standingIn() && dotGitIsFile():
+				e.runHook(c.Context, args[0], func(m *task.Manager) error { return m.AdoptCheckout(c.Context, args[2]) })
+			case work == hooks.CleanupMerged && standingIn():
+				e.runHook(c.Context, args[0], func(m *task.Manager) error {
 					results, err := m.CleanupMerged(c.Context)
 					e.reportCleanup(results)
 					return err
 				})
-			default:
-				return exitcode.Usagef("git wt hook: unknown hook or wrong arguments: %q", args)
 			}
 			return nil
 		},

@@ -14,16 +14,6 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// NewWorktreeCheckout tells from post-checkout's arguments alone whether
-// git may have just made a new worktree: the previous HEAD is all zeros
-// (compared as such: SHA-256 repositories have longer ids), the new HEAD
-// is an object id, and the flag is 1. A `git clone` looks the same; the
-// caller tells the two apart.
-func NewWorktreeCheckout(prev, head, flag string) bool {
-	return flag == "1" && len(prev) >= 40 && strings.Trim(prev, "0") == "" &&
-		len(head) == len(prev) && strings.Trim(strings.ToLower(head), "0123456789abcdef") == ""
-}
-
 // AdoptCheckout is git-wt's part of the post-checkout hook in a worktree
 // that plain git has just made (`git worktree add`; SPEC §5): unless the
 // worktree has a record already (git wt new made it, or it was set up

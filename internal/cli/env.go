@@ -77,25 +77,51 @@ func (e *env) locate(ctx context.Context) (*git.Repo, error) {
 // manager locates the repository and reads its settings, for a command
 // that acts on tasks.
 func (e *env) manager(ctx context.Context, command string) (*task.Manager, error) {
+	// git config runs while rev-parse locates the repository: both start
+	// from the current directory. When the caller points git elsewhere
+	// (GIT_DIR), config waits to be read from the worktree found.
+	var pending *settings.Pending
+	if e.settings == nil && e.repo == nil && os.Getenv("GIT_DIR") == "" && os.Getenv("GIT_WORK_TREE") == "" {
+		if cwd, err := os.Getwd(); err == nil {
+			pending = settings.Start(ctx, e.git, cwd)
+		}
+	}
 	repo, err := e.locate(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if e.settings == nil {
-		s, err := settings.Load(ctx, e.git, repo.Toplevel, repo.MainDir)
+		if pending == nil {
+			pending = settings.Start(ctx, e.git, repo.Toplevel)
+		}
+		s, err := pending.Finish(repo.MainDir)
 		if err != nil {
 			return nil, err
 		}
 		e.settings = s
 	}
-	m := task.New(e.git, repo, e.settings, command)
+	return e.newManager(repo, e.settings, command), nil
+}
+
+// finder is a manager for commands that only find a task (path): it reads
+// no settings, which saves a git process on the hottest path.
+func (e *env) finder(ctx context.Context, command string) (*task.Manager, error) {
+	repo, err := e.locate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.newManager(repo, nil, command), nil
+}
+
+func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *task.Manager {
+	m := task.New(e.git, repo, s, command)
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr
 	if e.isTerminal(e.stderr) || e.verbose {
 		m.InitOutput = e.stderr
 	}
 	m.Progress = e.progress()
-	return m, nil
+	return m
 }
 
 // progress is where long operations show how far they have got: stderr,

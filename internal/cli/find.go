@@ -16,14 +16,21 @@ func (e *env) findTask(ctx context.Context, command, arg string) (*task.Manager,
 	if err != nil {
 		return nil, nil, err
 	}
-	ent, err := m.Find(ctx, arg)
+	ent, err := lookup(ctx, m, arg, nil)
+	return m, ent, err
+}
+
+// lookup finds the task arg names, using what p read already if it is
+// given; a record git-wt cannot read is an error.
+func lookup(ctx context.Context, m *task.Manager, arg string, p *task.Prefetch) (*record.Entry, error) {
+	ent, err := m.FindPrefetched(ctx, arg, p)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if ent.Err != nil {
-		return nil, nil, exitcode.Failedf("%v: run git wt doctor", ent.Err)
+		return nil, exitcode.Failedf("%v: run git wt doctor", ent.Err)
 	}
-	return m, ent, nil
+	return ent, nil
 }
 
 // toolOutput is where a command shows the output of the tools it runs

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -29,11 +30,19 @@ func listCommand(e *env) *cli.Command {
 			if c.NArg() != 0 {
 				return noArgs(c)
 			}
+			// The records are read while the repository is located.
+			var pending *record.Pending
+			if cwd, err := os.Getwd(); err == nil && os.Getenv("GIT_DIR") == "" && os.Getenv("GIT_WORK_TREE") == "" {
+				pending = record.StartAll(c.Context, e.git, cwd)
+			}
 			m, err := e.manager(c.Context, "list")
 			if err != nil {
 				return err
 			}
-			o := task.LiveOptions{Status: !c.Bool("no-status"), Size: c.Bool("size")}
+			if pending != nil {
+				m.Store.Use(pending)
+			}
+			o := task.LiveOptions{Status: !c.Bool("no-status"), Size: c.Bool("size"), Worktrees: c.Bool("all")}
 			lives, wts, err := m.Inspect(c.Context, o)
 			if err != nil {
 				return err

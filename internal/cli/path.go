@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 func pathCommand(e *env) *cli.Command {
@@ -20,7 +22,21 @@ func pathCommand(e *env) *cli.Command {
 			if c.Bool("main") {
 				return e.printMainPath(c)
 			}
-			m, ent, err := e.task(c, "path")
+			arg, err := oneArg(c, "TASK")
+			if err != nil {
+				return err
+			}
+			// The hot path: no settings are read, and the records are read
+			// while the repository is located.
+			var p *task.Prefetch
+			if cwd, err := os.Getwd(); err == nil && os.Getenv("GIT_DIR") == "" && os.Getenv("GIT_WORK_TREE") == "" {
+				p = task.StartPrefetch(c.Context, e.git, cwd, arg)
+			}
+			m, err := e.finder(c.Context, "path")
+			if err != nil {
+				return err
+			}
+			ent, err := lookup(c.Context, m, arg, p)
 			if err != nil {
 				return err
 			}

@@ -28,7 +28,30 @@ type Entry struct {
 type Store struct {
 	Git *git.Runner
 	Dir string // any directory of the repository
+
+	pending *Pending // an All started early, used by the next All
 }
+
+// Pending is a read of every record started before the repository was
+// located (from the current directory), so that it runs beside rev-parse.
+type Pending struct {
+	done    chan struct{}
+	entries []Entry
+	err     error
+}
+
+// StartAll begins reading every record from dir.
+func StartAll(ctx context.Context, g *git.Runner, dir string) *Pending {
+	p := &Pending{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.entries, p.err = (&Store{Git: g, Dir: dir}).All(ctx)
+	}()
+	return p
+}
+
+// Use makes the next All return what p read.
+func (s *Store) Use(p *Pending) { s.pending = p }
 
 // Get reads the records stored under slugs, with one git process; a slug
 // with no record is left out.
@@ -50,17 +73,15 @@ func (s *Store) Get(ctx context.Context, slugs ...string) ([]Entry, error) {
 	return entries, nil
 }
 
-// All reads every record: one ref listing and one batch read.
+// All reads every record, with one git process where git is 2.36 or
+// later (else two).
 func (s *Store) All(ctx context.Context) ([]Entry, error) {
-	refs, err := s.Git.ListRefs(ctx, s.Dir, RefPrefix)
-	if err != nil {
-		return nil, err
+	if p := s.pending; p != nil {
+		s.pending = nil
+		<-p.done
+		return p.entries, p.err
 	}
-	oids := make([]string, len(refs))
-	for i, r := range refs {
-		oids[i] = r.OID
-	}
-	objs, err := s.Git.ReadObjects(ctx, s.Dir, oids...)
+	refs, objs, err := s.Git.RefObjects(ctx, s.Dir, RefPrefix)
 	if err != nil {
 		return nil, err
 	}

@@ -63,15 +63,39 @@ type Settings struct {
 // Load reads the settings of the repository whose main worktree is
 // mainDir, from dir (any worktree of it), with one `git config` process.
 func Load(ctx context.Context, g *git.Runner, dir, mainDir string) (*Settings, error) {
-	out, err := g.Run(ctx, dir, "config", "--list", "-z", "--show-scope")
-	if err != nil && git.ExitCode(err) != 1 { // 1: no config at all
-		return nil, err
+	return Start(ctx, g, dir).Finish(mainDir)
+}
+
+// Pending is a settings read under way: Start runs `git config` at once,
+// so that it overlaps with locating the repository.
+type Pending struct {
+	out  string
+	err  error
+	done chan struct{}
+}
+
+// Start begins reading git config from dir.
+func Start(ctx context.Context, g *git.Runner, dir string) *Pending {
+	p := &Pending{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.out, p.err = g.Run(ctx, dir, "config", "--list", "-z", "--show-scope")
+	}()
+	return p
+}
+
+// Finish waits for git config and adds the .gitwt file of the main
+// worktree at mainDir, the lowest layer.
+func (p *Pending) Finish(mainDir string) (*Settings, error) {
+	<-p.done
+	if p.err != nil && git.ExitCode(p.err) != 1 { // 1: no config at all
+		return nil, p.err
 	}
 	gitwt, sum, err := readGitwt(filepath.Join(mainDir, GitwtFile))
 	if err != nil {
 		return nil, err
 	}
-	s := &Settings{values: layer(gitwt, parseConfigList(out)), GitwtSHA256: sum}
+	s := &Settings{values: layer(gitwt, parseConfigList(p.out)), GitwtSHA256: sum}
 	if err := s.resolve(mainDir); err != nil {
 		return nil, err
 	}

@@ -24,7 +24,8 @@ type Live struct {
 	Dirty     int // -1 when git status failed
 	Ahead     int
 	Behind    int
-	Merged    bool // has commits of its own, and they are merged
+	Merged    bool   // has commits of its own, and they are merged
+	tip       string // the branch's commit, as status read it ("" unknown)
 	StatusErr error
 
 	Size int64 // bytes on disk; only with the size asked for
@@ -34,6 +35,9 @@ type Live struct {
 type LiveOptions struct {
 	Status bool // dirty count, ahead/behind, merged: a few git calls per task
 	Size   bool // disk use: a walk of each worktree
+	// Worktrees reads git's worktree list even without the status (for
+	// the worktrees that have no record).
+	Worktrees bool
 }
 
 // Inspect reads every record and git's worktree list and, if asked, the
@@ -43,13 +47,22 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	if err != nil {
 		return nil, nil, err
 	}
-	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
-	if err != nil {
-		return nil, nil, err
-	}
 	lives := make([]Live, len(entries))
 	for i, e := range entries {
-		lives[i] = m.live(e, wts)
+		lives[i] = m.live(e, nil)
+	}
+	// git's worktree list is the slowest read here, and only the status
+	// and the foreign worktrees (--all) need it: it runs beside the
+	// statuses, as does the one batch that tells which tasks are merged.
+	var wts []git.Worktree
+	var wtsErr error
+	var wg sync.WaitGroup
+	if o.Status || o.Worktrees {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wts, wtsErr = m.Git.Worktrees(ctx, m.Repo.MainDir)
+		}()
 	}
 	if o.Status || o.Size {
 		meter := m.Progress.Start("checking worktrees", int64(len(lives)), progress.Count)
@@ -62,6 +75,15 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	if o.Status {
 		m.markMerged(ctx, lives)
 	}
+	wg.Wait()
+	if wtsErr != nil {
+		return nil, nil, wtsErr
+	}
+	for i := range lives {
+		if rec := lives[i].Entry.Record; rec != nil {
+			lives[i].Worktree = findWorktree(wts, rec.Path)
+		}
+	}
 	return lives, wts, nil
 }
 
@@ -70,9 +92,14 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 func (m *Manager) markMerged(ctx context.Context, lives []Live) {
 	var recs []*record.Record
 	for _, l := range lives {
-		if l.Entry.Record != nil && l.Exists {
-			recs = append(recs, l.Entry.Record)
+		// A branch still at its base commit has no commits of its own,
+		// so it is not merged: no need to ask git.
+		if rec := l.Entry.Record; rec != nil && l.Exists && (l.tip == "" || l.tip != rec.BaseSHA) {
+			recs = append(recs, rec)
 		}
+	}
+	if len(recs) == 0 {
+		return
 	}
 	set, _ := m.MergedSet(ctx, recs, "")
 	for i := range lives {
@@ -117,10 +144,14 @@ func (m *Manager) fill(ctx context.Context, l *Live, o LiveOptions) {
 		return
 	}
 	if o.Status {
-		if l.Dirty, l.StatusErr = m.DirtyCount(ctx, rec.Path); l.StatusErr != nil {
+		st, err := m.status(ctx, rec.Path, rec)
+		l.Dirty, l.Ahead, l.Behind, l.StatusErr, l.tip = st.dirty, st.ahead, st.behind, err, st.tip
+		if err != nil {
 			l.Dirty = -1
 		}
-		l.Ahead, l.Behind, _ = m.AheadBehind(ctx, rec.Branch, baseRev(rec))
+		if !st.hasAB { // a base that is no ref, or another branch checked out
+			l.Ahead, l.Behind, _ = m.AheadBehind(ctx, rec.Branch, baseRev(rec))
+		}
 	}
 	if o.Size {
 		l.Size = fsutil.DiskUsage(rec.Path)

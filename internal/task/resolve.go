@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
 )
@@ -21,19 +22,60 @@ func (m *Manager) byID(ctx context.Context, id string) (*record.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A task id match wins over a slug match: task "fix-_bug_-123" is not
-	// task "fix: bug #123", whose slug it happens to be.
+	return pick(id, cands, entries), nil
+}
+
+// pick chooses the record of id among those read under its candidates.
+// A task id match wins over a slug match: task "fix-_bug_-123" is not task
+// "fix: bug #123", whose slug it happens to be.
+func pick(id string, cands [2]string, entries []record.Entry) *record.Entry {
 	for i := range entries {
 		if e := &entries[i]; e.Record != nil && e.Record.Task == id {
-			return e, nil
+			return e
 		}
 	}
 	for i := range entries {
 		if e := &entries[i]; e.Slug == id || e.Err != nil && e.Slug == cands[0] {
-			return e, nil // a corrupt record under this name: report it, never overwrite it
+			return e // a corrupt record under this name: report it, never overwrite it
 		}
 	}
-	return nil, nil
+	return nil
+}
+
+// Prefetch is a read of the two records a task id may be stored under,
+// started from the current directory before the repository is located:
+// on the hot path (`git wt path`) the two git processes then run side by
+// side. Only when no GIT_DIR points git elsewhere.
+type Prefetch struct {
+	id      string
+	done    chan struct{}
+	entries []record.Entry
+	err     error
+}
+
+// StartPrefetch begins reading id's records from dir.
+func StartPrefetch(ctx context.Context, g *git.Runner, dir, id string) *Prefetch {
+	p := &Prefetch{id: id, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		cands := slug.Candidates(id)
+		p.entries, p.err = (&record.Store{Git: g, Dir: dir}).Get(ctx, cands[0], cands[1])
+	}()
+	return p
+}
+
+// FindPrefetched is Find, using what p read when it read it without
+// trouble.
+func (m *Manager) FindPrefetched(ctx context.Context, arg string, p *Prefetch) (*record.Entry, error) {
+	if p != nil && p.id == arg && arg != "." {
+		<-p.done
+		if p.err == nil {
+			if e := pick(arg, slug.Candidates(arg), p.entries); e != nil {
+				return e, nil
+			}
+		}
+	}
+	return m.Find(ctx, arg)
 }
 
 // Find looks up the task that arg names: a task id or slug (two ref

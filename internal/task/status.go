@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
 )
 
 // readOnly is the environment for git calls that only look: git must not
@@ -18,20 +19,64 @@ var readOnly = []string{"GIT_OPTIONAL_LOCKS=0"}
 // the user's status.* settings (which can hide untracked files) do not
 // count. If git status fails, the caller must treat the worktree as dirty.
 func (m *Manager) DirtyCount(ctx context.Context, path string) (int, error) {
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: path, InWorktree: true, Env: readOnly, Args: []string{
-		"status", "--porcelain=v1", "-z", "--no-renames",
-		"--untracked-files=normal", "--ignore-submodules=none",
-	}})
-	if err != nil {
-		return 0, err
+	st, err := m.status(ctx, path, nil)
+	return st.dirty, err
+}
+
+// worktreeStatus is what one `git status` says of a task's worktree.
+type worktreeStatus struct {
+	dirty         int
+	ahead, behind int
+	hasAB         bool   // ahead and behind were read
+	tip           string // the commit of the task's branch, when it is checked out
+}
+
+// status runs git status in the worktree at path. Given the task's record
+// (and a base that is a ref), the same process also counts the commits
+// ahead of and behind the base: the base is passed as the branch's
+// upstream on the command line (`-c branch.B.remote=. -c
+// branch.B.merge=BASE`), which writes no config and saves a rev-list per
+// task in list.
+func (m *Manager) status(ctx context.Context, path string, rec *record.Record) (worktreeStatus, error) {
+	var args []string
+	withAB := rec != nil && rec.Branch != "" && strings.HasPrefix(baseRev(rec), "refs/")
+	if withAB {
+		args = append(args, "-c", "branch."+rec.Branch+".remote=.", "-c", "branch."+rec.Branch+".merge="+baseRev(rec))
 	}
-	n := 0
+	args = append(args, "status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=none")
+	if withAB {
+		args = append(args, "--branch", "--ahead-behind")
+	}
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: path, InWorktree: true, Env: readOnly, Args: args})
+	if err != nil {
+		return worktreeStatus{}, err
+	}
+	var st worktreeStatus
+	head, oid := "", ""
 	for _, entry := range strings.Split(string(out), "\x00") {
-		if entry != "" {
-			n++
+		switch {
+		case entry == "":
+		case strings.HasPrefix(entry, "# branch.oid "):
+			oid = strings.TrimPrefix(entry, "# branch.oid ")
+		case strings.HasPrefix(entry, "# branch.head "):
+			head = strings.TrimPrefix(entry, "# branch.head ")
+			if rec != nil && head == rec.Branch {
+				st.tip = oid
+			}
+		case strings.HasPrefix(entry, "# branch.ab "):
+			// "+A -B", for the branch checked out: only ours counts.
+			f := strings.Fields(strings.TrimPrefix(entry, "# branch.ab "))
+			if len(f) == 2 && rec != nil && head == rec.Branch {
+				st.ahead, _ = strconv.Atoi(strings.TrimPrefix(f[0], "+"))
+				st.behind, _ = strconv.Atoi(strings.TrimPrefix(f[1], "-"))
+				st.hasAB = true
+			}
+		case strings.HasPrefix(entry, "# "):
+		default:
+			st.dirty++
 		}
 	}
-	return n, nil
+	return st, nil
 }
 
 // AheadBehind counts the commits of branch that base lacks (ahead) and

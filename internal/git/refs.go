@@ -159,6 +159,33 @@ func (r *Runner) UpdateRef(ctx context.Context, dir, ref, newOID, oldOID string)
 	return r.casResult(ctx, dir, ref, oldOID, err)
 }
 
+// CreateRefs creates refs, none of which may exist yet, in one
+// transaction: all or none. A ref that exists already is ErrStale.
+func (r *Runner) CreateRefs(ctx context.Context, dir string, refs []Ref) error {
+	var in strings.Builder
+	for _, ref := range refs {
+		fmt.Fprintf(&in, "create %s %s\n", ref.Name, ref.OID)
+	}
+	_, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"update-ref", "-m", "git-wt", "--stdin"}, Stdin: strings.NewReader(in.String())})
+	if err == nil {
+		return nil
+	}
+	names := make([]string, len(refs))
+	for i, ref := range refs {
+		names[i] = ref.Name
+	}
+	objs, rerr := r.ReadObjects(ctx, dir, names...)
+	if rerr != nil {
+		return err
+	}
+	for _, o := range objs {
+		if !o.Missing {
+			return fmt.Errorf("%s: %w", o.Name, ErrStale)
+		}
+	}
+	return err
+}
+
 // DeleteRef deletes ref if it still points at oldOID.
 func (r *Runner) DeleteRef(ctx context.Context, dir, ref, oldOID string) error {
 	_, err := r.Run(ctx, dir, "update-ref", "-d", ref, oldOID)

@@ -56,21 +56,8 @@ func (s *Store) Use(p *Pending) { s.pending = p }
 // Get reads the records stored under slugs, with one git process; a slug
 // with no record is left out.
 func (s *Store) Get(ctx context.Context, slugs ...string) ([]Entry, error) {
-	names := make([]string, len(slugs))
-	for i, sl := range slugs {
-		names[i] = Ref(sl)
-	}
-	objs, err := s.Git.ReadObjects(ctx, s.Dir, names...)
-	if err != nil {
-		return nil, err
-	}
-	var entries []Entry
-	for i, o := range objs {
-		if !o.Missing {
-			entries = append(entries, decodeObject(slugs[i], o))
-		}
-	}
-	return entries, nil
+	entries, _, err := s.GetAlong(ctx, slugs)
+	return entries, err
 }
 
 // All reads every record, with one git process where git is 2.36 or
@@ -106,10 +93,38 @@ func decodeObject(slug string, o git.Object) Entry {
 	return e
 }
 
-// Create stores a new record; it fails with git.ErrStale if a record for
-// the slug exists already.
-func (s *Store) Create(ctx context.Context, r *Record) (string, error) {
-	return s.write(ctx, r, "")
+// Create stores a new record and, in the same transaction, creates the
+// refs in also; it fails with git.ErrStale if the record or one of those
+// refs exists already.
+func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string, error) {
+	if len(also) == 0 {
+		return s.write(ctx, r, "")
+	}
+	oid, err := s.Git.HashObject(ctx, s.Dir, r.Encode())
+	if err != nil {
+		return "", err
+	}
+	return oid, s.Git.CreateRefs(ctx, s.Dir, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...))
+}
+
+// GetAlong is Get, reading the objects the names in others point at in
+// the same git process (Missing when they point at nothing).
+func (s *Store) GetAlong(ctx context.Context, slugs []string, others ...string) ([]Entry, []git.Object, error) {
+	names := make([]string, 0, len(slugs)+len(others))
+	for _, sl := range slugs {
+		names = append(names, Ref(sl))
+	}
+	objs, err := s.Git.ReadObjects(ctx, s.Dir, append(names, others...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var entries []Entry
+	for i, o := range objs[:len(slugs)] {
+		if !o.Missing {
+			entries = append(entries, decodeObject(slugs[i], o))
+		}
+	}
+	return entries, objs[len(slugs):], nil
 }
 
 // Update replaces the record read as oldOID; it fails with git.ErrStale if

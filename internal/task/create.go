@@ -59,12 +59,13 @@ func (m *Manager) create(ctx context.Context, o CreateOptions) (*Created, error)
 	deadline := time.Now().Add(m.Settings.LockTimeout)
 	races := 0
 	for {
-		e, err := m.byTaskID(ctx, o.TaskID)
+		seen, err := m.sight(ctx, o)
 		if err != nil {
 			return nil, err
 		}
+		e := seen.task(o.TaskID)
 		if e == nil {
-			c, err := m.createNew(ctx, o)
+			c, err := m.createNew(ctx, o, seen)
 			if errors.Is(err, errRaced) && races < maxRaces {
 				races++
 				continue // someone created it meanwhile: join them
@@ -110,14 +111,47 @@ func checkTaskID(id string) error {
 	return nil
 }
 
-// byTaskID finds the record of exactly this task id (not a task whose
-// slug merely equals it: two task ids never share a worktree).
-func (m *Manager) byTaskID(ctx context.Context, id string) (*record.Entry, error) {
-	e, err := m.byID(ctx, id)
-	if e == nil || err != nil || e.Err != nil || e.Record.Task == id {
-		return e, err
+// sighting is what new saw before claiming a task, with one git process:
+// the records under the task id's two candidate slugs, and whether the
+// branches those slugs would use exist.
+type sighting struct {
+	cands    [2]string
+	entries  []record.Entry
+	branches map[string]git.Object // branch name → what it points at (Missing when absent)
+}
+
+func (m *Manager) sight(ctx context.Context, o CreateOptions) (*sighting, error) {
+	seen := &sighting{cands: slug.Candidates(o.TaskID), branches: map[string]git.Object{}}
+	names := []string{branchRef(m.branchFor(o, seen.cands[0])), branchRef(m.branchFor(o, seen.cands[1]))}
+	entries, objs, err := m.Store.GetAlong(ctx, seen.cands[:], names...)
+	if err != nil {
+		return nil, err
 	}
-	return nil, nil
+	seen.entries = entries
+	for i, c := range seen.cands {
+		seen.branches[m.branchFor(o, c)] = objs[i]
+	}
+	return seen, nil
+}
+
+// task is the record of exactly this task id (not a task whose slug merely
+// equals it: two task ids never share a worktree), or a corrupt record in
+// its place.
+func (seen *sighting) task(id string) *record.Entry {
+	e := pick(id, seen.cands, seen.entries)
+	if e == nil || e.Err != nil || e.Record.Task == id {
+		return e
+	}
+	return nil
+}
+
+// branchFor is the branch a task stored under slug uses: --branch, else
+// wt.branchPrefix and the slug.
+func (m *Manager) branchFor(o CreateOptions, slug string) string {
+	if o.Branch != "" {
+		return o.Branch
+	}
+	return m.Settings.BranchPrefix + slug
 }
 
 // existing handles `new` for a task that has a record.
@@ -149,7 +183,7 @@ func creator(rec *record.Record) proc.ID {
 }
 
 // createNew makes a task that has no record yet.
-func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, err error) {
+func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
 	b, err := m.resolveBase(ctx, o.Base)
 	if err != nil {
 		return nil, err
@@ -172,12 +206,12 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, e
 		}
 	}()
 
-	e, err := m.claimLocked(ctx, o, b, baseDir, &u)
+	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen)
 	if err != nil {
 		return nil, err
 	}
 	checkpoint(ctx, "new:record")
-	if err := m.addWorktree(ctx, e.Record, b.SHA, &u); err != nil {
+	if err := m.addWorktree(ctx, e.Record, b.SHA, &u, branchMade); err != nil {
 		return nil, err
 	}
 	checkpoint(ctx, "new:worktree")
@@ -195,39 +229,41 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions) (c *Created, e
 }
 
 // claimLocked is claim, under the lock when wt.maxWorktrees is set: the
-// count and the new record must then not interleave with another new's.
-// Without a limit the record's compare-and-swap is all it takes.
-func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo) (*record.Entry, error) {
+// count and the new record must then not interleave with another new's,
+// so what was seen before the lock is read again. Without a limit the
+// record's compare-and-swap is all it takes.
+func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo, seen *sighting) (*record.Entry, bool, error) {
 	if m.Settings.MaxWorktrees <= 0 {
-		return m.claim(ctx, o, b, baseDir, u)
+		return m.claim(ctx, o, b, baseDir, u, seen)
 	}
 	l, err := m.lock(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer l.Release()
-	return m.claim(ctx, o, b, baseDir, u)
+	if seen, err = m.sight(ctx, o); err != nil {
+		return nil, false, err
+	}
+	return m.claim(ctx, o, b, baseDir, u, seen)
 }
 
 // claim picks the slug, checks the limit, the branch name and the path,
 // and writes the record in state "creating" before anything else exists,
-// so that a crash never leaves a worktree without a record.
-func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo) (*record.Entry, error) {
-	cands := slug.Candidates(o.TaskID)
-	entries, err := m.Store.Get(ctx, cands[0], cands[1])
-	if err != nil {
-		return nil, err
-	}
+// so that a crash never leaves a worktree without a record. A branch that
+// does not exist yet is created in the same transaction as the record;
+// branchMade says so.
+func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
+	cands := seen.cands
 	taken := map[string]bool{}
-	for _, e := range entries {
+	for _, e := range seen.entries {
 		if e.Record != nil && e.Record.Task == o.TaskID {
-			return nil, errRaced
+			return nil, false, errRaced
 		}
 		taken[e.Slug] = true
 	}
 	if m.Settings.IgnoreCase {
 		if err := m.takenIgnoringCase(ctx, cands, taken); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	name := cands[0]
@@ -235,23 +271,27 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		name = cands[1]
 	}
 	if taken[name] {
-		return nil, exitcode.Usagef("task id %q collides with two existing tasks (%s, %s): choose another id", o.TaskID, cands[0], cands[1])
+		return nil, false, exitcode.Usagef("task id %q collides with two existing tasks (%s, %s): choose another id", o.TaskID, cands[0], cands[1])
 	}
 	if err := m.checkLimit(ctx); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	branch := o.Branch
-	if branch == "" {
-		branch = m.Settings.BranchPrefix + name
-		if m.Settings.BranchPrefix != "wt/" {
-			if err := m.checkBranchName(ctx, branch); err != nil {
-				return nil, exitcode.Usagef("invalid branch %q (check wt.branchPrefix)", branch)
-			}
+	branch := m.branchFor(o, name)
+	if o.Branch == "" && m.Settings.BranchPrefix != "wt/" {
+		if err := m.checkBranchName(ctx, branch); err != nil {
+			return nil, false, exitcode.Usagef("invalid branch %q (check wt.branchPrefix)", branch)
 		}
 	}
 	path, err := worktreePath(baseDir, m.Settings.BaseDir, name, o.Path)
 	if err != nil {
-		return nil, err
+		// What was seen may be old: a folder that is there now may be the
+		// same task's, made meanwhile by another new.
+		if exitcode.Of(err) == exitcode.Refused {
+			if fresh, serr := m.sight(ctx, o); serr == nil && fresh.task(o.TaskID) != nil {
+				return nil, false, errRaced
+			}
+		}
+		return nil, false, err
 	}
 	me := proc.Self()
 	now := time.Now().UTC()
@@ -261,16 +301,33 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		CreatedAt: now, LastAccessAt: now,
 		CreatorPID: me.PID, CreatorHost: me.Host, CreatorStart: me.Start,
 	}
-	oid, err := m.Store.Create(ctx, rec)
+	var also []git.Ref
+	if seen.branches[branch].Missing {
+		also = []git.Ref{{Name: branchRef(branch), OID: b.SHA}}
+	}
+	oid, err := m.Store.Create(ctx, rec, also...)
+	if errors.Is(err, git.ErrStale) && len(also) > 0 {
+		// The record or the branch appeared meanwhile: if the branch, take
+		// it like any existing one.
+		if fresh, gerr := m.Store.Get(ctx, name); gerr == nil && len(fresh) == 0 {
+			also = nil
+			oid, err = m.Store.Create(ctx, rec)
+		}
+	}
 	if errors.Is(err, git.ErrStale) {
-		return nil, errRaced
+		return nil, false, errRaced
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	e := &record.Entry{Slug: name, OID: oid, Record: rec}
+	e = &record.Entry{Slug: name, OID: oid, Record: rec}
 	u.push(func(ctx context.Context) error { return m.dropRecord(ctx, e) })
-	return e, nil
+	if len(also) > 0 {
+		// Undo runs last-in first-out: the worktree goes before its branch,
+		// the branch before the record.
+		u.push(func(ctx context.Context) error { return m.dropNewBranch(ctx, branch, b.SHA) })
+	}
+	return e, len(also) > 0, nil
 }
 
 // takenIgnoringCase marks a candidate slug taken when another task's slug
@@ -318,12 +375,16 @@ func (m *Manager) checkLimit(ctx context.Context) error {
 // would look the short name up, and "wt/<slug>" resolves to the record
 // refs/wt/<slug> before refs/heads/wt/<slug>: so the worktree is added
 // detached and HEAD then pointed at the branch.
-func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
+func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA string, u *undo, branchMade bool) error {
+	ref := branchRef(rec.Branch)
+	if branchMade {
+		// Made by this process with the record: nobody has it checked out.
+		return m.registerWorktree(ctx, rec, startSHA, u)
+	}
 	bs, err := m.inspectBranch(ctx, rec.Branch)
 	if err != nil {
 		return err
 	}
-	ref := branchRef(rec.Branch)
 	if !bs.Exists {
 		err := m.Git.UpdateRef(ctx, m.Repo.MainDir, ref, startSHA, "")
 		switch {
@@ -351,12 +412,28 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 		}
 		startSHA = bs.SHA
 	}
-	_, err = m.Git.Run(ctx, m.Repo.MainDir, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
+	return m.addLocked(ctx, rec, startSHA, u)
+}
+
+// registerWorktree is addLocked under the lock.
+func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
+	l, err := m.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	return m.addLocked(ctx, rec, startSHA, u)
+}
+
+// addLocked registers the worktree (detached at startSHA, then on its
+// branch: see addWorktree). The caller holds the lock.
+func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
+	_, err := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
 	u.push(func(ctx context.Context) error { return m.dropWorktree(ctx, rec.Path) })
 	if err == nil {
-		_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", ref)
+		_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", branchRef(rec.Branch))
 	}
 	if err != nil {
 		return fmt.Errorf("cannot add the worktree %s: %w", rec.Path, err)
@@ -434,7 +511,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		if err := m.save(ctx, e); err != nil {
 			return nil, errBusy
 		}
-		if err := m.addWorktree(ctx, rec, rec.BaseSHA, &u); err != nil {
+		if err := m.addWorktree(ctx, rec, rec.BaseSHA, &u, false); err != nil {
 			return nil, err
 		}
 	}

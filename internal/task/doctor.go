@@ -68,11 +68,19 @@ type Diagnosis struct {
 // Diagnose finds every disagreement between records, worktrees, branches
 // and git's admin entries.
 func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
-	entries, err := m.Store.All(ctx)
+	// Branches and worktrees are read before the records: new writes a
+	// record before (or with) its branch and worktree, so a branch or a
+	// worktree seen here has its record in the later read, and a creation
+	// under way is never taken for debris.
+	branchLines, err := m.taskBranches(ctx)
 	if err != nil {
 		return nil, err
 	}
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := m.Store.All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -99,11 +107,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 			problems = append(problems, p)
 		}
 	}
-	branches, err := m.leftoverBranches(ctx, wts, entries)
-	if err != nil {
-		return nil, err
-	}
-	problems = append(problems, branches...)
+	problems = append(problems, m.leftoverBranches(ctx, branchLines, entries)...)
 	problems = append(problems, leftoverTrash(trashDirs)...)
 	return &Diagnosis{Problems: problems, Worktrees: known}, nil
 }
@@ -207,10 +211,9 @@ func mergeWorktreePID(baseDir, path string) (int, bool) {
 	return pid, err == nil
 }
 
-// leftoverBranches finds task branches (under wt.branchPrefix) that no
-// worktree has checked out, no record names, and whose commits all exist
-// elsewhere: deleting them loses nothing.
-func (m *Manager) leftoverBranches(ctx context.Context, wts []git.Worktree, entries []record.Entry) ([]*Problem, error) {
+// taskBranches lists the branches under wt.branchPrefix with the worktree
+// that has each out ("" for none), one "ref\x00oid\x00path" line each.
+func (m *Manager) taskBranches(ctx context.Context) ([]string, error) {
 	prefix := m.Settings.BranchPrefix
 	if prefix == "" || !strings.HasSuffix(prefix, "/") {
 		return nil, nil // without a folder of their own, task branches cannot be told apart
@@ -220,7 +223,13 @@ func (m *Manager) leftoverBranches(ctx context.Context, wts []git.Worktree, entr
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(out, "\n")
+	return strings.Split(out, "\n"), nil
+}
+
+// leftoverBranches finds task branches (under wt.branchPrefix) that no
+// worktree has checked out, no record names, and whose commits all exist
+// elsewhere: deleting them loses nothing.
+func (m *Manager) leftoverBranches(ctx context.Context, lines []string, entries []record.Entry) []*Problem {
 	named := map[string]bool{}
 	for _, e := range entries {
 		if e.Record != nil {
@@ -248,7 +257,7 @@ func (m *Manager) leftoverBranches(ctx context.Context, wts []git.Worktree, entr
 				return m.Git.DeleteRef(ctx, m.Repo.MainDir, branchRef(branch), sha)
 			}})
 	}
-	return problems, nil
+	return problems
 }
 
 // branchAge is how long ago the branch last moved (its newest reflog

@@ -248,7 +248,7 @@ func (m *Manager) withCheckout(ctx context.Context, branch string, fn func(dir s
 	}
 	dir := filepath.Join(baseDir, tmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
 	// addWorktree and dropWorktree take the repository lock themselves.
-	err = m.addWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &undo{})
+	err = m.addWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &undo{}, false)
 	defer func() {
 		if err := m.dropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)

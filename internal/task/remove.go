@@ -84,12 +84,13 @@ func (m *Manager) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	rec := e.Record
 	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
+	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force) // beside the worktree list
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		r.WorktreeOutcome, r.Err = Failed, err
 		return r
 	}
-	if r.WorktreeOutcome, r.Err = m.checkWorktree(ctx, rec, wts, o, r); r.Err != nil {
+	if r.WorktreeOutcome, r.Err = m.checkWorktree(ctx, rec, wts, o, r, dirty); r.Err != nil {
 		return r
 	}
 	r.BranchOutcome = m.decideBranch(ctx, rec, wts, o, r)
@@ -132,7 +133,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 
 // checkWorktree decides whether the worktree may go, and refuses (exit 3,
 // nothing changed) when it holds work or is protected.
-func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal) (string, error) {
+func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty func() (int, error)) (string, error) {
 	if rec.Path == m.Repo.MainDir || len(wts) > 0 && rec.Path == wts[0].Path {
 		return KeptNotOurs, m.refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
 	}
@@ -157,7 +158,7 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 		return KeptLocked, m.refuse(rec, "locked", "%s is locked: run git wt unlock %s first, or use --force", rec.Path, rec.Slug)
 	}
 	if !o.Force {
-		n, err := m.DirtyCount(ctx, rec.Path)
+		n, err := dirty()
 		if err != nil {
 			return KeptDirty, m.refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty: use --force to remove it anyway", rec.Path, err)
 		}
@@ -173,6 +174,26 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 	return Deleted, nil
 }
 
+// startDirtyCount starts counting the changes in the worktree at path
+// (when it is a folder and the count is wanted) and returns the wait for
+// the answer.
+func (m *Manager) startDirtyCount(ctx context.Context, path string, wanted bool) func() (int, error) {
+	st, err := os.Lstat(path)
+	if !wanted || err != nil || !st.IsDir() {
+		return func() (int, error) { return m.DirtyCount(ctx, path) }
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	c := make(chan result, 1)
+	go func() {
+		n, err := m.DirtyCount(ctx, path)
+		c <- result{n, err}
+	}()
+	return func() (int, error) { r := <-c; return r.n, r.err }
+}
+
 // refuse logs a refusal and returns the exit-3 error for it.
 func (m *Manager) refuse(rec *record.Record, reason, format string, args ...any) error {
 	err := exitcode.Refusedf(format, args...)
@@ -183,7 +204,11 @@ func (m *Manager) refuse(rec *record.Record, reason, format string, args ...any)
 // decideBranch says what happens to the task's branch: deleted when that
 // loses no commits (merged, or all its commits are elsewhere), else kept.
 func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal) string {
-	bs, err := m.inspectBranch(ctx, rec.Branch)
+	bs, ok := branchInWorktrees(wts, rec.Branch) // mostly: checked out in the task's worktree
+	var err error
+	if !ok {
+		bs, err = m.inspectBranch(ctx, rec.Branch)
+	}
 	switch {
 	case err != nil:
 		m.Warn("cannot read branch %s: %v", rec.Branch, err)
@@ -212,6 +237,17 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 		return KeptUnmerged
 	}
 	return Deleted
+}
+
+// branchInWorktrees reads a branch from git's worktree list, when a
+// worktree has it checked out.
+func branchInWorktrees(wts []git.Worktree, branch string) (branchState, bool) {
+	for _, wt := range wts {
+		if wt.Branch == branchRef(branch) {
+			return branchState{Exists: true, SHA: wt.Head, CheckedOut: wt.Path}, true
+		}
+	}
+	return branchState{}, false
 }
 
 // removeWorktree deletes the worktree folder and git's admin entry, with

@@ -2,6 +2,8 @@ package task
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -15,8 +17,53 @@ import (
 const blockSize = 4096
 
 // checkoutSize estimates the disk a checkout of commit needs from its
-// tree's blob sizes, each rounded up to a block.
+// tree's blob sizes, each rounded up to a block. Reading every blob's size
+// costs tens of milliseconds in a large tree, and a commit's size never
+// changes: the answer is kept in <common dir>/wt/checkout-sizes, so that
+// a burst of new tasks from one base reads it once.
 func (m *Manager) checkoutSize(ctx context.Context, commit string) (int64, error) {
+	cache := m.stateDir("checkout-sizes")
+	if n, ok := cachedSize(cache, commit); ok {
+		return n, nil
+	}
+	n, err := m.treeSize(ctx, commit)
+	if err == nil {
+		rememberSize(cache, commit, n)
+	}
+	return n, err
+}
+
+// sizeCacheLines bounds the size cache; past twice that, it keeps the
+// newest half.
+const sizeCacheLines = 64
+
+func cachedSize(cache, commit string) (int64, bool) {
+	data, _ := os.ReadFile(cache)
+	for _, line := range strings.Split(string(data), "\n") {
+		if c, n, ok := strings.Cut(line, " "); ok && c == commit {
+			size, err := strconv.ParseInt(n, 10, 64)
+			return size, err == nil
+		}
+	}
+	return 0, false
+}
+
+// rememberSize appends to the cache (one small O_APPEND write, safe beside
+// other writers), trimming it now and then. Best effort.
+func rememberSize(cache, commit string, n int64) {
+	if data, err := os.ReadFile(cache); err == nil {
+		if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) > 2*sizeCacheLines {
+			os.WriteFile(cache, []byte(strings.Join(lines[len(lines)-sizeCacheLines:], "\n")+"\n"), 0o666)
+		}
+	}
+	if f, err := os.OpenFile(cache, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666); err == nil {
+		fmt.Fprintf(f, "%s %d\n", commit, n)
+		f.Close()
+	}
+}
+
+// treeSize sums the commit's blob sizes, rounded up to blocks.
+func (m *Manager) treeSize(ctx context.Context, commit string) (int64, error) {
 	out, err := m.Git.Run(ctx, m.Repo.MainDir, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
 	if err != nil {
 		return 0, err

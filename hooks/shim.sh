@@ -1,5 +1,5 @@
 #!/bin/sh
-# git-wt-hook @NAME@ v1
+# git-wt-hook @NAME@ v2
 # Installed by `git wt install`: runs git-wt's part of the @NAME@ hook, then
 # the hook that was here before (kept beside this file as
 # @NAME@.git-wt-chained), whose exit status becomes this hook's.
@@ -13,6 +13,12 @@ if [ @NAME@ = post-checkout ]; then
 	# can need git-wt: a branch switch costs no process.
 	case "${1-}" in '' | *[!0]*) run= ;; esac
 	[ "${3-}" = 1 ] || run=
+	# A new worktree with a detached HEAD gets no record (a record names a
+	# branch): nothing to do, so no git-wt process either.
+	if [ -n "$run" ] && [ -f .git ] && ! git symbolic-ref -q HEAD >/dev/null 2>&1; then
+		run=
+		echo "git-wt: warning: $PWD has a detached HEAD: git-wt gives records to worktrees on a branch only, so it runs no init there (git wt new makes one)" >&2
+	fi
 fi
 if [ -n "$run" ] && command -v git-wt >/dev/null 2>&1; then
 	git-wt hook @NAME@ "$@"

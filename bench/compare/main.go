@@ -299,23 +299,25 @@ func benchHooks(env []string, root string) []row {
 		makeRepo(env, repo, 200, 20)
 	}
 	wt(env, with, "install")
-	// post-checkout: `git worktree add` of a worktree that then gets a
-	// record and init: with no wt.init there is nothing to run.
+	// post-checkout with nothing to do: a detached `git worktree add`
+	// (no record, no init); then a worktree on a branch, which the hook
+	// adopts (a record written; no wt.init, so no init to run).
+	add := func(repo, name string, args ...string) time.Duration {
+		p := filepath.Join(filepath.Dir(repo), name)
+		d := git(env, repo, append([]string{"worktree", "add", "-q"}, append(args, p)...)...)
+		git(env, repo, "worktree", "remove", "--force", p)
+		return d
+	}
 	addWith, addWithout := interleave(*rounds,
-		func(i int) time.Duration {
-			p := filepath.Join(filepath.Dir(with), fmt.Sprintf("plain-%d", i))
-			d := git(env, with, "worktree", "add", "-q", "--detach", p)
-			git(env, with, "worktree", "remove", "--force", p)
-			return d
-		},
-		func(i int) time.Duration {
-			p := filepath.Join(filepath.Dir(without), fmt.Sprintf("plain-%d", i))
-			d := git(env, without, "worktree", "add", "-q", "--detach", p)
-			git(env, without, "worktree", "remove", "--force", p)
-			return d
-		})
-	r1 := absRow("post-checkout hook (added to worktree add)", 10*time.Millisecond, addWith-addWithout, 0)
-	r1.note = fmt.Sprintf("worktree add %s with, %s without", ms(addWith), ms(addWithout))
+		func(i int) time.Duration { return add(with, fmt.Sprintf("detached-%d", i), "--detach") },
+		func(i int) time.Duration { return add(without, fmt.Sprintf("detached-%d", i), "--detach") })
+	r1 := absRow("post-checkout hook, nothing to do", 10*time.Millisecond, addWith-addWithout, 0)
+	r1.note = fmt.Sprintf("worktree add --detach %s with, %s without", ms(addWith), ms(addWithout))
+	adoptWith, adoptWithout := interleave(*rounds,
+		func(i int) time.Duration { return add(with, fmt.Sprintf("b%d", i), "-b", fmt.Sprintf("b%d", i)) },
+		func(i int) time.Duration { return add(without, fmt.Sprintf("b%d", i), "-b", fmt.Sprintf("b%d", i)) })
+	r1b := row{op: "post-checkout hook, adopting a worktree", bar: "(none)", wt: adoptWith - adoptWithout, pass: true,
+		note: fmt.Sprintf("worktree add -b %s with, %s without", ms(adoptWith), ms(adoptWithout))}
 
 	// post-merge: 100 task worktrees, a fast-forward merge in main.
 	for _, repo := range []string{with, without} {
@@ -340,7 +342,7 @@ func benchHooks(env []string, root string) []row {
 		func(int) time.Duration { return merge(without) })
 	r2 := absRow("post-merge hook, 100 task worktrees", 300*time.Millisecond, mWith-mWithout, 0)
 	r2.note = fmt.Sprintf("merge %s with, %s without", ms(mWith), ms(mWithout))
-	return []row{r1, r2}
+	return []row{r1, r1b, r2}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

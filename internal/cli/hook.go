@@ -30,7 +30,7 @@ func hookCommand(e *env) *cli.Command {
 				return exitcode.Usagef("git wt hook: %v", err)
 			}
 			switch {
-			case work == hooks.AdoptWorktree && standingIn() && dotGitIsFile():
+			case work == hooks.AdoptWorktree && standingIn() && dotGitIsFile() && e.onABranch(c.Context):
 				e.runHook(c.Context, args[0], func(m *task.Manager) error { return m.AdoptCheckout(c.Context, args[2]) })
 			case work == hooks.CleanupMerged && standingIn():
 				e.runHook(c.Context, args[0], func(m *task.Manager) error {
@@ -56,6 +56,20 @@ func standingIn() bool {
 func dotGitIsFile() bool {
 	st, err := os.Lstat(".git")
 	return err == nil && st.Mode().IsRegular()
+}
+
+// onABranch tells, with one git process and before the repository is
+// located, whether the new worktree has a branch checked out: a detached
+// one gets no record (a record names a branch), so there is nothing to do
+// and the hook says so.
+func (e *env) onABranch(ctx context.Context) bool {
+	_, err := e.git.Run(ctx, ".", "symbolic-ref", "-q", "HEAD")
+	if git.ExitCode(err) == 1 {
+		cwd, _ := os.Getwd()
+		e.warnf("%s has a detached HEAD: git-wt gives records to worktrees on a branch only, so it runs no init there (git wt new makes one)", cwd)
+		return false
+	}
+	return true
 }
 
 // runHook runs git-wt's part of a hook. Whatever happens, the hook's exit

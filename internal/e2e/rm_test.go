@@ -243,3 +243,22 @@ func TestRmFromInsideTheWorktree(t *testing.T) {
 	}
 	gone(t, s, "T", path)
 }
+
+func TestRmDropsTheBranchsUpstreamConfig(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	remote := filepath.Join(filepath.Dir(s.Repo), "remote.git")
+	s.Git(filepath.Dir(s.Repo), "init", "-q", "--bare", remote)
+	s.Git(s.Repo, "remote", "add", "origin", remote)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "w.txt"), "w")
+	s.Git(path, "add", ".")
+	s.Git(path, "commit", "-qm", "w")
+	s.MustWT("push", "T")
+	if !s.GitOK(s.Repo, "config", "branch.wt/T.remote") {
+		t.Fatal("push did not set the upstream")
+	}
+	s.MustWT("rm", "T") // pushed: no commit is lost, so the branch goes
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") || s.GitOK(s.Repo, "config", "branch.wt/T.remote") {
+		t.Fatal("rm left the branch or its config section")
+	}
+}

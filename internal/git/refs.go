@@ -186,6 +186,17 @@ func (r *Runner) CreateRefs(ctx context.Context, dir string, refs []Ref) error {
 	return err
 }
 
+// DeleteRefs deletes refs, each only if it still points at its OID, in one
+// transaction: all or none.
+func (r *Runner) DeleteRefs(ctx context.Context, dir string, refs []Ref) error {
+	var in strings.Builder
+	for _, ref := range refs {
+		fmt.Fprintf(&in, "delete %s %s\n", ref.Name, ref.OID)
+	}
+	_, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"update-ref", "-m", "git-wt", "--stdin"}, Stdin: strings.NewReader(in.String())})
+	return err
+}
+
 // DeleteRef deletes ref if it still points at oldOID.
 func (r *Runner) DeleteRef(ctx context.Context, dir, ref, oldOID string) error {
 	_, err := r.Run(ctx, dir, "update-ref", "-d", ref, oldOID)

@@ -146,6 +146,18 @@ func (s *Settings) Get(key string) (Value, bool) {
 	return vs[len(vs)-1], true
 }
 
+// HasSection reports whether any key is set under section ("branch.wt/x").
+func (s *Settings) HasSection(section string) bool {
+	prefix := canonicalKey(section + ".x")
+	prefix = prefix[:len(prefix)-1]
+	for key := range s.values {
+		if strings.HasPrefix(key, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // All returns every value of a multi-valued key, in precedence order.
 func (s *Settings) All(key string) []Value { return s.values[canonicalKey(key)] }
 

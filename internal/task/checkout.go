@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/hooks"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/slug"
 )
 
 // AdoptCheckout is git-wt's part of the post-checkout hook in a worktree
@@ -24,10 +25,6 @@ func (m *Manager) AdoptCheckout(ctx context.Context, head string) error {
 	if m.Repo.GitDir == m.Repo.CommonDir {
 		return nil
 	}
-	all, err := m.Store.All(ctx)
-	if err != nil {
-		return err
-	}
 	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)
 	if err != nil {
 		return err
@@ -36,10 +33,8 @@ func (m *Manager) AdoptCheckout(ctx context.Context, head string) error {
 	if wt == nil {
 		return fmt.Errorf("git does not list %s among its worktrees", m.Repo.Toplevel)
 	}
-	for _, e := range all {
-		if e.Record != nil && e.Record.Path == wt.Path {
-			return nil
-		}
+	if has, err := m.hasRecord(ctx, wt); err != nil || has {
+		return err
 	}
 	if wt.Branch == "" {
 		m.Warn("%s has a detached HEAD: git-wt gives records to worktrees on a branch only, so it runs no init there (git wt new makes one)", wt.Path)
@@ -50,6 +45,29 @@ func (m *Manager) AdoptCheckout(ctx context.Context, head string) error {
 		return err
 	}
 	return m.Setup(ctx, e, SetupOptions{Copy: true, Init: true})
+}
+
+// hasRecord tells whether the worktree has a record already, with one
+// read of the few names it can have one under: its folder's name (git wt
+// new puts a task at <base dir>/<slug>) and the slugs of its branch (an
+// adopted worktree's task id is its branch). No scan of every record: the
+// hook runs on every git worktree add.
+func (m *Manager) hasRecord(ctx context.Context, wt *git.Worktree) (bool, error) {
+	names := []string{slug.Make(filepath.Base(wt.Path))}
+	if branch, ok := strings.CutPrefix(wt.Branch, "refs/heads/"); ok {
+		for _, c := range slug.Candidates(branch) {
+			if c != names[0] {
+				names = append(names, c)
+			}
+		}
+	}
+	entries, err := m.Store.Get(ctx, names...)
+	for _, e := range entries {
+		if e.Record != nil && (e.Record.Path == wt.Path || e.Record.Path == m.Repo.Toplevel) {
+			return true, err
+		}
+	}
+	return false, err
 }
 
 // worktreeAt finds git's entry for the worktree at dir (a resolved path),

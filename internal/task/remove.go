@@ -61,6 +61,7 @@ type Removal struct {
 	Dirty           int    `json:"dirty,omitempty"`
 	Unmerged        int    `json:"unmerged_commits,omitempty"`
 	Err             error  `json:"-"`
+	branchSHA       string // where the branch was when rm read it
 }
 
 // Remove removes the task arg names: its worktree, then its branch when
@@ -111,6 +112,17 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		if err := m.removeWorktree(ctx, rec); err != nil {
 			r.WorktreeOutcome, r.Err = Failed, exitcode.Failedf("cannot remove the worktree %s: %v", rec.Path, err)
 			m.logEvent(rec, "remove-failed", err.Error())
+			return r
+		}
+	}
+	if r.BranchOutcome == Deleted && r.branchSHA != "" {
+		// The branch (if still where it was read) and the record go in one
+		// transaction; when that fails, step by step below.
+		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: branchRef(rec.Branch), OID: r.branchSHA}, {Name: record.Ref(rec.Slug), OID: e.OID}})
+		if err == nil {
+			m.branchDeleted(ctx, rec.Branch)
+			m.forget(rec.Slug)
+			m.logEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
 			return r
 		}
 	}
@@ -209,6 +221,7 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 	if !ok {
 		bs, err = m.inspectBranch(ctx, rec.Branch)
 	}
+	r.branchSHA = bs.SHA
 	switch {
 	case err != nil:
 		m.Warn("cannot read branch %s: %v", rec.Branch, err)
@@ -224,8 +237,13 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 	case o.Force && !o.KeepUnmerged, o.MergedTip != "" && bs.SHA == o.MergedTip:
 		return Deleted
 	}
-	if merged, err := m.Merged(ctx, rec); err == nil && merged {
-		return Deleted
+	// A branch still at its base commit has no commits of its own, so it
+	// is not merged (SPEC §5); whether deleting it loses commits is the
+	// count below.
+	if bs.SHA != rec.BaseSHA {
+		if merged, err := m.Merged(ctx, rec); err == nil && merged {
+			return Deleted
+		}
 	}
 	n, err := m.UnmergedCommits(ctx, rec)
 	if err != nil {
@@ -312,6 +330,22 @@ func (m *Manager) deleteBranch(ctx context.Context, branch string) error {
 		err = fmt.Errorf("branch %s is still there", branch)
 	}
 	return err
+}
+
+// branchDeleted finishes a branch deletion made with update-ref: like
+// `git branch -D`, it drops the branch's config section (an upstream set
+// by git wt push), and it makes sure a concurrent ref packing did not bring
+// the branch back (see deleteBranch).
+func (m *Manager) branchDeleted(ctx context.Context, branch string) {
+	if m.Settings != nil && m.Settings.HasSection("branch."+branch) {
+		m.Git.Run(ctx, m.Repo.MainDir, "config", "--remove-section", "branch."+branch)
+	}
+	m.waitForPacking()
+	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", branchRef(branch)); git.ExitCode(err) != 1 {
+		if err := m.deleteBranch(ctx, branch); err != nil {
+			m.Warn("branch %s came back while another git packed refs, and could not be deleted: %v", branch, err)
+		}
+	}
 }
 
 // waitForPacking waits (a little) while another git holds packed-refs.lock:

@@ -86,5 +86,10 @@ clean:
 	rm -rf bin
 
 # The performance bars of SPEC §9 that the hooks add to git.
-bench:
-	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/e2e
+# make bench: Go benchmarks of the hot paths, then git-wt against plain git
+# in one run, interleaved, with SPEC §9's bars (bench/compare; BENCHFLAGS
+# passes options, e.g. BENCHFLAGS='-rounds 25').
+BENCHFLAGS ?=
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/slug ./internal/record ./internal/git ./internal/e2e
+	$(GO) run ./bench/compare -bin bin/git-wt $(BENCHFLAGS)

@@ -1,6 +1,7 @@
-// These benchmarks measure what the hooks add to git (SPEC §9): the
-// post-checkout hook when it has nothing to do, and the post-merge hook
-// with 100 task worktrees. Run them with `make bench`.
+// These benchmarks measure the hot paths through the real binary (SPEC
+// §9): path with 1,000 tasks, what the hooks add to git (post-checkout
+// with nothing to do, post-merge with 100 task worktrees). Run them with
+// `make bench`, which also compares git-wt with plain git (bench/compare).
 package e2e
 
 import (
@@ -56,5 +57,33 @@ func BenchmarkPostMerge100Tasks(b *testing.B) {
 	b.StopTimer()
 	if n := strings.Count(s.Git(s.Repo, "for-each-ref", "refs/wt/"), "\n") + 1; n != 100 {
 		b.Fatalf("%d tasks left, want 100", n)
+	}
+}
+
+// BenchmarkPath1000Tasks is `git wt path` among 1,000 tasks: one ref read.
+func BenchmarkPath1000Tasks(b *testing.B) {
+	s := testutil.NewSandbox(b)
+	var in strings.Builder
+	for i := 0; i < 1000; i++ {
+		id := fmt.Sprintf("task-%04d", i)
+		rec := fmt.Sprintf(`{"task":%q,"slug":%q,"branch":"wt/%s","path":"/w/%s","state":"active"}`, id, id, id, id)
+		cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+		cmd.Dir, cmd.Env, cmd.Stdin = s.Repo, s.Env, strings.NewReader(rec)
+		oid, err := cmd.Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(&in, "create refs/wt/%s %s", id, oid)
+	}
+	cmd := exec.Command("git", "update-ref", "--stdin")
+	cmd.Dir, cmd.Env, cmd.Stdin = s.Repo, s.Env, strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v %s", err, out)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := s.WT("path", fmt.Sprintf("task-%04d", i*37%1000)); r.Code != 0 {
+			b.Fatal(r)
+		}
 	}
 }

@@ -39,3 +39,14 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkDecode(b *testing.B) {
+	r := &Record{Task: "fix: bug #123", Slug: "fix-_bug_-123", Branch: "wt/fix-_bug_-123", Path: "/w/fix-_bug_-123",
+		Base: "refs/heads/main", BaseSHA: "abc", State: Active, CreatedAt: time.Unix(1, 0).UTC()}
+	data := r.Encode()
+	for i := 0; i < b.N; i++ {
+		if _, err := Decode(r.Slug, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

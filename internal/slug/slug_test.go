@@ -140,3 +140,9 @@ func TestSlugsAreValidRefs(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkMake(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Make("fix: bug #123 in the auth/login flow")
+	}
+}

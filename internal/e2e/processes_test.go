@@ -1,0 +1,73 @@
+// These tests count the git processes each command starts (a logging git
+// first on PATH), so that a change that adds one — or one per worktree —
+// fails here before it slows every agent down.
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// countingGit returns a copy of the sandbox whose git logs each call, and
+// the function that says how many calls the last command made.
+func countingGit(t *testing.T, s *testutil.Sandbox) (*testutil.Sandbox, func(args ...string) (int, string)) {
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(filepath.Dir(s.Repo), "counting")
+	log := filepath.Join(dir, "calls")
+	s.Write(filepath.Join(dir, "git"), "#!/bin/sh\necho \"$*\" >> '"+log+"'\nexec '"+real+"' \"$@\"\n")
+	os.Chmod(filepath.Join(dir, "git"), 0o755)
+	c := withPath(s, dir)
+	return c, func(args ...string) (int, string) {
+		t.Helper()
+		os.Remove(log)
+		if r := c.WT(args...); r.Code != 0 {
+			t.Fatalf("git wt %s: %s", strings.Join(args, " "), r)
+		}
+		data, _ := os.ReadFile(log)
+		calls := strings.TrimSpace(string(data))
+		if calls == "" {
+			return 0, ""
+		}
+		return strings.Count(calls, "\n") + 1, calls
+	}
+}
+
+func TestGitProcessesPerCommand(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	c, run := countingGit(t, s)
+	run("count")          // git's version is asked once per git binary, then kept
+	run("new", "warm-up") // and a commit's checkout size once per commit
+	cases := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"path", "warm-up"}, 2},     // rev-parse, cat-file (side by side)
+		{[]string{"count"}, 2},               // rev-parse, for-each-ref
+		{[]string{"new", "T"}, 11},           // of which one (worktree add) under the lock
+		{[]string{"new", "T"}, 3},            // it exists: rev-parse, config, cat-file
+		{[]string{"list", "--no-status"}, 3}, // rev-parse, config, one for-each-ref with the records
+		{[]string{"list"}, 4 + 2},            // and git's worktree list, then one git status per worktree
+		{[]string{"show", "T"}, 5},           // rev-parse, config, cat-file, worktree list, status
+		{[]string{"rm", "T"}, 9},             // with the branch and the record deleted in one transaction
+	}
+	for _, tc := range cases {
+		if n, calls := run(tc.args...); n != tc.want {
+			t.Errorf("git wt %s started %d git processes, want %d:\n%s", strings.Join(tc.args, " "), n, tc.want, calls)
+		}
+	}
+	// One status per worktree more, and nothing else, for more tasks.
+	for _, id := range []string{"a", "b", "c", "d"} {
+		c.MustWT("new", "--quiet", id)
+	}
+	if n, calls := run("list"); n != 4+5 {
+		t.Errorf("list of 5 tasks started %d git processes, want %d:\n%s", n, 4+5, calls)
+	}
+}

@@ -254,16 +254,8 @@ func TestNewRunsTheOrphanPartOfGCOncePerInterval(t *testing.T) {
 }
 
 func TestNewOnAFullDiskFailsCleanly(t *testing.T) {
-	if !testutil.IsRoot() {
-		t.Skip("mounting a small tmpfs needs root")
-	}
 	s := testutil.NewSandbox(t)
-	small := filepath.Join(filepath.Dir(s.Repo), "small")
-	os.MkdirAll(small, 0o755)
-	if out, err := system("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { system("umount", small) })
+	small := smallDisk(t, s, "1m")
 	s.Write("big.bin", strings.Repeat("x", 3<<20))
 	s.Git(s.Repo, "add", ".")
 	s.Git(s.Repo, "commit", "-qm", "big")

@@ -197,3 +197,19 @@ func gitSaysItIs(s *testutil.Sandbox, version string) *testutil.Sandbox {
 	os.Chmod(filepath.Join(shim, "git"), 0o755)
 	return withPath(s, shim)
 }
+
+// smallDisk mounts a tmpfs of size next to the sandbox's repository (a full
+// disk on demand); it skips the test unless it runs as root.
+func smallDisk(t *testing.T, s *testutil.Sandbox, size string) string {
+	t.Helper()
+	if !testutil.IsRoot() {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	small := filepath.Join(filepath.Dir(s.Repo), "small")
+	os.MkdirAll(small, 0o755)
+	if out, err := system("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", small); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	t.Cleanup(func() { system("umount", small) })
+	return small
+}

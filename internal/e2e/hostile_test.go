@@ -258,16 +258,8 @@ func TestRepositoryPathWithSpacesAndNonASCII(t *testing.T) {
 }
 
 func TestRmAndGCWorkOnAFullDisk(t *testing.T) {
-	if !testutil.IsRoot() {
-		t.Skip("mounting a small tmpfs needs root")
-	}
 	s := testutil.NewSandbox(t)
-	small := filepath.Join(filepath.Dir(s.Repo), "small")
-	os.MkdirAll(small, 0o755)
-	if out, err := system("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
-	}
-	t.Cleanup(func() { system("umount", small) })
+	small := smallDisk(t, s, "2m")
 	s.Git(s.Repo, "config", "wt.baseDir", small)
 	a := s.MustWT("new", "a").Out()
 	b := s.MustWT("new", "b").Out()

@@ -88,8 +88,10 @@ clean:
 # The performance bars of SPEC §9 that the hooks add to git.
 # make bench: Go benchmarks of the hot paths, then git-wt against plain git
 # in one run, interleaved, with SPEC §9's bars (bench/compare; BENCHFLAGS
-# passes options, e.g. BENCHFLAGS='-rounds 25').
+# passes options, e.g. BENCHFLAGS='-rounds 25'), then a burst of 30 new at
+# once against 30 one after another (bench/burst.sh).
 BENCHFLAGS ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/slug ./internal/record ./internal/git ./internal/e2e
 	$(GO) run ./bench/compare -bin bin/git-wt $(BENCHFLAGS)
+	bench/burst.sh bin/git-wt

@@ -6,6 +6,7 @@
 # machines swamps the differences. Usage: bench/burst.sh [GIT_WT_BINARY]
 set -euo pipefail
 bin=${1:-$(cd "$(dirname "$0")/.." && pwd)/bin/git-wt}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 N=${N:-30} FILES=${FILES:-1000} ROUNDS=${ROUNDS:-3}
 root=$(mktemp -d "${BENCH_DIR:-/dev/shm}/git-wt-burst.XXXXXX")
 trap 'rm -rf "$root"' EXIT

@@ -81,10 +81,8 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 	// from the current directory. When the caller points git elsewhere
 	// (GIT_DIR), config waits to be read from the worktree found.
 	var pending *settings.Pending
-	if e.settings == nil && e.repo == nil && os.Getenv("GIT_DIR") == "" && os.Getenv("GIT_WORK_TREE") == "" {
-		if cwd, err := os.Getwd(); err == nil {
-			pending = settings.Start(ctx, e.git, cwd)
-		}
+	if cwd, ok := e.earlyDir(); ok && e.settings == nil {
+		pending = settings.Start(ctx, e.git, cwd)
 	}
 	repo, err := e.locate(ctx)
 	if err != nil {
@@ -101,6 +99,18 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 		e.settings = s
 	}
 	return e.newManager(repo, e.settings, command), nil
+}
+
+// earlyDir is where a read may start before the repository is located,
+// to run beside rev-parse: the current directory, unless the repository is
+// located already or the caller points git elsewhere (GIT_DIR,
+// GIT_WORK_TREE), where only rev-parse may look.
+func (e *env) earlyDir() (string, bool) {
+	if e.repo != nil || os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
+		return "", false
+	}
+	cwd, err := os.Getwd()
+	return cwd, err == nil
 }
 
 // finder is a manager for commands that only find a task (path): it reads

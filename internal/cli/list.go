@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -32,7 +31,7 @@ func listCommand(e *env) *cli.Command {
 			}
 			// The records are read while the repository is located.
 			var pending *record.Pending
-			if cwd, err := os.Getwd(); err == nil && os.Getenv("GIT_DIR") == "" && os.Getenv("GIT_WORK_TREE") == "" {
+			if cwd, ok := e.earlyDir(); ok {
 				pending = record.StartAll(c.Context, e.git, cwd)
 			}
 			m, err := e.manager(c.Context, "list")

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -29,7 +28,7 @@ func pathCommand(e *env) *cli.Command {
 			// The hot path: no settings are read, and the records are read
 			// while the repository is located.
 			var p *task.Prefetch
-			if cwd, err := os.Getwd(); err == nil && os.Getenv("GIT_DIR") == "" && os.Getenv("GIT_WORK_TREE") == "" {
+			if cwd, ok := e.earlyDir(); ok {
 				p = task.StartPrefetch(c.Context, e.git, cwd, arg)
 			}
 			m, err := e.finder(c.Context, "path")

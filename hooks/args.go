@@ -27,7 +27,7 @@ func Decide(args []string) (Work, error) {
 	}
 	switch name := args[0]; {
 	case name == "post-checkout" && len(args) == 4:
-		if NewWorktree(args[1], args[2], args[3]) {
+		if newWorktree(args[1], args[2], args[3]) {
 			return AdoptWorktree, nil
 		}
 		return NoWork, nil
@@ -40,12 +40,12 @@ func Decide(args []string) (Work, error) {
 	return NoWork, fmt.Errorf("unknown hook or wrong arguments: %q", args)
 }
 
-// NewWorktree tells from post-checkout's arguments alone whether git may
+// newWorktree tells from post-checkout's arguments alone whether git may
 // have just made a new worktree: the previous HEAD is all zeros (compared
 // as such: SHA-256 repositories have longer ids), the new HEAD is an object
 // id of the same length, and the flag is 1. A `git clone` looks the same;
 // the caller tells the two apart.
-func NewWorktree(prev, head, flag string) bool {
+func newWorktree(prev, head, flag string) bool {
 	return flag == "1" && len(prev) >= 40 && strings.Trim(prev, "0") == "" &&
 		len(head) == len(prev) && strings.Trim(strings.ToLower(head), "0123456789abcdef") == ""
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/lock"
 )
 
 // Version is stamped at build time (-ldflags "-X ...cli.Version=v1.2.3").
@@ -46,15 +45,12 @@ func (e *env) report(ctx context.Context, err error) int {
 		return silent.code
 	}
 	code := exitcode.Of(err)
-	var timeout *lock.ErrTimeout
 	switch {
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		err = errors.New("interrupted: everything this command had started was rolled back")
 		code = exitcode.Failed
 	case errors.Is(err, git.ErrNotInstalled):
 		err = errors.New("git is not installed or not on PATH: install git 2.31 or newer")
-	case errors.As(err, &timeout):
-		code = exitcode.Failed
 	}
 	e.errorf("%v", err)
 	return code

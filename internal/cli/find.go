@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -28,7 +27,7 @@ func lookup(ctx context.Context, m *task.Manager, arg string, p *task.Prefetch) 
 		return nil, err
 	}
 	if ent.Err != nil {
-		return nil, exitcode.Failedf("%v: run git wt doctor", ent.Err)
+		return nil, task.Unreadable(ent)
 	}
 	return ent, nil
 }

@@ -66,7 +66,7 @@ func (e *env) onABranch(ctx context.Context) bool {
 	_, err := e.git.Run(ctx, ".", "symbolic-ref", "-q", "HEAD")
 	if git.ExitCode(err) == 1 {
 		cwd, _ := os.Getwd()
-		e.warnf("%s has a detached HEAD: git-wt gives records to worktrees on a branch only, so it runs no init there (git wt new makes one)", cwd)
+		e.warnf("%s", task.DetachedNote(cwd))
 		return false
 	}
 	return true

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/hooks"
-	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -39,7 +38,7 @@ func installCommand(e *env) *cli.Command {
 						fmt.Fprintf(e.stderr, "git-wt: add this line to the %s hook:\n    %s\n", name, hooks.Line(name))
 					}
 				}
-				m.Events.Append(events.Event{Path: t.Dir, Outcome: "refused", Reason: err.Error()})
+				m.LogFileEvent(t.Dir, "refused", err.Error())
 				return err
 			}
 			changes, err := hooks.Install(t.Dir)
@@ -83,7 +82,7 @@ func (e *env) reportHookChanges(m *task.Manager, changes []hooks.Change) {
 			e.infof("%s %s", c.Action, c.Path)
 		}
 		if c.Action != hooks.Unchanged && c.Action != hooks.Absent && c.Action != hooks.Foreign {
-			m.Events.Append(events.Event{Path: c.Path, Outcome: "hook-" + c.Action})
+			m.LogFileEvent(c.Path, "hook-"+c.Action, "")
 		}
 	}
 }

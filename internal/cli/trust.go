@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/settings"
@@ -41,7 +40,7 @@ func trustCommand(e *env) *cli.Command {
 				if err != nil {
 					return err
 				}
-				m.Events.Append(events.Event{Path: file, Outcome: "untrusted"})
+				m.LogFileEvent(file, "untrusted", "")
 				e.infof("no longer trusting %s: its init commands will be skipped", file)
 				return nil
 			}
@@ -52,7 +51,7 @@ func trustCommand(e *env) *cli.Command {
 			if _, err := m.Git.Run(c.Context, m.Repo.Toplevel, "config", "--local", "--replace-all", "wt.trusted", sum); err != nil {
 				return err
 			}
-			m.Events.Append(events.Event{Path: file, Outcome: "trusted", Reason: "sha256 " + sum})
+			m.LogFileEvent(file, "trusted", "sha256 "+sum)
 			var commands []string
 			for _, v := range m.Settings.Init {
 				if v.Scope == settings.ScopeGitwt {

@@ -89,18 +89,12 @@ func (r *Runner) ListRefs(ctx context.Context, dir, prefix string) ([]Ref, error
 // contents included: with one for-each-ref where git has %(raw) (2.36 and
 // later), else a listing and one cat-file --batch.
 func (r *Runner) RefObjects(ctx context.Context, dir, prefix string) ([]Ref, []Object, error) {
-	// The version is not known yet when this read runs beside Locate: try
-	// %(raw), and fall back if git does not know it.
-	unknown := r.version == Version{}
-	if unknown || r.version.AtLeast(Version{2, 36}) {
-		out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"for-each-ref",
-			"--format=%(objectname) %(objecttype) %(objectsize) %(refname)%0a%(raw)", prefix}})
-		if err == nil {
-			return parseRefObjects(out)
-		}
-		if !unknown {
-			return nil, nil, err
-		}
+	// This read may run beside Locate, before git's version is known: it
+	// tries %(raw) and falls back when git does not know it (before 2.36).
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"for-each-ref",
+		"--format=%(objectname) %(objecttype) %(objectsize) %(refname)%0a%(raw)", prefix}})
+	if err == nil {
+		return parseRefObjects(out)
 	}
 	refs, err := r.ListRefs(ctx, dir, prefix)
 	if err != nil {

@@ -100,8 +100,6 @@ type Runner struct {
 
 	envOnce sync.Once
 	env     []string
-	count   int
-	countMu sync.Mutex
 }
 
 // Run runs git with args in dir and returns its stdout.
@@ -124,13 +122,6 @@ func (r *Runner) Lines(ctx context.Context, dir string, args ...string) ([]strin
 		return nil, err
 	}
 	return strings.FieldsFunc(out, func(c rune) bool { return c == '\n' }), nil
-}
-
-// Count returns how many git processes this runner has started.
-func (r *Runner) Count() int {
-	r.countMu.Lock()
-	defer r.countMu.Unlock()
-	return r.count
 }
 
 // Exec runs c and returns git's stdout (nil when c.Stdout is set). Git's
@@ -177,9 +168,6 @@ func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
 	if r.Trace != nil {
 		fmt.Fprintf(r.Trace, "git-wt: [%s] git %s\n", c.Dir, strings.Join(c.Args, " "))
 	}
-	r.countMu.Lock()
-	r.count++
-	r.countMu.Unlock()
 	err := cmd.Run()
 	if err == nil {
 		return stdout.Bytes(), nil

@@ -13,7 +13,8 @@ import (
 type State string
 
 // The states of SPEC §4: creating → initializing → active | failed →
-// merging → removed. Adopted marks a worktree git-wt did not make.
+// merging, and then the record is deleted ("removed" is no state: it is
+// the absence of a record). Adopted marks a worktree git-wt did not make.
 const (
 	Creating     State = "creating"
 	Initializing State = "initializing"

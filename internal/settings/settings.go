@@ -60,12 +60,6 @@ type Settings struct {
 	TrustedSHA256    string // wt.trusted: the .gitwt content the user trusted
 }
 
-// Load reads the settings of the repository whose main worktree is
-// mainDir, from dir (any worktree of it), with one `git config` process.
-func Load(ctx context.Context, g *git.Runner, dir, mainDir string) (*Settings, error) {
-	return Start(ctx, g, dir).Finish(mainDir)
-}
-
 // Pending is a settings read under way: Start runs `git config` at once,
 // so that it overlaps with locating the repository.
 type Pending struct {

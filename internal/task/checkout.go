@@ -15,6 +15,12 @@ import (
 	"github.com/git-wt/git-wt/internal/slug"
 )
 
+// DetachedNote says why a worktree with a detached HEAD gets no record and
+// no init (the hook shim says the same in sh).
+func DetachedNote(path string) string {
+	return path + " has a detached HEAD: git-wt gives records to worktrees on a branch only, so it runs no init there (git wt new makes one)"
+}
+
 // AdoptCheckout is git-wt's part of the post-checkout hook in a worktree
 // that plain git has just made (`git worktree add`; SPEC §5): unless the
 // worktree has a record already (git wt new made it, or it was set up
@@ -37,7 +43,7 @@ func (m *Manager) AdoptCheckout(ctx context.Context, head string) error {
 		return err
 	}
 	if wt.Branch == "" {
-		m.Warn("%s has a detached HEAD: git-wt gives records to worktrees on a branch only, so it runs no init there (git wt new makes one)", wt.Path)
+		m.Warn("%s", DetachedNote(wt.Path))
 		return nil
 	}
 	e, err := m.Adopt(ctx, *wt, head, "made by git worktree add")

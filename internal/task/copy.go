@@ -143,7 +143,7 @@ func (m *Manager) copyFiles(ctx context.Context, rec *record.Record, log io.Writ
 	}
 	if len(skipped) > 0 {
 		msg := fmt.Sprintf("not copied (git does not ignore %s, so %s would make %s dirty): %s",
-			text.Plural(len(skipped), "it", "them"), text.Plural(len(skipped), "it", "they"), rec.Path, listSome(skipped, 5))
+			text.Plural(len(skipped), "it", "them"), text.Plural(len(skipped), "it", "they"), rec.Path, text.ListSome(skipped, 5))
 		m.Warn("%s", msg)
 		fmt.Fprintf(log, "git-wt: %s\n", msg)
 	}
@@ -178,14 +178,6 @@ func (m *Manager) copyFiles(ctx context.Context, rec *record.Record, log io.Writ
 		return fmt.Errorf("could not copy %d %s from %s (first: %v)", len(errs), text.Plural(len(errs), "file", "files"), m.Repo.MainDir, errs[0])
 	}
 	return nil
-}
-
-// listSome names the first n items and counts the rest.
-func listSome(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
 // progressInterval is how often the copy's meter reads the copier's count.

@@ -157,7 +157,7 @@ func (m *Manager) branchFor(o CreateOptions, slug string) string {
 // existing handles `new` for a task that has a record.
 func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions) (*Created, error) {
 	if e.Err != nil {
-		return nil, exitcode.Failedf("%v: run git wt doctor", e.Err)
+		return nil, Unreadable(e)
 	}
 	rec := e.Record
 	switch rec.State {
@@ -492,7 +492,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	// Writing our name into the record (compare-and-swap) claims the task:
 	// other processes now see a live creator and wait.
 	if err := m.save(ctx, e); err != nil {
-		return nil, errBusy
+		return nil, busyIfStale(err)
 	}
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.registered(ctx, rec.Path)
@@ -509,7 +509,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		}
 		rec.State = record.Creating
 		if err := m.save(ctx, e); err != nil {
-			return nil, errBusy
+			return nil, busyIfStale(err)
 		}
 		if err := m.addWorktree(ctx, rec, rec.BaseSHA, &u, false); err != nil {
 			return nil, err
@@ -523,6 +523,15 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	}
 	m.logEvent(rec, "created", "resumed an unfinished creation")
 	return &Created{Record: rec}, nil
+}
+
+// busyIfStale is errBusy for a record someone else changed meanwhile
+// (look again), and err itself for any other failure.
+func busyIfStale(err error) error {
+	if errors.Is(err, git.ErrStale) {
+		return errBusy
+	}
+	return err
 }
 
 // rollbackReason says in the event log why a creation was undone.

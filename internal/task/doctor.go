@@ -181,7 +181,7 @@ func (m *Manager) diagnoseUnrecorded(wt git.Worktree) *Problem {
 			p.Fix, p.Detail = "", p.Detail+"; it is locked ("+wt.LockReason+"): git worktree unlock it first"
 			return p
 		}
-		p.fixWith = func(ctx context.Context, _ bool) error { return m.dropAdminEntry(ctx, wt.Path) }
+		p.fixWith = func(ctx context.Context, _ bool) error { return m.dropWorktree(ctx, wt.Path) }
 		return p
 	}
 	p := &Problem{Kind: ForeignWorktree, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1,
@@ -306,18 +306,6 @@ func (m *Manager) removeForRepair(ctx context.Context, e *record.Entry, force bo
 		m.Warn("kept branch %s: %d %s not merged", r.Branch, r.Unmerged, text.Plural(r.Unmerged, "commit", "commits"))
 	}
 	return nil
-}
-
-// dropAdminEntry removes git's admin entry for a vanished folder, and only
-// that one (`git worktree prune` would prune them all).
-func (m *Manager) dropAdminEntry(ctx context.Context, path string) error {
-	l, err := m.lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer l.Release()
-	_, err = m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", path)
-	return err
 }
 
 // RepairOptions say how far a repair may go.

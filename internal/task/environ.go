@@ -5,21 +5,26 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
-// Environ is the task's environment of SPEC §6: what a command run for the
-// task (its init, `git wt exec`) learns about it.
-func (m *Manager) Environ(rec *record.Record) []string {
-	return []string{
+// TaskEnv is the environment of a command run for a task (SPEC §6: its
+// init, `git wt exec`): this process's own, less the variables that would
+// point git at another repository (a hook inherits GIT_DIR and
+// GIT_INDEX_FILE from git), with WT_TASK, WT_SLUG, WT_BRANCH, WT_PATH,
+// WT_MAIN and WT_BASE, and extra (KEY=VALUE), replacing any of the same
+// name.
+func (m *Manager) TaskEnv(rec *record.Record, extra ...string) []string {
+	return withEnv(git.ScrubbedEnv(os.Environ()), append([]string{
 		"WT_TASK=" + rec.Task,
 		"WT_SLUG=" + rec.Slug,
 		"WT_BRANCH=" + rec.Branch,
 		"WT_PATH=" + rec.Path,
 		"WT_MAIN=" + m.Repo.MainDir,
 		"WT_BASE=" + rec.Base,
-	}
+	}, extra...)...)
 }
 
 // withEnv returns env with the variables of set (KEY=VALUE) replacing any

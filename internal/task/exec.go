@@ -9,7 +9,6 @@ import (
 	"syscall"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -40,7 +39,7 @@ func (m *Manager) Exec(rec *record.Record, argv []string) error {
 		return cannotRun(rec, argv[0], err)
 	}
 	m.Touch(rec.Slug)
-	env := withEnv(git.ScrubbedEnv(os.Environ()), append(m.Environ(rec), "PWD="+rec.Path)...)
+	env := m.TaskEnv(rec, "PWD="+rec.Path)
 	return cannotRun(rec, argv[0], syscall.Exec(path, argv, env))
 }
 

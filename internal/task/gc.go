@@ -190,7 +190,11 @@ func (p retentionPolicy) wants(l *Live, count int, total int64) string {
 func (m *Manager) retire(ctx context.Context, l *Live, dryRun bool) string {
 	rec := l.Entry.Record
 	if merged, err := m.Merged(ctx, rec); err != nil || !merged {
-		if n, err := m.UnmergedCommits(ctx, rec); err != nil || n > 0 {
+		n, err := m.UnmergedCommits(ctx, rec)
+		switch {
+		case err != nil:
+			return "kept: cannot tell whether its commits are merged or pushed: " + err.Error()
+		case n > 0:
 			return fmt.Sprintf("kept: %d %s neither merged nor pushed", n, text.Plural(n, "commit", "commits"))
 		}
 	}

@@ -26,27 +26,36 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	if err != nil {
 		return err
 	}
-	// git refuses to lock a locked worktree or unlock an unlocked one:
-	// ask it only when its state differs.
-	if wt := findWorktree(wts, rec.Path); wt != nil && (wt.Locked != locked || locked && wt.LockReason != reason) {
+	wt := findWorktree(wts, rec.Path)
+	if wt == nil {
+		m.Warn("git does not list %s (run git wt doctor): only the record is %s", rec.Path, map[bool]string{true: "locked", false: "unlocked"}[locked])
+	}
+	// git refuses to lock a locked worktree or unlock an unlocked one: it
+	// is asked only when its state differs, and a new reason replaces the
+	// old one by an unlock and a lock.
+	if wt != nil && (wt.Locked != locked || locked && wt.LockReason != reason) {
 		if locked && wt.Locked {
-			m.Git.Run(ctx, m.Repo.MainDir, "worktree", "unlock", rec.Path)
+			if _, err := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "unlock", rec.Path); err != nil {
+				return err
+			}
 		}
 		if _, err := m.Git.Run(ctx, m.Repo.MainDir, args...); err != nil {
 			return err
 		}
 	}
-	rec.Locked, rec.LockReason = locked, ""
-	if locked {
-		rec.LockReason = reason
-	}
-	if err := m.save(ctx, e); err != nil {
+	err = m.update(ctx, e, func(r *record.Record) {
+		r.Locked, r.LockReason = locked, ""
+		if locked {
+			r.LockReason = reason
+		}
+	})
+	if err != nil {
 		return err
 	}
 	outcome := "unlocked"
 	if locked {
 		outcome = "locked"
 	}
-	m.logEvent(rec, outcome, reason)
+	m.logEvent(e.Record, outcome, reason)
 	return nil
 }

@@ -104,6 +104,13 @@ func (m *Manager) forget(slug string) {
 	os.Remove(m.LogPath(slug))
 }
 
+// LogFileEvent writes an event about a file that is not a task's (a hook, the
+// .gitwt file): `git wt log` shows it, and a failure to write is warned
+// about, like every event.
+func (m *Manager) LogFileEvent(path, outcome, reason string) {
+	m.logEvent(&record.Record{Path: path}, outcome, reason)
+}
+
 func (m *Manager) logEvent(rec *record.Record, outcome, reason string) {
 	e := events.Event{Outcome: outcome, Reason: reason, LockWaitMS: m.lockWait.Milliseconds()}
 	if rec != nil {

@@ -136,6 +136,9 @@ func (m *Manager) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePl
 		res.Kept, r.Err = r.Err.Error(), nil
 		return nil
 	}
+	if fresh, err := m.Store.Get(ctx, e.Slug); err == nil && len(fresh) == 1 {
+		m.setState(e, prev) // not left "merging": the merge is done
+	}
 	return exitcode.Failedf("merged %s into %s, but could not remove the task: %v", p.rec.Branch, p.intoName, r.Err)
 }
 

@@ -180,11 +180,7 @@ func (m *Manager) takeBack(ctx context.Context, dir string, p *mergePlan, what s
 
 // conflictError says which files conflict and how to go on.
 func (m *Manager) conflictError(p *mergePlan, what string, files []string) error {
-	const most = 10
-	list := strings.Join(files[:min(len(files), most)], ", ")
-	if len(files) > most {
-		list += fmt.Sprintf(" and %d more", len(files)-most)
-	}
+	list := text.ListSome(files, 10)
 	return exitcode.Failedf("%s conflicts in %s, so nothing was changed: merge %s into the task and resolve them there (git -C %s merge %s), then run git wt merge %s again",
 		what, list, p.intoName, text.ShellQuote(p.rec.Path), p.intoName, text.ShellQuote(p.rec.Task))
 }

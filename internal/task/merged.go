@@ -56,7 +56,7 @@ func (m *Manager) MergedSet(ctx context.Context, recs []*record.Record, since st
 	if err != nil || len(rest) == 0 {
 		return merged, err
 	}
-	if m.Repo.Version.AtLeast(git.Version{Major: 2, Minor: 38}) {
+	if m.Repo.Version.AtLeast(git.MergeTreeVersion) {
 		rest = m.mergeTreeUnchanged(ctx, rest, merged)
 	}
 	upstream := map[string]map[string]bool{} // base range → patch ids
@@ -202,9 +202,8 @@ func (m *Manager) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck, 
 	same := make([]bool, len(checks))
 	parallel(len(checks), func(i int) {
 		c := checks[i]
-		out, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-tree", "--write-tree", c.base, c.tip)
-		tree, _, _ := strings.Cut(out, "\n")
-		same[i] = err == nil && tree == c.baseTree
+		tree, conflicts, err := m.Git.MergeTree(ctx, m.Repo.MainDir, c.base, c.tip)
+		same[i] = err == nil && len(conflicts) == 0 && tree == c.baseTree
 	})
 	var rest []*mergeCheck
 	for i, c := range checks {

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func (m *Manager) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 		return &Removal{Task: arg, WorktreeOutcome: Failed, Err: err}
 	}
 	if e.Err != nil {
-		return &Removal{Task: arg, Slug: e.Slug, WorktreeOutcome: Failed, Err: exitcode.Failedf("%v: run git wt doctor", e.Err)}
+		return &Removal{Task: arg, Slug: e.Slug, WorktreeOutcome: Failed, Err: Unreadable(e)}
 	}
 	return m.RemoveEntry(ctx, e, o)
 }
@@ -115,26 +116,26 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 			return r
 		}
 	}
-	if r.BranchOutcome == Deleted && r.branchSHA != "" {
-		// The branch (if still where it was read) and the record go in one
-		// transaction; when that fails, step by step below.
-		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: branchRef(rec.Branch), OID: r.branchSHA}, {Name: record.Ref(rec.Slug), OID: e.OID}})
-		if err == nil {
-			m.branchDeleted(ctx, rec.Branch)
-			m.forget(rec.Slug)
-			m.logEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
-			return r
-		}
-	}
 	if r.BranchOutcome == Deleted {
-		if err := m.deleteBranch(ctx, rec.Branch); err != nil {
-			// Keep the record: running rm again finishes the job.
-			r.BranchOutcome, r.Err = Failed, exitcode.Failedf("removed %s but could not delete branch %s (%v): run git wt rm %s again", rec.Path, rec.Branch, err, rec.Slug)
-			m.logEvent(rec, "remove-failed", r.Err.Error())
+		// The branch, only if it is still where rm read it (a commit made
+		// since keeps it), and the record go in one transaction; when that
+		// fails, step by step, still only from where the branch was read.
+		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: branchRef(rec.Branch), OID: r.branchSHA}, {Name: record.Ref(rec.Slug), OID: e.OID}})
+		if err != nil {
+			if err := m.deleteBranch(ctx, rec.Branch, r.branchSHA); err != nil {
+				// Keep the record: running rm again finishes the job.
+				r.BranchOutcome, r.Err = Failed, exitcode.Failedf("removed %s but did not delete branch %s (%v): run git wt rm %s again", rec.Path, rec.Branch, err, rec.Slug)
+				m.logEvent(rec, "remove-failed", r.Err.Error())
+				return r
+			}
+			err = m.deleteRecord(ctx, e)
+		}
+		if err != nil {
+			r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, record.Ref(rec.Slug), err)
 			return r
 		}
-	}
-	if err := m.deleteRecord(ctx, e); err != nil {
+		m.branchDeleted(ctx, rec.Branch, r.branchSHA)
+	} else if err := m.deleteRecord(ctx, e); err != nil {
 		r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, record.Ref(rec.Slug), err)
 		return r
 	}
@@ -311,38 +312,34 @@ func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error 
 	return nil
 }
 
-// deleteBranch deletes a branch and makes sure it is gone. While another
-// git packs refs (git gc, pack-refs), a ref can look missing for a moment,
-// and a deletion can be undone by a packing that read it just before: so
-// the branch is looked up again, one ref read at a time (loose, then
-// packed, which sees no such window), and deleted again if it is back.
-func (m *Manager) deleteBranch(ctx context.Context, branch string) error {
-	var err error
-	for attempt := 0; attempt < 4; attempt++ {
-		_, err = m.Git.Run(ctx, m.Repo.MainDir, "branch", "-D", "-q", "--", branch)
-		m.waitForPacking()
-		if _, verr := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", branchRef(branch)); git.ExitCode(verr) == 1 {
+// deleteBranch deletes a branch if it still points at sha (a branch that
+// moved since it was read keeps the commits made on it); one that is
+// gone already is no error.
+func (m *Manager) deleteBranch(ctx context.Context, branch, sha string) error {
+	err := m.Git.DeleteRef(ctx, m.Repo.MainDir, branchRef(branch), sha)
+	if errors.Is(err, git.ErrStale) {
+		if now, rerr := m.Git.ObjectIDs(ctx, m.Repo.MainDir, branchRef(branch)); rerr == nil && len(now) == 1 && now[0] == "" {
 			return nil
 		}
-		time.Sleep(time.Duration(20<<attempt) * time.Millisecond)
-	}
-	if err == nil {
-		err = fmt.Errorf("branch %s is still there", branch)
+		return fmt.Errorf("it moved since rm read it at %s", sha)
 	}
 	return err
 }
 
 // branchDeleted finishes a branch deletion made with update-ref: like
 // `git branch -D`, it drops the branch's config section (an upstream set
-// by git wt push), and it makes sure a concurrent ref packing did not bring
-// the branch back (see deleteBranch).
-func (m *Manager) branchDeleted(ctx context.Context, branch string) {
-	if m.Settings != nil && m.Settings.HasSection("branch."+branch) {
+// by git wt push). And while another git packs refs (git gc, pack-refs), a
+// deletion can be undone by a packing that read the branch just before:
+// once no packing runs, the branch is looked up again (one ref read:
+// loose, then packed, which sees no such window) and deleted again if it
+// came back.
+func (m *Manager) branchDeleted(ctx context.Context, branch, sha string) {
+	if m.Settings.HasSection("branch." + branch) {
 		m.Git.Run(ctx, m.Repo.MainDir, "config", "--remove-section", "branch."+branch)
 	}
 	m.waitForPacking()
 	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", branchRef(branch)); git.ExitCode(err) != 1 {
-		if err := m.deleteBranch(ctx, branch); err != nil {
+		if err := m.deleteBranch(ctx, branch, sha); err != nil {
 			m.Warn("branch %s came back while another git packed refs, and could not be deleted: %v", branch, err)
 		}
 	}
@@ -374,17 +371,14 @@ func (m *Manager) deleteRecord(ctx context.Context, e *record.Entry) error {
 	if err == nil {
 		return nil
 	}
-	fresh, rerr := m.Store.Get(ctx, e.Slug)
-	if rerr != nil {
+	fresh := *e
+	if rerr := m.reload(ctx, &fresh); rerr != nil {
+		if exitcode.Of(rerr) == exitcode.NotFound {
+			return nil // someone else removed it
+		}
 		return err
 	}
-	if len(fresh) == 0 {
-		return nil // someone else removed it
-	}
-	if fresh[0].Record != nil && fresh[0].Record.Path == e.Record.Path {
-		return m.Store.Delete(ctx, e.Slug, fresh[0].OID)
-	}
-	return err
+	return m.Store.Delete(ctx, e.Slug, fresh.OID)
 }
 
 // removeUnknown handles rm of something that is not a task: nothing to do

@@ -78,6 +78,12 @@ func (m *Manager) FindPrefetched(ctx context.Context, arg string, p *Prefetch) (
 	return m.Find(ctx, arg)
 }
 
+// Unreadable is the error for a record git-wt cannot read (exit 1): doctor
+// reports it, and nothing removes it.
+func Unreadable(e *record.Entry) error {
+	return exitcode.Failedf("%v: run git wt doctor", e.Err)
+}
+
 // Find looks up the task that arg names: a task id or slug (two ref
 // reads), else a branch or a path inside its worktree ("." included),
 // which take a scan of the records. A missing task is exit 5.

@@ -204,7 +204,7 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 		return nil, err
 	}
 	if e.Err != nil {
-		return nil, exitcode.Failedf("%v: run git wt doctor", e.Err)
+		return nil, Unreadable(e)
 	}
 	rec := e.Record
 	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(creator(rec)) != proc.Dead {

@@ -99,10 +99,7 @@ func TestKilledRmLosesNothing(t *testing.T) {
 		t.Run(cp, func(t *testing.T) {
 			s := testutil.NewSandbox(t)
 			path := s.MustWT("new", "T").Out()
-			s.Write(filepath.Join(path, "work.txt"), "precious")
-			s.Git(path, "add", ".")
-			s.Git(path, "commit", "-qm", "work")
-			commit := s.Git(path, "rev-parse", "HEAD")
+			commit := commitFile(s, path, "work.txt", "precious", "work")
 			kill(stopAt(t, s, cp, "rm", "T"))
 			if r := s.WT("doctor"); r.Code != 1 {
 				t.Fatalf("doctor after a kill at %s: %s", cp, r)

@@ -194,9 +194,7 @@ func TestRmDeletesOnlyTheRecordedBranch(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()
 	s.Git(path, "switch", "-q", "-c", "by-hand")
-	s.Write(filepath.Join(path, "w"), "w")
-	s.Git(path, "add", ".")
-	s.Git(path, "commit", "-qm", "w")
+	commitFile(s, path, "w", "w", "w")
 	s.MustWT("rm", "T")
 	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
 		t.Fatal("the recorded branch was kept")

@@ -59,9 +59,7 @@ func TestListFromMainTaskWorktreeAndSubdirectory(t *testing.T) {
 func TestListShowsAheadBehindAndAll(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()
-	s.Write(filepath.Join(path, "w.txt"), "1")
-	s.Git(path, "add", ".")
-	s.Git(path, "commit", "-qm", "w")
+	commitFile(s, path, "w.txt", "1", "w")
 	s.Write("main.txt", "1")
 	s.Git(s.Repo, "add", ".")
 	s.Git(s.Repo, "commit", "-qm", "main")

@@ -83,9 +83,7 @@ func TestRmRemovesIgnoredFilesAndReadOnlyOutput(t *testing.T) {
 func TestRmKeepsABranchWithUnmergedCommits(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()
-	s.Write(filepath.Join(path, "work.txt"), "1")
-	s.Git(path, "add", ".")
-	s.Git(path, "commit", "-qm", "one")
+	commitFile(s, path, "work.txt", "1", "one")
 	s.Write(filepath.Join(path, "work.txt"), "2")
 	s.Git(path, "commit", "-qam", "two")
 	r := s.WT("rm", "T", "--json")
@@ -108,9 +106,7 @@ func TestRmKeepsABranchWithUnmergedCommits(t *testing.T) {
 func TestRmDeletesAMergedBranch(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()
-	s.Write(filepath.Join(path, "work.txt"), "1")
-	s.Git(path, "add", ".")
-	s.Git(path, "commit", "-qm", "one")
+	commitFile(s, path, "work.txt", "1", "one")
 	s.Git(s.Repo, "merge", "-q", "--no-ff", "-m", "merge", "refs/heads/wt/T")
 	s.MustWT("rm", "T")
 	gone(t, s, "T", path)
@@ -123,9 +119,7 @@ func TestRmForceAndKeepBranch(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	for _, id := range []string{"A", "B"} {
 		path := s.MustWT("new", id).Out()
-		s.Write(filepath.Join(path, "w.txt"), "1")
-		s.Git(path, "add", ".")
-		s.Git(path, "commit", "-qm", "w")
+		commitFile(s, path, "w.txt", "1", "w")
 	}
 	s.MustWT("rm", "--force", "A")
 	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/A") {
@@ -250,9 +244,7 @@ func TestRmDropsTheBranchsUpstreamConfig(t *testing.T) {
 	s.Git(filepath.Dir(s.Repo), "init", "-q", "--bare", remote)
 	s.Git(s.Repo, "remote", "add", "origin", remote)
 	path := s.MustWT("new", "T").Out()
-	s.Write(filepath.Join(path, "w.txt"), "w")
-	s.Git(path, "add", ".")
-	s.Git(path, "commit", "-qm", "w")
+	commitFile(s, path, "w.txt", "w", "w")
 	s.MustWT("push", "T")
 	if !s.GitOK(s.Repo, "config", "branch.wt/T.remote") {
 		t.Fatal("push did not set the upstream")

@@ -254,6 +254,18 @@ func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, base
 // branchMade says so.
 func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
+	// Both the case check and the limit need every record's ref: read
+	// them once, and only if either is on.
+	var refs []git.Ref
+	var refsErr error
+	listed := false
+	records := func() ([]git.Ref, error) {
+		if !listed {
+			refs, refsErr = m.Git.ListRefs(ctx, m.Repo.MainDir, record.RefPrefix)
+			listed = true
+		}
+		return refs, refsErr
+	}
 	taken := map[string]bool{}
 	for _, e := range seen.entries {
 		if e.Record != nil && e.Record.Task == o.TaskID {
@@ -262,7 +274,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		taken[e.Slug] = true
 	}
 	if m.Settings.IgnoreCase {
-		if err := m.takenIgnoringCase(ctx, cands, taken); err != nil {
+		if err := m.takenIgnoringCase(cands, taken, records); err != nil {
 			return nil, false, err
 		}
 	}
@@ -273,7 +285,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 	if taken[name] {
 		return nil, false, exitcode.Usagef("task id %q collides with two existing tasks (%s, %s): choose another id", o.TaskID, cands[0], cands[1])
 	}
-	if err := m.checkLimit(ctx); err != nil {
+	if err := m.checkLimit(records); err != nil {
 		return nil, false, err
 	}
 	branch := m.branchFor(o, name)
@@ -333,8 +345,8 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 // takenIgnoringCase marks a candidate slug taken when another task's slug
 // differs from it only in case: where the file system ignores case
 // (core.ignorecase), the two would share a folder and a ref file.
-func (m *Manager) takenIgnoringCase(ctx context.Context, cands [2]string, taken map[string]bool) error {
-	refs, err := m.Git.ListRefs(ctx, m.Repo.MainDir, record.RefPrefix)
+func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]git.Ref, error)) error {
+	refs, err := records()
 	if err != nil {
 		return err
 	}
@@ -351,12 +363,12 @@ func (m *Manager) takenIgnoringCase(ctx context.Context, cands [2]string, taken 
 
 // checkLimit enforces wt.maxWorktrees; it runs under the lock, so the
 // limit holds exactly under a burst of concurrent `new`.
-func (m *Manager) checkLimit(ctx context.Context) error {
+func (m *Manager) checkLimit(records func() ([]git.Ref, error)) error {
 	max := m.Settings.MaxWorktrees
 	if max <= 0 {
 		return nil
 	}
-	refs, err := m.Git.ListRefs(ctx, m.Repo.MainDir, record.RefPrefix)
+	refs, err := records()
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 	// record before (or with) its branch and worktree, so a branch or a
 	// worktree seen here has its record in the later read, and a creation
 	// under way is never taken for debris.
-	branchLines, err := m.taskBranches(ctx)
+	branches, err := m.taskBranches(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 			problems = append(problems, p)
 		}
 	}
-	problems = append(problems, m.leftoverBranches(ctx, branchLines, entries)...)
+	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
 	problems = append(problems, leftoverTrash(trashDirs)...)
 	return &Diagnosis{Problems: problems, Worktrees: known}, nil
 }
@@ -212,24 +212,19 @@ func mergeWorktreePID(baseDir, path string) (int, bool) {
 }
 
 // taskBranches lists the branches under wt.branchPrefix with the worktree
-// that has each out ("" for none), one "ref\x00oid\x00path" line each.
-func (m *Manager) taskBranches(ctx context.Context) ([]string, error) {
+// that has each checked out.
+func (m *Manager) taskBranches(ctx context.Context) ([]branchState, error) {
 	prefix := m.Settings.BranchPrefix
 	if prefix == "" || !strings.HasSuffix(prefix, "/") {
 		return nil, nil // without a folder of their own, task branches cannot be told apart
 	}
-	out, err := m.Git.ReadWorktrees(ctx, m.Repo.MainDir, "for-each-ref",
-		"--format=%(refname)%00%(objectname)%00%(worktreepath)", "refs/heads/"+prefix)
-	if err != nil {
-		return nil, err
-	}
-	return strings.Split(out, "\n"), nil
+	return m.branches(ctx, "refs/heads/"+prefix)
 }
 
 // leftoverBranches finds task branches (under wt.branchPrefix) that no
 // worktree has checked out, no record names, and whose commits all exist
 // elsewhere: deleting them loses nothing.
-func (m *Manager) leftoverBranches(ctx context.Context, lines []string, entries []record.Entry) []*Problem {
+func (m *Manager) leftoverBranches(ctx context.Context, branches []branchState, entries []record.Entry) []*Problem {
 	named := map[string]bool{}
 	for _, e := range entries {
 		if e.Record != nil {
@@ -237,20 +232,15 @@ func (m *Manager) leftoverBranches(ctx context.Context, lines []string, entries 
 		}
 	}
 	var problems []*Problem
-	for _, l := range lines {
-		f := strings.Split(l, "\x00")
-		if len(f) != 3 || f[2] != "" {
-			continue
-		}
-		branch := strings.TrimPrefix(f[0], "refs/heads/")
-		if named[branch] {
+	for _, b := range branches {
+		branch, sha := b.Name, b.SHA
+		if b.CheckedOut != "" || named[branch] {
 			continue
 		}
 		rec := &record.Record{Branch: branch}
 		if n, err := m.UnmergedCommits(ctx, rec); err != nil || n > 0 {
 			continue // its commits exist nowhere else: a branch, not debris
 		}
-		sha := f[1]
 		problems = append(problems, &Problem{Kind: LeftoverBranch, Branch: branch, age: m.branchAge(ctx, branch),
 			Detail: "no worktree, no record, and all its commits are in other branches", Fix: "delete the branch",
 			fixWith: func(ctx context.Context, _ bool) error {

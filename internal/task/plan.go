@@ -63,6 +63,7 @@ func (m *Manager) checkBranchName(ctx context.Context, name string) error {
 
 // branchState is whether a branch exists and which worktree has it out.
 type branchState struct {
+	Name       string // without refs/heads/
 	Exists     bool
 	SHA        string
 	CheckedOut string // path of the worktree that has it checked out
@@ -70,19 +71,30 @@ type branchState struct {
 
 // inspectBranch reads one branch with one for-each-ref.
 func (m *Manager) inspectBranch(ctx context.Context, branch string) (branchState, error) {
-	ref := branchRef(branch)
-	out, err := m.Git.ReadWorktrees(ctx, m.Repo.MainDir, "for-each-ref",
-		"--format=%(refname)%00%(objectname)%00%(worktreepath)", ref)
-	if err != nil {
-		return branchState{}, err
-	}
-	for _, l := range strings.Split(out, "\n") {
-		f := strings.Split(l, "\x00")
-		if len(f) == 3 && f[0] == ref {
-			return branchState{Exists: true, SHA: f[1], CheckedOut: f[2]}, nil
+	all, err := m.branches(ctx, branchRef(branch))
+	for _, b := range all {
+		if b.Name == branch { // the pattern matches branches below it too
+			return b, nil
 		}
 	}
-	return branchState{}, nil
+	return branchState{}, err
+}
+
+// branches reads the branches a for-each-ref pattern matches, with the
+// worktree that has each checked out, in one git process.
+func (m *Manager) branches(ctx context.Context, pattern string) ([]branchState, error) {
+	out, err := m.Git.ReadWorktrees(ctx, m.Repo.MainDir, "for-each-ref",
+		"--format=%(refname)%00%(objectname)%00%(worktreepath)", pattern)
+	if err != nil {
+		return nil, err
+	}
+	var all []branchState
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Split(l, "\x00"); len(f) == 3 {
+			all = append(all, branchState{Name: strings.TrimPrefix(f[0], "refs/heads/"), Exists: true, SHA: f[1], CheckedOut: f[2]})
+		}
+	}
+	return all, nil
 }
 
 // baseDir returns the base dir with its symlinks resolved (once: a base dir

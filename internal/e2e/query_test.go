@@ -80,6 +80,46 @@ func TestListShowsAheadBehindAndAll(t *testing.T) {
 	}
 }
 
+// list reads what each worktree has checked out from its git status, and
+// git's lock from the worktree's admin dir, instead of running git's
+// worktree list: what it says must be what git's list says.
+func TestListAgreesWithGitWorktreeList(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	onBranch := s.MustWT("new", "on-branch").Out()
+	detached := s.MustWT("new", "detached").Out()
+	other := s.MustWT("new", "other").Out()
+	s.Git(detached, "checkout", "-q", "--detach", "HEAD")
+	s.Git(other, "checkout", "-q", "-b", "elsewhere")
+	s.Git(s.Repo, "worktree", "lock", "--reason", "on a USB disk", onBranch)
+	byTask := map[string]map[string]any{}
+	var views []map[string]any
+	if err := json.Unmarshal([]byte(s.MustWT("list", "--json").Stdout), &views); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range views {
+		byTask[v["task"].(string)] = v
+	}
+	head := s.Git(s.Repo, "rev-parse", "HEAD")
+	for task, want := range map[string]map[string]any{
+		"on-branch": {"head": head, "checked_out_branch": "wt/on-branch", "git_locked": true, "git_lock_reason": "on a USB disk"},
+		"detached":  {"head": head, "checked_out_branch": nil, "git_locked": nil, "git_lock_reason": nil},
+		"other":     {"head": head, "checked_out_branch": "elsewhere", "git_locked": nil, "git_lock_reason": nil},
+	} {
+		for field, value := range want {
+			if got := byTask[task][field]; got != value {
+				t.Errorf("list --json: %s's %s is %v, want %v", task, field, got, value)
+			}
+		}
+	}
+	porcelain := s.Git(s.Repo, "worktree", "list", "--porcelain")
+	for _, want := range []string{"worktree " + onBranch + "\nHEAD " + head + "\nbranch refs/heads/wt/on-branch\nlocked on a USB disk",
+		"worktree " + detached + "\nHEAD " + head + "\ndetached", "worktree " + other + "\nHEAD " + head + "\nbranch refs/heads/elsewhere"} {
+		if !strings.Contains(porcelain, want) {
+			t.Errorf("git worktree list --porcelain says otherwise; lacks %q in:\n%s", want, porcelain)
+		}
+	}
+}
+
 func TestPathBySlugBranchAndDot(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "fix: bug #123").Out()

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -53,27 +54,15 @@ func (m *Manager) DockerArgs(rec *record.Record) ([]string, error) {
 // dir on this machine and where git in the container will look for it
 // (the same path, unless the .git file holds a relative one).
 func commonDirs(dir, workdir string) (host, container string, err error) {
-	data, err := os.ReadFile(filepath.Join(dir, ".git"))
+	admin, adminAbs, err := git.AdminDir(dir)
 	if err != nil {
 		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), unwrapPathErr(err))
 	}
-	admin, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
-	if !ok {
-		return "", "", exitcode.Failedf("%s does not point at a git dir", filepath.Join(dir, ".git"))
-	}
 	common := "../.."
-	if data, err := os.ReadFile(filepath.Join(resolve(dir, admin), "commondir")); err == nil {
+	if data, err := os.ReadFile(filepath.Join(adminAbs, "commondir")); err == nil {
 		common = strings.TrimSpace(string(data))
 	}
-	return resolve(resolve(dir, admin), common), resolve(resolve(workdir, admin), common), nil
-}
-
-// resolve is p made absolute against dir, if it is relative.
-func resolve(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(dir, p)
+	return git.Resolve(adminAbs, common), git.Resolve(git.Resolve(workdir, admin), common), nil
 }
 
 // bindMount is docker's --mount value for a bind mount, written as docker

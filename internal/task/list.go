@@ -51,13 +51,13 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	for i, e := range entries {
 		lives[i] = m.live(e, nil)
 	}
-	// git's worktree list is the slowest read here, and only the status
-	// and the foreign worktrees (--all) need it: it runs beside the
-	// statuses, as does the one batch that tells which tasks are merged.
+	// git's worktree list reads every worktree's HEAD: only the foreign
+	// worktrees (--all) need it, and it runs beside the statuses. Without
+	// it, each task's status says what its worktree has checked out.
 	var wts []git.Worktree
 	var wtsErr error
 	var wg sync.WaitGroup
-	if o.Status || o.Worktrees {
+	if o.Worktrees {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -79,9 +79,11 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	if wtsErr != nil {
 		return nil, nil, wtsErr
 	}
-	for i := range lives {
-		if rec := lives[i].Entry.Record; rec != nil {
-			lives[i].Worktree = findWorktree(wts, rec.Path)
+	if o.Worktrees {
+		for i := range lives {
+			if rec := lives[i].Entry.Record; rec != nil {
+				lives[i].Worktree = findWorktree(wts, rec.Path)
+			}
 		}
 	}
 	return lives, wts, nil
@@ -148,6 +150,8 @@ func (m *Manager) fill(ctx context.Context, l *Live, o LiveOptions) {
 		l.Dirty, l.Ahead, l.Behind, l.StatusErr, l.tip = st.dirty, st.ahead, st.behind, err, st.tip
 		if err != nil {
 			l.Dirty = -1
+		} else if l.Worktree == nil {
+			l.Worktree = st.worktree(rec.Path)
 		}
 		if !st.hasAB { // a base that is no ref, or another branch checked out
 			l.Ahead, l.Behind, _ = m.AheadBehind(ctx, rec.Branch, baseRev(rec))

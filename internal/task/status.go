@@ -29,6 +29,18 @@ type worktreeStatus struct {
 	ahead, behind int
 	hasAB         bool   // ahead and behind were read
 	tip           string // the commit of the task's branch, when it is checked out
+	head, branch  string // what is checked out: a commit id, and a branch ("" when detached)
+}
+
+// worktree is what git's worktree list would say of the worktree at path,
+// from its status and its lock file.
+func (st worktreeStatus) worktree(path string) *git.Worktree {
+	wt := &git.Worktree{Path: path, Head: st.head, Detached: st.branch == ""}
+	if st.branch != "" {
+		wt.Branch = "refs/heads/" + st.branch
+	}
+	wt.Locked, wt.LockReason = git.WorktreeLock(path)
+	return wt
 }
 
 // status runs git status in the worktree at path. Given the task's record
@@ -43,9 +55,13 @@ func (m *Manager) status(ctx context.Context, path string, rec *record.Record) (
 	if withAB {
 		args = append(args, "-c", "branch."+rec.Branch+".remote=.", "-c", "branch."+rec.Branch+".merge="+baseRev(rec))
 	}
-	args = append(args, "status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=none")
+	// --branch says what is checked out; the commits are counted only
+	// against the base passed above, never the branch's own upstream.
+	args = append(args, "status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=none", "--branch")
 	if withAB {
-		args = append(args, "--branch", "--ahead-behind")
+		args = append(args, "--ahead-behind")
+	} else {
+		args = append(args, "--no-ahead-behind")
 	}
 	out, err := m.Git.Exec(ctx, git.Cmd{Dir: path, InWorktree: true, Env: readOnly, Args: args})
 	if err != nil {
@@ -57,13 +73,18 @@ func (m *Manager) status(ctx context.Context, path string, rec *record.Record) (
 		switch {
 		case entry == "":
 		case strings.HasPrefix(entry, "# branch.oid "):
-			oid = strings.TrimPrefix(entry, "# branch.oid ")
+			if oid = strings.TrimPrefix(entry, "# branch.oid "); oid != "(initial)" {
+				st.head = oid
+			}
 		case strings.HasPrefix(entry, "# branch.head "):
 			head = strings.TrimPrefix(entry, "# branch.head ")
+			if head != "(detached)" {
+				st.branch = head
+			}
 			if rec != nil && head == rec.Branch {
 				st.tip = oid
 			}
-		case strings.HasPrefix(entry, "# branch.ab "):
+		case withAB && strings.HasPrefix(entry, "# branch.ab "):
 			// "+A -B", for the branch checked out: only ours counts.
 			f := strings.Fields(strings.TrimPrefix(entry, "# branch.ab "))
 			if len(f) == 2 && rec != nil && head == rec.Branch {

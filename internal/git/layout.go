@@ -1,0 +1,64 @@
+package git
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The few files of git's documented repository layout (gitrepository-layout)
+// that git-wt reads itself, where a git process per worktree would cost more
+// than the answer is worth: a linked worktree's .git file, its admin dir's
+// commondir and locked files.
+
+// errNoGitFile is returned for a worktree whose .git is not a "gitdir:" file.
+var errNoGitFile = errors.New("no .git file pointing at a git dir")
+
+// AdminDir reads the .git file of the linked worktree at dir ("gitdir:
+// <path>") and returns the path it holds as written, and made absolute
+// against dir.
+func AdminDir(dir string) (written, abs string, err error) {
+	data, err := os.ReadFile(filepath.Join(dir, ".git"))
+	if err != nil {
+		return "", "", err
+	}
+	written, ok := strings.CutPrefix(strings.TrimRight(string(data), "\r\n"), "gitdir: ")
+	if !ok || written == "" {
+		return "", "", errNoGitFile
+	}
+	return written, Resolve(dir, written), nil
+}
+
+// CommonDirOf is the common dir of the worktree whose git dir is gitDir, as
+// its commondir file says (relative to gitDir), or gitDir itself.
+func CommonDirOf(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	return Resolve(gitDir, strings.TrimRight(string(data), "\r\n"))
+}
+
+// WorktreeLock says whether `git worktree lock` locked the linked worktree
+// at dir, and why: the locked file in its admin dir, as `git worktree list`
+// reads it.
+func WorktreeLock(dir string) (locked bool, reason string) {
+	_, admin, err := AdminDir(dir)
+	if err != nil {
+		return false, ""
+	}
+	data, err := os.ReadFile(filepath.Join(admin, "locked"))
+	if err != nil {
+		return false, ""
+	}
+	return true, strings.TrimRight(string(data), "\n")
+}
+
+// Resolve is p made absolute against dir, if it is relative.
+func Resolve(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}

@@ -10,6 +10,11 @@
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/git-wt/git-wt/internal/cli.Version=$(VERSION)
+# urfave_cli_no_docs leaves urfave/cli's markdown and man page writers (and
+# blackfriday, whose start-up every command would pay) out of git-wt; the
+# man page comes from cmd/git-wt-man. install.sh and the tests build with it
+# too.
+TAGS    := urfave_cli_no_docs
 
 ifdef PREFIX
 prefix  ?= $(PREFIX)
@@ -41,7 +46,7 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 all: build
 
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/git-wt ./cmd/git-wt
+	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/git-wt ./cmd/git-wt
 
 test: lint test-deps
 	$(GO) test $(TESTFLAGS) ./...

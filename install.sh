@@ -81,8 +81,12 @@ cd "$(dirname "$0")"
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
-go build -trimpath -ldflags "-s -w -X github.com/git-wt/git-wt/internal/cli.Version=$version" -o "$build/git-wt" ./cmd/git-wt
-"$build/git-wt" __man >"$build/git-wt.1"
+ldflags="-s -w -X github.com/git-wt/git-wt/internal/cli.Version=$version"
+# urfave_cli_no_docs: the man page writer is not linked into git-wt (it
+# would slow every start); cmd/git-wt-man, built beside it, prints the page.
+go build -trimpath -tags urfave_cli_no_docs -ldflags "$ldflags" -o "$build/git-wt" ./cmd/git-wt
+go build -trimpath -ldflags "$ldflags" -o "$build/git-wt-man" ./cmd/git-wt-man
+"$build/git-wt-man" >"$build/git-wt.1"
 "$build/git-wt" completion bash >"$build/git-wt.bash"
 "$build/git-wt" completion zsh >"$build/_git-wt"
 "$build/git-wt" completion fish >"$build/git-wt.fish"

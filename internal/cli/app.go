@@ -62,6 +62,10 @@ type silentError struct{ code int }
 
 func (s *silentError) Error() string { return fmt.Sprintf("exit %d", s.code) }
 
+// DocApp is the app as documentation sees it (its commands and flags), for
+// the man page generator.
+func DocApp() *cli.App { return newApp(newEnv(nil, io.Discard, io.Discard)) }
+
 func newApp(e *env) *cli.App {
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
@@ -127,6 +131,5 @@ func commands(e *env) []*cli.Command {
 		completionCommand(e),
 		shellInitCommand(e),
 		completeCommand(e),
-		manCommand(e),
 	}
 }

@@ -222,7 +222,7 @@ func (e *env) completeValue(ctx context.Context, f cli.Flag, global bool, dir st
 		dir = "."
 	}
 	var names []string
-	switch placeholder(f) {
+	switch Placeholder(f) {
 	case "DIR":
 		if global {
 			return []string{completeDirs}
@@ -235,8 +235,9 @@ func (e *env) completeValue(ctx context.Context, f cli.Flag, global bool, dir st
 	return names
 }
 
-// placeholder is the `NAME` a flag's usage text gives its value.
-func placeholder(f cli.Flag) string {
+// Placeholder is the `NAME` a flag's usage text gives its value (which
+// completion and the man page both show).
+func Placeholder(f cli.Flag) string {
 	d, ok := f.(cli.DocGenerationFlag)
 	if !ok {
 		return ""

@@ -10,14 +10,10 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
-// The shell scripts git-wt prints (completions and the wtcd function) and
-// the layout of its man page.
-var (
-	//go:embed shell
-	shellFiles embed.FS
-	//go:embed man
-	manFiles embed.FS
-)
+// The shell scripts git-wt prints (completions and the wtcd function).
+//
+//go:embed shell
+var shellFiles embed.FS
 
 // shells are the shells git-wt supports, as ArgsUsage shows them (which
 // is also where completion finds the choices).

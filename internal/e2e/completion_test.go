@@ -15,7 +15,7 @@ import (
 )
 
 // coreCommands are commands every completion of `git wt ` must offer;
-// hidden ones (__complete, __man, help) must not appear.
+// hidden ones (__complete, hook, help) must not appear.
 var coreCommands = []string{"new", "list", "path", "show", "count", "rm", "completion", "shell-init"}
 
 // completionCase is a command line typed up to TAB and what it must offer:
@@ -167,7 +167,7 @@ func checkCompletions(t *testing.T, shell string, got map[string][]string, cases
 
 func checkCompletion(t *testing.T, shell string, c completionCase, got []string) {
 	t.Helper()
-	for _, hidden := range []string{"__complete", "__man", "help"} {
+	for _, hidden := range []string{"__complete", "hook", "help"} {
 		if slices.Contains(got, hidden) {
 			t.Errorf("%s: %q offers the hidden %q: %q", shell, c.line, hidden, got)
 		}

@@ -1,5 +1,5 @@
 // This test protects the man page that `git help wt` and `git wt --help`
-// show: section 1, made from the command definitions (every command, its
+// show: section 1, made (by cmd/git-wt-man) from the command definitions (every command, its
 // options, every setting), with the sections a git man page has, and
 // rendered by man without a warning.
 package e2e
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-wt/git-wt/internal/cli"
+	"github.com/git-wt/git-wt/internal/manpage"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/testutil"
 )
@@ -19,15 +21,19 @@ import (
 func TestManPage(t *testing.T) {
 	needCommands(t, "man")
 	s := testutil.NewSandbox(t)
-	roff := s.MustWT("__man").Stdout
+	page, err := manpage.Render(cli.DocApp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	roff := string(page)
 	if !strings.Contains(roff, "\n.TH GIT-WT 1 ") {
 		t.Fatalf("not a section 1 page:\n%.300s", roff)
 	}
-	page := filepath.Join(s.Home, "git-wt.1")
-	if err := os.WriteFile(page, []byte(roff), 0o644); err != nil {
+	file := filepath.Join(s.Home, "git-wt.1")
+	if err := os.WriteFile(file, page, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("man", "--warnings", "-l", page)
+	cmd := exec.Command("man", "--warnings", "-l", file)
 	cmd.Env = append(s.Env, "MANWIDTH=80")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -49,11 +55,12 @@ func TestManPage(t *testing.T) {
 			t.Errorf("no subsection for the command %s", c)
 		}
 	}
-	for _, hidden := range []string{"__complete", "__man"} {
-		if strings.Contains(text, hidden) {
-			t.Errorf("the page shows the hidden command %s", hidden)
+	for _, hidden := range []string{"__complete", "hook"} {
+		if regexp.MustCompile(`(?m)^   ` + hidden + `( \(also .*\))?$`).MatchString(text) {
+			t.Errorf("the page has a subsection for the hidden command %s", hidden)
 		}
 	}
+
 	for _, want := range []string{"--keep-branch", "--main", "--name F", "git wt shell-init [--name F] bash|zsh|fish"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q", want)

@@ -1,7 +1,17 @@
-package cli
+// Package manpage renders the man page git-wt.1 from the command
+// definitions (so a command added to the app is documented without more
+// work), settings.Keys and exitcode.Meanings, in the page layout of
+// man/git-wt.1.md. It is a package apart so that the markdown-to-roff
+// converter (md2man, blackfriday) is linked only into cmd/git-wt-man, the
+// build-time tool install.sh runs, and not into git-wt, where its start-up
+// cost would be paid by every command. urfave/cli's own ToMan writes
+// section 8 and prints every flag in one block: this page is section 1,
+// with a section per command.
+package manpage
 
 import (
 	"bytes"
+	"embed"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,35 +20,16 @@ import (
 	"github.com/cpuguy83/go-md2man/v2/md2man"
 	"github.com/urfave/cli/v2"
 
+	wtcli "github.com/git-wt/git-wt/internal/cli"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/settings"
 )
 
-// manCommand prints the man page git-wt.1, made at run time from the
-// command definitions (so a command added to commands() is documented
-// without more work), settings.Keys and exitcode.Meanings, in the page
-// layout of man/git-wt.1.md. install.sh installs its output; `git help
-// wt` and `git wt --help` (which git turns into `git help wt`) show it.
-// urfave/cli's own ToMan writes section 8 and prints every flag in one
-// block: this page is section 1, with a section per command.
-func manCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:   "__man",
-		Hidden: true,
-		Usage:  "print the man page git-wt.1 (roff)",
-		Action: func(c *cli.Context) error {
-			page, err := manPage(c.App)
-			if err != nil {
-				return err
-			}
-			_, err = e.stdout.Write(page)
-			return err
-		},
-	}
-}
+//go:embed man
+var manFiles embed.FS
 
-// manPage renders the man page of app as roff.
-func manPage(app *cli.App) ([]byte, error) {
+// Render renders the man page of app as roff.
+func Render(app *cli.App) ([]byte, error) {
 	t, err := template.New("git-wt.1.md").Funcs(template.FuncMap{
 		"esc":            mdEscape,
 		"join":           strings.Join,
@@ -144,7 +135,7 @@ func flagTerm(f cli.Flag, allNames bool) string {
 		terms = append(terms, "**"+mdEscape(dash+n)+"**")
 	}
 	term := strings.Join(terms, ", ")
-	if p := placeholder(f); p != "" {
+	if p := wtcli.Placeholder(f); p != "" {
 		term += " *" + mdEscape(p) + "*"
 	} else if d, ok := f.(cli.DocGenerationFlag); ok && d.TakesValue() {
 		term += " *VALUE*"

@@ -51,7 +51,7 @@ func BinDir(t testing.TB) string {
 			return
 		}
 		os.Chmod(binDir, 0o755)
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "git-wt"), "./cmd/git-wt")
+		cmd := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(binDir, "git-wt"), "./cmd/git-wt")
 		cmd.Dir = Root()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

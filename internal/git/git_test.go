@@ -5,7 +5,6 @@ package git
 
 import (
 	"context"
-	"fmt"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -114,19 +113,5 @@ func TestParseMergeTree(t *testing.T) {
 	tree, paths = parseMergeTree("abc\x00a b.txt\x00dir/c\x00")
 	if tree != "abc" || !reflect.DeepEqual(paths, []string{"a b.txt", "dir/c"}) {
 		t.Fatalf("conflicts: %q %q", tree, paths)
-	}
-}
-
-// BenchmarkParseRefObjects reads 200 records as list gets them.
-func BenchmarkParseRefObjects(b *testing.B) {
-	var out []byte
-	for i := 0; i < 200; i++ {
-		rec := fmt.Sprintf(`{"task":"t%d","slug":"t%d","path":"/w/t%d","state":"active"}`+"\n", i, i, i)
-		out = append(out, fmt.Sprintf("%040d blob %d refs/wt/t%d\n%s\n", i, len(rec), i, rec)...)
-	}
-	for i := 0; i < b.N; i++ {
-		if refs, _, err := parseRefObjects(out); err != nil || len(refs) != 200 {
-			b.Fatal(err)
-		}
 	}
 }

@@ -85,54 +85,6 @@ func (r *Runner) ListRefs(ctx context.Context, dir, prefix string) ([]Ref, error
 	return refs, nil
 }
 
-// RefObjects lists the refs under prefix with the objects they point at,
-// contents included: with one for-each-ref where git has %(raw) (2.36 and
-// later), else a listing and one cat-file --batch.
-func (r *Runner) RefObjects(ctx context.Context, dir, prefix string) ([]Ref, []Object, error) {
-	// This read may run beside Locate, before git's version is known: it
-	// tries %(raw) and falls back when git does not know it (before 2.36).
-	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"for-each-ref",
-		"--format=%(objectname) %(objecttype) %(objectsize) %(refname)%0a%(raw)", prefix}})
-	if err == nil {
-		return parseRefObjects(out)
-	}
-	refs, err := r.ListRefs(ctx, dir, prefix)
-	if err != nil {
-		return nil, nil, err
-	}
-	oids := make([]string, len(refs))
-	for i, ref := range refs {
-		oids[i] = ref.OID
-	}
-	objs, err := r.ReadObjects(ctx, dir, oids...)
-	return refs, objs, err
-}
-
-// parseRefObjects reads "<oid> <type> <size> <ref>\n<size bytes>\n" records.
-func parseRefObjects(out []byte) ([]Ref, []Object, error) {
-	var refs []Ref
-	var objs []Object
-	for len(out) > 0 {
-		nl := bytes.IndexByte(out, '\n')
-		if nl < 0 {
-			return nil, nil, errors.New("git for-each-ref: truncated output")
-		}
-		f := strings.SplitN(string(out[:nl]), " ", 4)
-		out = out[nl+1:]
-		if len(f) != 4 {
-			return nil, nil, errors.New("git for-each-ref: bad header")
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil || size < 0 || size+1 > len(out) {
-			return nil, nil, errors.New("git for-each-ref: bad object size")
-		}
-		refs = append(refs, Ref{Name: f[3], OID: f[0]})
-		objs = append(objs, Object{Name: f[3], OID: f[0], Type: f[1], Data: out[:size:size]})
-		out = out[size+1:]
-	}
-	return refs, objs, nil
-}
-
 // HashObject writes data as a blob and returns its id.
 func (r *Runner) HashObject(ctx context.Context, dir string, data []byte) (string, error) {
 	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"hash-object", "-w", "--stdin"}, Stdin: bytes.NewReader(data)})

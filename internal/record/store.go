@@ -3,6 +3,7 @@ package record
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/git"
@@ -28,24 +29,32 @@ type Entry struct {
 type Store struct {
 	Git *git.Runner
 	Dir string // any directory of the repository
+	// Cache is the file that keeps record blobs by id (see blobCache), or
+	// "" to read every blob from git (doctor, which must see what git has).
+	Cache string
 
 	pending *Pending // an All started early, used by the next All
 }
 
-// Pending is a read of every record started before the repository was
-// located (from the current directory), so that it runs beside rev-parse.
+// CacheFile is where the record blob cache of the repository whose common
+// dir is commonDir lives.
+func CacheFile(commonDir string) string { return filepath.Join(commonDir, "wt", "records.cache") }
+
+// Pending is the listing of every record ref started before the repository
+// was located (from the current directory), so that it runs beside
+// rev-parse.
 type Pending struct {
-	done    chan struct{}
-	entries []Entry
-	err     error
+	done chan struct{}
+	refs []git.Ref
+	err  error
 }
 
-// StartAll begins reading every record from dir.
+// StartAll begins listing every record ref from dir.
 func StartAll(ctx context.Context, g *git.Runner, dir string) *Pending {
 	p := &Pending{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.entries, p.err = (&Store{Git: g, Dir: dir}).All(ctx)
+		p.refs, p.err = g.ListRefs(ctx, dir, RefPrefix)
 	}()
 	return p
 }
@@ -60,23 +69,77 @@ func (s *Store) Get(ctx context.Context, slugs ...string) ([]Entry, error) {
 	return entries, err
 }
 
-// All reads every record, with one git process where git is 2.36 or
-// later (else two).
+// All reads every record: the refs with one for-each-ref, and the blobs
+// from the cache, or with one cat-file --batch for those it lacks.
 func (s *Store) All(ctx context.Context) ([]Entry, error) {
+	var refs []git.Ref
+	var err error
 	if p := s.pending; p != nil {
 		s.pending = nil
 		<-p.done
-		return p.entries, p.err
+		refs, err = p.refs, p.err
+	} else {
+		refs, err = s.Git.ListRefs(ctx, s.Dir, RefPrefix)
 	}
-	refs, objs, err := s.Git.RefObjects(ctx, s.Dir, RefPrefix)
 	if err != nil {
 		return nil, err
 	}
-	entries := make([]Entry, len(objs))
-	for i, o := range objs {
-		entries[i] = decodeObject(strings.TrimPrefix(refs[i].Name, RefPrefix), o)
+	objs, err := s.objects(ctx, refs)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, len(refs))
+	for i, ref := range refs {
+		entries[i] = decodeObject(strings.TrimPrefix(ref.Name, RefPrefix), objs[i])
 	}
 	return entries, nil
+}
+
+// objects returns the object each ref points at: from the cache where it
+// has the blob, else from git, adding what git read to the cache.
+func (s *Store) objects(ctx context.Context, refs []git.Ref) ([]git.Object, error) {
+	objs := make([]git.Object, len(refs))
+	cache := blobCache{s.Cache}
+	cached, intact := map[string][]byte{}, true
+	if s.Cache != "" {
+		cached, intact = cache.load()
+	}
+	live := map[string][]byte{}
+	var missing []string
+	for i, ref := range refs {
+		if blob, ok := cached[ref.OID]; ok {
+			objs[i] = git.Object{Name: ref.Name, OID: ref.OID, Type: "blob", Data: blob}
+			live[ref.OID] = blob
+		} else {
+			missing = append(missing, ref.OID)
+		}
+	}
+	read, err := s.Git.ReadObjects(ctx, s.Dir, missing...)
+	if err != nil {
+		return nil, err
+	}
+	fetched := map[string]git.Object{}
+	for _, o := range read {
+		fetched[o.Name] = o
+	}
+	added := map[string][]byte{}
+	for i, ref := range refs {
+		if o, ok := fetched[ref.OID]; ok {
+			o.Name = ref.Name
+			objs[i] = o
+			if !o.Missing && o.Type == "blob" {
+				added[ref.OID], live[ref.OID] = o.Data, o.Data
+			}
+		}
+	}
+	if s.Cache != "" {
+		if dead := len(cached) - (len(live) - len(added)); !intact || dead > len(live)+cacheSlack {
+			cache.replace(live)
+		} else {
+			cache.add(added)
+		}
+	}
+	return objs, nil
 }
 
 func decodeObject(slug string, o git.Object) Entry {
@@ -100,11 +163,16 @@ func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string,
 	if len(also) == 0 {
 		return s.write(ctx, r, "")
 	}
-	oid, err := s.Git.HashObject(ctx, s.Dir, r.Encode())
+	data := r.Encode()
+	oid, err := s.Git.HashObject(ctx, s.Dir, data)
 	if err != nil {
 		return "", err
 	}
-	return oid, s.Git.CreateRefs(ctx, s.Dir, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...))
+	if err := s.Git.CreateRefs(ctx, s.Dir, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...)); err != nil {
+		return "", err
+	}
+	s.remember(oid, data)
+	return oid, nil
 }
 
 // GetAlong is Get, reading the objects the names in others point at in
@@ -134,14 +202,24 @@ func (s *Store) Update(ctx context.Context, r *Record, oldOID string) (string, e
 }
 
 func (s *Store) write(ctx context.Context, r *Record, oldOID string) (string, error) {
-	oid, err := s.Git.HashObject(ctx, s.Dir, r.Encode())
+	data := r.Encode()
+	oid, err := s.Git.HashObject(ctx, s.Dir, data)
 	if err != nil {
 		return "", err
 	}
 	if err := s.Git.UpdateRef(ctx, s.Dir, Ref(r.Slug), oid, oldOID); err != nil {
 		return "", err
 	}
+	s.remember(oid, data)
 	return oid, nil
+}
+
+// remember adds a record blob just written to the cache, so that the
+// next All finds it there.
+func (s *Store) remember(oid string, data []byte) {
+	if s.Cache != "" {
+		blobCache{s.Cache}.add(map[string][]byte{oid: data})
+	}
 }
 
 // Delete removes the record read as oldOID.

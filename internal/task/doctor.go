@@ -80,7 +80,11 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := m.Store.All(ctx)
+	// Doctor reads every record blob from git, not the cache: a record
+	// whose blob git has lost must show up here.
+	store := *m.Store
+	store.Cache = ""
+	entries, err := store.All(ctx)
 	if err != nil {
 		return nil, err
 	}

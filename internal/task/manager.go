@@ -48,7 +48,7 @@ func New(g *git.Runner, repo *git.Repo, s *settings.Settings, command string) *M
 		Git:      g,
 		Repo:     repo,
 		Settings: s,
-		Store:    &record.Store{Git: g, Dir: repo.MainDir},
+		Store:    &record.Store{Git: g, Dir: repo.MainDir, Cache: record.CacheFile(repo.CommonDir)},
 		Events:   &events.Log{Path: filepath.Join(repo.CommonDir, "wt", "events.jsonl"), Command: command},
 		Warn:     func(string, ...any) {},
 	}

@@ -1,0 +1,106 @@
+// These tests protect the record blob cache (.git/wt/records.cache): what
+// git-wt shows is always what the refs hold, whoever wrote them, and
+// whatever the cache file holds.
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// rewriteRecord points refs/wt/<slug> at a copy of its record with field
+// set to value, written by plain git, as a user or another tool might.
+func rewriteRecord(t *testing.T, s *testutil.Sandbox, slug, field string, value any) {
+	t.Helper()
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/"+slug)), &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec[field] = value
+	data, _ := json.Marshal(rec)
+	cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+	cmd.Dir, cmd.Env, cmd.Stdin = s.Repo, s.Env, strings.NewReader(string(data)+"\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Git(s.Repo, "update-ref", "refs/wt/"+slug, strings.TrimSpace(string(out)))
+}
+
+func listedTask(t *testing.T, s *testutil.Sandbox, slug string) map[string]any {
+	t.Helper()
+	var views []map[string]any
+	if err := json.Unmarshal([]byte(s.MustWT("list", "--no-status", "--json").Stdout), &views); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range views {
+		if v["slug"] == slug {
+			return v
+		}
+	}
+	t.Fatalf("list has no task %s", slug)
+	return nil
+}
+
+func TestListSeesRecordsWrittenByPlainGitDespiteTheCache(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	cache := filepath.Join(s.Repo, ".git", "wt", "records.cache")
+	if !testutil.Exists(cache) {
+		t.Fatal("new did not cache the record it wrote")
+	}
+	if v := listedTask(t, s, "T"); v["task"] != "T" {
+		t.Fatalf("list: %v", v)
+	}
+	rewriteRecord(t, s, "T", "task", "renamed by hand")
+	if v := listedTask(t, s, "T"); v["task"] != "renamed by hand" {
+		t.Fatalf("list shows the cached record, not the ref's: %v", v)
+	}
+	// A cache entry whose bytes were changed is not used.
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cache, []byte(strings.ReplaceAll(string(data), "renamed by hand", "tampered by hand")), 0o644)
+	if v := listedTask(t, s, "T"); v["task"] != "renamed by hand" {
+		t.Fatalf("list trusted a tampered cache entry: %v", v)
+	}
+	// Garbage in the cache is no error.
+	os.WriteFile(cache, []byte("garbage\n\x00\xff"), 0o644)
+	if v := listedTask(t, s, "T"); v["task"] != "renamed by hand" {
+		t.Fatalf("list with a garbage cache: %v", v)
+	}
+}
+
+func TestCacheMissCostsOneProcessAndIsFilled(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	c, run := countingGit(t, s)
+	c.MustWT("new", "T")
+	run("list", "--no-status") // git's version is asked once, then kept
+	rewriteRecord(t, s, "T", "task", "by hand")
+	if n, calls := run("list", "--no-status"); n != 4 || !strings.Contains(calls, "cat-file --batch") {
+		t.Errorf("list after a record changed by hand: %d git processes, want 4 (one cat-file):\n%s", n, calls)
+	}
+	if n, calls := run("list", "--no-status"); n != 3 {
+		t.Errorf("list once the cache has the record: %d git processes, want 3:\n%s", n, calls)
+	}
+}
+
+func TestDoctorDoesNotTrustTheCache(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	oid := s.Git(s.Repo, "rev-parse", "refs/wt/T")
+	if err := os.Remove(filepath.Join(s.Repo, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	r := s.WT("doctor")
+	if r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, "refs/wt/T") {
+		t.Fatalf("doctor does not see the record whose blob git lost: %s", r)
+	}
+}

@@ -77,28 +77,44 @@ func (e *env) locate(ctx context.Context) (*git.Repo, error) {
 // manager locates the repository and reads its settings, for a command
 // that acts on tasks.
 func (e *env) manager(ctx context.Context, command string) (*task.Manager, error) {
-	// git config runs while rev-parse locates the repository: both start
-	// from the current directory. When the caller points git elsewhere
-	// (GIT_DIR), config waits to be read from the worktree found.
+	if e.settings != nil {
+		repo, err := e.locate(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return e.newManager(repo, e.settings, command), nil
+	}
 	var pending *settings.Pending
-	if cwd, ok := e.earlyDir(); ok && e.settings == nil {
+	if cwd, ok := e.earlyDir(); ok {
+		// git config runs from the current directory at once; the
+		// repository is found from the files there, and git config's
+		// origins confirm it, which saves rev-parse. When they do not, or
+		// the caller points git elsewhere (GIT_DIR), rev-parse locates it
+		// and config waits to be read from the worktree found.
 		pending = settings.Start(ctx, e.git, cwd)
+		if found := git.Discover(cwd); found != nil {
+			if repo := found.Confirm(pending.Entries()); repo != nil {
+				complete, err := e.git.Complete(ctx, repo)
+				if err != nil {
+					return nil, err
+				}
+				e.repo = complete
+			}
+		}
 	}
 	repo, err := e.locate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if e.settings == nil {
-		if pending == nil {
-			pending = settings.Start(ctx, e.git, repo.Toplevel)
-		}
-		s, err := pending.Finish(repo.MainDir)
-		if err != nil {
-			return nil, err
-		}
-		e.settings = s
+	if pending == nil {
+		pending = settings.Start(ctx, e.git, repo.Toplevel)
 	}
-	return e.newManager(repo, e.settings, command), nil
+	s, err := pending.Finish(repo.MainDir)
+	if err != nil {
+		return nil, err
+	}
+	e.settings = s
+	return e.newManager(repo, s, command), nil
 }
 
 // earlyDir is where a read may start before the repository is located,

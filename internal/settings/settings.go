@@ -63,9 +63,9 @@ type Settings struct {
 // Pending is a settings read under way: Start runs `git config` at once,
 // so that it overlaps with locating the repository.
 type Pending struct {
-	out  string
-	err  error
-	done chan struct{}
+	entries []git.ConfigEntry
+	err     error
+	done    chan struct{}
 }
 
 // Start begins reading git config from dir.
@@ -73,9 +73,17 @@ func Start(ctx context.Context, g *git.Runner, dir string) *Pending {
 	p := &Pending{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.out, p.err = g.Run(ctx, dir, "config", "--list", "-z", "--show-scope")
+		out, err := g.Run(ctx, dir, git.ConfigListArgs...)
+		p.entries, p.err = git.ParseConfigList(out), err
 	}()
 	return p
+}
+
+// Entries waits for git config and returns what it listed, origins
+// included (which say what repository git found).
+func (p *Pending) Entries() []git.ConfigEntry {
+	<-p.done
+	return p.entries
 }
 
 // Finish waits for git config and adds the .gitwt file of the main
@@ -89,7 +97,7 @@ func (p *Pending) Finish(mainDir string) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Settings{values: layer(gitwt, parseConfigList(p.out)), GitwtSHA256: sum}
+	s := &Settings{values: layer(gitwt, configValues(p.entries)), GitwtSHA256: sum}
 	if err := s.resolve(mainDir); err != nil {
 		return nil, err
 	}
@@ -116,17 +124,11 @@ type keyValue struct {
 	Value
 }
 
-// parseConfigList reads `git config --list -z --show-scope`: records of
-// "scope\0key\nvalue\0", or "scope\0key\0" for a key with no value (true).
-func parseConfigList(out string) []keyValue {
-	fields := strings.Split(out, "\x00")
-	var kvs []keyValue
-	for i := 0; i+1 < len(fields); i += 2 {
-		key, value, hasValue := strings.Cut(fields[i+1], "\n")
-		if !hasValue {
-			value = "true"
-		}
-		kvs = append(kvs, keyValue{key: canonicalKey(key), Value: Value{Value: value, Scope: Scope(fields[i])}})
+// configValues are git config's values as layers take them.
+func configValues(entries []git.ConfigEntry) []keyValue {
+	kvs := make([]keyValue, len(entries))
+	for i, e := range entries {
+		kvs[i] = keyValue{key: canonicalKey(e.Key), Value: Value{Value: e.Value, Scope: Scope(e.Scope)}}
 	}
 	return kvs
 }

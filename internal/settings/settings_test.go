@@ -3,6 +3,7 @@
 package settings
 
 import (
+	"github.com/git-wt/git-wt/internal/git"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,8 +61,9 @@ func TestParseBoolAsGitDoes(t *testing.T) {
 }
 
 func TestParseConfigList(t *testing.T) {
-	out := "global\x00wt.basedir\n../g\x00local\x00wt.basedir\n../l\x00local\x00wt.flag\x00command\x00wt.init\nmake\nall\x00"
-	kvs := parseConfigList(out)
+	out := "global\x00file:/h/.gitconfig\x00wt.basedir\n../g\x00local\x00file:.git/config\x00wt.basedir\n../l\x00" +
+		"local\x00file:.git/config\x00wt.flag\x00command\x00command line:\x00wt.init\nmake\nall\x00"
+	kvs := configValues(git.ParseConfigList(out))
 	if len(kvs) != 4 {
 		t.Fatalf("parsed %d values: %+v", len(kvs), kvs)
 	}
@@ -106,7 +108,7 @@ func TestParseGitwtAgreesWithGit(t *testing.T) {
 			t.Fatalf("git config -f on %q: %v", content, err)
 		}
 		var want []string
-		for _, kv := range parseConfigList(prefixScope(string(out))) {
+		for _, kv := range configValues(git.ParseConfigList(prefixScope(string(out)))) {
 			want = append(want, kv.key+"="+kv.Value.Value)
 		}
 		kvs, err := ParseGitwt([]byte(content))
@@ -127,14 +129,14 @@ func TestParseGitwtAgreesWithGit(t *testing.T) {
 }
 
 // prefixScope turns `git config --list -z` output into the --show-scope
-// form parseConfigList reads.
+// --show-origin form git.ParseConfigList reads.
 func prefixScope(out string) string {
 	var b strings.Builder
 	for _, rec := range strings.Split(strings.TrimSuffix(out, "\x00"), "\x00") {
 		if rec == "" {
 			continue
 		}
-		b.WriteString("file\x00" + rec + "\x00")
+		b.WriteString("file\x00file:.gitwt\x00" + rec + "\x00")
 	}
 	return b.String()
 }
@@ -191,7 +193,7 @@ func FuzzGitwtAgreesWithGit(f *testing.F) {
 			return
 		}
 		var want, got []string
-		for _, kv := range parseConfigList(prefixScope(string(out))) {
+		for _, kv := range configValues(git.ParseConfigList(prefixScope(string(out)))) {
 			want = append(want, kv.key+"="+kv.Value.Value)
 		}
 		kvs, err := ParseGitwt([]byte(content))

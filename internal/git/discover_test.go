@@ -1,0 +1,135 @@
+// These tests protect locating a repository without rev-parse: wherever
+// Discover and Confirm give an answer, it is rev-parse's answer, and in
+// every layout where the two could differ they give none.
+package git
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// hermetic points git at an empty home and no system config, and returns
+// a fresh directory to work in.
+func hermetic(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", root)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_AUTHOR_NAME", "t")
+	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "t")
+	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+	return root
+}
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// newRepo makes a repository with one commit at dir.
+func newRepo(t *testing.T, dir string) {
+	t.Helper()
+	os.MkdirAll(dir, 0o755)
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
+}
+
+// discovered is what Discover and Confirm say from dir, completed as the
+// commands complete it, or nil.
+func discovered(t *testing.T, dir string) *Repo {
+	t.Helper()
+	d := Discover(dir)
+	if d == nil {
+		return nil
+	}
+	r := &Runner{}
+	out, err := r.Run(context.Background(), dir, ConfigListArgs...)
+	if err != nil && ExitCode(err) != 1 {
+		t.Fatal(err)
+	}
+	repo := d.Confirm(ParseConfigList(out))
+	if repo == nil {
+		return nil
+	}
+	repo, err = r.Complete(context.Background(), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+func TestDiscoverAgreesWithRevParse(t *testing.T) {
+	root := hermetic(t)
+	main := filepath.Join(root, "repo")
+	newRepo(t, main)
+	linked := filepath.Join(root, "linked")
+	gitIn(t, main, "worktree", "add", "-q", "-b", "topic", linked)
+	for _, dir := range []string{filepath.Join(main, "a", "b"), filepath.Join(linked, "c")} {
+		os.MkdirAll(dir, 0o755)
+	}
+	os.Symlink(filepath.Join(linked, "c"), filepath.Join(root, "link"))
+	for _, dir := range []string{main, filepath.Join(main, "a", "b"), linked, filepath.Join(linked, "c"), filepath.Join(root, "link")} {
+		got := discovered(t, dir)
+		if got == nil {
+			t.Errorf("%s: not discovered, in the usual layout", dir)
+			continue
+		}
+		want, err := (&Runner{}).Locate(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *got != *want {
+			t.Errorf("%s:\ndiscovered %+v\n rev-parse %+v", dir, *got, *want)
+		}
+	}
+}
+
+func TestDiscoverLeavesUnusualLayoutsToRevParse(t *testing.T) {
+	root := hermetic(t)
+	outer := filepath.Join(root, "outer")
+	newRepo(t, outer)
+	inner := filepath.Join(outer, "inner")
+	newRepo(t, inner)
+	broken := filepath.Join(outer, "broken")
+	os.MkdirAll(filepath.Join(broken, ".git"), 0o755) // not a git dir: git looks further up
+	bare := filepath.Join(root, "bare.git")
+	gitIn(t, root, "init", "-q", "--bare", bare)
+	moved := filepath.Join(root, "moved")
+	newRepo(t, moved)
+	gitIn(t, moved, "config", "core.worktree", root)
+	for name, dir := range map[string]string{
+		"a repository inside another's worktree": inner,
+		"a .git that is no git dir":              broken,
+		"inside a git dir":                       filepath.Join(outer, ".git", "refs"),
+		"a bare repository":                      bare,
+		"core.worktree":                          moved,
+	} {
+		if got := discovered(t, dir); got != nil {
+			t.Errorf("%s (%s): discovered %+v; only rev-parse may say", name, dir, *got)
+		}
+	}
+	gitIn(t, root, "config", "--global", "core.hooksPath", filepath.Join(root, "hooks"))
+	if got := discovered(t, outer); got != nil {
+		t.Errorf("a global core.hooksPath: discovered %+v", *got)
+	}
+	gitIn(t, root, "config", "--global", "--unset", "core.hooksPath")
+	t.Setenv("GIT_DIR", filepath.Join(outer, ".git"))
+	if Discover(outer) != nil {
+		t.Error("GIT_DIR set: discovered")
+	}
+}

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,7 +11,7 @@ import (
 // The few files of git's documented repository layout (gitrepository-layout)
 // that git-wt reads itself, where a git process per worktree would cost more
 // than the answer is worth: a linked worktree's .git file, its admin dir's
-// commondir and locked files.
+// commondir and locked files, and the main worktree's HEAD.
 
 // errNoGitFile is returned for a worktree whose .git is not a "gitdir:" file.
 var errNoGitFile = errors.New("no .git file pointing at a git dir")
@@ -53,6 +54,27 @@ func WorktreeLock(dir string) (locked bool, reason string) {
 		return false, ""
 	}
 	return true, strings.TrimRight(string(data), "\n")
+}
+
+// ReadHead reads the HEAD file of gitDir: the ref it points at ("ref:
+// refs/heads/main"), or, detached, the commit it holds. ok is false for
+// anything else (a ref store that keeps HEAD elsewhere writes a stub
+// there, which callers must catch by checking the answer with git).
+func ReadHead(gitDir string) (ref, oid string, ok bool) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", "", false
+	}
+	head := strings.TrimRight(string(data), "\n")
+	if ref, ok := strings.CutPrefix(head, "ref: "); ok {
+		return ref, "", strings.HasPrefix(ref, "refs/")
+	}
+	if len(head) == 40 || len(head) == 64 {
+		if _, err := hex.DecodeString(head); err == nil {
+			return "", head, true
+		}
+	}
+	return "", "", false
 }
 
 // Resolve is p made absolute against dir, if it is relative.

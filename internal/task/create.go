@@ -1,6 +1,7 @@
 package task
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -112,17 +113,28 @@ func checkTaskID(id string) error {
 }
 
 // sighting is what new saw before claiming a task, with one git process:
-// the records under the task id's two candidate slugs, and whether the
-// branches those slugs would use exist.
+// the records under the task id's two candidate slugs, whether the
+// branches those slugs would use exist, and, without --base, the main
+// worktree's HEAD, the default base.
 type sighting struct {
 	cands    [2]string
 	entries  []record.Entry
 	branches map[string]git.Object // branch name → what it points at (Missing when absent)
+	head     *base                 // nil: not read, or not certain (resolveBase will ask)
 }
 
 func (m *Manager) sight(ctx context.Context, o CreateOptions) (*sighting, error) {
 	seen := &sighting{cands: slug.Candidates(o.TaskID), branches: map[string]git.Object{}}
 	names := []string{branchRef(m.branchFor(o, seen.cands[0])), branchRef(m.branchFor(o, seen.cands[1]))}
+	// The default base is the branch the main worktree's HEAD file names:
+	// the same cat-file reads HEAD's commit and that branch's, which must
+	// agree (else, or detached with another commit, rev-parse decides).
+	headRef, headOID, headOK := "", "", false
+	if o.Base == "" {
+		if headRef, headOID, headOK = git.ReadHead(m.Repo.CommonDir); headOK {
+			names = append(names, "HEAD", cmp.Or(headRef, "HEAD"))
+		}
+	}
 	entries, objs, err := m.Store.GetAlong(ctx, seen.cands[:], names...)
 	if err != nil {
 		return nil, err
@@ -130,6 +142,12 @@ func (m *Manager) sight(ctx context.Context, o CreateOptions) (*sighting, error)
 	seen.entries = entries
 	for i, c := range seen.cands {
 		seen.branches[m.branchFor(o, c)] = objs[i]
+	}
+	if headOK {
+		head, named := objs[2], objs[3]
+		if head.Type == "commit" && !named.Missing && named.OID == head.OID && (headRef != "" || headOID == head.OID) {
+			seen.head = &base{Ref: headRef, SHA: head.OID}
+		}
 	}
 	return seen, nil
 }
@@ -184,8 +202,10 @@ func creator(rec *record.Record) proc.ID {
 
 // createNew makes a task that has no record yet.
 func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
-	b, err := m.resolveBase(ctx, o.Base)
-	if err != nil {
+	var b base
+	if seen.head != nil {
+		b = *seen.head
+	} else if b, err = m.resolveBase(ctx, o.Base); err != nil {
 		return nil, err
 	}
 	baseDir, err := m.baseDir()

@@ -34,6 +34,15 @@ type Store struct {
 	Cache string
 
 	pending *Pending // an All started early, used by the next All
+	// prewritten is a blob Prewrite is writing, by content.
+	prewritten map[string]*prewrite
+}
+
+// prewrite is a blob being written ahead of the record write that uses it.
+type prewrite struct {
+	done chan struct{}
+	oid  string
+	err  error
 }
 
 // CacheFile is where the record blob cache of the repository whose common
@@ -164,7 +173,7 @@ func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string,
 		return s.write(ctx, r, "")
 	}
 	data := r.Encode()
-	oid, err := s.Git.HashObject(ctx, s.Dir, data)
+	oid, err := s.hashObject(ctx, data)
 	if err != nil {
 		return "", err
 	}
@@ -201,9 +210,34 @@ func (s *Store) Update(ctx context.Context, r *Record, oldOID string) (string, e
 	return s.write(ctx, r, oldOID)
 }
 
+// Prewrite starts writing r's blob now, for a record whose next content is
+// known before a slow step that must come before the write: the write of
+// the same content then finds its blob written. A blob written for a
+// write that never comes is left to git gc, like any unreachable object.
+func (s *Store) Prewrite(ctx context.Context, r *Record) {
+	data := r.Encode()
+	p := &prewrite{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.oid, p.err = s.Git.HashObject(ctx, s.Dir, data)
+	}()
+	s.prewritten = map[string]*prewrite{string(data): p}
+}
+
+// hashObject writes data as a blob, or waits for Prewrite to have.
+func (s *Store) hashObject(ctx context.Context, data []byte) (string, error) {
+	if p := s.prewritten[string(data)]; p != nil {
+		<-p.done
+		if p.err == nil {
+			return p.oid, nil
+		}
+	}
+	return s.Git.HashObject(ctx, s.Dir, data)
+}
+
 func (s *Store) write(ctx context.Context, r *Record, oldOID string) (string, error) {
 	data := r.Encode()
-	oid, err := s.Git.HashObject(ctx, s.Dir, data)
+	oid, err := s.hashObject(ctx, data)
 	if err != nil {
 		return "", err
 	}

@@ -478,13 +478,21 @@ func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA st
 // ends active, or failed when its setup failed (an ErrInitFailed error).
 func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) error {
 	rec := e.Record
+	setup := SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit}
 	if rec.State == record.Creating {
+		if p := m.planSetup(setup); p.empty() {
+			// With nothing to set up, the record's last content is known
+			// now: its blob is written while git checks the worktree out.
+			next := *rec
+			p.settleEmpty(&next)
+			m.Store.Prewrite(ctx, &next)
+		}
 		if _, err := m.Git.RunIn(ctx, rec.Path, "reset", "--hard", "--no-recurse-submodules", "-q"); err != nil {
 			return fmt.Errorf("cannot check out %s in %s: %w", rec.Branch, rec.Path, err)
 		}
 		checkpoint(ctx, "new:checked-out")
 	}
-	err := m.Setup(ctx, e, SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit})
+	err := m.Setup(ctx, e, setup)
 	if err == nil || errors.Is(err, ErrInitFailed) {
 		m.runCheckoutHook(ctx, e.Record)
 	}

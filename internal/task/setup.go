@@ -53,22 +53,14 @@ const initKillDelay = 5 * time.Second
 // wrapping ErrInitFailed and leaves the worktree in place; an interrupt
 // returns the context's error.
 func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) error {
-	var run, untrusted []string
-	if o.Init {
-		run, untrusted = m.Settings.InitCommands()
-	}
-	copies := o.Copy && m.hasCopyPatterns()
-	if !copies && len(run) == 0 && len(untrusted) == 0 {
+	p := m.planSetup(o)
+	if p.empty() {
 		if e.Record.State == record.Adopted && o.Init {
 			return nil // nothing to record
 		}
-		return m.update(ctx, e, func(rec *record.Record) {
-			if !o.Init {
-				rec.Init = record.Init{Status: record.InitSkipped}
-			}
-			rec.State = settled(rec, true)
-		})
+		return m.update(ctx, e, p.settleEmpty)
 	}
+	run, untrusted, copies := p.run, p.untrusted, p.copies
 	logPath := m.LogPath(e.Slug)
 	start := time.Now().UTC()
 	me := proc.Self() // while initializing, the process to watch is this one
@@ -115,6 +107,32 @@ func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) er
 		return m.settle(ctx, e, record.InitUntrusted, "")
 	}
 	return m.settle(ctx, e, record.InitSuccess, "")
+}
+
+// setupPlan is what a setup will do.
+type setupPlan struct {
+	o              SetupOptions
+	run, untrusted []string // the init commands, trusted or not
+	copies         bool     // wt.copy or .worktreeinclude files to copy
+}
+
+func (m *Manager) planSetup(o SetupOptions) setupPlan {
+	p := setupPlan{o: o, copies: o.Copy && m.hasCopyPatterns()}
+	if o.Init {
+		p.run, p.untrusted = m.Settings.InitCommands()
+	}
+	return p
+}
+
+// empty says the setup has nothing to copy or run.
+func (p setupPlan) empty() bool { return !p.copies && len(p.run) == 0 && len(p.untrusted) == 0 }
+
+// settleEmpty is the one change an empty setup makes to the record.
+func (p setupPlan) settleEmpty(rec *record.Record) {
+	if !p.o.Init {
+		rec.Init = record.Init{Status: record.InitSkipped}
+	}
+	rec.State = settled(rec, true)
 }
 
 // settled is the state a task reaches when its setup ends.

@@ -13,10 +13,11 @@ import (
 // anywhere (`git wt new T --base main`); urfave/cli would stop at the first
 // argument and take later flags for arguments. Global flags are accepted
 // after the command too, and "--" still ends the flags. An unknown command
-// is a usage error (exit 2), as in git.
-func normalizeArgs(app *cli.App, args []string) ([]string, error) {
+// is a usage error (exit 2), as in git. It also returns the command, if
+// one was named.
+func normalizeArgs(app *cli.App, args []string) ([]string, *cli.Command, error) {
 	if len(args) < 2 {
-		return args, nil
+		return args, nil, nil
 	}
 	var globals, flags, positional []string
 	var cmd *cli.Command
@@ -48,11 +49,11 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 		}
 		if cmd == nil {
 			if a == "help" { // `git wt help [CMD]` is `git wt [CMD] --help`
-				return append(append([]string{args[0]}, globals...), append(args[i+1:], "--help")...), nil
+				return append(append([]string{args[0]}, globals...), append(args[i+1:], "--help")...), nil, nil
 			}
 			cmd = app.Command(a)
 			if cmd == nil {
-				return nil, exitcode.Usagef("%q is not a git wt command (see git wt --help)", a)
+				return nil, nil, exitcode.Usagef("%q is not a git wt command (see git wt --help)", a)
 			}
 			cmdName = a
 			if cmd.SkipFlagParsing {
@@ -70,14 +71,14 @@ func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 	}
 	out := append([]string{args[0]}, globals...)
 	if cmd == nil {
-		return out, nil
+		return out, nil, nil
 	}
 	out = append(out, cmdName)
 	out = append(out, flags...)
 	if len(positional) > 0 && !cmd.SkipFlagParsing {
 		out = append(out, "--")
 	}
-	return append(out, positional...), nil
+	return append(out, positional...), cmd, nil
 }
 
 // passThrough names the commands whose arguments after the first (TASK)

@@ -27,12 +27,12 @@ func TestNormalizeArgs(t *testing.T) {
 		{[]string{"exec", "--quiet", "T", "git", "--quiet"}, []string{"--quiet", "exec", "--", "T", "git", "--quiet"}},
 	}
 	for _, c := range cases {
-		got, err := normalizeArgs(app, append([]string{"git-wt"}, c.in...))
+		got, _, err := normalizeArgs(app, append([]string{"git-wt"}, c.in...))
 		if err != nil || !reflect.DeepEqual(got[1:], c.want) {
 			t.Errorf("normalizeArgs(%q) = %q, %v; want %q", c.in, got[1:], err, c.want)
 		}
 	}
-	if _, err := normalizeArgs(app, []string{"git-wt", "frob"}); exitcode.Of(err) != exitcode.Usage {
+	if _, _, err := normalizeArgs(app, []string{"git-wt", "frob"}); exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("unknown command: %v", err)
 	}
 }

@@ -27,7 +27,8 @@ type env struct {
 	git      *git.Runner
 	repo     *git.Repo
 	settings *settings.Settings
-	out, err *painter // colour for stdout and for stderr, decided apart
+	records  *record.Pending // every record, read early for the manager's store
+	out, err *painter        // colour for stdout and for stderr, decided apart
 }
 
 // newEnv returns the env of one run of git-wt.
@@ -93,6 +94,9 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 		// and config waits to be read from the worktree found.
 		pending = settings.Start(ctx, e.git, cwd)
 		if found := git.Discover(cwd); found != nil {
+			if e.records != nil {
+				e.records.Warm(record.CacheFile(found.CommonDir()))
+			}
 			if repo := found.Confirm(pending.Entries()); repo != nil {
 				complete, err := e.git.Complete(ctx, repo)
 				if err != nil {
@@ -141,6 +145,9 @@ func (e *env) finder(ctx context.Context, command string) (*task.Manager, error)
 
 func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *task.Manager {
 	m := task.New(e.git, repo, s, command)
+	if e.records != nil {
+		m.Store.Use(e.records)
+	}
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr
 	if e.isTerminal(e.stderr) || e.verbose {

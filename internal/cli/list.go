@@ -30,16 +30,12 @@ func listCommand(e *env) *cli.Command {
 				return noArgs(c)
 			}
 			// The records are read while the repository is located.
-			var pending *record.Pending
 			if cwd, ok := e.earlyDir(); ok {
-				pending = record.StartAll(c.Context, e.git, cwd)
+				e.records = record.StartAll(c.Context, e.git, cwd)
 			}
 			m, err := e.manager(c.Context, "list")
 			if err != nil {
 				return err
-			}
-			if pending != nil {
-				m.Store.Use(pending)
 			}
 			o := task.LiveOptions{Status: !c.Bool("no-status"), Size: c.Bool("size"), Worktrees: c.Bool("all")}
 			lives, wts, err := m.Inspect(c.Context, o)

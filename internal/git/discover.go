@@ -26,6 +26,9 @@ type Discovered struct {
 	nested bool
 }
 
+// CommonDir is the common dir found (not confirmed yet).
+func (d *Discovered) CommonDir() string { return d.repo.CommonDir }
+
 // discoveryVars change where or how git looks for a repository; with any
 // set, only rev-parse may say.
 var discoveryVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",

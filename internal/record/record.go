@@ -93,8 +93,17 @@ func Decode(slug string, data []byte) (*Record, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%w refs/wt/%s: %v", ErrCorrupt, slug, err)
 	}
-	if r.Task == "" || r.Slug != slug || r.Path == "" {
-		return nil, fmt.Errorf("%w refs/wt/%s: missing task, slug or path", ErrCorrupt, slug)
+	if err := r.check(slug); err != nil {
+		return nil, err
 	}
 	return &r, nil
+}
+
+// check refuses a record that lacks what every command relies on, or that
+// names another slug than its ref's.
+func (r *Record) check(slug string) error {
+	if r.Task == "" || r.Slug != slug || r.Path == "" {
+		return fmt.Errorf("%w refs/wt/%s: missing task, slug or path", ErrCorrupt, slug)
+	}
+	return nil
 }

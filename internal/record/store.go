@@ -2,6 +2,7 @@ package record
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,38 @@ type Pending struct {
 	done chan struct{}
 	refs []git.Ref
 	err  error
+
+	warm *warmCache // the cache, read and decoded while git lists the refs
+}
+
+// warmCache is the blob cache read, and its records decoded, ahead of the
+// refs that say which of them are live.
+type warmCache struct {
+	done    chan struct{}
+	file    string
+	blobs   map[string][]byte
+	intact  bool
+	records map[string]*Record // by blob id, for the blobs that parse
+}
+
+// Warm reads the cache file and decodes its records now, while git lists
+// the refs, which is when the CPU would wait: All then only matches them.
+// The file may be a guess (the repository is not confirmed yet): All uses
+// what was read only if its store's cache is the same file.
+func (p *Pending) Warm(file string) {
+	w := &warmCache{done: make(chan struct{}), file: file}
+	p.warm = w
+	go func() {
+		defer close(w.done)
+		w.blobs, w.intact = blobCache{file}.load()
+		w.records = make(map[string]*Record, len(w.blobs))
+		for oid, blob := range w.blobs {
+			var r Record
+			if json.Unmarshal(blob, &r) == nil {
+				w.records[oid] = &r
+			}
+		}
+	}()
 }
 
 // StartAll begins listing every record ref from dir.
@@ -83,34 +116,63 @@ func (s *Store) Get(ctx context.Context, slugs ...string) ([]Entry, error) {
 func (s *Store) All(ctx context.Context) ([]Entry, error) {
 	var refs []git.Ref
 	var err error
+	var warm *warmCache
 	if p := s.pending; p != nil {
 		s.pending = nil
 		<-p.done
 		refs, err = p.refs, p.err
+		if p.warm != nil && p.warm.file == s.Cache {
+			warm = p.warm
+			<-warm.done
+		}
 	} else {
 		refs, err = s.Git.ListRefs(ctx, s.Dir, RefPrefix)
 	}
 	if err != nil {
 		return nil, err
 	}
-	objs, err := s.objects(ctx, refs)
+	objs, err := s.objects(ctx, refs, warm)
 	if err != nil {
 		return nil, err
 	}
 	entries := make([]Entry, len(refs))
 	for i, ref := range refs {
-		entries[i] = decodeObject(strings.TrimPrefix(ref.Name, RefPrefix), objs[i])
+		slug := strings.TrimPrefix(ref.Name, RefPrefix)
+		if r := warm.record(objs[i]); r != nil {
+			entries[i] = Entry{Slug: slug, OID: ref.OID, Record: r}
+			if err := r.check(slug); err != nil {
+				entries[i] = Entry{Slug: slug, OID: ref.OID, Err: err}
+			}
+			continue
+		}
+		entries[i] = decodeObject(slug, objs[i])
 	}
 	return entries, nil
 }
 
+// record is a copy of the record decoded ahead for the blob o, or nil.
+func (w *warmCache) record(o git.Object) *Record {
+	if w == nil || o.Type != "blob" {
+		return nil
+	}
+	r, ok := w.records[o.OID]
+	if !ok {
+		return nil
+	}
+	c := *r
+	return &c
+}
+
 // objects returns the object each ref points at: from the cache where it
 // has the blob, else from git, adding what git read to the cache.
-func (s *Store) objects(ctx context.Context, refs []git.Ref) ([]git.Object, error) {
+func (s *Store) objects(ctx context.Context, refs []git.Ref, warm *warmCache) ([]git.Object, error) {
 	objs := make([]git.Object, len(refs))
 	cache := blobCache{s.Cache}
 	cached, intact := map[string][]byte{}, true
-	if s.Cache != "" {
+	switch {
+	case warm != nil:
+		cached, intact = warm.blobs, warm.intact
+	case s.Cache != "":
 		cached, intact = cache.load()
 	}
 	live := map[string][]byte{}

@@ -237,7 +237,9 @@ func benchList(env []string, root string) []row {
 			func(int) time.Duration { return git(env, repo, "worktree", "list", "--porcelain") })
 		rows = append(rows, absRow(fmt.Sprintf("list --no-status, %d worktrees", n), limit, wtD, gitD))
 
-		wtD, gitD = interleave(*rounds/3+1,
+		// As many rounds as the others: the medians of six swung by
+		// 15% from run to run on this machine.
+		wtD, gitD = interleave(*rounds,
 			func(int) time.Duration { return wt(env, repo, "list") },
 			func(int) time.Duration {
 				var sum time.Duration

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -87,6 +88,10 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 	rec := e.Record
 	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
 	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force) // beside the worktree list
+	// Whether deleting the branch would lose commits is asked beside the
+	// status too, when the branch may be deleted: a refused rm wastes it.
+	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
+	unmerged := early(mayDelete, func() (int, error) { return m.UnmergedCommits(ctx, rec) })
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		r.WorktreeOutcome, r.Err = Failed, err
@@ -95,7 +100,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 	if r.WorktreeOutcome, r.Err = m.checkWorktree(ctx, rec, wts, o, r, dirty); r.Err != nil {
 		return r
 	}
-	r.BranchOutcome = m.decideBranch(ctx, rec, wts, o, r)
+	r.BranchOutcome = m.decideBranch(ctx, rec, wts, o, r, unmerged)
 	if r.BranchOutcome == Failed {
 		r.Err = exitcode.Failedf("cannot read branch %s, so nothing was removed: run git wt rm %s again", rec.Branch, rec.Slug)
 		return r
@@ -192,8 +197,14 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 // the answer.
 func (m *Manager) startDirtyCount(ctx context.Context, path string, wanted bool) func() (int, error) {
 	st, err := os.Lstat(path)
-	if !wanted || err != nil || !st.IsDir() {
-		return func() (int, error) { return m.DirtyCount(ctx, path) }
+	return early(wanted && err == nil && st.IsDir(), func() (int, error) { return m.DirtyCount(ctx, path) })
+}
+
+// early runs f at once in the background when now is true, else when its
+// answer is first asked for, and returns the function that asks.
+func early(now bool, f func() (int, error)) func() (int, error) {
+	if !now {
+		return sync.OnceValues(f)
 	}
 	type result struct {
 		n   int
@@ -201,10 +212,10 @@ func (m *Manager) startDirtyCount(ctx context.Context, path string, wanted bool)
 	}
 	c := make(chan result, 1)
 	go func() {
-		n, err := m.DirtyCount(ctx, path)
+		n, err := f()
 		c <- result{n, err}
 	}()
-	return func() (int, error) { r := <-c; return r.n, r.err }
+	return sync.OnceValues(func() (int, error) { r := <-c; return r.n, r.err })
 }
 
 // refuse logs a refusal and returns the exit-3 error for it.
@@ -216,7 +227,7 @@ func (m *Manager) refuse(rec *record.Record, reason, format string, args ...any)
 
 // decideBranch says what happens to the task's branch: deleted when that
 // loses no commits (merged, or all its commits are elsewhere), else kept.
-func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal) string {
+func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, unmerged func() (int, error)) string {
 	bs, ok := branchInWorktrees(wts, rec.Branch) // mostly: checked out in the task's worktree
 	var err error
 	if !ok {
@@ -246,7 +257,7 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 			return Deleted
 		}
 	}
-	n, err := m.UnmergedCommits(ctx, rec)
+	n, err := unmerged()
 	if err != nil {
 		m.Warn("cannot tell whether branch %s is merged (%v): keeping it", rec.Branch, err)
 		return KeptUnmerged

@@ -28,6 +28,7 @@ type env struct {
 	repo     *git.Repo
 	settings *settings.Settings
 	records  *record.Pending // every record, read early for the manager's store
+	prefetch *task.Prefetch  // one task's records, read early for the manager's Find
 	out, err *painter        // colour for stdout and for stderr, decided apart
 }
 
@@ -147,6 +148,9 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 	m := task.New(e.git, repo, s, command)
 	if e.records != nil {
 		m.Store.Use(e.records)
+	}
+	if e.prefetch != nil {
+		m.UsePrefetch(e.prefetch)
 	}
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr

@@ -11,18 +11,27 @@ import (
 // findTask locates the repository and the task that arg names, for a
 // command that acts on one task; a record git-wt cannot read is an error.
 func (e *env) findTask(ctx context.Context, command, arg string) (*task.Manager, *record.Entry, error) {
+	e.prefetchTask(ctx, arg)
 	m, err := e.manager(ctx, command)
 	if err != nil {
 		return nil, nil, err
 	}
-	ent, err := lookup(ctx, m, arg, nil)
+	ent, err := lookup(ctx, m, arg)
 	return m, ent, err
 }
 
-// lookup finds the task arg names, using what p read already if it is
-// given; a record git-wt cannot read is an error.
-func lookup(ctx context.Context, m *task.Manager, arg string, p *task.Prefetch) (*record.Entry, error) {
-	ent, err := m.FindPrefetched(ctx, arg, p)
+// prefetchTask starts reading the records arg may name while the
+// repository is located; the manager made next uses what it read.
+func (e *env) prefetchTask(ctx context.Context, arg string) {
+	if cwd, ok := e.earlyDir(); ok {
+		e.prefetch = task.StartPrefetch(ctx, e.git, cwd, arg)
+	}
+}
+
+// lookup finds the task arg names; a record git-wt cannot read is an
+// error.
+func lookup(ctx context.Context, m *task.Manager, arg string) (*record.Entry, error) {
+	ent, err := m.Find(ctx, arg)
 	if err != nil {
 		return nil, err
 	}

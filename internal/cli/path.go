@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/task"
 )
 
 func pathCommand(e *env) *cli.Command {
@@ -27,15 +26,12 @@ func pathCommand(e *env) *cli.Command {
 			}
 			// The hot path: no settings are read, and the records are read
 			// while the repository is located.
-			var p *task.Prefetch
-			if cwd, ok := e.earlyDir(); ok {
-				p = task.StartPrefetch(c.Context, e.git, cwd, arg)
-			}
+			e.prefetchTask(c.Context, arg)
 			m, err := e.finder(c.Context, "path")
 			if err != nil {
 				return err
 			}
-			ent, err := lookup(c.Context, m, arg, p)
+			ent, err := lookup(c.Context, m, arg)
 			if err != nil {
 				return err
 			}

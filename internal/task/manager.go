@@ -37,6 +37,7 @@ type Manager struct {
 	HookOutput io.Writer
 
 	lockWait time.Duration // time spent waiting for the lock, for the event log
+	prefetch *Prefetch     // a lookup started early, used by the next Find of its id
 }
 
 // New returns a Manager for repo; command names the git-wt command in the

@@ -43,8 +43,8 @@ func pick(id string, cands [2]string, entries []record.Entry) *record.Entry {
 }
 
 // Prefetch is a read of the two records a task id may be stored under,
-// started from the current directory before the repository is located:
-// on the hot path (`git wt path`) the two git processes then run side by
+// started from the current directory before the repository is located, so
+// that the two git processes (cat-file; config or rev-parse) run side by
 // side. Only when no GIT_DIR points git elsewhere.
 type Prefetch struct {
 	id      string
@@ -64,18 +64,22 @@ func StartPrefetch(ctx context.Context, g *git.Runner, dir, id string) *Prefetch
 	return p
 }
 
-// FindPrefetched is Find, using what p read when it read it without
-// trouble.
-func (m *Manager) FindPrefetched(ctx context.Context, arg string, p *Prefetch) (*record.Entry, error) {
-	if p != nil && p.id == arg && arg != "." {
-		<-p.done
-		if p.err == nil {
-			if e := pick(arg, slug.Candidates(arg), p.entries); e != nil {
-				return e, nil
-			}
-		}
+// UsePrefetch makes the next Find of p's id use what p read, when it read
+// it without trouble and found the task.
+func (m *Manager) UsePrefetch(p *Prefetch) { m.prefetch = p }
+
+// prefetched is the task id names as the prefetch read it, or nil.
+func (m *Manager) prefetched(id string) *record.Entry {
+	p := m.prefetch
+	if p == nil || p.id != id || id == "." {
+		return nil
 	}
-	return m.Find(ctx, arg)
+	m.prefetch = nil
+	<-p.done
+	if p.err != nil {
+		return nil
+	}
+	return pick(id, slug.Candidates(id), p.entries)
 }
 
 // Unreadable is the error for a record git-wt cannot read (exit 1): doctor
@@ -90,6 +94,9 @@ func Unreadable(e *record.Entry) error {
 func (m *Manager) Find(ctx context.Context, arg string) (*record.Entry, error) {
 	if arg == "" {
 		return nil, exitcode.Usagef("empty task id")
+	}
+	if e := m.prefetched(arg); e != nil {
+		return e, nil
 	}
 	if arg != "." {
 		e, err := m.byID(ctx, arg)

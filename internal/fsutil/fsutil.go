@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 )
 
 // Within reports whether path is dir or lies below it. Both must be clean
@@ -47,7 +50,7 @@ func ResolveExisting(path string) (string, error) {
 // read-only folders (a Go module cache, say), which os.RemoveAll cannot
 // empty. It never follows a symlink: a link is removed, not its target.
 func RemoveAll(path string) error {
-	err := os.RemoveAll(path)
+	err := removeAll(path)
 	if err == nil {
 		return nil
 	}
@@ -58,6 +61,43 @@ func RemoveAll(path string) error {
 		}
 		return nil
 	})
+	return removeAll(path)
+}
+
+// removeAll is os.RemoveAll with the entries of a folder removed on as
+// many goroutines as there are cores: unlinking is the kernel's work, which
+// runs on every core, and rm of a large worktree waited on it. A symlink is
+// removed as itself, never read as a folder.
+func removeAll(path string) error {
+	dir, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return os.RemoveAll(path) // not a folder (or gone): os.RemoveAll knows
+	}
+	entries, _ := dir.ReadDir(-1)
+	dir.Close()
+	next := make(chan string)
+	errs := make(chan error, len(entries))
+	var wg sync.WaitGroup
+	for range min(runtime.NumCPU(), len(entries)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				if err := os.RemoveAll(p); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	for _, e := range entries {
+		next <- filepath.Join(path, e.Name())
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
 	return os.RemoveAll(path)
 }
 

@@ -29,7 +29,11 @@ type env struct {
 	settings *settings.Settings
 	records  *record.Pending // every record, read early for the manager's store
 	prefetch *task.Prefetch  // one task's records, read early for the manager's Find
-	out, err *painter        // colour for stdout and for stderr, decided apart
+	// wantStatuses: the command will ask every worktree's status (list),
+	// which may then start from the cached records (early).
+	wantStatuses bool
+	early        *task.EarlyStatuses
+	out, err     *painter // colour for stdout and for stderr, decided apart
 }
 
 // newEnv returns the env of one run of git-wt.
@@ -97,6 +101,9 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 		if found := git.Discover(cwd); found != nil {
 			if e.records != nil {
 				e.records.Warm(record.CacheFile(found.CommonDir()))
+				if e.wantStatuses {
+					e.early = task.StartStatuses(ctx, e.git, e.records.Cached)
+				}
 			}
 			if repo := found.Confirm(pending.Entries()); repo != nil {
 				complete, err := e.git.Complete(ctx, repo)
@@ -152,6 +159,7 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 	if e.prefetch != nil {
 		m.UsePrefetch(e.prefetch)
 	}
+	m.UseEarlyStatuses(e.early)
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr
 	if e.isTerminal(e.stderr) || e.verbose {

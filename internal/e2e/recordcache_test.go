@@ -104,3 +104,41 @@ func TestDoctorDoesNotTrustTheCache(t *testing.T) {
 		t.Fatalf("doctor does not see the record whose blob git lost: %s", r)
 	}
 }
+
+// list asks the statuses of the cached records' worktrees before the refs
+// say which records are live: a status counts only for a live record with
+// the same path, branch and base.
+func TestEarlyStatusesFollowTheLiveRecords(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	commitFile(s, path, "w.txt", "1", "w")
+	s.MustWT("new", "gone")
+	listed := func() map[string]map[string]any {
+		var views []map[string]any
+		if err := json.Unmarshal([]byte(s.MustWT("list", "--json").Stdout), &views); err != nil {
+			t.Fatal(err)
+		}
+		bySlug := map[string]map[string]any{}
+		for _, v := range views {
+			bySlug[v["slug"].(string)] = v
+		}
+		return bySlug
+	}
+	if v := listed()["T"]; v["ahead"] != float64(1) || v["behind"] != float64(0) {
+		t.Fatalf("T: ahead %v behind %v, want 1 and 0", v["ahead"], v["behind"])
+	}
+	// The base changed by hand: the cached record's status (against main)
+	// must not stand for the live one's (against a branch at the task's
+	// commit).
+	s.Git(s.Repo, "branch", "other", s.Git(path, "rev-parse", "HEAD"))
+	rewriteRecord(t, s, "T", "base", "refs/heads/other")
+	if v := listed()["T"]; v["ahead"] != float64(0) {
+		t.Fatalf("after the base moved: ahead %v, want 0", v["ahead"])
+	}
+	// A record deleted by hand is not listed, though its worktree and its
+	// cache entry are still there.
+	s.Git(s.Repo, "update-ref", "-d", "refs/wt/gone")
+	if _, ok := listed()["gone"]; ok {
+		t.Fatal("list shows a task whose record is gone")
+	}
+}

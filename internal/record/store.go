@@ -150,6 +150,21 @@ func (s *Store) All(ctx context.Context) ([]Entry, error) {
 	return entries, nil
 }
 
+// Cached waits for Warm and returns the records it decoded, live or not
+// (the refs, not the cache, say which are); none without Warm.
+func (p *Pending) Cached() []*Record {
+	w := p.warm
+	if w == nil {
+		return nil
+	}
+	<-w.done
+	recs := make([]*Record, 0, len(w.records))
+	for _, r := range w.records {
+		recs = append(recs, r)
+	}
+	return recs
+}
+
 // record is a copy of the record decoded ahead for the blob o, or nil.
 func (w *warmCache) record(o git.Object) *Record {
 	if w == nil || o.Type != "blob" {

@@ -50,6 +50,10 @@ func (st worktreeStatus) worktree(path string) *git.Worktree {
 // branch.B.merge=BASE`), which writes no config and saves a rev-list per
 // task in list.
 func (m *Manager) status(ctx context.Context, path string, rec *record.Record) (worktreeStatus, error) {
+	return readStatus(ctx, m.Git, path, rec)
+}
+
+func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Record) (worktreeStatus, error) {
 	var args []string
 	withAB := rec != nil && rec.Branch != "" && strings.HasPrefix(baseRev(rec), "refs/")
 	if withAB {
@@ -63,7 +67,7 @@ func (m *Manager) status(ctx context.Context, path string, rec *record.Record) (
 	} else {
 		args = append(args, "--no-ahead-behind")
 	}
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: path, InWorktree: true, Env: readOnly, Args: args})
+	out, err := g.Exec(ctx, git.Cmd{Dir: path, InWorktree: true, Env: readOnly, Args: args})
 	if err != nil {
 		return worktreeStatus{}, err
 	}

@@ -33,19 +33,27 @@ func rewriteRecord(t *testing.T, s *testutil.Sandbox, slug, field string, value 
 	s.Git(s.Repo, "update-ref", "refs/wt/"+slug, strings.TrimSpace(string(out)))
 }
 
-func listedTask(t *testing.T, s *testutil.Sandbox, slug string) map[string]any {
+// listed is list --json (with args) by slug.
+func listed(t *testing.T, s *testutil.Sandbox, args ...string) map[string]map[string]any {
 	t.Helper()
 	var views []map[string]any
-	if err := json.Unmarshal([]byte(s.MustWT("list", "--no-status", "--json").Stdout), &views); err != nil {
+	if err := json.Unmarshal([]byte(s.MustWT(append([]string{"list", "--json"}, args...)...).Stdout), &views); err != nil {
 		t.Fatal(err)
 	}
+	bySlug := map[string]map[string]any{}
 	for _, v := range views {
-		if v["slug"] == slug {
-			return v
-		}
+		bySlug[v["slug"].(string)] = v
 	}
-	t.Fatalf("list has no task %s", slug)
-	return nil
+	return bySlug
+}
+
+func listedTask(t *testing.T, s *testutil.Sandbox, slug string) map[string]any {
+	t.Helper()
+	v, ok := listed(t, s, "--no-status")[slug]
+	if !ok {
+		t.Fatalf("list has no task %s", slug)
+	}
+	return v
 }
 
 func TestListSeesRecordsWrittenByPlainGitDespiteTheCache(t *testing.T) {
@@ -113,18 +121,7 @@ func TestEarlyStatusesFollowTheLiveRecords(t *testing.T) {
 	path := s.MustWT("new", "T").Out()
 	commitFile(s, path, "w.txt", "1", "w")
 	s.MustWT("new", "gone")
-	listed := func() map[string]map[string]any {
-		var views []map[string]any
-		if err := json.Unmarshal([]byte(s.MustWT("list", "--json").Stdout), &views); err != nil {
-			t.Fatal(err)
-		}
-		bySlug := map[string]map[string]any{}
-		for _, v := range views {
-			bySlug[v["slug"].(string)] = v
-		}
-		return bySlug
-	}
-	if v := listed()["T"]; v["ahead"] != float64(1) || v["behind"] != float64(0) {
+	if v := listed(t, s)["T"]; v["ahead"] != float64(1) || v["behind"] != float64(0) {
 		t.Fatalf("T: ahead %v behind %v, want 1 and 0", v["ahead"], v["behind"])
 	}
 	// The base changed by hand: the cached record's status (against main)
@@ -132,13 +129,13 @@ func TestEarlyStatusesFollowTheLiveRecords(t *testing.T) {
 	// commit).
 	s.Git(s.Repo, "branch", "other", s.Git(path, "rev-parse", "HEAD"))
 	rewriteRecord(t, s, "T", "base", "refs/heads/other")
-	if v := listed()["T"]; v["ahead"] != float64(0) {
+	if v := listed(t, s)["T"]; v["ahead"] != float64(0) {
 		t.Fatalf("after the base moved: ahead %v, want 0", v["ahead"])
 	}
 	// A record deleted by hand is not listed, though its worktree and its
 	// cache entry are still there.
 	s.Git(s.Repo, "update-ref", "-d", "refs/wt/gone")
-	if _, ok := listed()["gone"]; ok {
+	if _, ok := listed(t, s)["gone"]; ok {
 		t.Fatal("list shows a task whose record is gone")
 	}
 }

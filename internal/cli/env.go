@@ -90,28 +90,15 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 		}
 		return e.newManager(repo, e.settings, command), nil
 	}
+	// git config runs from the current directory at once, and may save
+	// rev-parse; when the caller points git elsewhere (GIT_DIR), rev-parse
+	// locates the repository and config waits to be read from the
+	// worktree found.
 	var pending *settings.Pending
 	if cwd, ok := e.earlyDir(); ok {
-		// git config runs from the current directory at once; the
-		// repository is found from the files there, and git config's
-		// origins confirm it, which saves rev-parse. When they do not, or
-		// the caller points git elsewhere (GIT_DIR), rev-parse locates it
-		// and config waits to be read from the worktree found.
 		pending = settings.Start(ctx, e.git, cwd)
-		if found := git.Discover(cwd); found != nil {
-			if e.records != nil {
-				e.records.Warm(record.CacheFile(found.CommonDir()))
-				if e.wantStatuses {
-					e.early = task.StartStatuses(ctx, e.git, e.records.Cached)
-				}
-			}
-			if repo := found.Confirm(pending.Entries()); repo != nil {
-				complete, err := e.git.Complete(ctx, repo)
-				if err != nil {
-					return nil, err
-				}
-				e.repo = complete
-			}
+		if err := e.locateFromFiles(ctx, cwd, pending); err != nil {
+			return nil, err
 		}
 	}
 	repo, err := e.locate(ctx)
@@ -127,6 +114,33 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 	}
 	e.settings = s
 	return e.newManager(repo, s, command), nil
+}
+
+// locateFromFiles finds the repository from the files at cwd and, when
+// the origins in git config's listing confirm it, takes it as located,
+// without rev-parse (git.Discover). Meanwhile the record cache it names is
+// read, and list's statuses started from it.
+func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.Pending) error {
+	found := git.Discover(cwd)
+	if found == nil {
+		return nil
+	}
+	if e.records != nil {
+		e.records.Warm(record.CacheFile(found.CommonDir()))
+		if e.wantStatuses {
+			e.early = task.StartStatuses(ctx, e.git, e.records.Cached)
+		}
+	}
+	repo := found.Confirm(config.Entries())
+	if repo == nil {
+		return nil
+	}
+	repo, err := e.git.Complete(ctx, repo)
+	if err != nil {
+		return err
+	}
+	e.repo = repo
+	return nil
 }
 
 // earlyDir is where a read may start before the repository is located,

@@ -97,11 +97,14 @@ func dotGit(dir string) (*Discovered, bool) {
 		gitDir = admin
 	}
 	gitDir, err = filepath.EvalSymlinks(gitDir)
-	if err != nil || !isGitDir(gitDir) {
+	if err != nil {
 		return nil, false
 	}
-	common, err := filepath.EvalSymlinks(CommonDirOf(gitDir))
-	if err != nil {
+	common, ok := gitDirCommon(gitDir)
+	if !ok {
+		return nil, false
+	}
+	if common, err = filepath.EvalSymlinks(common); err != nil {
 		return nil, false
 	}
 	return &Discovered{repo: Repo{
@@ -115,16 +118,22 @@ func dotGit(dir string) (*Discovered, bool) {
 // isGitDir is git's test of a git dir: a HEAD file, and objects and refs
 // directories (in the common dir, for a linked worktree's git dir).
 func isGitDir(dir string) bool {
+	_, ok := gitDirCommon(dir)
+	return ok
+}
+
+// gitDirCommon is isGitDir that also returns the common dir it checked.
+func gitDirCommon(dir string) (string, bool) {
 	if st, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || !st.Mode().IsRegular() {
-		return false
+		return "", false
 	}
 	common := CommonDirOf(dir)
 	for _, sub := range []string{"objects", "refs"} {
 		if st, err := os.Stat(filepath.Join(common, sub)); err != nil || !st.IsDir() {
-			return false
+			return "", false
 		}
 	}
-	return true
+	return common, true
 }
 
 // gitAbove says whether a folder above dir holds a .git or is a git dir:

@@ -73,3 +73,12 @@ func (e *EarlyStatuses) status(rec *record.Record) *earlyStatus {
 	}
 	return s
 }
+
+// taskStatus is the status of rec's worktree: the one asked early, if it
+// was, else asked now.
+func (m *Manager) taskStatus(ctx context.Context, rec *record.Record) (worktreeStatus, error) {
+	if early := m.early.status(rec); early != nil {
+		return early.st, early.err
+	}
+	return readStatus(ctx, m.Git, rec.Path, rec)
+}

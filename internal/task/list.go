@@ -146,13 +146,7 @@ func (m *Manager) fill(ctx context.Context, l *Live, o LiveOptions) {
 		return
 	}
 	if o.Status {
-		var st worktreeStatus
-		var err error
-		if early := m.early.status(rec); early != nil {
-			st, err = early.st, early.err
-		} else {
-			st, err = m.status(ctx, rec.Path, rec)
-		}
+		st, err := m.taskStatus(ctx, rec)
 		l.Dirty, l.Ahead, l.Behind, l.StatusErr, l.tip = st.dirty, st.ahead, st.behind, err, st.tip
 		if err != nil {
 			l.Dirty = -1

@@ -19,7 +19,7 @@ var readOnly = []string{"GIT_OPTIONAL_LOCKS=0"}
 // the user's status.* settings (which can hide untracked files) do not
 // count. If git status fails, the caller must treat the worktree as dirty.
 func (m *Manager) DirtyCount(ctx context.Context, path string) (int, error) {
-	st, err := m.status(ctx, path, nil)
+	st, err := readStatus(ctx, m.Git, path, nil)
 	return st.dirty, err
 }
 
@@ -43,16 +43,12 @@ func (st worktreeStatus) worktree(path string) *git.Worktree {
 	return wt
 }
 
-// status runs git status in the worktree at path. Given the task's record
-// (and a base that is a ref), the same process also counts the commits
-// ahead of and behind the base: the base is passed as the branch's
+// readStatus runs git status in the worktree at path. Given the task's
+// record (and a base that is a ref), the same process also counts the
+// commits ahead of and behind the base: the base is passed as the branch's
 // upstream on the command line (`-c branch.B.remote=. -c
 // branch.B.merge=BASE`), which writes no config and saves a rev-list per
 // task in list.
-func (m *Manager) status(ctx context.Context, path string, rec *record.Record) (worktreeStatus, error) {
-	return readStatus(ctx, m.Git, path, rec)
-}
-
 func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Record) (worktreeStatus, error) {
 	var args []string
 	withAB := rec != nil && rec.Branch != "" && strings.HasPrefix(baseRev(rec), "refs/")

@@ -93,17 +93,14 @@ func Decode(slug string, data []byte) (*Record, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("%w refs/wt/%s: %v", ErrCorrupt, slug, err)
 	}
-	if err := r.check(slug); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return checked(&r, slug)
 }
 
-// check refuses a record that lacks what every command relies on, or that
-// names another slug than its ref's.
-func (r *Record) check(slug string) error {
+// checked returns r, or an error for a record that lacks what every
+// command relies on or names another slug than its ref's.
+func checked(r *Record, slug string) (*Record, error) {
 	if r.Task == "" || r.Slug != slug || r.Path == "" {
-		return fmt.Errorf("%w refs/wt/%s: missing task, slug or path", ErrCorrupt, slug)
+		return nil, fmt.Errorf("%w refs/wt/%s: missing task, slug or path", ErrCorrupt, slug)
 	}
-	return nil
+	return r, nil
 }

@@ -137,15 +137,7 @@ func (s *Store) All(ctx context.Context) ([]Entry, error) {
 	}
 	entries := make([]Entry, len(refs))
 	for i, ref := range refs {
-		slug := strings.TrimPrefix(ref.Name, RefPrefix)
-		if r := warm.record(objs[i]); r != nil {
-			entries[i] = Entry{Slug: slug, OID: ref.OID, Record: r}
-			if err := r.check(slug); err != nil {
-				entries[i] = Entry{Slug: slug, OID: ref.OID, Err: err}
-			}
-			continue
-		}
-		entries[i] = decodeObject(slug, objs[i])
+		entries[i] = decodeObject(strings.TrimPrefix(ref.Name, RefPrefix), objs[i], warm)
 	}
 	return entries, nil
 }
@@ -165,12 +157,12 @@ func (p *Pending) Cached() []*Record {
 	return recs
 }
 
-// record is a copy of the record decoded ahead for the blob o, or nil.
-func (w *warmCache) record(o git.Object) *Record {
-	if w == nil || o.Type != "blob" {
+// record is a copy of the record decoded ahead for the blob oid, or nil.
+func (w *warmCache) record(oid string) *Record {
+	if w == nil {
 		return nil
 	}
-	r, ok := w.records[o.OID]
+	r, ok := w.records[oid]
 	if !ok {
 		return nil
 	}
@@ -228,17 +220,22 @@ func (s *Store) objects(ctx context.Context, refs []git.Ref, warm *warmCache) ([
 	return objs, nil
 }
 
-func decodeObject(slug string, o git.Object) Entry {
+// decodeObject is the entry of the record ref slug points at, o; a blob
+// that warm decoded already is only checked.
+func decodeObject(slug string, o git.Object, warm *warmCache) Entry {
 	e := Entry{Slug: slug, OID: o.OID}
-	if o.Missing {
+	switch {
+	case o.Missing:
 		e.Err = fmt.Errorf("%w %s: object missing", ErrCorrupt, Ref(slug))
-		return e
-	}
-	if o.Type != "blob" {
+	case o.Type != "blob":
 		e.Err = fmt.Errorf("%w %s: points at a %s, not a blob", ErrCorrupt, Ref(slug), o.Type)
-		return e
+	default:
+		if r := warm.record(o.OID); r != nil {
+			e.Record, e.Err = checked(r, slug)
+		} else {
+			e.Record, e.Err = Decode(slug, o.Data)
+		}
 	}
-	e.Record, e.Err = Decode(slug, o.Data)
 	return e
 }
 
@@ -275,7 +272,7 @@ func (s *Store) GetAlong(ctx context.Context, slugs []string, others ...string) 
 	var entries []Entry
 	for i, o := range objs[:len(slugs)] {
 		if !o.Missing {
-			entries = append(entries, decodeObject(slugs[i], o))
+			entries = append(entries, decodeObject(slugs[i], o, nil))
 		}
 	}
 	return entries, objs[len(slugs):], nil

@@ -478,13 +478,13 @@ func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA st
 // ends active, or failed when its setup failed (an ErrInitFailed error).
 func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) error {
 	rec := e.Record
-	setup := SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit}
+	plan := m.planSetup(SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit})
 	if rec.State == record.Creating {
-		if p := m.planSetup(setup); p.empty() {
+		if plan.empty() {
 			// With nothing to set up, the record's last content is known
 			// now: its blob is written while git checks the worktree out.
 			next := *rec
-			p.settleEmpty(&next)
+			plan.settleEmpty(&next)
 			m.Store.Prewrite(ctx, &next)
 		}
 		if _, err := m.Git.RunIn(ctx, rec.Path, "reset", "--hard", "--no-recurse-submodules", "-q"); err != nil {
@@ -492,7 +492,7 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 		}
 		checkpoint(ctx, "new:checked-out")
 	}
-	err := m.Setup(ctx, e, setup)
+	err := m.setup(ctx, e, plan)
 	if err == nil || errors.Is(err, ErrInitFailed) {
 		m.runCheckoutHook(ctx, e.Record)
 	}

@@ -53,14 +53,17 @@ const initKillDelay = 5 * time.Second
 // wrapping ErrInitFailed and leaves the worktree in place; an interrupt
 // returns the context's error.
 func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) error {
-	p := m.planSetup(o)
+	return m.setup(ctx, e, m.planSetup(o))
+}
+
+// setup is Setup with its plan made.
+func (m *Manager) setup(ctx context.Context, e *record.Entry, p setupPlan) error {
 	if p.empty() {
-		if e.Record.State == record.Adopted && o.Init {
+		if e.Record.State == record.Adopted && p.o.Init {
 			return nil // nothing to record
 		}
 		return m.update(ctx, e, p.settleEmpty)
 	}
-	run, untrusted, copies := p.run, p.untrusted, p.copies
 	logPath := m.LogPath(e.Slug)
 	start := time.Now().UTC()
 	me := proc.Self() // while initializing, the process to watch is this one
@@ -69,7 +72,7 @@ func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) er
 			rec.State = record.Initializing
 			rec.CreatorPID, rec.CreatorHost, rec.CreatorStart = me.PID, me.Host, me.Start
 		}
-		rec.Init = record.Init{Ran: len(run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start}
+		rec.Init = record.Init{Ran: len(p.run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start}
 	})
 	if err != nil {
 		return err
@@ -81,7 +84,7 @@ func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) er
 	}
 	defer log.Close()
 	fmt.Fprintf(log, "git-wt: setting up task %q in %s (%s)\n", rec.Task, rec.Path, start.Format(time.RFC3339))
-	if copies {
+	if p.copies {
 		if err := m.copyFiles(ctx, rec, log); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -90,20 +93,20 @@ func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) er
 			return m.settle(ctx, e, record.InitFailed, err.Error())
 		}
 	}
-	if len(untrusted) > 0 {
+	if len(p.untrusted) > 0 {
 		msg := fmt.Sprintf("skipped %d init %s from %s, which you have not trusted: review it, run git wt trust, then git wt init %s",
-			len(untrusted), text.Plural(len(untrusted), "command", "commands"), filepath.Join(m.Repo.MainDir, ".gitwt"), rec.Slug)
+			len(p.untrusted), text.Plural(len(p.untrusted), "command", "commands"), filepath.Join(m.Repo.MainDir, ".gitwt"), rec.Slug)
 		m.Warn("%s", msg)
 		fmt.Fprintf(log, "git-wt: %s\n", msg)
 	}
-	if err := m.runInit(ctx, rec, run, log); err != nil {
+	if err := m.runInit(ctx, rec, p.run, log); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		fmt.Fprintf(log, "git-wt: %v\n", err)
 		return m.settle(ctx, e, record.InitFailed, err.Error())
 	}
-	if len(untrusted) > 0 {
+	if len(p.untrusted) > 0 {
 		return m.settle(ctx, e, record.InitUntrusted, "")
 	}
 	return m.settle(ctx, e, record.InitSuccess, "")

@@ -34,11 +34,21 @@ func AdminDir(dir string) (written, abs string, err error) {
 // CommonDirOf is the common dir of the worktree whose git dir is gitDir, as
 // its commondir file says (relative to gitDir), or gitDir itself.
 func CommonDirOf(gitDir string) string {
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
-	if err != nil {
+	written, ok := CommonDirWritten(gitDir)
+	if !ok {
 		return gitDir
 	}
-	return Resolve(gitDir, strings.TrimRight(string(data), "\r\n"))
+	return Resolve(gitDir, written)
+}
+
+// CommonDirWritten is what gitDir's commondir file holds (a path, most
+// often relative to gitDir), and whether there is one.
+func CommonDirWritten(gitDir string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimRight(string(data), "\r\n"), true
 }
 
 // WorktreeLock says whether `git worktree lock` locked the linked worktree

@@ -58,9 +58,9 @@ func commonDirs(dir, workdir string) (host, container string, err error) {
 	if err != nil {
 		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), unwrapPathErr(err))
 	}
-	common := "../.."
-	if data, err := os.ReadFile(filepath.Join(adminAbs, "commondir")); err == nil {
-		common = strings.TrimSpace(string(data))
+	common, ok := git.CommonDirWritten(adminAbs)
+	if !ok {
+		common = "../.."
 	}
 	return git.Resolve(adminAbs, common), git.Resolve(git.Resolve(workdir, admin), common), nil
 }

@@ -8,9 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/testutil"
 )
@@ -72,6 +74,46 @@ func TestMergeInterruptedIsTakenBack(t *testing.T) {
 		t.Fatalf("interrupted merge: exit %d, %s", code, stderr)
 	}
 	unchanged(t, s, path, taskTip, mainTip)
+}
+
+// A Ctrl-C reaches every process of the group at once, and git can die
+// of it before git-wt has seen its own: the merge is still taken back and
+// reported as interrupted, not left for the user as a failed merge.
+func TestMergeInterruptedIsTakenBackWhenGitDiesFirst(t *testing.T) {
+	t.Parallel()
+	s, path, taskTip, mainTip := mergeSetup(t, true)
+	cmd, exited, stderr := stopMidMerge(t, s)
+	for _, pid := range groupMembers(t, cmd.Process.Pid) {
+		if pid != cmd.Process.Pid {
+			syscall.Kill(pid, syscall.SIGINT)
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // git is gone; git-wt has not been told
+	syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	if code := exitStatus(t, <-exited); code != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("interrupted merge: exit %d, %s", code, stderr)
+	}
+	unchanged(t, s, path, taskTip, mainTip)
+}
+
+// groupMembers lists the processes in the process group pgid.
+func groupMembers(t *testing.T, pgid int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc to find the processes of a group in")
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 func TestMergeKilledLeavesItsStateForTheUser(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -32,7 +33,8 @@ var ErrNotInstalled = errors.New("git is not installed or not on PATH")
 type Error struct {
 	Args   []string
 	Dir    string
-	Code   int // git's exit status; -1 when it did not exit normally
+	Code   int            // git's exit status; -1 when it did not exit normally
+	Signal syscall.Signal // the signal that killed git, if one did
 	Stderr string
 	Err    error
 }
@@ -175,15 +177,38 @@ func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
 	if errors.Is(err, exec.ErrNotFound) {
 		return nil, ErrNotInstalled
 	}
-	code := -1
+	e := &Error{Args: c.Args, Dir: c.Dir, Code: -1, Stderr: stderr.String(), Err: err}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		code = ee.ExitCode()
+		e.Code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			e.Signal = ws.Signal()
+		}
 	}
-	if ctx.Err() != nil {
-		err = ctx.Err()
+	if Interrupted(ctx, e) {
+		e.Err = ctx.Err()
 	}
-	return stdout.Bytes(), &Error{Args: c.Args, Dir: c.Dir, Code: code, Stderr: stderr.String(), Err: err}
+	return stdout.Bytes(), e
+}
+
+// interruptWait bounds how long Interrupted waits for a signal that
+// killed git to reach git-wt as well.
+const interruptWait = 2 * time.Second
+
+// Interrupted reports whether ctx was cancelled by the user. Ctrl-C
+// signals the whole process group at once, and git can die of it before
+// Go has delivered the signal and cancelled ctx; so when err is a git
+// killed by SIGINT or SIGTERM, it waits (briefly) for ctx to follow, and
+// the caller sees an interrupt rather than a git that failed.
+func Interrupted(ctx context.Context, err error) bool {
+	var e *Error
+	if ctx.Err() == nil && ctx.Done() != nil && errors.As(err, &e) && (e.Signal == syscall.SIGINT || e.Signal == syscall.SIGTERM) {
+		select {
+		case <-ctx.Done():
+		case <-time.After(interruptWait):
+		}
+	}
+	return ctx.Err() != nil
 }
 
 // locationVars are the variables `git rev-parse --local-env-vars` lists,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -85,7 +86,7 @@ func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	p.interrupted = func() bool { return ctx.Err() != nil }
+	p.interrupted = func(cause error) bool { return git.Interrupted(ctx, cause) }
 	prev := e.Record.State
 	if prev == record.Merging {
 		prev = record.Active // a merge that was killed left it so

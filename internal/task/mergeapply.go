@@ -166,7 +166,7 @@ func (m *Manager) takeBack(ctx context.Context, dir string, p *mergePlan, what s
 		m.Git.RunIn(ctx, dir, "merge", "--abort")
 	case op == opRebase:
 		m.Git.RunIn(ctx, dir, "rebase", "--abort")
-	case len(conflicts) > 0 || p.interrupted():
+	case len(conflicts) > 0 || p.interrupted(cause):
 		m.Git.RunIn(ctx, dir, "reset", "--merge", "-q")
 	}
 	if n, err := m.DirtyCount(ctx, dir); err != nil || n > 0 || m.inProgress(ctx, dir) != "" {

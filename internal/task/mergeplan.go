@@ -26,8 +26,8 @@ type mergePlan struct {
 	merged   bool   // every commit of the task is in the base already
 	ff       bool   // the base is an ancestor of the task: a fast-forward is possible
 	// interrupted reports whether the user interrupted the command
-	// (Ctrl-C): git may then have stopped half-way.
-	interrupted func() bool
+	// (Ctrl-C) that failed with cause: git may then have stopped half-way.
+	interrupted func(cause error) bool
 }
 
 // fastForward reports whether the merge is a fast-forward.

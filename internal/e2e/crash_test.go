@@ -72,7 +72,14 @@ func TestKilledNewIsRepairedByGCOrResumedByNew(t *testing.T) {
 	if !testutil.Exists(filepath.Join(r.Out(), "README.md")) {
 		t.Fatalf("resumed task is not checked out: %s", r)
 	}
-	if n := consistent(t, s); n != 1 {
+	// Killed before the checkout, the worktree is registered but detached
+	// and empty: resumed, it is on its branch and checked out.
+	kill(stopAt(t, s, "new:worktree", "new", "D"))
+	r = s.MustWT("new", "D")
+	if !testutil.Exists(filepath.Join(r.Out(), "README.md")) || s.Git(r.Out(), "symbolic-ref", "HEAD") != "refs/heads/wt/D" {
+		t.Fatalf("the task resumed after a kill before its checkout is not on its branch, checked out: %s", r)
+	}
+	if n := consistent(t, s); n != 2 {
 		t.Fatalf("%d tasks", n)
 	}
 }

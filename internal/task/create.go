@@ -398,15 +398,11 @@ func (m *Manager) checkLimit(records func() ([]git.Ref, error)) error {
 	return nil
 }
 
-// addWorktree registers the worktree on the task's branch (without
-// checking it out: that happens after the lock is released), creating the
-// branch at startSHA if it does not exist. It takes the lock only around
-// git's admin step, which git 2.39 cannot run twice at once.
-//
-// The branch is always named by its full ref. `git worktree add BRANCH`
-// would look the short name up, and "wt/<slug>" resolves to the record
-// refs/wt/<slug> before refs/heads/wt/<slug>: so the worktree is added
-// detached and HEAD then pointed at the branch.
+// addWorktree registers the worktree for the task's branch, detached at
+// startSHA and not checked out (checkOut does both after the lock is
+// released), creating the branch at startSHA if it does not exist. It
+// takes the lock only around git's admin step, which git 2.39 cannot run
+// twice at once.
 func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA string, u *undo, branchMade bool) error {
 	ref := branchRef(rec.Branch)
 	if branchMade {
@@ -457,18 +453,39 @@ func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, star
 	return m.addLocked(ctx, rec, startSHA, u)
 }
 
-// addLocked registers the worktree (detached at startSHA, then on its
-// branch: see addWorktree). The caller holds the lock.
+// addLocked registers the worktree, detached at startSHA. The caller
+// holds the lock.
 func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
 	_, err := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
 	u.push(func(ctx context.Context) error { return m.dropWorktree(ctx, rec.Path) })
-	if err == nil {
-		_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", branchRef(rec.Branch))
-	}
 	if err != nil {
 		return fmt.Errorf("cannot add the worktree %s: %w", rec.Path, err)
+	}
+	return nil
+}
+
+// checkOut puts the worktree at dir that addWorktree registered on branch
+// and checks the branch out, overwriting whatever an interrupted checkout
+// left there. The branch is always named by its full ref: `git worktree
+// add BRANCH` would look the short name up, and "wt/<slug>" resolves to
+// the record refs/wt/<slug> before refs/heads/wt/<slug>. HEAD and the
+// files are separate steps that touch separate files (HEAD, index), so
+// they run side by side: read-tree, unlike reset, leaves HEAD alone.
+func (m *Manager) checkOut(ctx context.Context, dir, branch string) error {
+	ref := branchRef(branch)
+	head := make(chan error, 1)
+	go func() {
+		_, err := m.Git.RunIn(ctx, dir, "symbolic-ref", "HEAD", ref)
+		head <- err
+	}()
+	_, err := m.Git.RunIn(ctx, dir, "read-tree", "--reset", "-u", "--no-recurse-submodules", ref)
+	if herr := <-head; err == nil {
+		err = herr
+	}
+	if err != nil {
+		return fmt.Errorf("cannot check out %s in %s: %w", branch, dir, err)
 	}
 	return nil
 }
@@ -487,8 +504,8 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 			plan.settleEmpty(&next)
 			m.Store.Prewrite(ctx, &next)
 		}
-		if _, err := m.Git.RunIn(ctx, rec.Path, "reset", "--hard", "--no-recurse-submodules", "-q"); err != nil {
-			return fmt.Errorf("cannot check out %s in %s: %w", rec.Branch, rec.Path, err)
+		if err := m.checkOut(ctx, rec.Path, rec.Branch); err != nil {
+			return err
 		}
 		checkpoint(ctx, "new:checked-out")
 	}

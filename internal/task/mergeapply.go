@@ -252,7 +252,7 @@ func (m *Manager) withCheckout(ctx context.Context, branch string, fn func(dir s
 		os.Remove(filepath.Dir(dir)) // only if empty
 	}()
 	if err == nil {
-		_, err = m.Git.RunIn(ctx, dir, "reset", "--hard", "--no-recurse-submodules", "-q")
+		err = m.checkOut(ctx, dir, branch)
 	}
 	if err != nil {
 		return exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", branch, dir, err)

@@ -20,8 +20,8 @@ type User struct {
 // UsersOf lists the running processes whose working directory is dir or a
 // folder below it (Linux: /proc/<pid>/cwd), compared by path and, for dir
 // itself, by device and inode, so a renamed or symlinked path is still
-// caught. This process and its ancestors are left out: a user runs
-// `git wt rm` from somewhere, often from inside the worktree's parent.
+// caught. This process, its ancestors and its children are left out: a
+// user runs `git wt rm` from somewhere, often from inside the worktree.
 func UsersOf(dir string) []User {
 	root, err := os.Stat(dir)
 	if err != nil {
@@ -52,7 +52,9 @@ func UsersOf(dir string) []User {
 				}
 			}
 		}
-		if in {
+		// A child of this process (a git it started, caught between fork
+		// and exec with this process's working directory) is its own.
+		if in && parentOf(pid) != os.Getpid() {
 			users = append(users, User{PID: pid, Name: commName(pid), Cwd: cwd})
 		}
 	}

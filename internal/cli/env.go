@@ -33,7 +33,11 @@ type env struct {
 	// which may then start from the cached records (early).
 	wantStatuses bool
 	early        *task.EarlyStatuses
-	out, err     *painter // colour for stdout and for stderr, decided apart
+	// wantObjects: the command's first read is a cat-file (new's look at
+	// its task), which may then start beside git config (objects).
+	wantObjects bool
+	objects     *git.ObjectReader
+	out, err    *painter // colour for stdout and for stderr, decided apart
 }
 
 // newEnv returns the env of one run of git-wt.
@@ -119,7 +123,7 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 // locateFromFiles finds the repository from the files at cwd and, when
 // the origins in git config's listing confirm it, takes it as located,
 // without rev-parse (git.Discover). Meanwhile the record cache it names is
-// read, and list's statuses started from it.
+// read, list's statuses started from it, and new's cat-file started.
 func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.Pending) error {
 	found := git.Discover(cwd)
 	if found == nil {
@@ -130,6 +134,11 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 		if e.wantStatuses {
 			e.early = task.StartStatuses(ctx, e.git, e.records.Cached)
 		}
+	}
+	if e.wantObjects {
+		// In the common dir, where HEAD is the main worktree's, as it is
+		// where the store reads.
+		e.objects = e.git.StartObjects(ctx, found.CommonDir())
 	}
 	repo := found.Confirm(config.Entries())
 	if repo == nil {
@@ -172,6 +181,9 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 	}
 	if e.prefetch != nil {
 		m.UsePrefetch(e.prefetch)
+	}
+	if e.objects != nil && e.objects.Dir() == repo.CommonDir {
+		m.Store.UseObjects(e.objects)
 	}
 	m.UseEarlyStatuses(e.early)
 	m.Warn = e.warnf

@@ -24,13 +24,36 @@ func (r *Runner) ReadObjects(ctx context.Context, dir string, names ...string) (
 	if len(names) == 0 {
 		return nil, nil
 	}
+	return r.StartObjects(ctx, dir).Read(names...)
+}
+
+// ObjectReader is a `git cat-file --batch` started before the names it is
+// to read are known (see Started).
+type ObjectReader struct {
+	dir string
+	git *Started
+}
+
+// StartObjects starts the cat-file that ObjectReader.Read feeds, in dir.
+func (r *Runner) StartObjects(ctx context.Context, dir string) *ObjectReader {
+	return &ObjectReader{dir: dir, git: r.Start(ctx, Cmd{Dir: dir, Args: []string{"cat-file", "--batch"}})}
+}
+
+// Dir is the directory the reader's git runs in.
+func (o *ObjectReader) Dir() string { return o.dir }
+
+// Read reads the objects that names point at, in the order asked. It can
+// be called once.
+func (o *ObjectReader) Read(names ...string) ([]Object, error) {
+	var in bytes.Buffer
 	for _, n := range names {
 		if strings.ContainsAny(n, "\n\x00") {
+			o.git.Feed(nil)
 			return nil, fmt.Errorf("object name %q has a newline", n)
 		}
+		in.WriteString(n + "\n")
 	}
-	in := strings.Join(names, "\n") + "\n"
-	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"cat-file", "--batch"}, Stdin: strings.NewReader(in)})
+	out, err := o.git.Feed(in.Bytes())
 	if err != nil {
 		return nil, err
 	}
@@ -105,14 +128,48 @@ func (r *Runner) UpdateRef(ctx context.Context, dir, ref, newOID, oldOID string)
 	return r.casResult(ctx, dir, ref, oldOID, err)
 }
 
-// CreateRefs creates refs, none of which may exist yet, in one
-// transaction: all or none. A ref that exists already is ErrStale.
-func (r *Runner) CreateRefs(ctx context.Context, dir string, refs []Ref) error {
-	var in strings.Builder
+// RefUpdate is an update-ref started before the update it makes is known
+// (see Started): a record write starts it beside the hash-object that
+// writes the record's blob.
+type RefUpdate struct {
+	r   *Runner
+	dir string
+	git *Started
+}
+
+// StartRefUpdate starts the update-ref that RefUpdate feeds. Without
+// reflogs, none is written whatever core.logAllRefUpdates says (records);
+// with, git writes them as configured (a branch created).
+func (r *Runner) StartRefUpdate(ctx context.Context, dir string, reflogs bool) *RefUpdate {
+	args := []string{"update-ref", "-m", "git-wt", "--stdin"}
+	if !reflogs {
+		args = append([]string{"-c", "core.logAllRefUpdates=false"}, args...)
+	}
+	return &RefUpdate{r: r, dir: dir, git: r.Start(ctx, Cmd{Dir: dir, Args: args})}
+}
+
+// Update is UpdateRef, made by the started git. Another git's lock on the
+// ref is waited for as UpdateRef waits (with a new process).
+func (u *RefUpdate) Update(ctx context.Context, ref, newOID, oldOID string) error {
+	op := fmt.Sprintf("update %s %s %s\n", ref, newOID, oldOID)
+	if oldOID == "" {
+		op = fmt.Sprintf("create %s %s\n", ref, newOID)
+	}
+	_, err := u.git.Feed([]byte(op))
+	if transientLock(err) {
+		return u.r.UpdateRef(ctx, u.dir, ref, newOID, oldOID)
+	}
+	return u.r.casResult(ctx, u.dir, ref, oldOID, err)
+}
+
+// Create creates refs, none of which may exist yet, in one transaction:
+// all or none. A ref that exists already is ErrStale.
+func (u *RefUpdate) Create(ctx context.Context, refs []Ref) error {
+	var in bytes.Buffer
 	for _, ref := range refs {
 		fmt.Fprintf(&in, "create %s %s\n", ref.Name, ref.OID)
 	}
-	_, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"update-ref", "-m", "git-wt", "--stdin"}, Stdin: strings.NewReader(in.String())})
+	_, err := u.git.Feed(in.Bytes())
 	if err == nil {
 		return nil
 	}
@@ -120,7 +177,7 @@ func (r *Runner) CreateRefs(ctx context.Context, dir string, refs []Ref) error {
 	for i, ref := range refs {
 		names[i] = ref.Name
 	}
-	objs, rerr := r.ReadObjects(ctx, dir, names...)
+	objs, rerr := u.r.ReadObjects(ctx, u.dir, names...)
 	if rerr != nil {
 		return err
 	}
@@ -131,6 +188,9 @@ func (r *Runner) CreateRefs(ctx context.Context, dir string, refs []Ref) error {
 	}
 	return err
 }
+
+// Cancel ends the started git without an update.
+func (u *RefUpdate) Cancel() { u.git.Feed(nil) }
 
 // DeleteRefs deletes refs, each only if it still points at its OID, in one
 // transaction: all or none.

@@ -146,6 +146,15 @@ func (r *Runner) Exec(ctx context.Context, c Cmd) ([]byte, error) {
 }
 
 func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
+	cmd, out := r.command(ctx, c)
+	return out.result(ctx, c, cmd.Run())
+}
+
+// output is what a git process wrote, and what makes its error.
+type output struct{ stdout, stderr bytes.Buffer }
+
+// command prepares git for c: its environment, directory and output.
+func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output) {
 	cmd := exec.CommandContext(ctx, "git", c.Args...)
 	cmd.Dir = c.Dir
 	if c.KeepLocation {
@@ -158,26 +167,31 @@ func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
 		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(c.Dir))
 	}
 	cmd.Stdin = c.Stdin
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
+	out := &output{}
+	cmd.Stdout = &out.stdout
 	if c.Stdout != nil {
 		cmd.Stdout = c.Stdout
 	}
-	cmd.Stderr = &stderr
+	cmd.Stderr = &out.stderr
 	if c.Stderr != nil {
-		cmd.Stderr = io.MultiWriter(c.Stderr, &stderr)
+		cmd.Stderr = io.MultiWriter(c.Stderr, &out.stderr)
 	}
 	if r.Trace != nil {
 		fmt.Fprintf(r.Trace, "git-wt: [%s] git %s\n", c.Dir, strings.Join(c.Args, " "))
 	}
-	err := cmd.Run()
+	return cmd, out
+}
+
+// result is git's stdout, or the error for how it ended (err, from Run
+// or Wait).
+func (o *output) result(ctx context.Context, c Cmd, err error) ([]byte, error) {
 	if err == nil {
-		return stdout.Bytes(), nil
+		return o.stdout.Bytes(), nil
 	}
 	if errors.Is(err, exec.ErrNotFound) {
 		return nil, ErrNotInstalled
 	}
-	e := &Error{Args: c.Args, Dir: c.Dir, Code: -1, Stderr: stderr.String(), Err: err}
+	e := &Error{Args: c.Args, Dir: c.Dir, Code: -1, Stderr: o.stderr.String(), Err: err}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		e.Code = ee.ExitCode()
@@ -188,7 +202,47 @@ func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
 	if Interrupted(ctx, e) {
 		e.Err = ctx.Err()
 	}
-	return stdout.Bytes(), e
+	return o.stdout.Bytes(), e
+}
+
+// Started is a git process started before its input is known: starting
+// git (exec, linking, reading config) takes a millisecond or two, which
+// then passes beside other work instead of after it. Only commands that
+// do nothing on an empty input are started so (update-ref --stdin,
+// cat-file --batch): one never fed ends, harmlessly, when git-wt does.
+type Started struct {
+	ctx   context.Context
+	c     Cmd
+	cmd   *exec.Cmd
+	out   *output
+	stdin io.WriteCloser
+	err   error // from starting it
+}
+
+// Start starts git for c, waiting for its input (c.Stdin is ignored).
+func (r *Runner) Start(ctx context.Context, c Cmd) *Started {
+	c.Stdin = nil
+	cmd, out := r.command(ctx, c)
+	s := &Started{ctx: ctx, c: c, cmd: cmd, out: out}
+	if s.stdin, s.err = cmd.StdinPipe(); s.err == nil {
+		s.err = cmd.Start()
+	}
+	return s
+}
+
+// Feed gives git its input and waits for it: Exec's result for c with
+// that input (without Exec's retries).
+func (s *Started) Feed(input []byte) ([]byte, error) {
+	if s.err != nil {
+		return s.out.result(s.ctx, s.c, s.err)
+	}
+	_, werr := s.stdin.Write(input)
+	s.stdin.Close()
+	err := s.cmd.Wait()
+	if err == nil && werr != nil {
+		err = werr
+	}
+	return s.out.result(s.ctx, s.c, err)
 }
 
 // interruptWait bounds how long Interrupted waits for a signal that

@@ -37,13 +37,20 @@ type Store struct {
 	pending *Pending // an All started early, used by the next All
 	// prewritten is a blob Prewrite is writing, by content.
 	prewritten map[string]*prewrite
+	early      *git.ObjectReader // started early: the next GetAlong reads with it
 }
 
-// prewrite is a blob being written ahead of the record write that uses it.
+// UseObjects makes the next Get or GetAlong read with o, a cat-file
+// started early in this store's repository.
+func (s *Store) UseObjects(o *git.ObjectReader) { s.early = o }
+
+// prewrite is a blob being written ahead of the record write that uses
+// it, and the update-ref started for that write.
 type prewrite struct {
-	done chan struct{}
-	oid  string
-	err  error
+	done   chan struct{}
+	oid    string
+	err    error
+	update *git.RefUpdate
 }
 
 // CacheFile is where the record blob cache of the repository whose common
@@ -247,11 +254,13 @@ func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string,
 		return s.write(ctx, r, "")
 	}
 	data := r.Encode()
-	oid, err := s.hashObject(ctx, data)
+	u := s.Git.StartRefUpdate(ctx, s.Dir, true)
+	oid, err := s.hashObject(ctx, data, s.prewriteOf(data))
 	if err != nil {
+		u.Cancel()
 		return "", err
 	}
-	if err := s.Git.CreateRefs(ctx, s.Dir, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...)); err != nil {
+	if err := u.Create(ctx, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...)); err != nil {
 		return "", err
 	}
 	s.remember(oid, data)
@@ -265,7 +274,11 @@ func (s *Store) GetAlong(ctx context.Context, slugs []string, others ...string) 
 	for _, sl := range slugs {
 		names = append(names, Ref(sl))
 	}
-	objs, err := s.Git.ReadObjects(ctx, s.Dir, append(names, others...)...)
+	read := func(names ...string) ([]git.Object, error) { return s.Git.ReadObjects(ctx, s.Dir, names...) }
+	if s.early != nil {
+		read, s.early = s.early.Read, nil
+	}
+	objs, err := read(append(names, others...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -286,36 +299,52 @@ func (s *Store) Update(ctx context.Context, r *Record, oldOID string) (string, e
 
 // Prewrite starts writing r's blob now, for a record whose next content is
 // known before a slow step that must come before the write: the write of
-// the same content then finds its blob written. A blob written for a
-// write that never comes is left to git gc, like any unreachable object.
+// the same content then finds its blob written, and the update-ref that
+// writes it started. A blob written for a write that never comes is left
+// to git gc, like any unreachable object.
 func (s *Store) Prewrite(ctx context.Context, r *Record) {
 	data := r.Encode()
 	p := &prewrite{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
+		p.update = s.Git.StartRefUpdate(ctx, s.Dir, false)
 		p.oid, p.err = s.Git.HashObject(ctx, s.Dir, data)
 	}()
 	s.prewritten = map[string]*prewrite{string(data): p}
 }
 
-// hashObject writes data as a blob, or waits for Prewrite to have.
-func (s *Store) hashObject(ctx context.Context, data []byte) (string, error) {
-	if p := s.prewritten[string(data)]; p != nil {
+// prewriteOf is the Prewrite of data, done, or nil.
+func (s *Store) prewriteOf(data []byte) *prewrite {
+	p := s.prewritten[string(data)]
+	if p != nil {
 		<-p.done
-		if p.err == nil {
-			return p.oid, nil
-		}
+	}
+	return p
+}
+
+// hashObject writes data as a blob, unless its prewrite p has.
+func (s *Store) hashObject(ctx context.Context, data []byte, p *prewrite) (string, error) {
+	if p != nil && p.err == nil {
+		return p.oid, nil
 	}
 	return s.Git.HashObject(ctx, s.Dir, data)
 }
 
 func (s *Store) write(ctx context.Context, r *Record, oldOID string) (string, error) {
 	data := r.Encode()
-	oid, err := s.hashObject(ctx, data)
+	p := s.prewriteOf(data)
+	var u *git.RefUpdate
+	if p != nil {
+		u = p.update
+	} else {
+		u = s.Git.StartRefUpdate(ctx, s.Dir, false)
+	}
+	oid, err := s.hashObject(ctx, data, p)
 	if err != nil {
+		u.Cancel()
 		return "", err
 	}
-	if err := s.Git.UpdateRef(ctx, s.Dir, Ref(r.Slug), oid, oldOID); err != nil {
+	if err := u.Update(ctx, Ref(r.Slug), oid, oldOID); err != nil {
 		return "", err
 	}
 	s.remember(oid, data)

@@ -171,6 +171,14 @@ func absRow(op string, limit, wtD, gitD time.Duration) row {
 	return row{op: op, bar: "< " + limit.String(), wt: wtD, git: gitD, pass: wtD < limit}
 }
 
+// plainWorktree is where plain git's worktree i goes: in git-wt's base
+// dir, beside git-wt's own. On ext4 a new folder elsewhere (a sibling of
+// the repository) took ten times longer to fill here, which would measure
+// the file system's placement rather than git-wt.
+func plainWorktree(repo string, i int) string {
+	return filepath.Join(repo+"-worktrees", fmt.Sprintf("plain-%d", i))
+}
+
 func benchNew(env []string, root, where string) []row {
 	repo := filepath.Join(root, "new-"+where, "repo")
 	makeRepo(env, repo, 5000, 200)
@@ -182,7 +190,7 @@ func benchNew(env []string, root, where string) []row {
 			return d
 		},
 		func(i int) time.Duration {
-			p := filepath.Join(filepath.Dir(repo), fmt.Sprintf("plain-%d", i))
+			p := plainWorktree(repo, i)
 			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
 			d += git(env, repo, "update-ref", fmt.Sprintf("refs/plain/%d", i), blob)
 			git(env, repo, "worktree", "remove", "--force", p)
@@ -284,7 +292,7 @@ func benchRm(env []string, root string) []row {
 			return wt(env, repo, "rm", "--quiet", id)
 		},
 		func(i int) time.Duration {
-			p := filepath.Join(filepath.Dir(repo), fmt.Sprintf("plain-%d", i))
+			p := plainWorktree(repo, i)
 			git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
 			return git(env, repo, "worktree", "remove", p) + git(env, repo, "branch", "-q", "-d", fmt.Sprintf("plain/%d", i))
 		})

@@ -136,8 +136,8 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 		}
 	}
 	if e.wantObjects {
-		// In the common dir, where HEAD is the main worktree's, as it is
-		// where the store reads.
+		// In the common dir: there, as in the main worktree where the
+		// store reads, HEAD is the main worktree's.
 		e.objects = e.git.StartObjects(ctx, found.CommonDir())
 	}
 	repo := found.Confirm(config.Entries())

@@ -44,6 +44,23 @@ func TestNewPrintsOnlyThePathAndMakesBranchAndRecord(t *testing.T) {
 	}
 }
 
+// The default base is the main worktree's branch wherever new runs: from
+// inside a task whose branch has moved on, the new task starts from main.
+func TestNewFromInsideATaskStartsFromTheMainWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	a := s.MustWT("new", "A").Out()
+	s.Write(filepath.Join(a, "a.txt"), "a\n")
+	s.Git(a, "add", "a.txt")
+	s.Git(a, "commit", "-q", "-m", "work in A")
+	r := s.WTIn(a, "new", "B")
+	if r.Code != 0 {
+		t.Fatalf("new from inside a task: %s", r)
+	}
+	if got, main := s.Git(r.Out(), "rev-parse", "HEAD"), s.Git(s.Repo, "rev-parse", "main"); got != main {
+		t.Fatalf("B starts at %s, want main's %s (not A's commit)", got, main)
+	}
+}
+
 func TestNewTwiceReturnsTheSamePath(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	first := s.MustWT("new", "TASK-1").Out()

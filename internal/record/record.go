@@ -12,16 +12,22 @@ import (
 // State is where a task is in its life.
 type State string
 
-// The states of SPEC §4: creating → initializing → active | failed →
-// merging, and then the record is deleted ("removed" is no state: it is
-// the absence of a record). Adopted marks a worktree git-wt did not make.
+// The states of SPEC §4 and §14: creating → initializing → active |
+// failed; active → merging | syncing | removing → removed. Removed is no
+// stored state: it is the deletion of the record, named so that the
+// lifecycle (state.go) can say who may delete it. Adopted marks a worktree
+// git-wt did not make; pooled a warm pool entry.
 const (
 	Creating     State = "creating"
 	Initializing State = "initializing"
 	Active       State = "active"
 	Failed       State = "failed"
 	Merging      State = "merging"
+	Syncing      State = "syncing"
+	Removing     State = "removing"
+	Removed      State = "removed"
 	Adopted      State = "adopted"
+	Pooled       State = "pooled"
 )
 
 // InitStatus is how the init command went.

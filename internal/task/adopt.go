@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
 )
@@ -34,13 +33,12 @@ func (m *Manager) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 			baseSHA = strings.TrimSpace(mb)
 		}
 	}
-	me := proc.Self()
 	now := time.Now().UTC()
 	rec := &record.Record{
 		Task: branch, Branch: branch, Path: wt.Path, Base: b.Name(), BaseSHA: baseSHA,
 		State: record.Adopted, CreatedAt: now, LastAccessAt: now, Locked: wt.Locked, LockReason: wt.LockReason,
-		CreatorPID: me.PID, CreatorHost: me.Host, CreatorStart: me.Start,
 	}
+	rec.Stamp(self())
 	// Under the task's slug or, if another task has that, its suffixed one.
 	for _, name := range slug.Candidates(rec.Task) {
 		rec.Slug = name

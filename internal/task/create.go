@@ -180,7 +180,7 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	rec := e.Record
 	switch rec.State {
 	case record.Creating, record.Initializing:
-		switch proc.Check(creator(rec)) {
+		switch proc.Check(owner(rec)) {
 		case proc.Dead:
 			return m.resume(ctx, e, o)
 		default:
@@ -196,7 +196,8 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	return &Created{Record: rec, Existed: true}, nil
 }
 
-func creator(rec *record.Record) proc.ID {
+// owner is the process that drives the task's current state change.
+func owner(rec *record.Record) proc.ID {
 	return proc.ID{PID: rec.CreatorPID, Host: rec.CreatorHost, Start: rec.CreatorStart}
 }
 
@@ -325,14 +326,13 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		}
 		return nil, false, err
 	}
-	me := proc.Self()
 	now := time.Now().UTC()
 	rec := &record.Record{
 		Task: o.TaskID, Slug: name, Branch: branch, Path: path,
 		Base: b.Name(), BaseSHA: b.SHA, State: record.Creating,
 		CreatedAt: now, LastAccessAt: now,
-		CreatorPID: me.PID, CreatorHost: me.Host, CreatorStart: me.Start,
 	}
+	rec.Stamp(self())
 	var also []git.Ref
 	if seen.branches[branch].Missing {
 		also = []git.Ref{{Name: branchRef(branch), OID: b.SHA}}
@@ -544,10 +544,12 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		return nil, errBusy // changed since we looked: look again
 	}
 	rec := e.Record
-	me := proc.Self()
-	rec.CreatorPID, rec.CreatorHost, rec.CreatorStart = me.PID, me.Host, me.Start
 	// Writing our name into the record (compare-and-swap) claims the task:
-	// other processes now see a live creator and wait.
+	// other processes now see a live creator and wait. A resumed creation
+	// is a creation again, whatever state it stopped in.
+	if err := rec.Move(record.Creating, self()); err != nil {
+		return nil, err
+	}
 	if err := m.save(ctx, e); err != nil {
 		return nil, busyIfStale(err)
 	}
@@ -563,10 +565,6 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		// then add the worktree again from the branch or the base commit.
 		if err := m.dropWorktree(ctx, rec.Path); err != nil {
 			return nil, err
-		}
-		rec.State = record.Creating
-		if err := m.save(ctx, e); err != nil {
-			return nil, busyIfStale(err)
 		}
 		if err := m.addWorktree(ctx, rec, rec.BaseSHA, &u, false); err != nil {
 			return nil, err

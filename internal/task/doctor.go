@@ -123,7 +123,7 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 	}
 	rec := e.Record
 	p := &Problem{Task: rec.Task, Path: rec.Path, Branch: rec.Branch, entry: e, age: time.Since(rec.CreatedAt)}
-	alive := proc.Check(creator(rec))
+	alive := proc.Check(owner(rec))
 	switch rec.State {
 	case record.Creating, record.Initializing:
 		if alive == proc.Alive {

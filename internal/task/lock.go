@@ -43,11 +43,12 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 			return err
 		}
 	}
-	err = m.update(ctx, e, func(r *record.Record) {
+	err = m.update(ctx, e, func(r *record.Record) error {
 		r.Locked, r.LockReason = locked, ""
 		if locked {
 			r.LockReason = reason
 		}
+		return nil
 	})
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
-	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/text"
@@ -91,12 +90,9 @@ func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*
 	if prev == record.Merging {
 		prev = record.Active // a merge that was killed left it so
 	}
-	me := proc.Self()
-	if err := m.update(ctx, e, func(r *record.Record) {
-		// The merging process signs the record, so that doctor can tell a
-		// merge in progress from one whose process died.
-		r.State, r.CreatorPID, r.CreatorHost, r.CreatorStart = record.Merging, me.PID, me.Host, me.Start
-	}); err != nil {
+	// The merging process signs the record, so that doctor can tell a
+	// merge in progress from one whose process died.
+	if err := m.transition(ctx, e, record.Merging, nil); err != nil {
 		return nil, err
 	}
 	res := &MergeResult{Task: p.rec.Task, Branch: p.rec.Branch, Into: p.intoName, How: HowAlreadyMerged, Commit: p.baseTip}

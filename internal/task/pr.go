@@ -108,13 +108,14 @@ func (m *Manager) viewPR(ctx context.Context, e *record.Entry, selector string, 
 
 // storePR applies change to the task's PR info and records it.
 func (m *Manager) storePR(ctx context.Context, e *record.Entry, change func(*record.PR)) (*record.PR, error) {
-	err := m.update(ctx, e, func(r *record.Record) {
+	err := m.update(ctx, e, func(r *record.Record) error {
 		pr := &record.PR{}
 		if r.PR != nil {
 			*pr = *r.PR
 		}
 		change(pr)
 		r.PR = pr
+		return nil
 	})
 	if err != nil {
 		return nil, err

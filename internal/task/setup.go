@@ -62,16 +62,12 @@ func (m *Manager) setup(ctx context.Context, e *record.Entry, p setupPlan) error
 		if e.Record.State == record.Adopted && p.o.Init {
 			return nil // nothing to record
 		}
-		return m.update(ctx, e, p.settleEmpty)
+		return m.settleState(ctx, e, record.Active, p.settleEmpty)
 	}
 	logPath := m.LogPath(e.Slug)
 	start := time.Now().UTC()
-	me := proc.Self() // while initializing, the process to watch is this one
-	err := m.update(ctx, e, func(rec *record.Record) {
-		if rec.State != record.Adopted {
-			rec.State = record.Initializing
-			rec.CreatorPID, rec.CreatorHost, rec.CreatorStart = me.PID, me.Host, me.Start
-		}
+	// While initializing, the process to watch is this one.
+	err := m.settleState(ctx, e, record.Initializing, func(rec *record.Record) {
 		rec.Init = record.Init{Ran: len(p.run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start}
 	})
 	if err != nil {
@@ -135,15 +131,21 @@ func (p setupPlan) settleEmpty(rec *record.Record) {
 	if !p.o.Init {
 		rec.Init = record.Init{Status: record.InitSkipped}
 	}
-	rec.State = settled(rec, true)
+}
+
+// settleState moves the task to state to (initializing, or where a setup
+// ends: active or failed) with also applied in the same write. An adopted
+// worktree keeps its state through setup: only also is applied.
+func (m *Manager) settleState(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
+	if e.Record.State != record.Adopted {
+		return m.transition(ctx, e, to, also)
+	}
+	return m.update(ctx, e, func(r *record.Record) error { also(r); return nil })
 }
 
 // settled is the state a task reaches when its setup ends.
-func settled(rec *record.Record, ok bool) record.State {
-	switch {
-	case rec.State == record.Adopted:
-		return record.Adopted
-	case ok:
+func settled(ok bool) record.State {
+	if ok {
 		return record.Active
 	}
 	return record.Failed
@@ -154,8 +156,7 @@ func settled(rec *record.Record, ok bool) record.State {
 func (m *Manager) settle(ctx context.Context, e *record.Entry, status record.InitStatus, failure string) error {
 	ok := status != record.InitFailed
 	end := time.Now().UTC()
-	err := m.update(ctx, e, func(rec *record.Record) {
-		rec.State = settled(rec, ok)
+	err := m.settleState(ctx, e, settled(ok), func(rec *record.Record) {
 		rec.Init.FinishedAt = &end
 		rec.Init.Status, rec.Init.Error = status, failure
 	})
@@ -228,7 +229,7 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 		return nil, Unreadable(e)
 	}
 	rec := e.Record
-	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(creator(rec)) != proc.Dead {
+	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(owner(rec)) != proc.Dead {
 		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
 	}
 	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {

@@ -6,16 +6,20 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
 // update applies change to the task's record and saves it with
 // compare-and-swap. When another process changed the record since it was
 // read (a PR refresh, a lock), it reads the record again and applies
-// change to the fresh copy, as long as it is still the same task.
-func (m *Manager) update(ctx context.Context, e *record.Entry, change func(*record.Record)) error {
+// change to the fresh copy, as long as it is still the same task. A change
+// that returns an error saves nothing.
+func (m *Manager) update(ctx context.Context, e *record.Entry, change func(*record.Record) error) error {
 	for attempt := 0; ; attempt++ {
-		change(e.Record)
+		if err := change(e.Record); err != nil {
+			return err
+		}
 		err := m.save(ctx, e)
 		if !errors.Is(err, git.ErrStale) || attempt >= maxRaces {
 			return err
@@ -24,6 +28,30 @@ func (m *Manager) update(ctx context.Context, e *record.Entry, change func(*reco
 			return err
 		}
 	}
+}
+
+// transition moves the task to state to, signed by this process, and
+// applies also (when set) in the same compare-and-swap write. It is the
+// only way a command changes a task's state: record.Move refuses a move
+// the lifecycle does not allow, checked again on the fresh record when
+// another process changed it meanwhile.
+func (m *Manager) transition(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
+	me := self()
+	return m.update(ctx, e, func(r *record.Record) error {
+		if err := r.Move(to, me); err != nil {
+			return err
+		}
+		if also != nil {
+			also(r)
+		}
+		return nil
+	})
+}
+
+// self is this process as a record's owner.
+func self() record.Owner {
+	me := proc.Self()
+	return record.Owner{PID: me.PID, Host: me.Host, Start: me.Start}
 }
 
 // reload reads the task's record again: another process may have changed
@@ -40,12 +68,12 @@ func (m *Manager) reload(ctx context.Context, e *record.Entry) error {
 	return nil
 }
 
-// setState writes the task's state on a context of its own: it also runs
+// setState moves the task to state on a context of its own: it also runs
 // after an interrupt, to put back what the command had changed.
 func (m *Manager) setState(e *record.Entry, state record.State) {
 	ctx, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
 	defer cancel()
-	if err := m.update(ctx, e, func(r *record.Record) { r.State = state }); err != nil {
+	if err := m.transition(ctx, e, state, nil); err != nil {
 		m.Warn("could not set task %q back to state %s: %v (run git wt doctor)", e.Record.Task, state, err)
 	}
 }

@@ -326,6 +326,11 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		}
 		return nil, false, err
 	}
+	if o.Path != "" {
+		if err := m.checkChosenPath(ctx, baseDir, path); err != nil {
+			return nil, false, err
+		}
+	}
 	now := time.Now().UTC()
 	rec := &record.Record{
 		Task: o.TaskID, Slug: name, Branch: branch, Path: path,

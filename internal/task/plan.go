@@ -128,7 +128,10 @@ func worktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
 			p = filepath.Join(baseDir, rel)
 		}
 	}
-	if p == baseDir || !fsutil.Within(baseDir, p) {
+	if p == baseDir {
+		return "", exitcode.Usagef("worktree path %s is the base dir itself: choose a folder inside it", p)
+	}
+	if !fsutil.Within(baseDir, p) {
 		return "", exitcode.Usagef("worktree path %s lies outside the base dir %s (set wt.baseDir to put worktrees elsewhere)", p, baseDir)
 	}
 	real, err := fsutil.ResolveExisting(p)

@@ -155,6 +155,9 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 	if rec.Path == m.Repo.MainDir || len(wts) > 0 && rec.Path == wts[0].Path {
 		return KeptNotOurs, m.refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
 	}
+	if err := m.refuseNested(rec, wts); err != nil {
+		return KeptNotOurs, err
+	}
 	st, err := os.Lstat(rec.Path)
 	if os.IsNotExist(err) {
 		return AlreadyGone, nil // deleted behind our back: drop what is left

@@ -1,0 +1,67 @@
+package task
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// Where worktrees may go (SPEC §7, §14 "--path"): a worktree never lies
+// inside or around another one, and never in the folders git-wt keeps in
+// the base dir for itself, whose contents it deletes or hands out.
+
+// poolDir is the folder of the warm pool's entries, in the base dir.
+const poolDir = ".pool"
+
+// ownFolders are the folders git-wt keeps in the base dir for itself:
+// the trash (emptied by gc), the pool, and merge's temporary worktrees.
+var ownFolders = []string{trashDir, poolDir, tmpDir}
+
+// checkChosenPath refuses a --path p (absolute, resolved, inside baseDir)
+// that has one of git-wt's own folders as a component, or that lies
+// inside or contains another worktree (a task, a pool entry, the main
+// worktree): removing one would delete the other's files. It lists the
+// worktrees, so it runs only when --path was given.
+func (m *Manager) checkChosenPath(ctx context.Context, baseDir, p string) error {
+	rel, err := filepath.Rel(baseDir, p)
+	if err != nil {
+		return exitcode.Usagef("worktree path %s lies outside the base dir %s", p, baseDir)
+	}
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if slices.Contains(ownFolders, c) {
+			return exitcode.Usagef("worktree path %s lies in %s, a folder git-wt keeps for itself (and empties): choose another --path", p, filepath.Join(baseDir, c))
+		}
+	}
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	if err != nil {
+		return err
+	}
+	for _, wt := range wts {
+		switch {
+		case fsutil.Within(wt.Path, p):
+			return exitcode.Usagef("worktree path %s lies inside the worktree %s: choose a --path outside every worktree", p, wt.Path)
+		case fsutil.Within(p, wt.Path):
+			return exitcode.Usagef("worktree path %s contains the worktree %s: choose a --path that holds no worktree", p, wt.Path)
+		}
+	}
+	return nil
+}
+
+// refuseNested refuses (exit 3, even with --force) to remove the task's
+// worktree while another registered worktree lies inside it: deleting the
+// folder would delete that worktree's files too. An entry whose folder is
+// gone (prunable) holds nothing to lose.
+func (m *Manager) refuseNested(rec *record.Record, wts []git.Worktree) error {
+	for _, wt := range wts {
+		if wt.Path != rec.Path && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
+			return m.refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
+		}
+	}
+	return nil
+}

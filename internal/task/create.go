@@ -178,6 +178,9 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 		return nil, Unreadable(e)
 	}
 	rec := e.Record
+	if err := m.checkAskedAgain(ctx, rec, o); err != nil {
+		return nil, err
+	}
 	switch rec.State {
 	case record.Creating, record.Initializing:
 		switch proc.Check(owner(rec)) {

@@ -215,14 +215,14 @@ func mergeWorktreePID(baseDir, path string) (int, bool) {
 	return pid, err == nil
 }
 
-// taskBranches lists the branches under wt.branchPrefix with the worktree
-// that has each checked out.
+// taskBranches lists the branches whose names start with wt.branchPrefix
+// ("wt/x", or "acode-task-x" for the prefix "acode-task-") with the
+// worktree that has each checked out.
 func (m *Manager) taskBranches(ctx context.Context) ([]branchState, error) {
-	prefix := m.Settings.BranchPrefix
-	if prefix == "" || !strings.HasSuffix(prefix, "/") {
-		return nil, nil // without a folder of their own, task branches cannot be told apart
+	if m.Settings.BranchPrefix == "" {
+		return nil, nil // every branch would match: task branches cannot be told apart
 	}
-	return m.branches(ctx, "refs/heads/"+prefix)
+	return m.branches(ctx, branchPattern(m.Settings.BranchPrefix))
 }
 
 // leftoverBranches finds task branches (under wt.branchPrefix) that no

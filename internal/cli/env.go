@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -14,6 +16,7 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // env is what every command shares: its streams, the global flags, and the
@@ -74,7 +77,7 @@ func (e *env) locate(ctx context.Context) (*git.Repo, error) {
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, err
+		return nil, exitcode.Failedf("cannot read the current directory (%v): it was removed, perhaps with its worktree; cd into the repository, or use git wt -C DIR", unwrapPathErr(err))
 	}
 	repo, err := e.git.Locate(ctx, cwd)
 	if err != nil {
@@ -201,15 +204,16 @@ func (e *env) progress() *progress.Printer {
 	return progress.NewPrinter(e.stderr, !e.quiet && e.isTerminal(e.stderr))
 }
 
-// errorf prints an error message: "git-wt: ..." on stderr.
+// errorf prints an error message: one "git-wt: ..." line on stderr, even
+// when it carries another program's multi-line output.
 func (e *env) errorf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "%s %s\n", e.err.red("git-wt:"), fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.stderr, "%s %s\n", e.err.red("git-wt:"), text.OneLine(fmt.Sprintf(format, args...)))
 }
 
-// warnf prints a warning on stderr; --quiet does not hide warnings, which
-// say that something was kept or skipped.
+// warnf prints a warning on stderr, one line; --quiet does not hide
+// warnings, which say that something was kept or skipped.
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "%s %s\n", e.err.yellow("git-wt: warning:"), fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.stderr, "%s %s\n", e.err.yellow("git-wt: warning:"), text.OneLine(fmt.Sprintf(format, args...)))
 }
 
 // infof prints progress or a note on stderr, unless --quiet.
@@ -226,4 +230,19 @@ func (e *env) task(c *cli.Context, command string) (*task.Manager, *record.Entry
 		return nil, nil, err
 	}
 	return e.findTask(c.Context, command, arg)
+}
+
+// unwrapPathErr drops the operation (and path) from a system call's error
+// ("getwd: no such file or directory" → "no such file or directory"): our
+// messages say what was done themselves.
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var se *os.SyscallError
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	return err
 }

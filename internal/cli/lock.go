@@ -28,7 +28,12 @@ func (e *env) setLocked(c *cli.Context, locked bool) error {
 	if err != nil {
 		return err
 	}
-	if err := m.SetLocked(c.Context, ent, locked, c.String("reason")); err != nil {
+	var reason *string // not given: a lock keeps its reason
+	if c.IsSet("reason") {
+		r := c.String("reason")
+		reason = &r
+	}
+	if err := m.SetLocked(c.Context, ent, locked, reason); err != nil {
 		return err
 	}
 	e.infof("%sed %s", c.Command.Name, ent.Record.Path)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,15 +41,31 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	args := strings.Join(e.Args, " ")
+	var pe *fs.PathError
+	if e.Code == -1 && e.Signal == 0 && errors.As(e.Err, &pe) && pe.Op == "chdir" {
+		// git never started: its folder is gone (removed meanwhile) or
+		// cannot be entered.
+		return fmt.Sprintf("cannot run git %s in %s: %v", args, e.Dir, pe.Err)
+	}
 	msg := lastLine(e.Stderr)
-	if msg == "" && e.Err != nil {
-		msg = e.Err.Error()
+	var ee *exec.ExitError
+	if msg == "" && e.Err != nil && (e.Signal != 0 || !errors.As(e.Err, &ee)) {
+		msg = e.Err.Error() // but "exit status 1" says no more than the code
 	}
 	if os.Getenv("GIT_WT_DEBUG") != "" {
 		msg = e.Stderr
 	}
-	return fmt.Sprintf("git %s failed (exit %d): %s", strings.Join(e.Args, " "), e.Code, msg)
+	if msg == "" {
+		return fmt.Sprintf("git %s failed (exit %d)", args, e.Code)
+	}
+	return fmt.Sprintf("git %s failed (exit %d): %s", args, e.Code, msg)
 }
+
+// IsLockError reports whether err is git failing on a lock file that
+// another process holds (index.lock, a ref's lock): git's retries are
+// spent, and its advice about it is no use to git-wt's user.
+func IsLockError(err error) bool { return transientLock(err) }
 
 func (e *Error) Unwrap() error { return e.Err }
 

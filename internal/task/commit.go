@@ -22,17 +22,24 @@ func (m *Manager) Commit(ctx context.Context, rec *record.Record, msg string, ho
 	if err := requireWorktree(rec); err != nil {
 		return "", false, err
 	}
-	if _, err := m.Git.RunIn(ctx, rec.Path, "add", "-A"); err != nil {
-		return "", false, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err)
-	}
-	staged, err := m.hasStaged(ctx, rec.Path)
+	// Two commits of one task at once would race on its index: the second
+	// waits, then finds what the first left (often nothing to commit).
+	l, err := m.commitLock(ctx, rec)
 	if err != nil {
 		return "", false, err
 	}
+	defer l.Release()
+	pause(ctx, "commit:locked")
+	if _, err := m.Git.RunIn(ctx, rec.Path, "add", "-A"); err != nil {
+		return "", false, worktreeGone(rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))
+	}
+	staged, err := m.hasStaged(ctx, rec.Path)
+	if err != nil {
+		return "", false, worktreeGone(rec, err)
+	}
 	if staged {
-		_, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Stderr: hookOutput, Args: []string{"commit", "-q", "-m", msg}})
-		if err != nil {
-			return "", false, exitcode.Failedf("cannot commit in %s: %v", rec.Path, err)
+		if err := m.gitCommit(ctx, rec, msg, hookOutput); err != nil {
+			return "", false, worktreeGone(rec, err)
 		}
 	}
 	sha, err = m.head(ctx, rec.Path)

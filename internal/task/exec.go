@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,8 +28,9 @@ func (m *Manager) Exec(rec *record.Record, argv []string) error {
 	if err := requireWorktree(rec); err != nil {
 		return err
 	}
+	pause(context.Background(), "exec:found")
 	if err := os.Chdir(rec.Path); err != nil {
-		return exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, unwrapPathErr(err))
+		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, unwrapPathErr(err)))
 	}
 	// Looked up after the chdir: "./run.sh" is the worktree's.
 	path, err := exec.LookPath(argv[0])

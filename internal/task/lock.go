@@ -9,18 +9,25 @@ import (
 
 // SetLocked locks or unlocks a task's worktree: git's own lock (`git
 // worktree lock`, which git's prune respects too) and the record, which gc,
-// rm and merge-time cleanup check.
-func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, reason string) error {
+// rm and merge-time cleanup check. Both are idempotent: locking a locked
+// task (or unlocking an unlocked one) succeeds, also when another git-wt
+// does the same at the same moment. reason nil (no --reason) keeps the
+// reason the task was locked with before.
+func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, reason *string) error {
+	// Under the repository lock: git refuses to lock a locked worktree, so
+	// two locks at once must not both find it unlocked; and git's worktree
+	// commands must not meet a half-made `git worktree add`.
+	l, err := m.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	if err := m.reload(ctx, e); err != nil {
+		return err
+	}
 	rec := e.Record
 	if rec.State == record.Creating || rec.State == record.Initializing {
 		return exitcode.Refusedf("task %q is still being created: lock it once git wt new has finished", rec.Task)
-	}
-	args := []string{"worktree", "unlock", rec.Path}
-	if locked {
-		args = []string{"worktree", "lock", rec.Path}
-		if reason != "" {
-			args = append(args, "--reason", reason)
-		}
 	}
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
@@ -30,24 +37,38 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	if wt == nil {
 		m.Warn("git does not list %s (run git wt doctor): only the record is %s", rec.Path, map[bool]string{true: "locked", false: "unlocked"}[locked])
 	}
+	why := ""
+	if locked {
+		switch {
+		case reason != nil:
+			why = *reason
+		case wt != nil && wt.Locked:
+			why = wt.LockReason
+		case rec.Locked:
+			why = rec.LockReason
+		}
+	}
 	// git refuses to lock a locked worktree or unlock an unlocked one: it
 	// is asked only when its state differs, and a new reason replaces the
 	// old one by an unlock and a lock.
-	if wt != nil && (wt.Locked != locked || locked && wt.LockReason != reason) {
-		if locked && wt.Locked {
+	if wt != nil && (wt.Locked != locked || locked && wt.LockReason != why) {
+		if wt.Locked {
 			if _, err := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "unlock", rec.Path); err != nil {
 				return err
 			}
 		}
-		if _, err := m.Git.Run(ctx, m.Repo.MainDir, args...); err != nil {
-			return err
+		if locked {
+			args := []string{"worktree", "lock", rec.Path}
+			if why != "" {
+				args = append(args, "--reason", why)
+			}
+			if _, err := m.Git.Run(ctx, m.Repo.MainDir, args...); err != nil {
+				return err
+			}
 		}
 	}
 	err = m.update(ctx, e, func(r *record.Record) error {
-		r.Locked, r.LockReason = locked, ""
-		if locked {
-			r.LockReason = reason
-		}
+		r.Locked, r.LockReason = locked, why
 		return nil
 	})
 	if err != nil {
@@ -57,6 +78,6 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	if locked {
 		outcome = "locked"
 	}
-	m.logEvent(e.Record, outcome, reason)
+	m.logEvent(e.Record, outcome, why)
 	return nil
 }

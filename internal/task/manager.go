@@ -107,6 +107,7 @@ func (m *Manager) LastAccess(rec *record.Record) time.Time {
 func (m *Manager) forget(slug string) {
 	os.Remove(m.stateDir("access", slug))
 	os.Remove(m.LogPath(slug))
+	os.Remove(m.commitLockPath(slug))
 }
 
 // LogFileEvent writes an event about a file that is not a task's (a hook, the

@@ -1,0 +1,63 @@
+package task
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// commitLock serialises `git wt commit` on one task (a flock per task in
+// git-wt's state dir, dropped by the kernel if git-wt dies), waiting at
+// most wt.lockTimeout. Other tasks' commits do not wait.
+func (m *Manager) commitLock(ctx context.Context, rec *record.Record) (*lock.Lock, error) {
+	l, err := lock.Acquire(ctx, m.commitLockPath(rec.Slug), m.Settings.LockTimeout)
+	if err != nil {
+		return nil, exitcode.Failedf("cannot commit in %s: %v", rec.Path, err)
+	}
+	return l, nil
+}
+
+// commitLockPath is the file commitLock locks for the task slug.
+func (m *Manager) commitLockPath(slug string) string { return m.stateDir("commit", slug+".lock") }
+
+// gitCommit runs `git commit` in the task's worktree. Its stderr (the
+// user's commit hooks speak there) is shown on hookOutput once git has
+// ended, except git's own advice about a lock another git holds, which
+// becomes the one line of the error.
+func (m *Manager) gitCommit(ctx context.Context, rec *record.Record, msg string, hookOutput io.Writer) error {
+	var stderr bytes.Buffer
+	var err error
+	// Retried here, not by Exec, so that only the last attempt's output
+	// is shown.
+	for attempt, delay := 0, 20*time.Millisecond; ; attempt, delay = attempt+1, delay*2 {
+		stderr.Reset()
+		_, err = m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, NoRetry: true, Stderr: &stderr, Args: []string{"commit", "-q", "-m", msg}})
+		if !git.IsLockError(err) || attempt >= 5 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(delay)
+	}
+	if hookOutput != nil && !git.IsLockError(err) {
+		hookOutput.Write(stderr.Bytes())
+	}
+	if err != nil {
+		return exitcode.Failedf("cannot commit in %s: %v", rec.Path, err)
+	}
+	return nil
+}
+
+// worktreeGone is the error of a git step in the task's worktree: the
+// worktree's own "missing" error when it went away meanwhile (a
+// concurrent rm), else err.
+func worktreeGone(rec *record.Record, err error) error {
+	if gone := requireWorktree(rec); gone != nil {
+		return gone
+	}
+	return err
+}

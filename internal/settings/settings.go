@@ -58,6 +58,14 @@ type Settings struct {
 	IgnoreCase       bool   // core.ignorecase: the file system folds case
 	GitwtSHA256      string // of the .gitwt file, "" when there is none
 	TrustedSHA256    string // wt.trusted: the .gitwt content the user trusted
+
+	// BaseDirScope is where BaseDir came from: "" for the default.
+	BaseDirScope Scope
+	// Warnings say which .gitwt settings were ignored, and why.
+	Warnings []string
+	// Invalid are settings of the user's own config that break SPEC §14's
+	// rules: the commands that would act on them refuse (exit 2).
+	Invalid []error
 }
 
 // Pending is a settings read under way: Start runs `git config` at once,
@@ -212,6 +220,7 @@ func (s *Settings) resolve(mainDir string) error {
 	for _, v := range s.All("wt.copy") {
 		s.Copy = append(s.Copy, v.Value)
 	}
+	s.settlePlaces(mainDir)
 	if len(errs) > 0 {
 		return errs[0]
 	}
@@ -265,7 +274,7 @@ func (s *Settings) parseBool(key string, def bool, dst *bool) error {
 func (s *Settings) baseDir(mainDir string) string {
 	dir := s.str("wt.baseDir", "")
 	if dir == "" {
-		return filepath.Join(filepath.Dir(mainDir), filepath.Base(mainDir)+"-worktrees")
+		return DefaultBaseDir(mainDir)
 	}
 	if dir == "~" || strings.HasPrefix(dir, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {

@@ -212,7 +212,7 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	} else if b, err = m.resolveBase(ctx, o.Base); err != nil {
 		return nil, err
 	}
-	baseDir, err := m.baseDir()
+	baseDir, err := m.placeNew(ctx, b.SHA)
 	if err != nil {
 		return nil, err
 	}

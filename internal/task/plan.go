@@ -97,18 +97,14 @@ func (m *Manager) branches(ctx context.Context, pattern string) ([]branchState, 
 	return all, nil
 }
 
-// baseDir returns the base dir with its symlinks resolved (once: a base dir
-// that is itself a symlink is allowed), creating it if needed.
+// baseDir returns the base dir, if SPEC §14 allows it, with its symlinks
+// resolved, creating it if needed (see basedir.go).
 func (m *Manager) baseDir() (string, error) {
-	dir := m.Settings.BaseDir
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", exitcode.Failedf("cannot create the worktree base dir %s: %v", dir, unwrapPathErr(err))
-	}
-	real, err := filepath.EvalSymlinks(dir)
+	dir, err := m.allowedBaseDir()
 	if err != nil {
-		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, unwrapPathErr(err))
+		return "", err
 	}
-	return real, nil
+	return makeBaseDir(dir)
 }
 
 // worktreePath decides where a task's worktree goes: base/slug, or --path

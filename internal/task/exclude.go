@@ -1,0 +1,130 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A base dir inside the main worktree would show there as untracked
+// ("?? .acode/"), and a main worktree that is not clean refuses every
+// merge. So new keeps one anchored literal line for it in the common
+// dir's info/exclude (SPEC §3, §14): never a pattern, which would hide
+// agents' new files in every worktree. The line follows a marker comment,
+// so that it is written once, replaced when wt.baseDir moves, and taken
+// out when the base dir leaves the main worktree.
+
+// excludeMark is the comment line above the line git-wt keeps.
+const excludeMark = "# git-wt: the worktree base dir (wt.baseDir); git wt new keeps the line below"
+
+// excludeBaseDir makes info/exclude hold the base dir dir's line when dir
+// lies inside the main worktree, and no line of git-wt's otherwise. It
+// reads the file (no git), and takes the repository lock only to change
+// it.
+func (m *Manager) excludeBaseDir(ctx context.Context, dir string) error {
+	want := ""
+	if rel, ok := m.inMainWorktree(dir); ok {
+		if want, ok = anchoredLiteral(rel); !ok {
+			m.Warn("cannot keep %s out of the main worktree's status: its name cannot be written in %s", dir, m.excludeFile())
+			return nil
+		}
+	}
+	if have, _ := readExclude(m.excludeFile()); have == want {
+		return nil
+	}
+	l, err := m.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	return m.writeExclude(want)
+}
+
+// excludeFile is the exclude file every worktree of the repository reads.
+func (m *Manager) excludeFile() string {
+	return filepath.Join(m.Repo.CommonDir, "info", "exclude")
+}
+
+// readExclude returns the line git-wt keeps in the exclude file ("" when
+// none) and the file's lines.
+func readExclude(path string) (string, []string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	for i, l := range lines {
+		if l == excludeMark && i+1 < len(lines) {
+			return lines[i+1], lines
+		}
+	}
+	return "", lines
+}
+
+// writeExclude replaces git-wt's line (and its marker) in the exclude
+// file by want, or removes them when want is "". The caller holds the
+// lock; the file is replaced whole, by a rename.
+func (m *Manager) writeExclude(want string) error {
+	path := m.excludeFile()
+	have, lines := readExclude(path)
+	if have == want {
+		return nil
+	}
+	var kept []string
+	for i := 0; i < len(lines); i++ {
+		if lines[i] == excludeMark {
+			i++ // and the line below it
+			continue
+		}
+		kept = append(kept, lines[i])
+	}
+	if len(kept) == 1 && kept[0] == "" {
+		kept = nil
+	}
+	if want != "" {
+		kept = append(kept, excludeMark, want)
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	content := ""
+	if len(kept) > 0 {
+		content = strings.Join(kept, "\n") + "\n"
+	}
+	tmp := path + ".git-wt.tmp"
+	if err := os.WriteFile(tmp, []byte(content), mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// anchoredLiteral is the gitignore line that matches exactly the folder
+// rel (relative to the worktree root) and nothing else: "/" in front
+// anchors it, "/" behind makes it a folder, and every character that a
+// pattern would read specially is escaped. A name with a line break
+// cannot be written.
+func anchoredLiteral(rel string) (string, bool) {
+	rel = filepath.ToSlash(rel)
+	if strings.ContainsAny(rel, "\n\r") {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('/')
+	for _, r := range rel {
+		if strings.ContainsRune(`\*?[`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('/')
+	return b.String(), true
+}

@@ -26,9 +26,6 @@ import (
 // the main worktree's status by .git/info/exclude. base is the commit the
 // task starts from.
 func (m *Manager) placeNew(ctx context.Context, base string) (string, error) {
-	for _, w := range m.Settings.Warnings {
-		m.Warn("%s", w)
-	}
 	if len(m.Settings.Invalid) > 0 {
 		return "", exitcode.Usagef("%v", m.Settings.Invalid[0])
 	}
@@ -39,6 +36,9 @@ func (m *Manager) placeNew(ctx context.Context, base string) (string, error) {
 	if dir, err = m.untrackedBaseDir(ctx, dir, base); err != nil {
 		return "", err
 	}
+	for _, w := range m.Settings.Warnings {
+		m.Warn("%s", w)
+	}
 	if err := m.excludeBaseDir(ctx, dir); err != nil {
 		return "", err
 	}
@@ -46,7 +46,9 @@ func (m *Manager) placeNew(ctx context.Context, base string) (string, error) {
 }
 
 // allowedBaseDir is the configured base dir if the rules that need no git
-// allow it (else the default, when a .gitwt named it).
+// allow it (else the default, when a .gitwt named it). New runs it for
+// every command, so that all agree on the base dir; only those that use
+// it (new, merge) report a refusal.
 func (m *Manager) allowedBaseDir() (string, error) {
 	dir := m.Settings.BaseDir
 	if why := m.baseDirProblem(dir); why != "" {
@@ -96,7 +98,7 @@ func (m *Manager) rejectBaseDir(dir, why string) (string, error) {
 	s := m.Settings
 	switch s.BaseDirScope {
 	case settings.ScopeGitwt:
-		m.Warn("ignored wt.baseDir = %s from %s: %s; using %s", dir, settings.GitwtFile, why, settings.DefaultBaseDir(m.Repo.MainDir))
+		s.IgnoreGitwt("wt.baseDir", dir, why)
 		s.BaseDir, s.BaseDirScope = settings.DefaultBaseDir(m.Repo.MainDir), ""
 		if why := m.baseDirProblem(s.BaseDir); why != "" {
 			return m.rejectBaseDir(s.BaseDir, why)

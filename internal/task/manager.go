@@ -49,7 +49,7 @@ func (m *Manager) UseEarlyStatuses(e *EarlyStatuses) { m.early = e }
 // outlives every task: the command may have started in the worktree it is
 // removing.
 func New(g *git.Runner, repo *git.Repo, s *settings.Settings, command string) *Manager {
-	return &Manager{
+	m := &Manager{
 		Git:      g,
 		Repo:     repo,
 		Settings: s,
@@ -57,6 +57,10 @@ func New(g *git.Runner, repo *git.Repo, s *settings.Settings, command string) *M
 		Events:   &events.Log{Path: filepath.Join(repo.CommonDir, "wt", "events.jsonl"), Command: command},
 		Warn:     func(string, ...any) {},
 	}
+	if s != nil {
+		m.allowedBaseDir() // a .gitwt's base dir that breaks the rules is ignored by every command
+	}
+	return m
 }
 
 // stateDir is git-wt's folder in the git common dir: the lock, the event

@@ -75,3 +75,12 @@ func TestRemoveRefusesAWorktreeWithAnotherInside(t *testing.T) {
 	}
 	s.MustWT("path", "outer")
 }
+
+func TestNewTakesAPathInABaseDirInsideTheMainWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.baseDir", ".agents/worktrees")
+	want := filepath.Join(s.Repo, ".agents", "worktrees", "mine")
+	if got := s.MustWT("new", "-q", "T", "--path", "mine").Out(); got != want {
+		t.Fatalf("new --path mine = %q, want %q", got, want)
+	}
+}

@@ -44,7 +44,7 @@ func (m *Manager) checkChosenPath(ctx context.Context, baseDir, p string) error 
 	}
 	for _, wt := range wts {
 		switch {
-		case fsutil.Within(wt.Path, p):
+		case fsutil.Within(wt.Path, p) && !fsutil.Within(wt.Path, baseDir): // a base dir in the main worktree is allowed
 			return exitcode.Usagef("worktree path %s lies inside the worktree %s: choose a --path outside every worktree", p, wt.Path)
 		case fsutil.Within(p, wt.Path):
 			return exitcode.Usagef("worktree path %s contains the worktree %s: choose a --path that holds no worktree", p, wt.Path)

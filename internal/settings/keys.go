@@ -11,8 +11,8 @@ type Key struct {
 // Keys are the settings git-wt reads, in the order the man page lists
 // them. A test checks that every wt.* key the code names is here.
 var Keys = []Key{
-	{"wt.baseDir", "../<repo>-worktrees", "where worktrees go; a relative path is relative to the main worktree, ~ is your home"},
-	{"wt.branchPrefix", "wt/", "prefix of task branches"},
+	{"wt.baseDir", "../<repo>-worktrees", "where worktrees go; a relative path is relative to the main worktree, ~ is your home; not inside .git, a worktree or a tracked path (inside the main worktree it is added to .git/info/exclude); from an untrusted .gitwt only inside the main worktree or beside it, named after the repository"},
+	{"wt.branchPrefix", "wt/", "prefix of task branches; may not start with git-wt/"},
 	{"wt.maxWorktrees", "0", "most task worktrees at once (0: no limit); new beyond it exits 4"},
 	{"wt.maxAge", "0", "gc removes clean, fully merged or pushed worktrees idle longer than this (7d, 36h; 0: never)"},
 	{"wt.maxCount", "0", "gc keeps at most this many (0: no limit), removing the least recently used clean ones first"},

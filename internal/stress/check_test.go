@@ -51,6 +51,7 @@ func (c *checker) check() []violation {
 	c.doctorSilent()
 	c.filesKept()
 	c.branchesKept()
+	c.branchesByShortName()
 	c.repoUnlocked()
 	c.noGitLockFiles()
 	c.nothingOutside()
@@ -289,6 +290,23 @@ func (c *checker) branchesKept() {
 	for _, b := range c.branches {
 		if _, err := c.git("rev-parse", "--verify", "-q", "refs/heads/"+b); err != nil {
 			c.add("user-branch-deleted", "branch %s existed before any task and is gone; the last removals of tasks made on it:%s", b, c.events(c.tasksOnBranch(b), 4))
+		}
+	}
+}
+
+// branchesByShortName checks that plain git finds each task's branch by
+// its short name (SPEC §4: no git-wt ref may shadow it): `git log wt/T`
+// must show the branch's own tip.
+func (c *checker) branchesByShortName() {
+	out, _ := c.git("for-each-ref", "--format=%(refname:lstrip=2) %(objectname)", "refs/heads/")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		short, oid, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		got, err := c.git("rev-parse", "--verify", "-q", short)
+		if got = strings.TrimSpace(got); err != nil || got != oid {
+			c.add("branch-shadowed", "git rev-parse %s gives %q (%v), not the branch's tip %s: another ref shadows it", short, got, err, oid)
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,7 +44,7 @@ const (
 	defaultTime = 45 * time.Second // plain go test, enforced
 	shortTime   = 20 * time.Second // plain go test, not enforced
 	workers     = 10
-	killRate    = 0.15 // share of operations SIGKILLed at a random moment
+	killRate    = 0.2 // share of operations SIGKILLed at a random moment
 )
 
 // config is one run's parameters, from the environment.
@@ -171,6 +172,7 @@ func (st *stress) storm(cfg config) {
 			id: i, rnd: rand.New(rand.NewSource(cfg.seed + int64(i))),
 			run: st.runner, journal: st.journal,
 			tasks: st.tasks, branches: st.branches, killRate: killRate,
+			paths: map[string]string{}, took: map[string]time.Duration{},
 		}
 		wg.Add(1)
 		go func() {
@@ -181,21 +183,22 @@ func (st *stress) storm(cfg config) {
 	wg.Wait()
 }
 
-// repair is what a person does after the storm: finish what SPEC leaves
-// to a person — a merge killed inside git's own merge stays half done in
-// the main worktree (abort it, as doctor says), then `git wt merge` the
-// task again — and run doctor --fix twice, then doctor.
+// repair is what a person does after the storm: doctor --fix twice, then
+// doctor. One thing SPEC leaves to a person first: a merge killed inside
+// git's own merge stays half done in the main worktree (never reset by
+// git-wt); as doctor says, abort it there and run git wt merge again for
+// the task left merging. A record left merging without that (killed
+// before or after git's merge) is doctor --fix's to repair.
 func (st *stress) repair() {
 	if exists(filepath.Join(st.s.Repo, ".git", "MERGE_HEAD")) {
-		st.t.Log("repair: a killed merge left the main worktree mid-merge: git merge --abort")
+		st.t.Log("repair: a killed merge left the main worktree mid-merge: git merge --abort, then git wt merge again")
 		st.s.GitOK(st.s.Repo, "merge", "--abort")
-	}
-	c := st.checker()
-	for ref, oid := range c.recordRefs() {
-		if out, err := c.git("cat-file", "blob", oid); err == nil && strings.Contains(out, `"state":"merging"`) {
-			task := ref[strings.LastIndex(ref, "/")+1:]
-			r := st.runner.wt(-1, 0, "merge", task)
-			st.t.Logf("repair: %s was left merging; git wt merge again: %s", ref, r)
+		c := st.checker()
+		for ref, oid := range c.recordRefs() {
+			if out, err := c.git("cat-file", "blob", oid); err == nil && strings.Contains(out, `"state":"merging"`) {
+				r := st.runner.wt(-1, 0, "merge", ref[strings.LastIndex(ref, "/")+1:])
+				st.t.Logf("repair: %s was left merging: %s", ref, r)
+			}
 		}
 	}
 	for range 2 {
@@ -215,14 +218,18 @@ func (st *stress) checker() *checker {
 	}
 }
 
-// summary logs what ran: per operation, how often, with which exit codes,
-// how many were killed; and how many files were written and discarded.
+// summary logs what ran: per operation, how often, how long (median and
+// 90th percentile, to aim the kills), with which exit codes, how many were
+// killed; the messages of the failures (exit 1); and how many files were
+// written and discarded.
 func (st *stress) summary(t *testing.T) {
 	type tally struct {
 		n, killed int
 		codes     map[int]int
+		took      []time.Duration
 	}
 	byOp := map[string]*tally{}
+	failures := map[string]int{}
 	for _, r := range st.runner.runs {
 		name := opName(r)
 		if byOp[name] == nil {
@@ -232,19 +239,31 @@ func (st *stress) summary(t *testing.T) {
 		tl.n++
 		if r.killed {
 			tl.killed++
-		} else {
-			tl.codes[r.code]++
+			continue
+		}
+		tl.codes[r.code]++
+		tl.took = append(tl.took, r.end.Sub(r.start))
+		if r.code == 1 {
+			failures[name+": "+firstLine(r.stderr)]++
 		}
 	}
-	names := make([]string, 0, len(byOp))
-	for name := range byOp {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	var b strings.Builder
-	for _, name := range names {
+	for _, name := range sortedKeys(byOp) {
 		tl := byOp[name]
-		fmt.Fprintf(&b, "\n  %-12s %5d runs, %4d killed, exit codes %v", name, tl.n, tl.killed, tl.codes)
+		slices.Sort(tl.took)
+		p := func(q float64) time.Duration {
+			if len(tl.took) == 0 {
+				return 0
+			}
+			return tl.took[int(q*float64(len(tl.took)-1))].Round(time.Millisecond)
+		}
+		fmt.Fprintf(&b, "\n  %-18s %5d runs, %4d killed, took %v (p90 %v), exit codes %v", name, tl.n, tl.killed, p(0.5), p(0.9), tl.codes)
+	}
+	if len(failures) > 0 {
+		b.WriteString("\n  failures (exit 1):")
+		for _, msg := range sortedKeys(failures) {
+			fmt.Fprintf(&b, "\n    %dx %s", failures[msg], msg)
+		}
 	}
 	discarded := 0
 	for _, w := range st.journal.writes {
@@ -254,6 +273,20 @@ func (st *stress) summary(t *testing.T) {
 	}
 	t.Logf("stress: %d git-wt runs:%s\n  files written %d, of them discarded by rm --force %d",
 		len(st.runner.runs), b.String(), len(st.journal.writes), discarded)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }
 
 func opName(r *run) string {

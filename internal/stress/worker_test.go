@@ -7,6 +7,8 @@ package stress
 import (
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -66,10 +68,13 @@ type worker struct {
 	rnd      *rand.Rand
 	run      *runner
 	journal  *journal
-	tasks    []string // the task ids all workers share
-	branches []string // branches that existed before any task (users' own)
-	killRate float64  // chance that an operation gets a SIGKILL at a random moment
-	n        int      // operations so far, for unique file names
+	tasks    []string                 // the task ids all workers share
+	branches []string                 // branches that existed before any task (users' own)
+	killRate float64                  // chance that an operation gets a SIGKILL at a random moment
+	n        int                      // operations so far, for unique file names
+	paths    map[string]string        // task → the worktree path git-wt last printed for it
+	took     map[string]time.Duration // operation → how long it has been taking
+	current  string                   // the operation under way
 }
 
 // op is one kind of operation, with its weight in the random mix.
@@ -81,19 +86,22 @@ type op struct {
 
 var ops = []op{
 	{"new", 14, (*worker).opNew},
-	{"exec-write", 20, (*worker).opWrite},
+	{"exec-write", 12, (*worker).opWrite},
+	{"new-write", 8, (*worker).opNewWrite},
+	{"write", 10, (*worker).opWriteDirect},
 	{"commit", 10, (*worker).opCommit},
-	{"rm", 6, (*worker).opRemove},
+	{"rm", 4, (*worker).opRemove},
+	{"rm-while-writing", 4, (*worker).opRemoveWhileWriting},
 	{"rm-force", 3, (*worker).opRemoveForce},
 	{"merge", 6, (*worker).opMerge},
-	{"gc", 4, simple("gc")},
+	{"gc", 6, simple("gc")},
 	{"doctor", 3, simple("doctor")},
 	{"doctor-fix", 3, simple("doctor", "--fix")},
 	{"lock", 3, onTask("lock")},
 	{"unlock", 3, onTask("unlock")},
 	{"init", 3, onTask("init")},
 	{"list", 3, simple("list")},
-	{"path", 3, onTask("path")},
+	{"path", 3, (*worker).opPath},
 }
 
 // loop runs random operations until the deadline.
@@ -106,24 +114,42 @@ func (w *worker) loop(deadline time.Time) {
 		pick := w.rnd.Intn(total)
 		for _, o := range ops {
 			if pick -= o.weight; pick < 0 {
-				o.do(w, w.tasks[w.rnd.Intn(len(w.tasks))], w.killDelay())
+				o.do(w, w.tasks[w.rnd.Intn(len(w.tasks))], w.killDelay(o.name))
 				break
 			}
 		}
 	}
 }
 
-// killDelay is 0 (no kill) or when to SIGKILL the next operation: within
-// the first 600 ms, where git-wt's processes spend their time.
-func (w *worker) killDelay() time.Duration {
+// killDelay is 0 (no kill) or when to SIGKILL the next operation: at a
+// random moment of the time that operation has been taking (a running
+// average, so that kills land in every step on fast and slow machines).
+func (w *worker) killDelay(op string) time.Duration {
+	w.current = op
 	if w.rnd.Float64() >= w.killRate {
 		return 0
 	}
-	return time.Duration(1+w.rnd.Intn(600)) * time.Millisecond
+	return time.Duration(1 + w.rnd.Int63n(int64(w.tookOr(op, 500*time.Millisecond))*6/5))
+}
+
+// tookOr is how long op has been taking, or def before it ran.
+func (w *worker) tookOr(op string, def time.Duration) time.Duration {
+	if took, ok := w.took[op]; ok && took > 0 {
+		return took
+	}
+	return def
 }
 
 func (w *worker) wt(kill time.Duration, args ...string) *run {
-	return w.run.wt(w.id, kill, args...)
+	r := w.run.wt(w.id, kill, args...)
+	if !r.killed {
+		if prev, ok := w.took[w.current]; ok {
+			w.took[w.current] = (3*prev + r.end.Sub(r.start)) / 4
+		} else {
+			w.took[w.current] = r.end.Sub(r.start)
+		}
+	}
+	return r
 }
 
 func (w *worker) opNew(task string, kill time.Duration) {
@@ -136,22 +162,58 @@ func (w *worker) opNew(task string, kill time.Duration) {
 	case 2:
 		args = append(args, "--base", w.branches[w.rnd.Intn(len(w.branches))])
 	}
-	w.wt(kill, args...)
+	if r := w.wt(kill, args...); r.code == 0 && !r.killed {
+		w.paths[task] = strings.TrimSpace(r.stdout)
+	}
+}
+
+// opNewWrite is what an agent does: `p=$(git wt new T) && echo work > $p/f`.
+func (w *worker) opNewWrite(task string, kill time.Duration) {
+	r := w.wt(kill, "new", "-q", task)
+	if r.code != 0 || r.killed {
+		return
+	}
+	w.paths[task] = strings.TrimSpace(r.stdout)
+	w.writeInto(task, w.paths[task])
+}
+
+// opWriteDirect writes into a task's worktree as an agent working there
+// does, without git-wt, at any moment — also while others remove it.
+func (w *worker) opWriteDirect(task string, _ time.Duration) {
+	if dir, ok := w.paths[task]; ok {
+		w.writeInto(task, dir)
+	}
+}
+
+// writeInto writes a new file into dir (never making dir: a write into a
+// worktree that is gone fails) and notes it when it succeeded.
+func (w *worker) writeInto(task, dir string) {
+	name, content := w.file(task)
+	start := time.Now()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err == nil {
+		w.journal.addWrite(write{worker: w.id, task: task, dir: dir, name: name, content: content, start: start})
+	}
+}
+
+// file is a new file name and unique content.
+func (w *worker) file(task string) (name, content string) {
+	w.n++
+	return fmt.Sprintf("w%d-%d.txt", w.id, w.n), fmt.Sprintf("worker %d op %d task %s %d\n", w.id, w.n, task, w.rnd.Int63())
 }
 
 // opWrite writes a file with unique content into the task's worktree
 // through exec; the command prints where it wrote, and its own errors go
 // nowhere, so that all of stderr is git-wt's.
 func (w *worker) opWrite(task string, kill time.Duration) {
-	w.n++
-	name := fmt.Sprintf("w%d-%d.txt", w.id, w.n)
-	content := fmt.Sprintf("worker %d op %d task %s %d\n", w.id, w.n, task, w.rnd.Int63())
+	name, content := w.file(task)
 	start := time.Now()
 	r := w.wt(kill, "exec", task, "--", "sh", "-c", `exec 2>/dev/null; printf %s "$1" > "$2" && pwd`, "sh", content, name)
 	if r.code != 0 || r.killed {
 		return
 	}
-	w.journal.addWrite(write{worker: w.id, task: task, dir: strings.TrimSpace(r.stdout), name: name, content: content, start: start})
+	dir := strings.TrimSpace(r.stdout)
+	w.paths[task] = dir
+	w.journal.addWrite(write{worker: w.id, task: task, dir: dir, name: name, content: content, start: start})
 }
 
 func (w *worker) opCommit(task string, kill time.Duration) {
@@ -160,6 +222,45 @@ func (w *worker) opCommit(task string, kill time.Duration) {
 
 func (w *worker) opRemove(task string, kill time.Duration) {
 	w.wt(kill, "rm", task)
+}
+
+// opRemoveWhileWriting commits a task's work, then removes the task
+// (without --force) while the agent working in it starts writing files
+// again at a random moment: each file written must survive — either rm
+// saw it and refused, or the write came too late and failed.
+func (w *worker) opRemoveWhileWriting(task string, kill time.Duration) {
+	dir, ok := w.paths[task]
+	if !ok {
+		return
+	}
+	w.wt(0, "commit", task, "-m", "before rm")
+	w.n++
+	first := time.Duration(w.rnd.Int63n(int64(w.tookOr("rm", time.Second))))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func(n int) {
+		defer wg.Done()
+		pause := first
+		for k := 0; ; k++ {
+			select {
+			case <-done:
+				return
+			case <-time.After(pause):
+			}
+			pause = 2 * time.Millisecond
+			name := fmt.Sprintf("w%d-%d-%d.txt", w.id, n, k)
+			content := fmt.Sprintf("worker %d op %d write %d task %s\n", w.id, n, k, task)
+			start := time.Now()
+			if os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644) == nil {
+				w.journal.addWrite(write{worker: w.id, task: task, dir: dir, name: name, content: content, start: start})
+			}
+		}
+	}(w.n)
+	w.current = "rm"
+	w.wt(kill, "rm", task)
+	close(done)
+	wg.Wait()
 }
 
 func (w *worker) opRemoveForce(task string, kill time.Duration) {
@@ -186,4 +287,10 @@ func simple(args ...string) func(*worker, string, time.Duration) {
 // onTask is an operation on one task.
 func onTask(cmd string) func(*worker, string, time.Duration) {
 	return func(w *worker, task string, kill time.Duration) { w.wt(kill, cmd, task) }
+}
+
+func (w *worker) opPath(task string, kill time.Duration) {
+	if r := w.wt(kill, "path", task); r.code == 0 && !r.killed {
+		w.paths[task] = strings.TrimSpace(r.stdout)
+	}
 }

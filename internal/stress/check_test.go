@@ -289,7 +289,7 @@ func (c *checker) whereIs(w write) string {
 func (c *checker) branchesKept() {
 	for _, b := range c.branches {
 		if _, err := c.git("rev-parse", "--verify", "-q", "refs/heads/"+b); err != nil {
-			c.add("user-branch-deleted", "branch %s existed before any task and is gone; the last removals of tasks made on it:%s", b, c.events(c.tasksOnBranch(b), 4))
+			c.add("user-branch-deleted", "branch %s existed before any task and is gone; events that deleted the branch of a task made on it:%s", b, c.events(c.tasksOnBranch(b), 4))
 		}
 	}
 }
@@ -442,17 +442,20 @@ func (c *checker) tasksOnBranch(b string) []string {
 	return tasks
 }
 
-// events are the last n removals in git-wt's event log of one of tasks,
-// for a diagnosis.
+// events are the last n events in git-wt's event log where one of tasks
+// lost its branch, for a diagnosis.
 func (c *checker) events(tasks []string, n int) string {
 	data, _ := os.ReadFile(filepath.Join(c.repo, ".git", "wt", "events.jsonl"))
 	var hits []string
 	for _, line := range strings.Split(string(data), "\n") {
-		var ev struct{ Task, Outcome string }
+		var ev struct{ Task, Outcome, Reason string }
 		json.Unmarshal([]byte(line), &ev)
-		if slices.Contains(tasks, ev.Task) && (ev.Outcome == "removed" || ev.Outcome == "repaired" || ev.Outcome == "rolled-back") {
+		if slices.Contains(tasks, ev.Task) && (strings.Contains(ev.Reason, "branch deleted") || ev.Outcome == "rolled-back") {
 			hits = append(hits, "\n      "+line)
 		}
+	}
+	if len(hits) == 0 {
+		return " none (the path that deleted it logs no branch outcome)"
 	}
 	return strings.Join(hits[max(0, len(hits)-n):], "")
 }

@@ -44,7 +44,9 @@ const (
 	defaultTime = 45 * time.Second // plain go test, enforced
 	shortTime   = 20 * time.Second // plain go test, not enforced
 	workers     = 10
-	killRate    = 0.2 // share of operations SIGKILLed at a random moment
+	// files in the repository, so that checkouts take a moment
+	checkoutFiles = 300
+	killRate      = 0.2 // share of operations SIGKILLed at a random moment
 )
 
 // config is one run's parameters, from the environment.
@@ -115,7 +117,7 @@ type stress struct {
 	doctor   *run
 }
 
-// setup makes the repository: users' own branches that tasks may reuse,
+// setup makes the repository: many files, users' own branches that tasks may reuse,
 // an init that takes a moment (so kills land in it), no grace for orphans
 // (the repair must not wait ten minutes), new's gc --auto often, and a
 // private TMPDIR inside the sandbox so that its leftovers are seen.
@@ -134,6 +136,13 @@ func setup(t *testing.T, cfg config) *stress {
 	} {
 		s.Git(s.Repo, "config", k, v)
 	}
+	// Enough files that a checkout, a status or a commit takes a moment,
+	// so that kills land inside git's own steps (index.lock) too.
+	for i := range checkoutFiles {
+		s.Write(fmt.Sprintf("src/d%02d/f%04d.txt", i%20, i), fmt.Sprintf("file %d\n", i))
+	}
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-q", "-m", "files to check out")
 	branches := []string{"user/b0", "user/b1", "user/b2"}
 	for _, b := range branches {
 		s.Git(s.Repo, "branch", b, "main")

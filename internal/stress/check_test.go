@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // violation is one broken promise.
@@ -239,9 +240,24 @@ func (c *checker) filesKept() {
 		if reachable[blobID(w.content)] {
 			continue
 		}
-		c.add("file-lost", "%s, written by worker %d into task %s at %s (%s), is neither there nor in any commit; %s",
-			w.name, w.worker, w.task, w.dir, w.start.Format("15:04:05.000"), c.whereIs(w))
+		c.add("file-lost", "%s, written by worker %d into task %s at %s (%s), is neither there nor in any commit; %s; what ran on the task then:%s",
+			w.name, w.worker, w.task, w.dir, w.start.Format("15:04:05.000"), c.whereIs(w), c.runsAround(w))
 	}
+}
+
+// runsAround are the runs that named the write's task, or could have
+// removed it (gc, doctor --fix), from 2 s before the write to 5 s after.
+func (c *checker) runsAround(w write) string {
+	var b strings.Builder
+	for _, r := range c.runs {
+		if r.end.Before(w.start.Add(-2*time.Second)) || r.start.After(w.start.Add(5*time.Second)) {
+			continue
+		}
+		if slices.Contains(r.args, w.task) || (len(r.args) > 0 && (r.args[0] == "gc" || slices.Contains(r.args, "--fix"))) {
+			fmt.Fprintf(&b, "\n      %s..%s worker %d: %s", r.start.Format("05.000"), r.end.Format("05.000"), r.worker, r)
+		}
+	}
+	return b.String()
 }
 
 // reachableBlobs are the ids of every object reachable from a ref.
@@ -392,10 +408,14 @@ func (c *checker) exitCodesAndMessages() {
 		if r.leftOver {
 			c.add("left-running", "%s: a process it started still held its stderr 5s after it exited", r)
 		}
+		var bad []string
 		for _, line := range messageLines(r) {
 			if !strings.HasPrefix(line, "git-wt: ") {
-				c.add("unprefixed-message", "%q from %s", line, r)
+				bad = append(bad, line)
 			}
+		}
+		if len(bad) > 0 {
+			c.add("unprefixed-message", "%d unprefixed lines, the first %q, from %s", len(bad), bad[0], r)
 		}
 	}
 }

@@ -37,8 +37,11 @@ func (r *run) String() string {
 	if r.killed {
 		s += " (killed by the test)"
 	}
-	if r.stderr != "" {
-		s += "; stderr: " + strings.TrimSpace(r.stderr)
+	if msg := strings.TrimSpace(r.stderr); msg != "" {
+		if len(msg) > 400 {
+			msg = msg[:400] + "..."
+		}
+		s += "; stderr: " + msg
 	}
 	return s
 }

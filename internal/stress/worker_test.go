@@ -92,7 +92,7 @@ var ops = []op{
 	{"commit", 10, (*worker).opCommit},
 	{"rm", 4, (*worker).opRemove},
 	{"rm-while-writing", 4, (*worker).opRemoveWhileWriting},
-	{"rm-force", 3, (*worker).opRemoveForce},
+	{"rm-force", 1, (*worker).opRemoveForce}, // rare: it excuses every loss of its task's earlier work
 	{"merge", 6, (*worker).opMerge},
 	{"gc", 6, simple("gc")},
 	{"doctor", 3, simple("doctor")},

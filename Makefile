@@ -41,7 +41,7 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
 	./internal/settings:FuzzParseDuration ./hooks:FuzzDecide
 
-.PHONY: all build test test-deps lint install uninstall clean fuzz bench
+.PHONY: all build test test-deps lint install uninstall clean fuzz bench stress
 
 all: build
 
@@ -100,3 +100,10 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/slug ./internal/record ./internal/git ./internal/e2e
 	$(GO) run ./bench/compare -bin bin/git-wt $(BENCHFLAGS)
 	bench/burst.sh bin/git-wt
+
+# make stress: the randomized stress test (internal/stress) for STRESS_TIME,
+# failing on any violation; STRESS_SEED=N replays a run's choices (its seed
+# is printed at the start and with every failure).
+STRESS_TIME ?= 10m
+stress:
+	STRESS_TIME='$(STRESS_TIME)' $(GO) test -count=1 -timeout 0 -v -run '^TestStress$$' ./internal/stress

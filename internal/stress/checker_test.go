@@ -1,0 +1,56 @@
+// This test keeps the stress test honest: its checker must see each kind
+// of broken promise when one is staged by hand, or a clean stress run
+// would mean nothing.
+package stress
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestCheckerSeesViolations(t *testing.T) {
+	st := setup(t, config{workers: 1})
+	made := st.runner.wt(0, 0, "new", "-q", "t00")
+	if made.code != 0 {
+		t.Fatal(made)
+	}
+	dir := filepath.Join(st.baseDir, "t00")
+
+	// A file an agent wrote, then lost behind git-wt's back.
+	st.journal.addWrite(write{task: "t00", dir: dir, name: "lost.txt", content: "work\n", start: time.Now()})
+	// A user's branch deleted.
+	st.s.Git(st.s.Repo, "branch", "-D", "user/b0")
+	// A stale git lock file.
+	st.s.Write(filepath.Join(st.s.Repo, ".git", "index.lock"), "")
+	// Something written outside the repository and the base dir.
+	st.s.Write(filepath.Join(st.root, "home", "stray"), "")
+	// A message without its prefix, and an exit code beyond 5.
+	st.runner.keep(&run{args: []string{"gc"}, code: 7, stderr: "fatal: raw git\n"})
+	// The repository lock held by someone still running.
+	f, err := os.OpenFile(filepath.Join(st.s.Repo, ".git", "wt", "lock"), os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	// (flock is per open file: the checker opens its own, and must fail.)
+	// And doctor, after the repair, still reporting a problem.
+	st.doctor = &run{args: []string{"doctor"}, code: 1, stdout: "stuck-creation: ...\n"}
+
+	var kinds []string
+	for _, v := range st.checker().check() {
+		kinds = append(kinds, v.kind)
+	}
+	for _, want := range []string{"file-lost", "user-branch-deleted", "git-lock-file-left", "outside",
+		"unprefixed-message", "exit-code", "repo-lock-held", "doctor-not-silent"} {
+		if !slices.Contains(kinds, want) {
+			t.Errorf("the checker did not report %s; it reported %v", want, kinds)
+		}
+	}
+}

@@ -1,0 +1,351 @@
+// This test protects git-wt's central promise (SPEC §7): any number of
+// agents may run git wt at once on one repository and be killed anywhere,
+// and after `git wt doctor --fix` nothing is lost, nothing is left locked
+// or half made, and everything agrees.
+//
+// Many workers run random operations on a shared set of tasks for
+// STRESS_TIME while some of their git-wt processes are SIGKILLed with their
+// whole process group; then the test repairs with doctor --fix and checks
+// the invariants (check_test.go). The seed (STRESS_SEED to replay the same
+// choices; the kills' timing still varies) is printed at the start and
+// with every failure.
+//
+//	STRESS_TIME=10m make stress        # long run, fails on any violation
+//	STRESS_SEED=123 make stress        # replay a seed
+//	go test ./internal/stress          # short default run (see enforceByDefault)
+package stress
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+func TestMain(m *testing.M) { testutil.Main(m) }
+
+// enforceByDefault decides what a plain `go test` (no STRESS_TIME) does:
+// false — a short run (shortTime) that logs the violations it finds and
+// passes; true — a run of defaultTime that fails on them. With STRESS_TIME
+// set (make stress), violations always fail the test. Turn this on once
+// issue 12's fixes are all merged and a few runs come out clean.
+const enforceByDefault = false
+
+const (
+	defaultTime = 45 * time.Second // plain go test, enforced
+	shortTime   = 20 * time.Second // plain go test, not enforced
+	workers     = 10
+	// files in the repository, so that checkouts take a moment
+	checkoutFiles = 300
+	killRate      = 0.2 // share of operations SIGKILLed at a random moment
+)
+
+// config is one run's parameters, from the environment.
+type config struct {
+	duration time.Duration
+	seed     int64
+	enforce  bool
+	workers  int
+}
+
+func readConfig(t *testing.T) config {
+	c := config{duration: shortTime, enforce: enforceByDefault, workers: workers, seed: time.Now().UnixNano()}
+	if enforceByDefault {
+		c.duration = defaultTime
+	}
+	if v := os.Getenv("STRESS_TIME"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			t.Fatalf("STRESS_TIME=%q: %v", v, err)
+		}
+		c.duration, c.enforce = d, true
+	}
+	if v := os.Getenv("STRESS_SEED"); v != "" {
+		seed, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("STRESS_SEED=%q: %v", v, err)
+		}
+		c.seed = seed
+	}
+	if v := os.Getenv("STRESS_WORKERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("STRESS_WORKERS=%q: want a positive number", v)
+		}
+		c.workers = n
+	}
+	return c
+}
+
+func TestStress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the stress test runs for a while; -short skips it")
+	}
+	cfg := readConfig(t)
+	t.Logf("stress: seed %d (replay: STRESS_SEED=%d make stress), %s, %d workers, enforced=%v",
+		cfg.seed, cfg.seed, cfg.duration, cfg.workers, cfg.enforce)
+	fmt.Fprintf(os.Stderr, "stress: seed %d, %s, %d workers\n", cfg.seed, cfg.duration, cfg.workers)
+
+	st := setup(t, cfg)
+	st.storm(cfg)
+	st.repair()
+	found := st.checker().check()
+	st.summary(t)
+	report(t, cfg, found)
+}
+
+// stress is one run's sandbox and what happened in it.
+type stress struct {
+	t        *testing.T
+	s        *testutil.Sandbox
+	baseDir  string
+	root     string
+	before   map[string]bool
+	runner   *runner
+	journal  *journal
+	branches []string
+	tasks    []string
+	doctor   *run
+}
+
+// setup makes the repository: many files, users' own branches that tasks may reuse,
+// an init that takes a moment (so kills land in it), no grace for orphans
+// (the repair must not wait ten minutes), new's gc --auto often, and a
+// private TMPDIR inside the sandbox so that its leftovers are seen.
+func setup(t *testing.T, cfg config) *stress {
+	s := testutil.NewSandbox(t)
+	root := filepath.Dir(s.Repo)
+	tmp := filepath.Join(root, "tmp")
+	os.MkdirAll(tmp, 0o755)
+	env := append(withoutVar(s.Env, "TMPDIR"), "TMPDIR="+tmp)
+	s.Env = env
+	for k, v := range map[string]string{
+		"wt.orphanGrace": "0s",
+		"wt.gcInterval":  "2s",
+		"wt.lockTimeout": "30s",
+		"wt.init":        "sleep 0.05; mkdir -p build && echo ok > build/init.txt",
+	} {
+		s.Git(s.Repo, "config", k, v)
+	}
+	// Enough files that a checkout, a status or a commit takes a moment,
+	// so that kills land inside git's own steps (index.lock) too.
+	for i := range checkoutFiles {
+		s.Write(fmt.Sprintf("src/d%02d/f%04d.txt", i%20, i), fmt.Sprintf("file %d\n", i))
+	}
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-q", "-m", "files to check out")
+	branches := []string{"user/b0", "user/b1", "user/b2"}
+	for _, b := range branches {
+		s.Git(s.Repo, "branch", b, "main")
+	}
+	var tasks []string
+	for i := range cfg.workers + 4 {
+		tasks = append(tasks, fmt.Sprintf("t%02d", i))
+	}
+	baseDir := filepath.Join(root, "repo-worktrees")
+	return &stress{
+		t: t, s: s, baseDir: baseDir, root: root,
+		before:   listing(root, s.Repo, baseDir),
+		runner:   &runner{bin: filepath.Join(testutil.BinDir(t), "git-wt"), dir: s.Repo, env: env},
+		journal:  &journal{},
+		branches: branches,
+		tasks:    tasks,
+	}
+}
+
+func withoutVar(env []string, key string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, key+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// storm runs the workers until the deadline and waits for all of them.
+func (st *stress) storm(cfg config) {
+	deadline := time.Now().Add(cfg.duration)
+	var wg sync.WaitGroup
+	for i := range cfg.workers {
+		w := &worker{
+			id: i, rnd: rand.New(rand.NewSource(cfg.seed + int64(i))),
+			run: st.runner, journal: st.journal,
+			tasks: st.tasks, branches: st.branches, killRate: killRate,
+			paths: map[string]string{}, took: map[string]time.Duration{},
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.loop(deadline)
+		}()
+	}
+	wg.Wait()
+}
+
+// repair is what a person does after the storm: doctor --fix twice, then
+// doctor. One thing SPEC leaves to a person first: a merge killed inside
+// git's own merge stays half done in the main worktree (never reset by
+// git-wt); as doctor says, abort it there and run git wt merge again for
+// the task left merging. A record left merging without that (killed
+// before or after git's merge) is doctor --fix's to repair.
+func (st *stress) repair() {
+	if exists(filepath.Join(st.s.Repo, ".git", "MERGE_HEAD")) {
+		st.t.Log("repair: a killed merge left the main worktree mid-merge: git merge --abort, then git wt merge again")
+		st.s.GitOK(st.s.Repo, "merge", "--abort")
+		c := st.checker()
+		for ref, oid := range c.recordRefs() {
+			if out, err := c.git("cat-file", "blob", oid); err == nil && strings.Contains(out, `"state":"merging"`) {
+				r := st.runner.wt(-1, 0, "merge", ref[strings.LastIndex(ref, "/")+1:])
+				st.t.Logf("repair: %s was left merging: %s", ref, r)
+			}
+		}
+	}
+	for range 2 {
+		r := st.runner.wt(-1, 0, "doctor", "--fix")
+		if r.code != 0 || r.stdout != "" {
+			st.t.Logf("repair: %s\n%s", r, r.stdout)
+		}
+	}
+	st.doctor = st.runner.wt(-1, 0, "doctor")
+}
+
+func (st *stress) checker() *checker {
+	return &checker{
+		repo: st.s.Repo, baseDir: st.baseDir, root: st.root, env: st.runner.env,
+		before: st.before, journal: st.journal, runs: st.runner.runs,
+		branches: st.branches, doctor: st.doctor,
+	}
+}
+
+// summary logs what ran: per operation, how often, how long (median and
+// 90th percentile, to aim the kills), with which exit codes, how many were
+// killed; the messages of the failures (exit 1); and how many files were
+// written and discarded.
+func (st *stress) summary(t *testing.T) {
+	type tally struct {
+		n, killed int
+		codes     map[int]int
+		took      []time.Duration
+	}
+	byOp := map[string]*tally{}
+	failures := map[string]int{}
+	for _, r := range st.runner.runs {
+		name := opName(r)
+		if byOp[name] == nil {
+			byOp[name] = &tally{codes: map[int]int{}}
+		}
+		tl := byOp[name]
+		tl.n++
+		if r.killed {
+			tl.killed++
+			continue
+		}
+		tl.codes[r.code]++
+		tl.took = append(tl.took, r.end.Sub(r.start))
+		if r.code == 1 {
+			failures[name+": "+firstLine(r.stderr)]++
+		}
+	}
+	var b strings.Builder
+	for _, name := range sortedKeys(byOp) {
+		tl := byOp[name]
+		slices.Sort(tl.took)
+		p := func(q float64) time.Duration {
+			if len(tl.took) == 0 {
+				return 0
+			}
+			return tl.took[int(q*float64(len(tl.took)-1))].Round(time.Millisecond)
+		}
+		fmt.Fprintf(&b, "\n  %-18s %5d runs, %4d killed, took %v (p90 %v), exit codes %v", name, tl.n, tl.killed, p(0.5), p(0.9), tl.codes)
+	}
+	if len(failures) > 0 {
+		b.WriteString("\n  failures (exit 1):")
+		for _, msg := range sortedKeys(failures) {
+			fmt.Fprintf(&b, "\n    %dx %s", failures[msg], msg)
+		}
+	}
+	discarded := 0
+	for _, w := range st.journal.writes {
+		if st.journal.discarded(w) {
+			discarded++
+		}
+	}
+	t.Logf("stress: %d git-wt runs:%s\n  files written %d, of them discarded by rm --force %d",
+		len(st.runner.runs), b.String(), len(st.journal.writes), discarded)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+func opName(r *run) string {
+	if len(r.args) == 0 {
+		return "?"
+	}
+	name := r.args[0]
+	if name == "rm" && len(r.args) > 1 && r.args[1] == "--force" {
+		name = "rm --force"
+	}
+	if name == "doctor" && len(r.args) > 1 {
+		name = "doctor --fix"
+	}
+	if r.worker < 0 {
+		name = "final " + name
+	}
+	return name
+}
+
+// report prints the violations grouped by kind, a few examples each, with
+// the seed; it fails the test when the run is enforced.
+func report(t *testing.T, cfg config, found []violation) {
+	if len(found) == 0 {
+		t.Logf("stress: seed %d: no violation", cfg.seed)
+		return
+	}
+	byKind := map[string][]string{}
+	var kinds []string
+	for _, v := range found {
+		if byKind[v.kind] == nil {
+			kinds = append(kinds, v.kind)
+		}
+		byKind[v.kind] = append(byKind[v.kind], v.detail)
+	}
+	sort.Strings(kinds)
+	var b strings.Builder
+	fmt.Fprintf(&b, "stress: seed %d (replay: STRESS_SEED=%d make stress): %d violations of %d kinds:", cfg.seed, cfg.seed, len(found), len(kinds))
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "\n\n[%s] %d", k, len(byKind[k]))
+		for i, d := range byKind[k] {
+			if i == 5 {
+				fmt.Fprintf(&b, "\n  ... and %d more", len(byKind[k])-5)
+				break
+			}
+			fmt.Fprintf(&b, "\n  - %s", d)
+		}
+	}
+	if cfg.enforce {
+		t.Error(b.String())
+	} else {
+		t.Log(b.String() + "\n\n(not enforced in a plain go test: see enforceByDefault; STRESS_TIME=... enforces)")
+	}
+}

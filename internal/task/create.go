@@ -501,6 +501,7 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 			// With nothing to set up, the record's last content is known
 			// now: its blob is written while git checks the worktree out.
 			next := *rec
+			next.Move(record.Active, self()) // as settleState will: creating → active is a legal move
 			plan.settleEmpty(&next)
 			m.Store.Prewrite(ctx, &next)
 		}

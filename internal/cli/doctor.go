@@ -30,6 +30,12 @@ func doctorCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// Records an earlier git-wt left under refs/wt/ move first: their
+			// worktrees would look foreign.
+			var moved []*task.Problem
+			if c.Bool("fix") {
+				moved = m.MoveLegacy(c.Context)
+			}
 			d, err := m.Diagnose(c.Context)
 			if err != nil {
 				return err
@@ -38,6 +44,10 @@ func doctorCommand(e *env) *cli.Command {
 			if c.Bool("fix") {
 				ok = m.Repair(c.Context, d, task.RepairOptions{Force: c.Bool("force")})
 			}
+			for _, p := range moved {
+				ok = ok && p.Outcome == task.Fixed
+			}
+			d.Problems = append(moved, d.Problems...)
 			if c.Bool("json") {
 				if err := writeJSON(e.stdout, d.Problems); err != nil {
 					return err
@@ -62,8 +72,12 @@ func (e *env) printProblems(problems []*task.Problem) {
 	}
 	for _, p := range problems {
 		where := p.Path
-		if where == "" {
+		switch {
+		case where != "":
+		case p.Branch != "":
 			where = "branch " + p.Branch
+		default:
+			where = p.Ref
 		}
 		line := fmt.Sprintf("%s: %s: %s", e.out.yellow(p.Kind), where, p.Detail)
 		switch {

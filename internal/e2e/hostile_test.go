@@ -104,9 +104,9 @@ func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
 	os.WriteFile(garbage, []byte("{not json"), 0o644)
 	blob := s.Git(s.Repo, "hash-object", "-w", garbage)
 	// borrowed: a good record, another task's, under a ref not its own.
-	bad := map[string]string{"commit": head, "tree": tree, "garbage": blob, "borrowed": s.Git(s.Repo, "rev-parse", "refs/wt/good")}
+	bad := map[string]string{"commit": head, "tree": tree, "garbage": blob, "borrowed": s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/good")}
 	for name, oid := range bad {
-		s.Git(s.Repo, "update-ref", "refs/wt/"+name, oid)
+		s.Git(s.Repo, "update-ref", "refs/git-wt/tasks/"+name, oid)
 	}
 	for range 2 { // with the record blobs read from git, then from the cache
 		r := s.MustWT("list")
@@ -124,8 +124,8 @@ func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
 		t.Fatalf("rm of a bad record: %s", r)
 	}
 	for name := range bad {
-		if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/"+name) {
-			t.Errorf("bad record refs/wt/%s was removed", name)
+		if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/"+name) {
+			t.Errorf("bad record refs/git-wt/tasks/%s was removed", name)
 		}
 	}
 }
@@ -211,7 +211,7 @@ func TestRmDeletesOnlyTheRecordedBranch(t *testing.T) {
 	s.Git(path, "switch", "-q", "--detach")
 	other := filepath.Join(filepath.Dir(s.Repo), "other")
 	s.Git(s.Repo, "worktree", "add", "-q", "--detach", other)
-	s.Git(other, "switch", "-q", "wt/U") // switch takes a branch name: no ambiguity with refs/wt/U
+	s.Git(other, "switch", "-q", "wt/U")
 	if r := s.MustWT("rm", "U"); !strings.Contains(r.Stderr, "checked out") {
 		t.Fatalf("rm with the branch checked out elsewhere: %s", r)
 	}
@@ -279,7 +279,7 @@ func TestRmAndGCWorkOnAFullDisk(t *testing.T) {
 	s.MustWT("rm", "a")
 	gone(t, s, "a", a)
 	s.MustWT("gc")
-	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/b") {
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/b") {
 		t.Fatal("gc did not clean the orphan on a full disk")
 	}
 }

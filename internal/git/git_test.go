@@ -34,8 +34,8 @@ func TestScrubbedEnvKeepsUserSettings(t *testing.T) {
 }
 
 func TestParseBatch(t *testing.T) {
-	out := []byte("aaa blob 5\nhello\nrefs/wt/x missing\nbbb commit 3\nabc\n")
-	objs, err := parseBatch(out, []string{"refs/wt/a", "refs/wt/x", "refs/wt/c"})
+	out := []byte("aaa blob 5\nhello\nrefs/git-wt/tasks/x missing\nbbb commit 3\nabc\n")
+	objs, err := parseBatch(out, []string{"refs/git-wt/tasks/a", "refs/git-wt/tasks/x", "refs/git-wt/tasks/c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,19 +88,19 @@ func TestUpdateRefCompareAndSwap(t *testing.T) {
 	r := &Runner{}
 	a, _ := r.HashObject(ctx, dir, []byte("a"))
 	b, _ := r.HashObject(ctx, dir, []byte("b"))
-	if err := r.UpdateRef(ctx, dir, "refs/wt/x", a, ""); err != nil {
+	if err := r.UpdateRef(ctx, dir, "refs/git-wt/tasks/x", a, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.UpdateRef(ctx, dir, "refs/wt/x", b, ""); err == nil || !strings.Contains(err.Error(), ErrStale.Error()) {
+	if err := r.UpdateRef(ctx, dir, "refs/git-wt/tasks/x", b, ""); err == nil || !strings.Contains(err.Error(), ErrStale.Error()) {
 		t.Fatalf("creating an existing ref: %v", err)
 	}
-	if err := r.UpdateRef(ctx, dir, "refs/wt/x", b, a); err != nil {
+	if err := r.UpdateRef(ctx, dir, "refs/git-wt/tasks/x", b, a); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.DeleteRef(ctx, dir, "refs/wt/x", a); err == nil {
+	if err := r.DeleteRef(ctx, dir, "refs/git-wt/tasks/x", a); err == nil {
 		t.Fatal("deleting with a stale old value must fail")
 	}
-	if err := r.DeleteRef(ctx, dir, "refs/wt/x", b); err != nil {
+	if err := r.DeleteRef(ctx, dir, "refs/git-wt/tasks/x", b); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -519,12 +519,7 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 
 // save writes an updated record over the one read as e.OID.
 func (m *Manager) save(ctx context.Context, e *record.Entry) error {
-	oid, err := m.Store.Update(ctx, e.Record, e.OID)
-	if err != nil {
-		return err
-	}
-	e.OID = oid
-	return nil
+	return m.Store.Save(ctx, e)
 }
 
 // resume takes over a task whose record exists but whose creation did not

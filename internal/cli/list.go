@@ -49,10 +49,9 @@ func listCommand(e *env) *cli.Command {
 			views := make([]taskView, 0, len(lives))
 			for i := range lives {
 				if lives[i].Entry.Err != nil {
+					// Not a task (SPEC §7): doctor reports it.
 					e.warnf("skipping %v (run git wt doctor)", lives[i].Entry.Err)
-					if !c.Bool("json") {
-						continue
-					}
+					continue
 				}
 				views = append(views, newTaskView(&lives[i], o))
 			}

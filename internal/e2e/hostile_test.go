@@ -95,7 +95,9 @@ func TestBaseDirThatIsASymlink(t *testing.T) {
 	s.MustWT("rm", "T")
 }
 
-func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
+// Bad records are reported, and deleted only by doctor --fix --force
+// (SPEC §7): gc, rm and doctor --fix without --force keep them.
+func TestBadRecordsAreRemovedOnlyByDoctorFixForce(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "good")
 	head := s.Git(s.Repo, "rev-parse", "HEAD")
@@ -118,7 +120,9 @@ func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
 	if r.Code != 1 || strings.Count(r.Stdout, task.CorruptRecord) != len(bad) {
 		t.Fatalf("doctor must report each bad record: %s", r)
 	}
-	s.WT("doctor", "--fix", "--force")
+	if r := s.WT("doctor", "--fix"); r.Code != 1 {
+		t.Fatalf("doctor --fix without --force must keep bad records and say so: %s", r)
+	}
 	s.WT("gc", "--force")
 	if r := s.WT("rm", "--force", "garbage"); r.Code != 1 {
 		t.Fatalf("rm of a bad record: %s", r)
@@ -127,6 +131,17 @@ func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
 		if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/"+name) {
 			t.Errorf("bad record refs/git-wt/tasks/%s was removed", name)
 		}
+	}
+	if r := s.WT("doctor", "--fix", "--force"); r.Code != 0 || strings.Count(r.Stdout, "[fixed]") != len(bad) {
+		t.Fatalf("doctor --fix --force must delete each bad record: %s", r)
+	}
+	for name := range bad {
+		if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/"+name) {
+			t.Errorf("bad record refs/git-wt/tasks/%s was kept by doctor --fix --force", name)
+		}
+	}
+	if r := s.MustWT("list"); !strings.Contains(r.Stdout, "good") || r.Stderr != "" {
+		t.Fatalf("the good task must survive, with nothing left to warn about: %s", r)
 	}
 }
 

@@ -275,17 +275,17 @@ func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, base
 // branchMade says so.
 func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
-	// Both the case check and the limit need every record's ref: read
-	// them once, and only if either is on.
-	var refs []git.Ref
-	var refsErr error
+	// Both the case check and the limit need every record: read them
+	// once (the blobs from the cache), and only if either is on.
+	var all []record.Entry
+	var allErr error
 	listed := false
-	records := func() ([]git.Ref, error) {
+	records := func() ([]record.Entry, error) {
 		if !listed {
-			refs, refsErr = m.Git.ListRefs(ctx, m.Repo.MainDir, record.RefPrefix)
+			all, allErr = m.Store.All(ctx)
 			listed = true
 		}
-		return refs, refsErr
+		return all, allErr
 	}
 	taken := map[string]bool{}
 	for _, e := range seen.entries {
@@ -365,13 +365,13 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 // takenIgnoringCase marks a candidate slug taken when another task's slug
 // differs from it only in case: where the file system ignores case
 // (core.ignorecase), the two would share a folder and a ref file.
-func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]git.Ref, error)) error {
-	refs, err := records()
+func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]record.Entry, error)) error {
+	entries, err := records()
 	if err != nil {
 		return err
 	}
-	for _, r := range refs {
-		other := strings.TrimPrefix(r.Name, record.RefPrefix)
+	for _, e := range entries {
+		other := e.Slug
 		for _, c := range cands {
 			if other != c && strings.EqualFold(other, c) {
 				taken[c] = true
@@ -382,18 +382,25 @@ func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, reco
 }
 
 // checkLimit enforces wt.maxWorktrees; it runs under the lock, so the
-// limit holds exactly under a burst of concurrent `new`.
-func (m *Manager) checkLimit(records func() ([]git.Ref, error)) error {
+// limit holds exactly under a burst of concurrent `new`. A record that
+// cannot be read is no task and takes no slot (SPEC §7).
+func (m *Manager) checkLimit(records func() ([]record.Entry, error)) error {
 	max := m.Settings.MaxWorktrees
 	if max <= 0 {
 		return nil
 	}
-	refs, err := records()
+	entries, err := records()
 	if err != nil {
 		return err
 	}
-	if len(refs) >= max {
-		return exitcode.Limitf("%d task worktrees exist and wt.maxWorktrees is %d: remove one (git wt rm, git wt gc) or raise the limit", len(refs), max)
+	n := 0
+	for _, e := range entries {
+		if e.Record != nil {
+			n++
+		}
+	}
+	if n >= max {
+		return exitcode.Limitf("%d task worktrees exist and wt.maxWorktrees is %d: remove one (git wt rm, git wt gc) or raise the limit", n, max)
 	}
 	return nil
 }

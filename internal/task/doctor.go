@@ -121,7 +121,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 // diagnoseRecord checks one record against its worktree.
 func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.Worktree) *Problem {
 	if e.Err != nil {
-		return &Problem{Kind: CorruptRecord, Ref: e.Ref(), Detail: e.Err.Error() + ": fix or delete the ref by hand (git update-ref -d " + e.Ref() + ")", age: -1}
+		return m.corruptRecord(e)
 	}
 	rec := e.Record
 	p := &Problem{Task: rec.Task, Path: rec.Path, Branch: rec.Branch, entry: e, age: time.Since(rec.CreatedAt)}

@@ -15,8 +15,10 @@ func doctorCommand(e *env) *cli.Command {
 		Description: "Exit 0 when all is well (or all was fixed), 1 when something was found and not fixed. " +
 			"--fix rolls back creations whose process died, drops records of vanished worktrees, prunes " +
 			"git's admin entries for vanished folders, adopts worktrees made without git-wt, deletes task " +
-			"branches that lost their worktree and record (only when no commit is lost), and clears what an " +
-			"interrupted rm left. Orphans younger than wt.orphanGrace are left alone; dirty ones need --force.",
+			"branches that lost their worktree and record (only when no commit is lost), clears what an " +
+			"interrupted rm left, and moves the records an earlier git-wt wrote under refs/wt/ to refs/git-wt/tasks/. " +
+			"Orphans younger than wt.orphanGrace are left alone; dirty ones need --force, and so does deleting " +
+			"a record that cannot be read.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "fix", Usage: "repair what can be repaired without losing work"},
 			&cli.BoolFlag{Name: "force", Usage: "with --fix: also delete dirty orphans, and prune when most worktrees look missing"},

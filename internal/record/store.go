@@ -33,8 +33,10 @@ func SlugOf(ref string) (slug string, legacy, ok bool) {
 	if slug, ok := strings.CutPrefix(ref, RefPrefix); ok {
 		return slug, false, true
 	}
-	slug, ok = strings.CutPrefix(ref, LegacyPrefix)
-	return slug, ok, ok
+	if slug, ok := strings.CutPrefix(ref, LegacyPrefix); ok {
+		return slug, true, true
+	}
+	return "", false, false
 }
 
 // Entry is a record as stored: its ref, the blob id it was read from (for

@@ -63,7 +63,7 @@ func (m *Manager) moveLegacy(ctx context.Context) []*Problem {
 		switch mv.Outcome {
 		case record.LegacyMoved, record.LegacyDropped:
 			p.Outcome = Fixed
-			m.logEvent(&record.Record{Task: mv.Slug, Slug: mv.Slug}, "migrated", p.Fix)
+			m.logEvent(&record.Record{Slug: mv.Slug}, "migrated", p.Fix)
 		case record.LegacyConflict:
 			p.Outcome = LeftManual
 		default:
@@ -97,12 +97,17 @@ func (m *Manager) MoveLegacy(ctx context.Context) []*Problem {
 	return moved
 }
 
-// warnMoved tells the user, once, what taking the lock moved.
+// warnMoved tells the user, once, what taking the lock moved, and each
+// record it could not move.
 func (m *Manager) warnMoved(problems []*Problem) {
 	n := 0
 	for _, p := range problems {
-		if p.Kind == LegacyRecord && p.Outcome == Fixed {
+		switch {
+		case p.Kind != LegacyRecord:
+		case p.Outcome == Fixed:
 			n++
+		default:
+			m.Warn("could not move the task record %s to %s (%s): run git wt doctor", p.Ref, record.RefPrefix, p.Outcome)
 		}
 	}
 	if n > 0 {

@@ -214,7 +214,7 @@ func benchPath(env []string, root string) []row {
 		if err != nil {
 			fail(err)
 		}
-		fmt.Fprintf(&in, "create refs/wt/%s %s\n", slug, strings.TrimSpace(string(oid)))
+		fmt.Fprintf(&in, "create refs/git-wt/tasks/%s %s\n", slug, strings.TrimSpace(string(oid)))
 	}
 	cmd := exec.Command("git", "update-ref", "--stdin")
 	cmd.Dir, cmd.Env, cmd.Stdin = repo, env, strings.NewReader(in.String())
@@ -224,7 +224,7 @@ func benchPath(env []string, root string) []row {
 	wtD, gitD := interleave(*rounds,
 		func(i int) time.Duration { return wt(env, repo, "path", fmt.Sprintf("task-%04d", i*37%1000)) },
 		func(i int) time.Duration {
-			return git(env, repo, "rev-parse", fmt.Sprintf("refs/wt/task-%04d", i*37%1000))
+			return git(env, repo, "rev-parse", fmt.Sprintf("refs/git-wt/tasks/task-%04d", i*37%1000))
 		})
 	return []row{absRow("path, 1,000 tasks", 10*time.Millisecond, wtD, gitD)}
 }
@@ -237,7 +237,7 @@ func benchList(env []string, root string) []row {
 		for i := 0; i < n; i++ {
 			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%03d", i))
 		}
-		wts := strings.Split(output(env, repo, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/wt/"), "\n")
+		wts := strings.Split(output(env, repo, "for-each-ref", "--format=%(refname:lstrip=3)", "refs/git-wt/tasks/"), "\n")
 		base := filepath.Join(filepath.Dir(repo), "repo-worktrees")
 		limit := map[int]time.Duration{50: 10 * time.Millisecond, 200: 40 * time.Millisecond}[n]
 		wtD, gitD := interleave(*rounds,

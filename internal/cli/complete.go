@@ -200,7 +200,16 @@ func (e *env) taskSlugs(ctx context.Context, dir string) ([]string, error) {
 			return nil, err
 		}
 	}
-	return e.refNames(ctx, dir, "%(refname:lstrip=2)", record.RefPrefix)
+	refs, err := e.refNames(ctx, dir, "%(refname)", record.RefPrefix, record.LegacyPrefix)
+	seen := map[string]bool{}
+	var slugs []string
+	for _, ref := range refs {
+		if slug, _, ok := record.SlugOf(ref); ok && !seen[slug] {
+			seen[slug] = true
+			slugs = append(slugs, slug)
+		}
+	}
+	return slugs, err
 }
 
 func (e *env) refNames(ctx context.Context, dir, format string, prefixes ...string) ([]string, error) {

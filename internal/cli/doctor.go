@@ -15,8 +15,10 @@ func doctorCommand(e *env) *cli.Command {
 		Description: "Exit 0 when all is well (or all was fixed), 1 when something was found and not fixed. " +
 			"--fix rolls back creations whose process died, drops records of vanished worktrees, prunes " +
 			"git's admin entries for vanished folders, adopts worktrees made without git-wt, deletes task " +
-			"branches that lost their worktree and record (only when no commit is lost), and clears what an " +
-			"interrupted rm left. Orphans younger than wt.orphanGrace are left alone; dirty ones need --force.",
+			"branches that lost their worktree and record (only when no commit is lost), clears what an " +
+			"interrupted rm left, and moves the records an earlier git-wt wrote under refs/wt/ to refs/git-wt/tasks/. " +
+			"Orphans younger than wt.orphanGrace are left alone; dirty ones need --force, and so does deleting " +
+			"a record that cannot be read.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "fix", Usage: "repair what can be repaired without losing work"},
 			&cli.BoolFlag{Name: "force", Usage: "with --fix: also delete dirty orphans, and prune when most worktrees look missing"},
@@ -30,6 +32,12 @@ func doctorCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// Records an earlier git-wt left under refs/wt/ move first: their
+			// worktrees would look foreign.
+			var moved []*task.Problem
+			if c.Bool("fix") {
+				moved = m.MoveLegacy(c.Context)
+			}
 			d, err := m.Diagnose(c.Context)
 			if err != nil {
 				return err
@@ -38,6 +46,10 @@ func doctorCommand(e *env) *cli.Command {
 			if c.Bool("fix") {
 				ok = m.Repair(c.Context, d, task.RepairOptions{Force: c.Bool("force")})
 			}
+			for _, p := range moved {
+				ok = ok && p.Outcome == task.Fixed
+			}
+			d.Problems = append(moved, d.Problems...)
 			if c.Bool("json") {
 				if err := writeJSON(e.stdout, d.Problems); err != nil {
 					return err
@@ -62,8 +74,12 @@ func (e *env) printProblems(problems []*task.Problem) {
 	}
 	for _, p := range problems {
 		where := p.Path
-		if where == "" {
+		switch {
+		case where != "":
+		case p.Branch != "":
 			where = "branch " + p.Branch
+		default:
+			where = p.Ref
 		}
 		line := fmt.Sprintf("%s: %s: %s", e.out.yellow(p.Kind), where, p.Detail)
 		switch {

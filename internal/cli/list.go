@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 func listCommand(e *env) *cli.Command {
@@ -48,12 +49,15 @@ func listCommand(e *env) *cli.Command {
 			views := make([]taskView, 0, len(lives))
 			for i := range lives {
 				if lives[i].Entry.Err != nil {
+					// Not a task (SPEC §7): doctor reports it.
 					e.warnf("skipping %v (run git wt doctor)", lives[i].Entry.Err)
-					if !c.Bool("json") {
-						continue
-					}
+					continue
 				}
 				views = append(views, newTaskView(&lives[i], o))
+			}
+			if n := len(m.Store.LegacyRefs()); n > 0 {
+				e.warnf("%d task %s still under %s, where an earlier git-wt wrote them and where they shadow the branches wt/<slug> for plain git: run git wt doctor --fix to move them to %s",
+					n, text.Plural(n, "record is", "records are"), record.LegacyPrefix, record.RefPrefix)
 			}
 			if c.Bool("all") {
 				views = append(unmanagedViews(wts, lives), views...)

@@ -105,7 +105,7 @@ func TestLockWaiterGivesUp(t *testing.T) {
 	}
 	holder.Process.Kill()
 	holder.Wait()
-	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/second") {
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/second") {
 		t.Fatal("a waiter that gave up left a record")
 	}
 	s.MustWT("new", "second")

@@ -55,7 +55,7 @@ func BenchmarkPostMerge100Tasks(b *testing.B) {
 		hookRun(b, s, s.Repo, "post-merge", "0")
 	}
 	b.StopTimer()
-	if n := strings.Count(s.Git(s.Repo, "for-each-ref", "refs/wt/"), "\n") + 1; n != 100 {
+	if n := strings.Count(s.Git(s.Repo, "for-each-ref", "refs/git-wt/tasks/"), "\n") + 1; n != 100 {
 		b.Fatalf("%d tasks left, want 100", n)
 	}
 }
@@ -73,7 +73,7 @@ func BenchmarkPath1000Tasks(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fmt.Fprintf(&in, "create refs/wt/%s %s", id, oid)
+		fmt.Fprintf(&in, "create refs/git-wt/tasks/%s %s", id, oid)
 	}
 	cmd := exec.Command("git", "update-ref", "--stdin")
 	cmd.Dir, cmd.Env, cmd.Stdin = s.Repo, s.Env, strings.NewReader(in.String())

@@ -24,7 +24,7 @@ func commitIn(s *testutil.Sandbox, dir, file, content string) {
 
 // hasTask reports whether the task still has a record.
 func hasTask(s *testutil.Sandbox, slug string) bool {
-	return s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/"+slug)
+	return s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/"+slug)
 }
 
 func TestPostMergeRemovesMergedTasksAndKeepsTheRest(t *testing.T) {

@@ -83,7 +83,7 @@ func TestCompletionFollowsCommandDefinitions(t *testing.T) {
 	for _, c := range []completionCase{
 		{"-", []string{"-C", "--quiet", "-q", "--verbose", "--no-color", "--help", "-h", "--version"}, false},
 		{"rm -- ", []string{"T-1", "fix-_bug_-1"}, false},
-		{"new --base ", []string{"main", "heads/wt/T-1", "heads/wt/fix-_bug_-1"}, false},
+		{"new --base ", []string{"main", "wt/T-1", "wt/fix-_bug_-1"}, false}, // no record shadows a branch
 		{"new --branch ", []string{"main", "wt/T-1", "wt/fix-_bug_-1"}, false},
 		{"new --branch=", []string{"--branch=main", "--branch=wt/T-1", "--branch=wt/fix-_bug_-1"}, false},
 		{"new --no-init=", nil, false},

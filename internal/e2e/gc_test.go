@@ -110,11 +110,11 @@ func TestRepairRefusesWhenMostWorktreesLookMissing(t *testing.T) {
 	if !strings.Contains(r.Stdout, "most worktrees look missing") {
 		t.Fatalf("gc with 2 of 3 worktrees missing: %s", r)
 	}
-	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/a") {
+	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/a") {
 		t.Fatal("gc pruned while most worktrees looked missing")
 	}
 	s.MustWT("gc", "--force")
-	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/a") || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/c") {
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/a") || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/c") {
 		t.Fatal("gc --force must drop the missing tasks and keep the present one")
 	}
 }
@@ -242,13 +242,13 @@ func TestNewRunsTheOrphanPartOfGCOncePerInterval(t *testing.T) {
 	first := s.MustWT("new", "first").Out()
 	os.RemoveAll(first)
 	s.MustWT("new", "second") // the stamp was written by the first new: not due
-	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/first") {
+	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/first") {
 		t.Fatal("gc --auto ran before wt.gcInterval passed")
 	}
 	old := time.Now().Add(-48 * time.Hour)
 	os.Chtimes(filepath.Join(s.Repo, ".git", "wt", "gc-stamp"), old, old)
 	s.MustWT("new", "third")
-	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/first") {
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/first") {
 		t.Fatal("gc --auto did not clean the orphan once due")
 	}
 }

@@ -116,7 +116,7 @@ func exitCode(cmd *exec.Cmd) int {
 // nothing is half-registered. It returns the number of tasks.
 func consistent(t *testing.T, s *testutil.Sandbox) int {
 	t.Helper()
-	records := strings.Fields(s.Git(s.Repo, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/wt/"))
+	records := strings.Fields(s.Git(s.Repo, "for-each-ref", "--format=%(refname:lstrip=3)", "refs/git-wt/tasks/"))
 	branches := strings.Fields(s.Git(s.Repo, "for-each-ref", "--format=%(refname:lstrip=3)", "refs/heads/wt/"))
 	wts := s.Git(s.Repo, "worktree", "list", "--porcelain") + "\n"
 	if strings.Contains(wts, "prunable") {
@@ -127,7 +127,7 @@ func consistent(t *testing.T, s *testutil.Sandbox) int {
 	}
 	for _, slug := range records {
 		var rec struct{ Path, Branch, State string }
-		json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/"+slug)), &rec)
+		json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/git-wt/tasks/"+slug)), &rec)
 		if rec.State != "active" || !strings.Contains(wts, "worktree "+rec.Path+"\n") || !strings.Contains(wts, "branch refs/heads/"+rec.Branch+"\n") {
 			t.Fatalf("record %s (%+v) does not match git's worktrees:\n%s", slug, rec, wts)
 		}
@@ -139,7 +139,7 @@ func consistent(t *testing.T, s *testutil.Sandbox) int {
 func readRecord(t *testing.T, s *testutil.Sandbox, slug string) map[string]any {
 	t.Helper()
 	var rec map[string]any
-	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/"+slug)), &rec); err != nil {
+	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/git-wt/tasks/"+slug)), &rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec
@@ -152,7 +152,7 @@ func writeRecord(t *testing.T, s *testutil.Sandbox, slug string, rec map[string]
 	path := filepath.Join(t.TempDir(), "rec.json")
 	os.WriteFile(path, data, 0o644)
 	oid := s.Git(s.Repo, "hash-object", "-w", path)
-	s.Git(s.Repo, "update-ref", "refs/wt/"+slug, oid)
+	s.Git(s.Repo, "update-ref", "refs/git-wt/tasks/"+slug, oid)
 }
 
 // system runs a command and returns its combined output.

@@ -164,7 +164,7 @@ func TestInstallRefusesAGlobalHooksPathUnlessForced(t *testing.T) {
 	s.Git(s.Repo, "config", "wt.init", "echo ran > from-init")
 	clone := filepath.Join(filepath.Dir(s.Repo), "clone")
 	s.Git(filepath.Dir(s.Repo), "clone", "-q", s.Repo, clone)
-	if testutil.Exists(filepath.Join(clone, "from-init")) || s.Git(clone, "for-each-ref", "refs/wt/") != "" {
+	if testutil.Exists(filepath.Join(clone, "from-init")) || s.Git(clone, "for-each-ref", "refs/git-wt/tasks/") != "" {
 		t.Fatal("git clone was taken for a new worktree")
 	}
 }
@@ -192,7 +192,7 @@ func TestHooksDoNothingWithoutTheBinaryOrWithTheKillSwitch(t *testing.T) {
 			t.Fatalf("%s: git-wt spoke: %s", name, out)
 		}
 	}
-	if refs := s.Git(s.Repo, "for-each-ref", "refs/wt/"); refs != "" {
+	if refs := s.Git(s.Repo, "for-each-ref", "refs/git-wt/tasks/"); refs != "" {
 		t.Fatalf("git-wt's part ran: %s", refs)
 	}
 	if n := len(fileLines(log)); n != 2 {
@@ -266,11 +266,11 @@ func TestTheHookSubcommandHonoursTheKillSwitchAndGitWtsMark(t *testing.T) {
 		if r := c.WTIn(w, args...); r.Code != 0 || r.Stderr != "" {
 			t.Fatalf("%s: %s", kv, r)
 		}
-		if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/w") {
+		if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/w") {
 			t.Fatalf("%s: the hook adopted the worktree", kv)
 		}
 	}
-	if r := s.WTIn(w, args...); r.Code != 0 || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/w") {
+	if r := s.WTIn(w, args...); r.Code != 0 || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/w") {
 		t.Fatalf("without either, the hook adopts the worktree: %s", r)
 	}
 }

@@ -95,7 +95,9 @@ func TestBaseDirThatIsASymlink(t *testing.T) {
 	s.MustWT("rm", "T")
 }
 
-func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
+// Bad records are reported, and deleted only by doctor --fix --force
+// (SPEC §7): gc, rm and doctor --fix without --force keep them.
+func TestBadRecordsAreRemovedOnlyByDoctorFixForce(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "good")
 	head := s.Git(s.Repo, "rev-parse", "HEAD")
@@ -104,9 +106,9 @@ func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
 	os.WriteFile(garbage, []byte("{not json"), 0o644)
 	blob := s.Git(s.Repo, "hash-object", "-w", garbage)
 	// borrowed: a good record, another task's, under a ref not its own.
-	bad := map[string]string{"commit": head, "tree": tree, "garbage": blob, "borrowed": s.Git(s.Repo, "rev-parse", "refs/wt/good")}
+	bad := map[string]string{"commit": head, "tree": tree, "garbage": blob, "borrowed": s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/good")}
 	for name, oid := range bad {
-		s.Git(s.Repo, "update-ref", "refs/wt/"+name, oid)
+		s.Git(s.Repo, "update-ref", "refs/git-wt/tasks/"+name, oid)
 	}
 	for range 2 { // with the record blobs read from git, then from the cache
 		r := s.MustWT("list")
@@ -118,15 +120,28 @@ func TestBadRecordsAreReportedNeverRemoved(t *testing.T) {
 	if r.Code != 1 || strings.Count(r.Stdout, task.CorruptRecord) != len(bad) {
 		t.Fatalf("doctor must report each bad record: %s", r)
 	}
-	s.WT("doctor", "--fix", "--force")
+	if r := s.WT("doctor", "--fix"); r.Code != 1 {
+		t.Fatalf("doctor --fix without --force must keep bad records and say so: %s", r)
+	}
 	s.WT("gc", "--force")
 	if r := s.WT("rm", "--force", "garbage"); r.Code != 1 {
 		t.Fatalf("rm of a bad record: %s", r)
 	}
 	for name := range bad {
-		if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/"+name) {
-			t.Errorf("bad record refs/wt/%s was removed", name)
+		if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/"+name) {
+			t.Errorf("bad record refs/git-wt/tasks/%s was removed", name)
 		}
+	}
+	if r := s.WT("doctor", "--fix", "--force"); r.Code != 0 || strings.Count(r.Stdout, "[fixed]") != len(bad) {
+		t.Fatalf("doctor --fix --force must delete each bad record: %s", r)
+	}
+	for name := range bad {
+		if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/"+name) {
+			t.Errorf("bad record refs/git-wt/tasks/%s was kept by doctor --fix --force", name)
+		}
+	}
+	if r := s.MustWT("list"); !strings.Contains(r.Stdout, "good") || r.Stderr != "" {
+		t.Fatalf("the good task must survive, with nothing left to warn about: %s", r)
 	}
 }
 
@@ -211,7 +226,7 @@ func TestRmDeletesOnlyTheRecordedBranch(t *testing.T) {
 	s.Git(path, "switch", "-q", "--detach")
 	other := filepath.Join(filepath.Dir(s.Repo), "other")
 	s.Git(s.Repo, "worktree", "add", "-q", "--detach", other)
-	s.Git(other, "switch", "-q", "wt/U") // switch takes a branch name: no ambiguity with refs/wt/U
+	s.Git(other, "switch", "-q", "wt/U")
 	if r := s.MustWT("rm", "U"); !strings.Contains(r.Stderr, "checked out") {
 		t.Fatalf("rm with the branch checked out elsewhere: %s", r)
 	}
@@ -279,7 +294,7 @@ func TestRmAndGCWorkOnAFullDisk(t *testing.T) {
 	s.MustWT("rm", "a")
 	gone(t, s, "a", a)
 	s.MustWT("gc")
-	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/b") {
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/b") {
 		t.Fatal("gc did not clean the orphan on a full disk")
 	}
 }

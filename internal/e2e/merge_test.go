@@ -62,7 +62,7 @@ func unchanged(t *testing.T, s *testutil.Sandbox, path, taskTip, mainTip string)
 func taskState(t *testing.T, s *testutil.Sandbox) string {
 	t.Helper()
 	var rec struct{ State string }
-	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/T")), &rec); err != nil {
+	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/git-wt/tasks/T")), &rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec.State

@@ -26,17 +26,17 @@ func TestNewPrintsOnlyThePathAndMakesBranchAndRecord(t *testing.T) {
 	if !testutil.Exists(filepath.Join(want, "README.md")) {
 		t.Fatal("the worktree is not checked out")
 	}
-	if typ := s.Git(s.Repo, "cat-file", "-t", "refs/wt/TASK-123"); typ != "blob" {
+	if typ := s.Git(s.Repo, "cat-file", "-t", "refs/git-wt/tasks/TASK-123"); typ != "blob" {
 		t.Fatalf("record type = %q, want blob", typ)
 	}
 	var rec map[string]any
-	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/TASK-123")), &rec); err != nil {
+	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/git-wt/tasks/TASK-123")), &rec); err != nil {
 		t.Fatal(err)
 	}
 	if rec["state"] != "active" || rec["task"] != "TASK-123" || rec["path"] != want || rec["branch"] != "wt/TASK-123" {
 		t.Fatalf("record = %v", rec)
 	}
-	if s.GitOK(s.Repo, "reflog", "exists", "refs/wt/TASK-123") {
+	if s.GitOK(s.Repo, "reflog", "exists", "refs/git-wt/tasks/TASK-123") {
 		t.Fatal("records must not have a reflog")
 	}
 	if s.Git(want, "status", "--porcelain") != "" {
@@ -178,7 +178,7 @@ func TestNewRefusesPathsOutsideTheBaseDir(t *testing.T) {
 // branch, no worktree but the main one.
 func assertNothingLeft(t *testing.T, s *testutil.Sandbox) {
 	t.Helper()
-	if refs := s.Git(s.Repo, "for-each-ref", "refs/wt/", "refs/heads/wt/"); refs != "" {
+	if refs := s.Git(s.Repo, "for-each-ref", "refs/git-wt/tasks/", "refs/heads/wt/"); refs != "" {
 		t.Fatalf("refs left behind:\n%s", refs)
 	}
 	if wts := s.Git(s.Repo, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {

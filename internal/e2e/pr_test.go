@@ -28,7 +28,7 @@ func recordedPR(t *testing.T, s *testutil.Sandbox) map[string]any {
 	var rec struct {
 		PR map[string]any `json:"pr"`
 	}
-	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/T")), &rec); err != nil {
+	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/git-wt/tasks/T")), &rec); err != nil {
 		t.Fatal(err)
 	}
 	return rec.PR

@@ -150,9 +150,9 @@ func TestPathBySlugBranchAndDot(t *testing.T) {
 func TestPathRecordsLastAccessWithoutARefWrite(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "T")
-	before := s.Git(s.Repo, "rev-parse", "refs/wt/T")
+	before := s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/T")
 	s.MustWT("path", "T")
-	if after := s.Git(s.Repo, "rev-parse", "refs/wt/T"); after != before {
+	if after := s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/T"); after != before {
 		t.Fatal("path rewrote the record")
 	}
 	if !testutil.Exists(filepath.Join(s.Repo, ".git", "wt", "access", "T")) {

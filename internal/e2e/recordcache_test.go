@@ -14,12 +14,12 @@ import (
 	"github.com/git-wt/git-wt/internal/testutil"
 )
 
-// rewriteRecord points refs/wt/<slug> at a copy of its record with field
+// rewriteRecord points refs/git-wt/tasks/<slug> at a copy of its record with field
 // set to value, written by plain git, as a user or another tool might.
 func rewriteRecord(t *testing.T, s *testutil.Sandbox, slug, field string, value any) {
 	t.Helper()
 	var rec map[string]any
-	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/wt/"+slug)), &rec); err != nil {
+	if err := json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", "refs/git-wt/tasks/"+slug)), &rec); err != nil {
 		t.Fatal(err)
 	}
 	rec[field] = value
@@ -30,7 +30,7 @@ func rewriteRecord(t *testing.T, s *testutil.Sandbox, slug, field string, value 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Git(s.Repo, "update-ref", "refs/wt/"+slug, strings.TrimSpace(string(out)))
+	s.Git(s.Repo, "update-ref", "refs/git-wt/tasks/"+slug, strings.TrimSpace(string(out)))
 }
 
 // listed is list --json (with args) by slug.
@@ -103,12 +103,12 @@ func TestCacheMissCostsOneProcessAndIsFilled(t *testing.T) {
 func TestDoctorDoesNotTrustTheCache(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "T")
-	oid := s.Git(s.Repo, "rev-parse", "refs/wt/T")
+	oid := s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/T")
 	if err := os.Remove(filepath.Join(s.Repo, ".git", "objects", oid[:2], oid[2:])); err != nil {
 		t.Fatal(err)
 	}
 	r := s.WT("doctor")
-	if r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, "refs/wt/T") {
+	if r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, "refs/git-wt/tasks/T") {
 		t.Fatalf("doctor does not see the record whose blob git lost: %s", r)
 	}
 }
@@ -134,7 +134,7 @@ func TestEarlyStatusesFollowTheLiveRecords(t *testing.T) {
 	}
 	// A record deleted by hand is not listed, though its worktree and its
 	// cache entry are still there.
-	s.Git(s.Repo, "update-ref", "-d", "refs/wt/gone")
+	s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/tasks/gone")
 	if _, ok := listed(t, s)["gone"]; ok {
 		t.Fatal("list shows a task whose record is gone")
 	}

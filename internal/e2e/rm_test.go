@@ -18,8 +18,8 @@ func gone(t *testing.T, s *testutil.Sandbox, slug, path string) {
 	if testutil.Exists(path) {
 		t.Errorf("worktree %s still exists", path)
 	}
-	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/"+slug) {
-		t.Errorf("record refs/wt/%s still exists", slug)
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/"+slug) {
+		t.Errorf("record refs/git-wt/tasks/%s still exists", slug)
 	}
 	if strings.Contains(s.Git(s.Repo, "worktree", "list", "--porcelain"), path) {
 		t.Errorf("git still lists %s", path)
@@ -48,7 +48,7 @@ func TestRmRefusesEachKindOfDirtyAndChangesNothing(t *testing.T) {
 			if r.Code != 3 || !strings.Contains(r.Stderr, "1 uncommitted change") || !strings.Contains(r.Stderr, "--force") {
 				t.Fatalf("rm of a %s worktree: %s", name, r)
 			}
-			if !testutil.Exists(path) || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/T") ||
+			if !testutil.Exists(path) || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") ||
 				!s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
 				t.Fatal("a refused rm changed something")
 			}
@@ -139,7 +139,7 @@ func TestRmDryRunChangesNothing(t *testing.T) {
 	if r.Code != 0 || !strings.Contains(r.Stdout, `"would_delete"`) || !strings.Contains(r.Stderr, "would remove") {
 		t.Fatalf("rm --dry-run: %s", r)
 	}
-	if !testutil.Exists(path) || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/wt/T") {
+	if !testutil.Exists(path) || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") {
 		t.Fatal("--dry-run removed something")
 	}
 }

@@ -5,6 +5,7 @@ package git
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -34,8 +35,8 @@ func TestScrubbedEnvKeepsUserSettings(t *testing.T) {
 }
 
 func TestParseBatch(t *testing.T) {
-	out := []byte("aaa blob 5\nhello\nrefs/wt/x missing\nbbb commit 3\nabc\n")
-	objs, err := parseBatch(out, []string{"refs/wt/a", "refs/wt/x", "refs/wt/c"})
+	out := []byte("aaa blob 5\nhello\nrefs/git-wt/tasks/x missing\nbbb commit 3\nabc\n")
+	objs, err := parseBatch(out, []string{"refs/git-wt/tasks/a", "refs/git-wt/tasks/x", "refs/git-wt/tasks/c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,20 +89,59 @@ func TestUpdateRefCompareAndSwap(t *testing.T) {
 	r := &Runner{}
 	a, _ := r.HashObject(ctx, dir, []byte("a"))
 	b, _ := r.HashObject(ctx, dir, []byte("b"))
+	if err := r.UpdateRef(ctx, dir, "refs/git-wt/tasks/x", a, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.UpdateRef(ctx, dir, "refs/git-wt/tasks/x", b, ""); err == nil || !strings.Contains(err.Error(), ErrStale.Error()) {
+		t.Fatalf("creating an existing ref: %v", err)
+	}
+	if err := r.UpdateRef(ctx, dir, "refs/git-wt/tasks/x", b, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.DeleteRef(ctx, dir, "refs/git-wt/tasks/x", a); err == nil {
+		t.Fatal("deleting with a stale old value must fail")
+	}
+	if err := r.DeleteRef(ctx, dir, "refs/git-wt/tasks/x", b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReplaceRefAndCreateAreCompareAndSwap(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
+		t.Skip("no git")
+	}
+	ctx := context.Background()
+	r := &Runner{}
+	a, _ := r.HashObject(ctx, dir, []byte("a"))
+	b, _ := r.HashObject(ctx, dir, []byte("b"))
 	if err := r.UpdateRef(ctx, dir, "refs/wt/x", a, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.UpdateRef(ctx, dir, "refs/wt/x", b, ""); err == nil || !strings.Contains(err.Error(), ErrStale.Error()) {
-		t.Fatalf("creating an existing ref: %v", err)
+	// A create beside a ref that must be absent, which is there: nothing.
+	u := r.StartRefUpdate(ctx, dir, false)
+	if err := u.Create(ctx, []Ref{{Name: "refs/git-wt/tasks/x", OID: b}}, "refs/wt/x"); !errors.Is(err, ErrStale) {
+		t.Fatalf("create while refs/wt/x exists: %v", err)
 	}
-	if err := r.UpdateRef(ctx, dir, "refs/wt/x", b, a); err != nil {
+	if oids, _ := r.ObjectIDs(ctx, dir, "refs/git-wt/tasks/x"); oids[0] != "" {
+		t.Fatal("the create was made")
+	}
+	if err := r.ReplaceRef(ctx, dir, "refs/wt/x", b, "refs/git-wt/tasks/x", a); !errors.Is(err, ErrStale) {
+		t.Fatalf("a move from a stale value: %v", err)
+	}
+	if err := r.ReplaceRef(ctx, dir, "refs/wt/x", a, "refs/git-wt/tasks/x", a); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.DeleteRef(ctx, dir, "refs/wt/x", a); err == nil {
-		t.Fatal("deleting with a stale old value must fail")
+	oids, _ := r.ObjectIDs(ctx, dir, "refs/wt/x", "refs/git-wt/tasks/x")
+	if oids[0] != "" || oids[1] != a {
+		t.Fatalf("after the move: %q", oids)
 	}
-	if err := r.DeleteRef(ctx, dir, "refs/wt/x", b); err != nil {
-		t.Fatal(err)
+	r.UpdateRef(ctx, dir, "refs/wt/x", b, "")
+	if err := r.ReplaceRef(ctx, dir, "refs/wt/x", b, "refs/git-wt/tasks/x", b); !errors.Is(err, ErrStale) {
+		t.Fatalf("a move onto an existing ref: %v", err)
+	}
+	if oids, _ := r.ObjectIDs(ctx, dir, "refs/wt/x", "refs/git-wt/tasks/x"); oids[0] != b || oids[1] != a {
+		t.Fatalf("a failed move changed something: %q", oids)
 	}
 }
 

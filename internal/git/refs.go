@@ -92,9 +92,10 @@ type Ref struct {
 	OID  string
 }
 
-// ListRefs lists the refs under prefix (e.g. "refs/wt/").
-func (r *Runner) ListRefs(ctx context.Context, dir, prefix string) ([]Ref, error) {
-	lines, err := r.Lines(ctx, dir, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+// ListRefs lists the refs under the prefixes (e.g. "refs/git-wt/tasks/"),
+// with one for-each-ref, sorted by name.
+func (r *Runner) ListRefs(ctx context.Context, dir string, prefixes ...string) ([]Ref, error) {
+	lines, err := r.Lines(ctx, dir, append([]string{"for-each-ref", "--format=%(objectname) %(refname)"}, prefixes...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -162,21 +163,26 @@ func (u *RefUpdate) Update(ctx context.Context, ref, newOID, oldOID string) erro
 	return u.r.casResult(ctx, u.dir, ref, oldOID, err)
 }
 
-// Create creates refs, none of which may exist yet, in one transaction:
-// all or none. A ref that exists already is ErrStale.
-func (u *RefUpdate) Create(ctx context.Context, refs []Ref) error {
+// Create creates refs, none of which may exist yet, in one transaction
+// that also checks that none of the refs named absent exists: all or none.
+// A ref that exists already is ErrStale.
+func (u *RefUpdate) Create(ctx context.Context, refs []Ref, absent ...string) error {
 	var in bytes.Buffer
 	for _, ref := range refs {
 		fmt.Fprintf(&in, "create %s %s\n", ref.Name, ref.OID)
+	}
+	for _, name := range absent {
+		fmt.Fprintf(&in, "verify %s\n", name) // no value: it must not exist
 	}
 	_, err := u.git.Feed(in.Bytes())
 	if err == nil {
 		return nil
 	}
-	names := make([]string, len(refs))
-	for i, ref := range refs {
-		names[i] = ref.Name
+	names := make([]string, 0, len(refs)+len(absent))
+	for _, ref := range refs {
+		names = append(names, ref.Name)
 	}
+	names = append(names, absent...)
 	objs, rerr := u.r.ReadObjects(ctx, u.dir, names...)
 	if rerr != nil {
 		return err
@@ -192,14 +198,38 @@ func (u *RefUpdate) Create(ctx context.Context, refs []Ref) error {
 // Cancel ends the started git without an update.
 func (u *RefUpdate) Cancel() { u.git.Feed(nil) }
 
-// DeleteRefs deletes refs, each only if it still points at its OID, in one
-// transaction: all or none.
-func (r *Runner) DeleteRefs(ctx context.Context, dir string, refs []Ref) error {
+// DeleteRefs deletes refs, each only if it still points at its OID and
+// none of the refs named absent exists, in one transaction: all or none.
+func (r *Runner) DeleteRefs(ctx context.Context, dir string, refs []Ref, absent ...string) error {
 	var in strings.Builder
 	for _, ref := range refs {
 		fmt.Fprintf(&in, "delete %s %s\n", ref.Name, ref.OID)
 	}
+	for _, name := range absent {
+		fmt.Fprintf(&in, "verify %s\n", name)
+	}
 	_, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"update-ref", "-m", "git-wt", "--stdin"}, Stdin: strings.NewReader(in.String())})
+	return err
+}
+
+// ReplaceRef deletes the ref from if it still points at fromOID and
+// creates the ref to at toOID if it does not exist yet, in one transaction
+// without reflog: a ref renamed, with a new value or the same. A lost race
+// (from moved, to exists) is ErrStale.
+func (r *Runner) ReplaceRef(ctx context.Context, dir, from, fromOID, to, toOID string) error {
+	in := fmt.Sprintf("delete %s %s\ncreate %s %s\n", from, fromOID, to, toOID)
+	_, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"-c", "core.logAllRefUpdates=false", "update-ref", "-m", "git-wt", "--stdin"},
+		Stdin: strings.NewReader(in)})
+	if err == nil {
+		return nil
+	}
+	objs, rerr := r.ReadObjects(ctx, dir, from, to)
+	if rerr != nil || len(objs) != 2 {
+		return err
+	}
+	if objs[0].OID != fromOID || !objs[1].Missing {
+		return fmt.Errorf("%s: %w", from, ErrStale)
+	}
 	return err
 }
 

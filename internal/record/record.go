@@ -1,5 +1,5 @@
 // Package record holds what git-wt knows of one task, and stores it as a
-// JSON blob behind the ref refs/wt/<slug> (SPEC §4).
+// JSON blob behind the ref refs/git-wt/tasks/<slug> (SPEC §4).
 package record
 
 import (
@@ -95,18 +95,24 @@ var ErrCorrupt = errors.New("corrupt record")
 
 // Decode reads a record blob; slug is the one its ref is named for.
 func Decode(slug string, data []byte) (*Record, error) {
+	return decodeAt(slug, Ref(slug), data)
+}
+
+// decodeAt is Decode of the blob that ref (of slug) points at; errors name
+// the ref.
+func decodeAt(slug, ref string, data []byte) (*Record, error) {
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%w refs/wt/%s: %v", ErrCorrupt, slug, err)
+		return nil, fmt.Errorf("%w %s: %v", ErrCorrupt, ref, err)
 	}
-	return checked(&r, slug)
+	return checked(&r, slug, ref)
 }
 
 // checked returns r, or an error for a record that lacks what every
 // command relies on or names another slug than its ref's.
-func checked(r *Record, slug string) (*Record, error) {
+func checked(r *Record, slug, ref string) (*Record, error) {
 	if r.Task == "" || r.Slug != slug || r.Path == "" {
-		return nil, fmt.Errorf("%w refs/wt/%s: missing task, slug or path", ErrCorrupt, slug)
+		return nil, fmt.Errorf("%w %s: missing task, slug or path", ErrCorrupt, ref)
 	}
 	return r, nil
 }

@@ -3,6 +3,7 @@ package record
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,11 +11,33 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 )
 
-// RefPrefix is where records live.
-const RefPrefix = "refs/wt/"
+// RefPrefix is where records live: under refs/git-wt/, where no short
+// name a user types reaches. git resolves "X/y" as refs/X/y before
+// refs/heads/X/y, so a record at refs/wt/<slug> would shadow the task
+// branch wt/<slug> in git log, merge, push and the rest (SPEC §4).
+const RefPrefix = "refs/git-wt/tasks/"
+
+// LegacyPrefix is where git-wt kept records before RefPrefix. Records
+// found there are still read, and moved by MoveLegacy (SPEC §14).
+const LegacyPrefix = "refs/wt/"
 
 // Ref is the ref of the record for slug.
 func Ref(slug string) string { return RefPrefix + slug }
+
+// LegacyRef is where an earlier git-wt kept the record for slug.
+func LegacyRef(slug string) string { return LegacyPrefix + slug }
+
+// SlugOf is the slug of a record ref, either kind; ok is false for a ref
+// that is no record's.
+func SlugOf(ref string) (slug string, legacy, ok bool) {
+	if slug, ok := strings.CutPrefix(ref, RefPrefix); ok {
+		return slug, false, true
+	}
+	if slug, ok := strings.CutPrefix(ref, LegacyPrefix); ok {
+		return slug, true, true
+	}
+	return "", false, false
+}
 
 // Entry is a record as stored: its ref, the blob id it was read from (for
 // compare-and-swap) and the record, or the error that kept it from being
@@ -24,6 +47,17 @@ type Entry struct {
 	OID    string
 	Record *Record
 	Err    error
+	// Legacy says the record was read from LegacyRef(Slug), not yet moved
+	// to Ref(Slug): the next write moves it.
+	Legacy bool
+}
+
+// Ref is the ref the entry was read from.
+func (e *Entry) Ref() string {
+	if e.Legacy {
+		return LegacyRef(e.Slug)
+	}
+	return Ref(e.Slug)
 }
 
 // Store reads and writes records in one repository.
@@ -35,6 +69,9 @@ type Store struct {
 	Cache string
 
 	pending *Pending // an All started early, used by the next All
+	// legacy is every ref under LegacyPrefix the last All listed, those
+	// that a record under RefPrefix shadows included.
+	legacy []git.Ref
 	// prewritten is a blob Prewrite is writing, by content.
 	prewritten map[string]*prewrite
 	early      *git.ObjectReader // started early: the next GetAlong reads with it
@@ -103,7 +140,7 @@ func StartAll(ctx context.Context, g *git.Runner, dir string) *Pending {
 	p := &Pending{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.refs, p.err = g.ListRefs(ctx, dir, RefPrefix)
+		p.refs, p.err = g.ListRefs(ctx, dir, RefPrefix, LegacyPrefix)
 	}()
 	return p
 }
@@ -119,7 +156,10 @@ func (s *Store) Get(ctx context.Context, slugs ...string) ([]Entry, error) {
 }
 
 // All reads every record: the refs with one for-each-ref, and the blobs
-// from the cache, or with one cat-file --batch for those it lacks.
+// from the cache, or with one cat-file --batch for those it lacks. A
+// record still under LegacyPrefix is read there (Entry.Legacy), unless a
+// record under RefPrefix has its slug: that one is the task (LegacyRefs
+// lists the other).
 func (s *Store) All(ctx context.Context) ([]Entry, error) {
 	var refs []git.Ref
 	var err error
@@ -133,21 +173,51 @@ func (s *Store) All(ctx context.Context) ([]Entry, error) {
 			<-warm.done
 		}
 	} else {
-		refs, err = s.Git.ListRefs(ctx, s.Dir, RefPrefix)
+		refs, err = s.Git.ListRefs(ctx, s.Dir, RefPrefix, LegacyPrefix)
 	}
 	if err != nil {
 		return nil, err
 	}
+	refs = s.sortLegacy(refs)
 	objs, err := s.objects(ctx, refs, warm)
 	if err != nil {
 		return nil, err
 	}
 	entries := make([]Entry, len(refs))
 	for i, ref := range refs {
-		entries[i] = decodeObject(strings.TrimPrefix(ref.Name, RefPrefix), objs[i], warm)
+		slug, legacy, _ := SlugOf(ref.Name)
+		entries[i] = decodeObject(slug, ref.Name, objs[i], warm)
+		entries[i].Legacy = legacy
 	}
 	return entries, nil
 }
+
+// sortLegacy keeps the legacy refs in s.legacy and returns the record
+// refs to read: every ref under RefPrefix, and those under LegacyPrefix
+// whose slug has none there.
+func (s *Store) sortLegacy(refs []git.Ref) []git.Ref {
+	s.legacy = nil
+	current := map[string]bool{}
+	for _, ref := range refs {
+		if slug, legacy, ok := SlugOf(ref.Name); ok && !legacy {
+			current[slug] = true
+		}
+	}
+	live := refs[:0:0]
+	for _, ref := range refs {
+		slug, legacy, ok := SlugOf(ref.Name)
+		if legacy {
+			s.legacy = append(s.legacy, ref)
+		}
+		if ok && !(legacy && current[slug]) {
+			live = append(live, ref)
+		}
+	}
+	return live
+}
+
+// LegacyRefs is every ref under LegacyPrefix that the last All listed.
+func (s *Store) LegacyRefs() []git.Ref { return s.legacy }
 
 // Cached waits for Warm and returns the records it decoded, live or not
 // (the refs, not the cache, say which are); none without Warm.
@@ -227,20 +297,20 @@ func (s *Store) objects(ctx context.Context, refs []git.Ref, warm *warmCache) ([
 	return objs, nil
 }
 
-// decodeObject is the entry of the record ref slug points at, o; a blob
-// that warm decoded already is only checked.
-func decodeObject(slug string, o git.Object, warm *warmCache) Entry {
+// decodeObject is the entry of the record ref (of slug) that points at o;
+// a blob that warm decoded already is only checked.
+func decodeObject(slug, ref string, o git.Object, warm *warmCache) Entry {
 	e := Entry{Slug: slug, OID: o.OID}
 	switch {
 	case o.Missing:
-		e.Err = fmt.Errorf("%w %s: object missing", ErrCorrupt, Ref(slug))
+		e.Err = fmt.Errorf("%w %s: object missing", ErrCorrupt, ref)
 	case o.Type != "blob":
-		e.Err = fmt.Errorf("%w %s: points at a %s, not a blob", ErrCorrupt, Ref(slug), o.Type)
+		e.Err = fmt.Errorf("%w %s: points at a %s, not a blob", ErrCorrupt, ref, o.Type)
 	default:
 		if r := warm.record(o.OID); r != nil {
-			e.Record, e.Err = checked(r, slug)
+			e.Record, e.Err = checked(r, slug, ref)
 		} else {
-			e.Record, e.Err = Decode(slug, o.Data)
+			e.Record, e.Err = decodeAt(slug, ref, o.Data)
 		}
 	}
 	return e
@@ -248,19 +318,16 @@ func decodeObject(slug string, o git.Object, warm *warmCache) Entry {
 
 // Create stores a new record and, in the same transaction, creates the
 // refs in also; it fails with git.ErrStale if the record or one of those
-// refs exists already.
+// refs exists already, or a record under the slug's LegacyRef.
 func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string, error) {
-	if len(also) == 0 {
-		return s.write(ctx, r, "")
-	}
 	data := r.Encode()
-	u := s.Git.StartRefUpdate(ctx, s.Dir, true)
+	u := s.Git.StartRefUpdate(ctx, s.Dir, len(also) > 0) // a branch created gets its reflog
 	oid, err := s.hashObject(ctx, data, s.prewriteOf(data))
 	if err != nil {
 		u.Cancel()
 		return "", err
 	}
-	if err := u.Create(ctx, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...)); err != nil {
+	if err := u.Create(ctx, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...), LegacyRef(r.Slug)); err != nil {
 		return "", err
 	}
 	s.remember(oid, data)
@@ -268,11 +335,16 @@ func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string,
 }
 
 // GetAlong is Get, reading the objects the names in others point at in
-// the same git process (Missing when they point at nothing).
+// the same git process (Missing when they point at nothing). A slug with
+// no record under RefPrefix is looked up under LegacyPrefix too, in the
+// same read.
 func (s *Store) GetAlong(ctx context.Context, slugs []string, others ...string) ([]Entry, []git.Object, error) {
-	names := make([]string, 0, len(slugs)+len(others))
+	names := make([]string, 0, 2*len(slugs)+len(others))
 	for _, sl := range slugs {
 		names = append(names, Ref(sl))
+	}
+	for _, sl := range slugs {
+		names = append(names, LegacyRef(sl))
 	}
 	read := func(names ...string) ([]git.Object, error) { return s.Git.ReadObjects(ctx, s.Dir, names...) }
 	if s.early != nil {
@@ -283,18 +355,54 @@ func (s *Store) GetAlong(ctx context.Context, slugs []string, others ...string) 
 		return nil, nil, err
 	}
 	var entries []Entry
-	for i, o := range objs[:len(slugs)] {
-		if !o.Missing {
-			entries = append(entries, decodeObject(slugs[i], o, nil))
+	n := len(slugs)
+	for i, sl := range slugs {
+		switch o, old := objs[i], objs[n+i]; {
+		case !o.Missing:
+			entries = append(entries, decodeObject(sl, Ref(sl), o, nil))
+		case !old.Missing:
+			e := decodeObject(sl, LegacyRef(sl), old, nil)
+			e.Legacy = true
+			entries = append(entries, e)
 		}
 	}
-	return entries, objs[len(slugs):], nil
+	return entries, objs[2*n:], nil
 }
 
-// Update replaces the record read as oldOID; it fails with git.ErrStale if
-// someone else changed it since.
-func (s *Store) Update(ctx context.Context, r *Record, oldOID string) (string, error) {
-	return s.write(ctx, r, oldOID)
+// Save writes e.Record over the record e was read as, and points e at what
+// it wrote. A record read under LegacyPrefix moves to RefPrefix in the
+// same transaction. It fails with git.ErrStale if someone else changed
+// (or moved) the record since.
+func (s *Store) Save(ctx context.Context, e *Entry) error {
+	if !e.Legacy {
+		oid, err := s.write(ctx, e.Record, e.OID)
+		if err == nil {
+			e.OID = oid
+		}
+		return err
+	}
+	data := e.Record.Encode()
+	p := s.prewriteOf(data)
+	if p != nil {
+		p.update.Cancel() // started for an update in place, which this is not
+	}
+	oid, err := s.hashObject(ctx, data, p)
+	if err != nil {
+		return err
+	}
+	if err := s.Git.ReplaceRef(ctx, s.Dir, LegacyRef(e.Slug), e.OID, Ref(e.Slug), oid); err != nil {
+		return err
+	}
+	s.remember(oid, data)
+	e.OID, e.Legacy = oid, false
+	return nil
+}
+
+// Move moves the record of slug from LegacyRef(slug), where it points at
+// oid, to Ref(slug), with one transaction; git.ErrStale when either ref
+// changed meanwhile.
+func (s *Store) Move(ctx context.Context, slug, oid string) error {
+	return s.Git.ReplaceRef(ctx, s.Dir, LegacyRef(slug), oid, Ref(slug), oid)
 }
 
 // Prewrite starts writing r's blob now, for a record whose next content is
@@ -359,7 +467,21 @@ func (s *Store) remember(oid string, data []byte) {
 	}
 }
 
-// Delete removes the record read as oldOID.
+// Delete removes the record read as oldOID, under RefPrefix or, when it
+// is not there, under LegacyPrefix.
 func (s *Store) Delete(ctx context.Context, slug, oldOID string) error {
-	return s.Git.DeleteRef(ctx, s.Dir, Ref(slug), oldOID)
+	err := s.Git.DeleteRef(ctx, s.Dir, Ref(slug), oldOID)
+	if errors.Is(err, git.ErrStale) {
+		legacy := []git.Ref{{Name: LegacyRef(slug), OID: oldOID}}
+		if s.Git.DeleteRefs(ctx, s.Dir, legacy, Ref(slug)) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// DeleteEntry removes the record e was read as, from the ref it was read
+// from.
+func (s *Store) DeleteEntry(ctx context.Context, e *Entry) error {
+	return s.Git.DeleteRef(ctx, s.Dir, e.Ref(), e.OID)
 }

@@ -132,8 +132,8 @@ func TestSlugsAreValidRefs(t *testing.T) {
 	for _, id := range []string{"fix: bug #123", "CON", "a.lock.lock", "é/ü", "x..y", "a@{b}", "-x", strings.Repeat("z", 300)} {
 		s := Make(id)
 		checkSlug(t, id, s)
-		if out, err := exec.Command("git", "check-ref-format", "refs/wt/"+s).CombinedOutput(); err != nil {
-			t.Errorf("git check-ref-format refs/wt/%s: %v %s", s, err, out)
+		if out, err := exec.Command("git", "check-ref-format", "refs/git-wt/tasks/"+s).CombinedOutput(); err != nil {
+			t.Errorf("git check-ref-format refs/git-wt/tasks/%s: %v %s", s, err, out)
 		}
 		if out, err := exec.Command("git", "check-ref-format", "--branch", "wt/"+s).CombinedOutput(); err != nil {
 			t.Errorf("git check-ref-format --branch wt/%s: %v %s", s, err, out)

@@ -278,17 +278,17 @@ func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, base
 // branchMade says so.
 func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
-	// Both the case check and the limit need every record's ref: read
-	// them once, and only if either is on.
-	var refs []git.Ref
-	var refsErr error
+	// Both the case check and the limit need every record: read them
+	// once (the blobs from the cache), and only if either is on.
+	var all []record.Entry
+	var allErr error
 	listed := false
-	records := func() ([]git.Ref, error) {
+	records := func() ([]record.Entry, error) {
 		if !listed {
-			refs, refsErr = m.Git.ListRefs(ctx, m.Repo.MainDir, record.RefPrefix)
+			all, allErr = m.Store.All(ctx)
 			listed = true
 		}
-		return refs, refsErr
+		return all, allErr
 	}
 	taken := map[string]bool{}
 	for _, e := range seen.entries {
@@ -373,13 +373,13 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 // takenIgnoringCase marks a candidate slug taken when another task's slug
 // differs from it only in case: where the file system ignores case
 // (core.ignorecase), the two would share a folder and a ref file.
-func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]git.Ref, error)) error {
-	refs, err := records()
+func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]record.Entry, error)) error {
+	entries, err := records()
 	if err != nil {
 		return err
 	}
-	for _, r := range refs {
-		other := strings.TrimPrefix(r.Name, record.RefPrefix)
+	for _, e := range entries {
+		other := e.Slug
 		for _, c := range cands {
 			if other != c && strings.EqualFold(other, c) {
 				taken[c] = true
@@ -390,18 +390,25 @@ func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, reco
 }
 
 // checkLimit enforces wt.maxWorktrees; it runs under the lock, so the
-// limit holds exactly under a burst of concurrent `new`.
-func (m *Manager) checkLimit(records func() ([]git.Ref, error)) error {
+// limit holds exactly under a burst of concurrent `new`. A record that
+// cannot be read is no task and takes no slot (SPEC §7).
+func (m *Manager) checkLimit(records func() ([]record.Entry, error)) error {
 	max := m.Settings.MaxWorktrees
 	if max <= 0 {
 		return nil
 	}
-	refs, err := records()
+	entries, err := records()
 	if err != nil {
 		return err
 	}
-	if len(refs) >= max {
-		return exitcode.Limitf("%d task worktrees exist and wt.maxWorktrees is %d: remove one (git wt rm, git wt gc) or raise the limit", len(refs), max)
+	n := 0
+	for _, e := range entries {
+		if e.Record != nil {
+			n++
+		}
+	}
+	if n >= max {
+		return exitcode.Limitf("%d task worktrees exist and wt.maxWorktrees is %d: remove one (git wt rm, git wt gc) or raise the limit", n, max)
 	}
 	return nil
 }
@@ -509,6 +516,7 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 			// With nothing to set up, the record's last content is known
 			// now: its blob is written while git checks the worktree out.
 			next := *rec
+			next.Move(record.Active, self()) // as settleState will: creating → active is a legal move
 			plan.settleEmpty(&next)
 			m.Store.Prewrite(ctx, &next)
 		}
@@ -526,12 +534,7 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 
 // save writes an updated record over the one read as e.OID.
 func (m *Manager) save(ctx context.Context, e *record.Entry) error {
-	oid, err := m.Store.Update(ctx, e.Record, e.OID)
-	if err != nil {
-		return err
-	}
-	e.OID = oid
-	return nil
+	return m.Store.Save(ctx, e)
 }
 
 // resume takes over a task whose record exists but whose creation did not

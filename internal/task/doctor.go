@@ -20,7 +20,7 @@ import (
 // The ways records, worktrees, branches and git's admin entries can
 // disagree (SPEC §7).
 const (
-	CorruptRecord      = "corrupt-record"          // a refs/wt/* that cannot be read
+	CorruptRecord      = "corrupt-record"          // a record ref whose blob cannot be read
 	StuckCreation      = "stuck-creation"          // creating/initializing, creator gone
 	InterruptedMerge   = "interrupted-merge"       // merging, its process gone
 	MissingWorktree    = "missing-worktree"        // a record whose worktree folder is gone
@@ -38,6 +38,7 @@ type Problem struct {
 	Task    string `json:"task,omitempty"`
 	Path    string `json:"path,omitempty"`
 	Branch  string `json:"branch,omitempty"`
+	Ref     string `json:"ref,omitempty"` // the record's ref, for the problems of a ref
 	Detail  string `json:"detail"`
 	Fix     string `json:"fix,omitempty"`     // what fixing does; "" when it needs a person
 	Outcome string `json:"outcome,omitempty"` // set by Repair
@@ -111,6 +112,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 			problems = append(problems, p)
 		}
 	}
+	problems = append(problems, m.legacyProblems(entries, store.LegacyRefs())...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
 	problems = append(problems, leftoverTrash(trashDirs)...)
 	return &Diagnosis{Problems: problems, Worktrees: known}, nil
@@ -119,7 +121,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 // diagnoseRecord checks one record against its worktree.
 func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.Worktree) *Problem {
 	if e.Err != nil {
-		return &Problem{Kind: CorruptRecord, Detail: e.Err.Error() + ": fix or delete the ref by hand (git update-ref -d " + record.Ref(e.Slug) + ")", age: -1}
+		return m.corruptRecord(e)
 	}
 	rec := e.Record
 	p := &Problem{Task: rec.Task, Path: rec.Path, Branch: rec.Branch, entry: e, age: time.Since(rec.CreatedAt)}

@@ -40,6 +40,7 @@ type GCReport struct {
 var orphanKinds = map[string]bool{
 	StuckCreation: true, MissingWorktree: true, UnregisteredFolder: true,
 	PrunableEntry: true, LeftoverBranch: true, LeftoverTrash: true, LeftoverMerge: true,
+	LegacyRecord: true,
 }
 
 // GC cleans orphans, then applies the retention policy (SPEC §7).
@@ -56,8 +57,14 @@ func (m *Manager) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
 	return &GCReport{Orphans: orphans, Retention: retained}, nil
 }
 
-// collectOrphans diagnoses and repairs the orphan kinds.
+// collectOrphans diagnoses and repairs the orphan kinds, after moving the
+// records an earlier git-wt left under refs/wt/ (whose worktrees would
+// otherwise look foreign).
 func (m *Manager) collectOrphans(ctx context.Context, o RepairOptions) ([]*Problem, error) {
+	var moved []*Problem
+	if !o.DryRun {
+		moved = m.MoveLegacy(ctx)
+	}
 	d, err := m.Diagnose(ctx)
 	if err != nil {
 		return nil, err
@@ -70,7 +77,7 @@ func (m *Manager) collectOrphans(ctx context.Context, o RepairOptions) ([]*Probl
 	}
 	d.Problems = orphans
 	m.Repair(ctx, d, o)
-	return orphans, nil
+	return append(moved, orphans...), nil
 }
 
 // AutoGC is the orphan part of gc, run by `new` at most once per

@@ -72,8 +72,20 @@ func (m *Manager) stateDir(parts ...string) string {
 // LogPath is where the init output of a task goes.
 func (m *Manager) LogPath(slug string) string { return m.stateDir("logs", slug+".log") }
 
-// lock takes the repository-wide lock.
+// lock takes the repository-wide lock and, while refs/wt/ holds records
+// an earlier git-wt wrote, moves them (SPEC §14): every command that takes
+// the lock does, whatever wt.gcInterval says. Finding there are none costs
+// no git process.
 func (m *Manager) lock(ctx context.Context) (*lock.Lock, error) {
+	l, err := m.acquire(ctx)
+	if err == nil {
+		m.warnMoved(m.moveLegacy(ctx))
+	}
+	return l, err
+}
+
+// acquire takes the repository-wide lock.
+func (m *Manager) acquire(ctx context.Context) (*lock.Lock, error) {
 	start := time.Now()
 	l, err := lock.Acquire(ctx, m.stateDir("lock"), m.Settings.LockTimeout)
 	m.lockWait += time.Since(start)

@@ -125,7 +125,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		// The branch, only if it is still where rm read it (a commit made
 		// since keeps it), and the record go in one transaction; when that
 		// fails, step by step, still only from where the branch was read.
-		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: branchRef(rec.Branch), OID: r.branchSHA}, {Name: record.Ref(rec.Slug), OID: e.OID}})
+		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: branchRef(rec.Branch), OID: r.branchSHA}, {Name: e.Ref(), OID: e.OID}})
 		if err != nil {
 			if err := m.deleteBranch(ctx, rec.Branch, r.branchSHA); err != nil {
 				// Keep the record: running rm again finishes the job.
@@ -136,12 +136,12 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 			err = m.deleteRecord(ctx, e)
 		}
 		if err != nil {
-			r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, record.Ref(rec.Slug), err)
+			r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, e.Ref(), err)
 			return r
 		}
 		m.branchDeleted(ctx, rec.Branch, r.branchSHA)
 	} else if err := m.deleteRecord(ctx, e); err != nil {
-		r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, record.Ref(rec.Slug), err)
+		r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, e.Ref(), err)
 		return r
 	}
 	m.forget(rec.Slug)

@@ -7,6 +7,8 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,4 +46,72 @@ func TestZombieCreatorCountsAsDead(t *testing.T) {
 		t.Fatalf("new of a task whose creator is a zombie: %s", r)
 	}
 	cmd.Wait()
+}
+
+// stopAtUntil is stopAt for a process that goes on once the test creates
+// the returned file.
+func stopAtUntil(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	dir := t.TempDir()
+	reached, release := filepath.Join(dir, "reached"), filepath.Join(dir, "go")
+	cmd := s.Cmd(s.Repo, args...)
+	cmd.Env = append(cmd.Env, task.CheckpointEnv+"="+checkpoint, task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_GO="+release)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	return cmd, release
+}
+
+// A repair that examined a stuck creation acts on that record only: when
+// the creation finished meanwhile (here: resumed by new) and the agent
+// wrote into the task, gc and doctor --fix leave it alone.
+func TestRepairLeavesATaskThatMovedOn(t *testing.T) {
+	for _, repair := range [][]string{{"gc"}, {"doctor", "--fix"}, {"doctor", "--fix", "--force"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			kill(stopAt(t, s, "new:checked-out", "new", "T"))
+			checker, release := stopAtUntil(t, s, "repair:examined", repair...)
+			path := s.MustWT("new", "T").Out()
+			s.Write(filepath.Join(path, "work.txt"), "the agent's work")
+			os.WriteFile(release, nil, 0o644)
+			exitCode(checker)
+			if !testutil.Exists(filepath.Join(path, "work.txt")) {
+				t.Fatalf("%s deleted a task that new had finished, with the agent's file", repair)
+			}
+			if state := readRecord(t, s, "T")["state"]; state != "active" {
+				t.Fatalf("task state %v after the race, want active", state)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the race: %s", r)
+			}
+		})
+	}
+}
+
+// A stuck creation whose worktree holds files its checkout did not write
+// is kept, in state failed, even by doctor --fix --force.
+func TestRollbackKeepsWhatTheCheckoutDidNotWrite(t *testing.T) {
+	for _, cp := range []string{"new:worktree", "new:checked-out"} {
+		t.Run(cp, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			kill(stopAt(t, s, cp, "new", "T"))
+			path := readRecord(t, s, "T")["path"].(string)
+			s.Write(filepath.Join(path, "work.txt"), "precious")
+			r := s.WT("doctor", "--fix", "--force")
+			if !testutil.Exists(filepath.Join(path, "work.txt")) {
+				t.Fatalf("doctor --fix --force deleted a file the checkout did not write: %s", r)
+			}
+			if r.Code != 1 || !strings.Contains(r.Stdout, "kept") {
+				t.Fatalf("doctor --fix --force must say it kept the task: %s", r)
+			}
+			if state := readRecord(t, s, "T")["state"]; state != "failed" {
+				t.Fatalf("task state %v, want failed", state)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("a failed task is no problem for doctor: %s", r)
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,6 +23,7 @@ import (
 const (
 	CorruptRecord      = "corrupt-record"          // a refs/wt/* that cannot be read
 	StuckCreation      = "stuck-creation"          // creating/initializing, creator gone
+	InterruptedInit    = "interrupted-init"        // git wt init of an existing task, its process gone
 	InterruptedMerge   = "interrupted-merge"       // merging, its process gone
 	MissingWorktree    = "missing-worktree"        // a record whose worktree folder is gone
 	UnregisteredFolder = "unregistered-worktree"   // a record and folder git no longer knows
@@ -132,15 +134,14 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 		if alive == proc.Dead {
 			p.age = -1 // certain: no grace needed
 		}
-		p.Kind, p.Fix = StuckCreation, "roll the creation back"
+		p.Kind, p.Fix = StuckCreation, "roll the creation back, or mark it failed if its worktree holds files the checkout did not write"
 		p.Detail = fmt.Sprintf("creation by process %d on %s stopped in state %s", rec.CreatorPID, rec.CreatorHost, rec.State)
-		// A worktree still "creating" holds only git's checkout; one
-		// "initializing" may hold what init made.
-		force := rec.State == record.Creating
-		p.fixWith = func(ctx context.Context, f bool) error {
-			return m.removeForRepair(ctx, e, f || force)
+		if rec.Init.Rerun {
+			p.Kind, p.Fix = InterruptedInit, "mark the task failed (git wt init runs its setup again)"
+			p.Detail = fmt.Sprintf("git wt init by process %d on %s stopped", rec.CreatorPID, rec.CreatorHost)
 		}
-		p.fixDirty = !force
+		p.fixWith = func(ctx context.Context, _ bool) error { return m.repairStuckCreation(ctx, e) }
+		p.fixDirty = true
 		return p
 	case record.Merging:
 		if alive != proc.Dead {
@@ -328,7 +329,7 @@ func (m *Manager) Repair(ctx context.Context, d *Diagnosis, o RepairOptions) boo
 		default:
 			p.Outcome = m.applyFix(ctx, p, o.Force)
 		}
-		if p.Outcome != Fixed && p.Outcome != WouldFix {
+		if p.Outcome != Fixed && p.Outcome != WouldFix && p.Outcome != LeftMovedOn {
 			ok = false
 		}
 	}
@@ -336,6 +337,7 @@ func (m *Manager) Repair(ctx context.Context, d *Diagnosis, o RepairOptions) boo
 }
 
 func (m *Manager) applyFix(ctx context.Context, p *Problem, force bool) string {
+	checkpoint(ctx, "repair:examined")
 	err := p.fixWith(ctx, force)
 	rec := &record.Record{Path: p.Path, Branch: p.Branch}
 	if p.entry != nil {
@@ -344,6 +346,9 @@ func (m *Manager) applyFix(ctx context.Context, p *Problem, force bool) string {
 	if err == nil {
 		m.logEvent(rec, "repaired", p.Kind+": "+p.Fix)
 		return Fixed
+	}
+	if errors.Is(err, errMovedOn) {
+		return LeftMovedOn
 	}
 	if p.fixDirty && exitcode.Of(err) == exitcode.Refused {
 		return "kept: " + err.Error()

@@ -38,7 +38,7 @@ type GCReport struct {
 // orphanKinds are the problems gc cleans; the rest (foreign worktrees to
 // adopt, corrupt records, interrupted merges) are doctor's to report.
 var orphanKinds = map[string]bool{
-	StuckCreation: true, MissingWorktree: true, UnregisteredFolder: true,
+	StuckCreation: true, InterruptedInit: true, MissingWorktree: true, UnregisteredFolder: true,
 	PrunableEntry: true, LeftoverBranch: true, LeftoverTrash: true, LeftoverMerge: true,
 }
 

@@ -115,3 +115,84 @@ func TestRollbackKeepsWhatTheCheckoutDidNotWrite(t *testing.T) {
 		})
 	}
 }
+
+// startInit starts `git wt init T` (in a process group of its own) with
+// an init command that writes its pid to a file and sleeps, and returns
+// once the init runs, with the init's pid.
+func startInit(t *testing.T, s *testutil.Sandbox, args ...string) (*exec.Cmd, int) {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "init-pid")
+	s.Git(s.Repo, "config", "wt.init", "echo $$ >> "+pidFile+"; exec sleep 60")
+	cmd := s.Cmd(s.Repo, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	var pid int
+	waitFor(t, func() bool {
+		data, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		return pid > 0
+	})
+	return cmd, pid
+}
+
+// A killed `git wt init` of an existing task that holds work is an
+// interrupted init, not a stuck creation: repair marks it failed and
+// keeps it, even with --force, and git wt init runs it again.
+func TestKilledInitOfAnExistingTaskKeepsIt(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "work.txt"), "precious")
+	cmd, initPID := startInit(t, s, "init", "T")
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	syscall.Kill(initPID, syscall.SIGKILL)
+	cmd.Wait()
+	r := s.WT("doctor")
+	if r.Code != 1 || !strings.Contains(r.Stdout, task.InterruptedInit) || strings.Contains(r.Stdout, task.StuckCreation) {
+		t.Fatalf("doctor after a killed init of an existing task: %s", r)
+	}
+	s.WT("doctor", "--fix", "--force")
+	if !testutil.Exists(filepath.Join(path, "work.txt")) {
+		t.Fatal("doctor --fix --force deleted a task whose init was killed, with its work")
+	}
+	if state := readRecord(t, s, "T")["state"]; state != "failed" {
+		t.Fatalf("task state %v, want failed", state)
+	}
+	if r := s.WT("new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "git wt init") {
+		t.Fatalf("new of a task whose init was killed must say to run git wt init: %s", r)
+	}
+	s.Git(s.Repo, "config", "wt.init", "true")
+	if r := s.WT("init", "T"); r.Code != 0 {
+		t.Fatalf("init again: %s", r)
+	}
+	if state := readRecord(t, s, "T")["state"]; state != "active" || !testutil.Exists(filepath.Join(path, "work.txt")) {
+		t.Fatalf("after init again: state %v", state)
+	}
+}
+
+// The same kill, then new or init straight away (no doctor): the task is
+// kept and its setup can be run again.
+func TestKilledInitIsRetriedWithoutDoctor(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "README.md"), "changed by the agent")
+	cmd, initPID := startInit(t, s, "init", "T")
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	syscall.Kill(initPID, syscall.SIGKILL)
+	cmd.Wait()
+	s.Git(s.Repo, "config", "wt.init", "true")
+	if r := s.WT("new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "git wt init") {
+		t.Fatalf("new of a task whose init was killed must say to run git wt init: %s", r)
+	}
+	if data, _ := os.ReadFile(filepath.Join(path, "README.md")); string(data) != "changed by the agent" {
+		t.Fatalf("new overwrote the agent's change: %q", data)
+	}
+	if r := s.WT("init", "T"); r.Code != 0 {
+		t.Fatalf("init again: %s", r)
+	}
+	if state := readRecord(t, s, "T")["state"]; state != "active" {
+		t.Fatalf("after init again: state %v", state)
+	}
+}

@@ -182,6 +182,14 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	case record.Creating, record.Initializing:
 		switch proc.Check(owner(rec)) {
 		case proc.Dead:
+			if rec.Init.Rerun {
+				// git wt init of an existing task died: keep the task as
+				// it is (failed); git wt init runs its setup again.
+				if err := m.failInterruptedInit(ctx, e); err != nil {
+					return nil, err
+				}
+				return nil, m.initFailed(e.Record)
+			}
 			return m.resume(ctx, e, o)
 		default:
 			return nil, errBusy

@@ -142,3 +142,28 @@ func (m *Manager) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	}
 	return n, nil
 }
+
+// failInterruptedInit marks failed a task whose `git wt init` died (a
+// setup run again on a task that existed, its owner dead), so that the
+// next new or init finds a failed task rather than a creation to resume
+// over the agent's work. Anything else is left as it is. A task that
+// moved on meanwhile is read again.
+func (m *Manager) failInterruptedInit(ctx context.Context, e *record.Entry) error {
+	rec := e.Record
+	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(owner(rec)) != proc.Dead {
+		return nil
+	}
+	err := m.claimForRepair(ctx, e)
+	if errors.Is(err, errMovedOn) {
+		return m.reload(ctx, e)
+	}
+	if err != nil {
+		return err
+	}
+	m.endLeftoverInit(e.Record)
+	err = m.markInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
+	if exitcode.Of(err) == exitcode.Refused {
+		return nil // marked failed, as wanted
+	}
+	return err
+}

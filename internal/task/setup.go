@@ -66,9 +66,12 @@ func (m *Manager) setup(ctx context.Context, e *record.Entry, p setupPlan) error
 	}
 	logPath := m.LogPath(e.Slug)
 	start := time.Now().UTC()
+	// A setup run again on a task that existed (not one being created) is
+	// marked so: if this process dies, the task is kept, never rolled back.
+	rerun := e.Record.State != record.Creating
 	// While initializing, the process to watch is this one.
 	err := m.settleState(ctx, e, record.Initializing, func(rec *record.Record) {
-		rec.Init = record.Init{Ran: len(p.run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start}
+		rec.Init = record.Init{Ran: len(p.run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start, Rerun: rerun}
 	})
 	if err != nil {
 		return err
@@ -232,6 +235,10 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(owner(rec)) != proc.Dead {
 		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
 	}
+	if err := m.failInterruptedInit(ctx, e); err != nil {
+		return nil, err
+	}
+	rec = e.Record
 	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {
 		return nil, exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, rec.Slug)
 	}

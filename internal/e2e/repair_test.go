@@ -196,3 +196,72 @@ func TestKilledInitIsRetriedWithoutDoctor(t *testing.T) {
 		t.Fatalf("after init again: state %v", state)
 	}
 }
+
+// alive says whether process pid runs (a zombie has exited).
+func alive(pid int) bool {
+	st := procState(pid)
+	return st != "" && st != "Z" && st != "X"
+}
+
+// The init dies with the git-wt that started it, even by SIGKILL of
+// git-wt's process group (the init has a group of its own), and a retried
+// new runs exactly one init: an init's own children are ended by the
+// retry, from the process group the record keeps.
+func TestInitDiesWithItsGitWt(t *testing.T) {
+	for _, tc := range []struct{ name, first string }{
+		{"exec", "exec sleep 60"},
+		{"child", "sleep 60 & echo $! > " + "CHILD" + "; wait"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			dir := t.TempDir()
+			pids, child := filepath.Join(dir, "pids"), filepath.Join(dir, "child")
+			first := strings.ReplaceAll(tc.first, "CHILD", child)
+			// The first run waits; later runs finish at once.
+			s.Git(s.Repo, "config", "wt.init", "echo $$ >> "+pids+"; if [ $(wc -l < "+pids+") -eq 1 ]; then "+first+"; fi")
+			cmd := s.Cmd(s.Repo, "new", "T")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+			var initPID, childPID int
+			waitFor(t, func() bool {
+				data, _ := os.ReadFile(pids)
+				initPID, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+				if tc.name == "child" {
+					data, _ = os.ReadFile(child)
+					childPID, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+					return initPID > 0 && childPID > 0
+				}
+				return initPID > 0
+			})
+			// git-wt writes the init's process group into the record once
+			// the init has started: from then on a repair can end it.
+			waitFor(t, func() bool {
+				init, _ := readRecord(t, s, "T")["init"].(map[string]any)
+				return init["pgid"] != nil
+			})
+			t.Cleanup(func() {
+				for _, pid := range []int{initPID, childPID} {
+					if pid > 0 {
+						syscall.Kill(pid, syscall.SIGKILL)
+					}
+				}
+			})
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+			waitFor(t, func() bool { return !alive(initPID) })
+			if r := s.WT("new", "T"); r.Code != 0 {
+				t.Fatalf("retried new: %s", r)
+			}
+			if childPID > 0 && alive(childPID) {
+				t.Fatalf("the first init's child %d outlived the retried new", childPID)
+			}
+			data, _ := os.ReadFile(pids)
+			if n := len(strings.Fields(string(data))); n != 2 {
+				t.Fatalf("%d inits ran, want 2 (the killed one, then the retry): %q", n, data)
+			}
+		})
+	}
+}

@@ -561,6 +561,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	if err := m.save(ctx, e); err != nil {
 		return nil, busyIfStale(err)
 	}
+	m.endLeftoverInit(rec) // the dead creator's init, if it outlived it
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.registered(ctx, rec.Path)
 	if statErr == nil && !registered {

@@ -265,3 +265,166 @@ func TestInitDiesWithItsGitWt(t *testing.T) {
 		})
 	}
 }
+
+// killGroupWhen starts git-wt with args in a process group of its own,
+// waits until the file reached exists (a hook or filter of git's made it),
+// and kills the whole group with SIGKILL, as a crash would.
+func killGroupWhen(t *testing.T, s *testutil.Sandbox, reached string, args ...string) {
+	t.Helper()
+	cmd := s.Cmd(s.Repo, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	os.Remove(reached)
+}
+
+// slowFilter commits a file that goes through the filter "slow", and
+// returns the file that the filter's clean or smudge step (set with
+// blockFilter) creates when it runs.
+func slowFilter(t *testing.T, s *testutil.Sandbox) string {
+	s.Write(".gitattributes", "*.slow filter=slow\n")
+	s.Write("a.slow", "data\n")
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-q", "-m", "a filtered file")
+	return filepath.Join(t.TempDir(), "filter-reached")
+}
+
+// blockFilter makes the filter's step (clean or smudge) stop git until it
+// is killed; "" lets it pass again.
+func blockFilter(s *testutil.Sandbox, step, reached string) {
+	if reached == "" {
+		s.Git(s.Repo, "config", "--unset", "filter.slow."+step)
+		return
+	}
+	s.Git(s.Repo, "config", "filter.slow."+step, "touch "+reached+"; exec sleep 60")
+}
+
+// A new killed during its checkout leaves git's index.lock: doctor names
+// it, and the next new of the task deletes it and finishes the task.
+func TestStaleIndexLockOfAKilledNew(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	reached := slowFilter(t, s)
+	blockFilter(s, "smudge", reached)
+	killGroupWhen(t, s, reached, "new", "T")
+	blockFilter(s, "smudge", "")
+	path := readRecord(t, s, "T")["path"].(string)
+	lock := filepath.Join(s.Repo, ".git", "worktrees", "T", "index.lock")
+	if !testutil.Exists(lock) {
+		t.Fatal("the killed checkout left no index.lock: the test does not test what it should")
+	}
+	r := s.WT("doctor")
+	if r.Code != 1 || !strings.Contains(r.Stdout, task.StaleIndexLock) || !strings.Contains(r.Stdout, lock) {
+		t.Fatalf("doctor must name the stale index.lock: %s", r)
+	}
+	if r := s.WT("new", "T"); r.Code != 0 || !testutil.Exists(filepath.Join(path, "a.slow")) {
+		t.Fatalf("new after a kill during its checkout: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after new: %s", r)
+	}
+}
+
+// A commit killed while git add ran leaves index.lock too: doctor --fix
+// deletes it, and so does the next git wt commit.
+func TestStaleIndexLockOfAKilledCommit(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	reached := slowFilter(t, s)
+	path := s.MustWT("new", "T").Out()
+	lock := filepath.Join(s.Repo, ".git", "worktrees", "T", "index.lock")
+	kill := func() {
+		s.Write(filepath.Join(path, "a.slow"), "changed "+strconv.Itoa(os.Getpid())+"\n")
+		s.Write(filepath.Join(path, "b.slow"), "new\n")
+		blockFilter(s, "clean", reached)
+		killGroupWhen(t, s, reached, "commit", "T", "-m", "work")
+		blockFilter(s, "clean", "")
+		if !testutil.Exists(lock) {
+			t.Fatal("the killed commit left no index.lock: the test does not test what it should")
+		}
+	}
+	kill()
+	r := s.WT("doctor", "--fix")
+	if r.Code != 0 || !strings.Contains(r.Stdout, task.StaleIndexLock) || testutil.Exists(lock) {
+		t.Fatalf("doctor --fix must delete the stale index.lock: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after --fix: %s", r)
+	}
+	kill()
+	if r := s.WT("commit", "T", "-m", "work"); r.Code != 0 {
+		t.Fatalf("commit after a killed commit: %s", r)
+	}
+	if st := s.Git(path, "status", "--porcelain"); st != "" || !testutil.Exists(filepath.Join(path, "b.slow")) {
+		t.Fatalf("the work was not committed: %q", st)
+	}
+}
+
+// A live git's index.lock is no leftover: doctor leaves it alone.
+func TestLiveIndexLockIsNotStale(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	reached := slowFilter(t, s)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "b.slow"), "new\n")
+	blockFilter(s, "clean", reached)
+	add := startIn(t, path, "git", "add", "-A")
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, task.StaleIndexLock) {
+		t.Fatalf("doctor took a running git's lock for stale: %s", r)
+	}
+	if !testutil.Exists(filepath.Join(s.Repo, ".git", "worktrees", "T", "index.lock")) {
+		t.Fatal("doctor --fix deleted a running git's index.lock")
+	}
+	syscall.Kill(add.Process.Pid, syscall.SIGKILL)
+}
+
+// A kill inside git worktree add leaves git's own "initializing" lock on
+// the admin entry: the next new of the task unlocks it, and doctor reports
+// and --fix unlocks one left on a task.
+func TestInitializingLockOfAKilledWorktreeAdd(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	reached := filepath.Join(t.TempDir(), "reached")
+	// git worktree add sets the new worktree's HEAD with a git update-ref
+	// (GIT_DIR: its admin entry): its reference-transaction hook stops it.
+	hook := filepath.Join(s.Repo, ".git", "hooks", "reference-transaction")
+	s.Write(hook, "#!/bin/sh\ncase \"$GIT_DIR\" in */worktrees/T) touch "+reached+"; exec sleep 60;; esac\n")
+	os.Chmod(hook, 0o755)
+	killGroupWhen(t, s, reached, "new", "T")
+	os.Remove(hook)
+	path := readRecord(t, s, "T")["path"].(string)
+	if locked, _ := os.ReadFile(filepath.Join(s.Repo, ".git", "worktrees", "T", "locked")); strings.TrimSpace(string(locked)) != "initializing" {
+		t.Fatalf("the killed worktree add left no initializing lock (%q): the test does not test what it should", locked)
+	}
+	if r := s.WT("new", "T"); r.Code != 0 {
+		t.Fatalf("new after a kill inside git worktree add: %s", r)
+	}
+	if r := s.WT("rm", "T"); r.Code != 0 || testutil.Exists(path) {
+		t.Fatalf("the task stayed locked by the killed worktree add: %s", r)
+	}
+
+	// The same lock on an active task: doctor reports it, --fix unlocks.
+	path = s.MustWT("new", "U").Out()
+	s.Git(s.Repo, "worktree", "lock", "--reason", "initializing", path)
+	r := s.WT("doctor")
+	if r.Code != 1 || !strings.Contains(r.Stdout, task.InitializingLock) {
+		t.Fatalf("doctor must report git's initializing lock: %s", r)
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	if r := s.WT("rm", "U"); r.Code != 0 {
+		t.Fatalf("rm after doctor --fix: %s", r)
+	}
+	// A lock with any other reason is the user's: left alone.
+	path = s.MustWT("new", "V").Out()
+	s.Git(s.Repo, "worktree", "lock", "--reason", "on a usb disk", path)
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, task.InitializingLock) {
+		t.Fatalf("doctor --fix touched a user's lock: %s", r)
+	}
+	if r := s.WT("rm", "V"); r.Code != 3 {
+		t.Fatalf("rm of a locked task: %s", r)
+	}
+}

@@ -22,6 +22,7 @@ func (m *Manager) Commit(ctx context.Context, rec *record.Record, msg string, ho
 	if err := requireWorktree(rec); err != nil {
 		return "", false, err
 	}
+	m.clearStaleLocks(rec) // a killed git's: git add would refuse to run
 	if _, err := m.Git.RunIn(ctx, rec.Path, "add", "-A"); err != nil {
 		return "", false, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err)
 	}

@@ -201,6 +201,7 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	if rec.State == record.Failed {
 		return nil, m.initFailed(rec)
 	}
+	m.clearInitializingLock(ctx, rec)
 	return &Created{Record: rec, Existed: true}, nil
 }
 
@@ -464,7 +465,10 @@ func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, star
 // addLocked registers the worktree, detached at startSHA. The caller
 // holds the lock.
 func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
-	_, err := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
+	// LC_ALL=C: the lock reason git writes while it adds ("initializing")
+	// is then the same in every language, so a repair can tell it.
+	_, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Env: []string{"LC_ALL=C"},
+		Args: []string{"worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA}})
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
 	u.push(func(ctx context.Context) error { return m.dropWorktree(ctx, rec.Path) })
@@ -562,6 +566,9 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		return nil, busyIfStale(err)
 	}
 	m.endLeftoverInit(rec) // the dead creator's init, if it outlived it
+	// What a killed git left: its index.lock, git worktree add's lock.
+	m.clearStaleLocks(rec)
+	m.clearInitializingLock(ctx, rec)
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.registered(ctx, rec.Path)
 	if statErr == nil && !registered {

@@ -113,6 +113,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 			problems = append(problems, p)
 		}
 	}
+	problems = append(problems, m.gitLeftovers(entries, wts)...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
 	problems = append(problems, leftoverTrash(trashDirs)...)
 	return &Diagnosis{Problems: problems, Worktrees: known}, nil

@@ -428,3 +428,52 @@ func TestInitializingLockOfAKilledWorktreeAdd(t *testing.T) {
 		t.Fatalf("rm of a locked task: %s", r)
 	}
 }
+
+// A merge killed in its cleanup (or before it merged) is finished by
+// doctor --fix: a merge that landed is cleaned up as merge would have
+// (worktree, merged branch, record), and one that did not puts the task
+// back to active, to be merged again.
+func TestInterruptedMergeIsFinished(t *testing.T) {
+	for _, tc := range []struct {
+		checkpoint string
+		landed     bool
+	}{
+		{"merge:cleanup", true},
+		{"rm:renamed", true}, // the worktree folder already moved to the trash
+		{"merge:merging", false},
+	} {
+		t.Run(tc.checkpoint, func(t *testing.T) {
+			s, path, taskTip, _ := mergeSetup(t, false)
+			kill(stopAt(t, s, tc.checkpoint, "merge", "T"))
+			if state := taskState(t, s); state != "merging" {
+				t.Fatalf("state %q after a killed merge", state)
+			}
+			r := s.WT("doctor")
+			if r.Code != 1 || !strings.Contains(r.Stdout, task.InterruptedMerge) {
+				t.Fatalf("doctor after a killed merge: %s", r)
+			}
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix after a merge killed at %s: %s", tc.checkpoint, r)
+			}
+			landed := s.GitOK(s.Repo, "merge-base", "--is-ancestor", taskTip, "main")
+			if landed != tc.landed {
+				t.Fatalf("merge landed: %v, want %v", landed, tc.landed)
+			}
+			if tc.landed {
+				gone(t, s, "T", path)
+				if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
+					t.Fatal("the merged branch was kept")
+				}
+			} else {
+				if state := taskState(t, s); state != "active" || !testutil.Exists(filepath.Join(path, "task.txt")) {
+					t.Fatalf("a merge that did not land must leave the task active and whole: %q", state)
+				}
+				s.MustWT("merge", "T")
+				gone(t, s, "T", path)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the fix: %s", r)
+			}
+		})
+	}
+}

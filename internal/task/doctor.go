@@ -149,7 +149,9 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 			return nil
 		}
 		p.Kind, p.age = InterruptedMerge, -1
-		p.Detail = fmt.Sprintf("a merge by process %d stopped: look at the base worktree, finish or abort the merge there (git merge --abort), then run git wt rm or git wt merge again", rec.CreatorPID)
+		p.Detail = fmt.Sprintf("a merge by process %d stopped", rec.CreatorPID)
+		p.Fix = "finish its cleanup if the merge landed, else set the task back to active"
+		p.fixWith = func(ctx context.Context, _ bool) error { return m.repairMerge(ctx, e, wts) }
 		return p
 	}
 	st, err := os.Lstat(rec.Path)
@@ -350,6 +352,9 @@ func (m *Manager) applyFix(ctx context.Context, p *Problem, force bool) string {
 	}
 	if errors.Is(err, errMovedOn) {
 		return LeftMovedOn
+	}
+	if errors.Is(err, errNeedsPerson) {
+		return err.Error() + "; finish or abort it there (git merge --abort), then run git wt merge or git wt rm again"
 	}
 	if p.fixDirty && exitcode.Of(err) == exitcode.Refused {
 		return "kept: " + err.Error()

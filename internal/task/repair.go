@@ -167,3 +167,56 @@ func (m *Manager) failInterruptedInit(ctx context.Context, e *record.Entry) erro
 	}
 	return err
 }
+
+// errNeedsPerson is a repair that cannot tell what is right.
+var errNeedsPerson = errors.New("needs a person")
+
+// repairMerge ends a merge whose process died (SPEC §7). One that landed
+// (the branch is merged into its base, or the cleanup had already moved
+// the worktree away) is cleaned up as merge would have: the worktree if
+// clean, the branch if that loses no commits, the record. One that did not
+// land puts the task back to active, unless the worktree that has the base
+// checked out is dirty or in the middle of a merge: that may be the merge's
+// own half-done work, for a person to look at.
+func (m *Manager) repairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {
+	if err := m.claimForRepair(ctx, e); err != nil {
+		return err
+	}
+	rec := e.Record
+	if _, err := os.Lstat(rec.Path); os.IsNotExist(err) {
+		return m.removeForRepair(ctx, e, false)
+	}
+	merged, err := m.Merged(ctx, rec)
+	if err != nil {
+		return err
+	}
+	if merged {
+		if n, err := m.DirtyCount(ctx, rec.Path); err == nil && n == 0 {
+			r := m.RemoveEntry(ctx, e, RemoveOptions{KeepUnmerged: true})
+			if exitcode.Of(r.Err) != exitcode.Refused {
+				return r.Err
+			}
+			// Locked or in use: kept, as merge's cleanup keeps it.
+		}
+		return m.transition(ctx, e, record.Active, nil)
+	}
+	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
+		if op := m.inProgress(ctx, wt.Path); op != "" {
+			return fmt.Errorf("%w: %s is in the middle of %s", errNeedsPerson, wt.Path, op)
+		}
+		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
+			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", errNeedsPerson, wt.Path)
+		}
+	}
+	return m.transition(ctx, e, record.Active, nil)
+}
+
+// worktreeOnBranch is the worktree that has ref checked out, if any.
+func worktreeOnBranch(wts []git.Worktree, ref string) *git.Worktree {
+	for i := range wts {
+		if wts[i].Branch == ref {
+			return &wts[i]
+		}
+	}
+	return nil
+}

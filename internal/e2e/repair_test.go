@@ -65,23 +65,31 @@ func stopAtUntil(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...s
 }
 
 // A repair that examined a stuck creation acts on that record only: when
-// the creation finished meanwhile (here: resumed by new) and the agent
-// wrote into the task, gc and doctor --fix leave it alone.
+// the creation finished meanwhile (here: resumed by new), gc and doctor
+// --fix leave the task alone, whether the agent has written into it yet
+// (T) or not (U).
 func TestRepairLeavesATaskThatMovedOn(t *testing.T) {
 	for _, repair := range [][]string{{"gc"}, {"doctor", "--fix"}, {"doctor", "--fix", "--force"}} {
 		t.Run(strings.Join(repair, " "), func(t *testing.T) {
 			s := testutil.NewSandbox(t)
 			kill(stopAt(t, s, "new:checked-out", "new", "T"))
+			kill(stopAt(t, s, "new:checked-out", "new", "U"))
 			checker, release := stopAtUntil(t, s, "repair:examined", repair...)
 			path := s.MustWT("new", "T").Out()
 			s.Write(filepath.Join(path, "work.txt"), "the agent's work")
+			other := s.MustWT("new", "U").Out()
 			os.WriteFile(release, nil, 0o644)
 			exitCode(checker)
 			if !testutil.Exists(filepath.Join(path, "work.txt")) {
 				t.Fatalf("%s deleted a task that new had finished, with the agent's file", repair)
 			}
-			if state := readRecord(t, s, "T")["state"]; state != "active" {
-				t.Fatalf("task state %v after the race, want active", state)
+			if !testutil.Exists(filepath.Join(other, "README.md")) {
+				t.Fatalf("%s deleted a task that new had finished", repair)
+			}
+			for _, slug := range []string{"T", "U"} {
+				if state := readRecord(t, s, slug)["state"]; state != "active" {
+					t.Fatalf("task %s in state %v after the race, want active", slug, state)
+				}
 			}
 			if r := s.WT("doctor"); r.Code != 0 {
 				t.Fatalf("doctor after the race: %s", r)
@@ -475,5 +483,39 @@ func TestInterruptedMergeIsFinished(t *testing.T) {
 				t.Fatalf("doctor after the fix: %s", r)
 			}
 		})
+	}
+}
+
+// The reproduction of issue 12 (item 1), smaller: gc racing new, each
+// new's agent writing into its task at once. Before repairs claimed what
+// they examined, about one race in ten deleted a finished task with the
+// agent's file; TestRepairLeavesATaskThatMovedOn holds the same step by
+// step.
+func TestGCRacingNewLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a race, run many times")
+	}
+	s := testutil.NewSandbox(t)
+	for i := 0; i < 8; i++ {
+		s.MustWT("new", "-q", "idle"+strconv.Itoa(i))
+	}
+	const rounds = 12
+	for i := 0; i < rounds; i++ {
+		agent := exec.Command("sh", "-c", `p=$("$0" new -q "$1") && echo work > "$p/work.txt"`, filepath.Join(testutil.BinDir(t), "git-wt"), "u"+strconv.Itoa(i))
+		agent.Dir, agent.Env = s.Repo, s.Env
+		gc := s.Cmd(s.Repo, "gc")
+		startTogether(t, []*exec.Cmd{agent, gc})
+		if code := exitCode(agent); code != 0 {
+			t.Fatalf("new u%d exited %d", i, code)
+		}
+		exitCode(gc)
+	}
+	for i := 0; i < rounds; i++ {
+		path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "u"+strconv.Itoa(i))
+		if !testutil.Exists(filepath.Join(path, "work.txt")) {
+			t.Errorf("task u%d lost the agent's file to gc", i)
+		} else if state := readRecord(t, s, "u"+strconv.Itoa(i))["state"]; state != "active" {
+			t.Errorf("gc changed the finished task u%d to state %v", i, state)
+		}
 	}
 }

@@ -245,7 +245,13 @@ func (m *Manager) runWatched(ctx context.Context, e *record.Entry, cmd *exec.Cmd
 	}); err != nil && ctx.Err() == nil {
 		m.Warn("could not record the init's process group %d in the record of task %q: %v", pgid, e.Record.Task, err)
 	}
-	return <-done
+	err := <-done
+	if ctx.Err() != nil {
+		// Interrupted: what the group started and did not end on SIGTERM
+		// does not outlive this git-wt.
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return err
 }
 
 // firstLine shortens a (possibly multi-line) command for a message.

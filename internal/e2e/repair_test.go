@@ -519,3 +519,23 @@ func TestGCRacingNewLosesNothing(t *testing.T) {
 		}
 	}
 }
+
+// The same for an orphan: doctor found a record whose folder was gone;
+// before it dropped the record, new made the task again. The task stays.
+func TestOrphanRepairLeavesATaskMadeAgain(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	os.RemoveAll(path)
+	checker, release := stopAtUntil(t, s, "repair:examined", "doctor", "--fix")
+	if r := s.MustWT("new", "T"); r.Out() != path {
+		t.Fatalf("new made the task elsewhere: %s", r)
+	}
+	os.WriteFile(release, nil, 0o644)
+	exitCode(checker)
+	if !testutil.Exists(filepath.Join(path, "README.md")) {
+		t.Fatal("doctor --fix removed a task that new had made again")
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the race: %s", r)
+	}
+}

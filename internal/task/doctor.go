@@ -159,13 +159,13 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 		// A finished task is never mid-creation: no grace to wait out.
 		p.Kind, p.Fix, p.missing, p.age = MissingWorktree, "drop the record and git's admin entry; delete the branch if that loses no commits", true, -1
 		p.Detail = "the worktree folder is gone"
-		p.fixWith = func(ctx context.Context, f bool) error { return m.removeForRepair(ctx, e, false) }
+		p.fixWith = func(ctx context.Context, f bool) error { return m.removeOrphan(ctx, e, false) }
 		return p
 	}
 	if st.IsDir() && findWorktree(wts, rec.Path) == nil {
 		p.Kind, p.Fix, p.fixDirty, p.age = UnregisteredFolder, "delete the folder and the record; keep the branch if it has unique commits", true, -1
 		p.Detail = "git has no admin entry for this worktree any more (pruned?)"
-		p.fixWith = func(ctx context.Context, f bool) error { return m.removeForRepair(ctx, e, f) }
+		p.fixWith = func(ctx context.Context, f bool) error { return m.removeOrphan(ctx, e, f) }
 		return p
 	}
 	return nil

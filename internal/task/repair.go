@@ -220,3 +220,13 @@ func worktreeOnBranch(wts []git.Worktree, ref string) *git.Worktree {
 	}
 	return nil
 }
+
+// removeOrphan removes an orphaned task (its folder gone, or git's admin
+// entry gone) once it has claimed the record examined: a task that new
+// made again meanwhile is left alone.
+func (m *Manager) removeOrphan(ctx context.Context, e *record.Entry, force bool) error {
+	if err := m.claimForRepair(ctx, e); err != nil {
+		return err
+	}
+	return m.removeForRepair(ctx, e, force)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/record"
@@ -96,8 +97,11 @@ func (m *Manager) AutoGC(ctx context.Context) {
 		return
 	}
 	for _, p := range orphans {
-		if p.Outcome == Fixed {
+		switch {
+		case p.Outcome == Fixed:
 			m.Warn("gc --auto: %s %s: %s", p.Kind, orDash(p.Path, p.Branch), p.Fix)
+		case p.Outcome != LeftMovedOn && strings.HasPrefix(p.Outcome, "kept: "):
+			m.Warn("gc --auto: %s %s: %s", p.Kind, orDash(p.Path, p.Branch), p.Outcome) // a task marked failed
 		}
 	}
 }

@@ -13,7 +13,8 @@ func doctorCommand(e *env) *cli.Command {
 		Name:  "doctor",
 		Usage: "report (and with --fix repair) every way records, worktrees, branches and git's admin entries disagree",
 		Description: "Exit 0 when all is well (or all was fixed), 1 when something was found and not fixed. " +
-			"--fix rolls back creations whose process died, drops records of vanished worktrees, prunes " +
+			"--fix rolls back creations whose process died (or marks them failed when their worktree holds work), " +
+			"finishes merges whose process died, deletes lock files and unlocks worktrees that a killed git left, drops records of vanished worktrees, prunes " +
 			"git's admin entries for vanished folders, adopts worktrees made without git-wt, deletes task " +
 			"branches that lost their worktree and record (only when no commit is lost), clears what an " +
 			"interrupted rm left, and moves the records an earlier git-wt wrote under refs/wt/ to refs/git-wt/tasks/. " +

@@ -45,10 +45,17 @@ func Check(id ID) Liveness {
 	if id.Host != host || id.PID <= 0 {
 		return Unknown
 	}
-	start, err := StartTime(id.PID)
+	fields, err := statFields(id.PID)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Dead
 	}
+	if err != nil {
+		return Unknown
+	}
+	if exited(fields) {
+		return Dead // a zombie: it has exited, its parent has not reaped it yet
+	}
+	start, err := startOf(fields)
 	if err != nil {
 		return Unknown
 	}
@@ -56,6 +63,12 @@ func Check(id ID) Liveness {
 		return Dead // the pid was reused by a younger process
 	}
 	return Alive
+}
+
+// exited says whether the state field of /proc/<pid>/stat (fields[0]) is
+// that of a process that has exited: Z (zombie) or X (dead).
+func exited(fields []string) bool {
+	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
 }
 
 // clockTicks is USER_HZ: the unit of /proc/<pid>/stat's start time. It is
@@ -69,6 +82,11 @@ func StartTime(pid int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return startOf(fields)
+}
+
+// startOf is the start time in the fields of /proc/<pid>/stat.
+func startOf(fields []string) (string, error) {
 	// fields[0] is field 3 (state); starttime is field 22.
 	if len(fields) < 20 {
 		return "", errors.New("cannot read /proc stat")

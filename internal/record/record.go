@@ -50,6 +50,14 @@ type Init struct {
 	Log        string     `json:"log,omitempty"`
 	StartedAt  *time.Time `json:"started_at,omitempty"`
 	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	// Rerun marks the setup of a task that existed before (git wt init):
+	// if its process dies, the task is marked failed, never rolled back.
+	Rerun bool `json:"rerun,omitempty"`
+	// PGID is the process group of the init command that runs, and
+	// PGIDStart its leader's start time (pids are reused): a repair ends
+	// a group that outlived its git-wt.
+	PGID      int    `json:"pgid,omitempty"`
+	PGIDStart string `json:"pgid_start,omitempty"`
 }
 
 // PR is the pull request recorded for a task.

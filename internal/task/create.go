@@ -185,6 +185,14 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	case record.Creating, record.Initializing:
 		switch proc.Check(owner(rec)) {
 		case proc.Dead:
+			if rec.Init.Rerun {
+				// git wt init of an existing task died: keep the task as
+				// it is (failed); git wt init runs its setup again.
+				if err := m.failInterruptedInit(ctx, e); err != nil {
+					return nil, err
+				}
+				return nil, m.initFailed(e.Record)
+			}
 			return m.resume(ctx, e, o)
 		default:
 			return nil, errBusy
@@ -196,6 +204,7 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	if rec.State == record.Failed {
 		return nil, m.initFailed(rec)
 	}
+	m.clearInitializingLock(ctx, rec)
 	return &Created{Record: rec, Existed: true}, nil
 }
 
@@ -471,7 +480,10 @@ func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, star
 // addLocked registers the worktree, detached at startSHA. The caller
 // holds the lock.
 func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
-	_, err := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA)
+	// LC_ALL=C: the lock reason git writes while it adds ("initializing")
+	// is then the same in every language, so a repair can tell it.
+	_, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Env: []string{"LC_ALL=C"},
+		Args: []string{"worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA}})
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
 	u.push(func(ctx context.Context) error { return m.dropWorktree(ctx, rec.Path) })
@@ -485,7 +497,8 @@ func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA st
 // and checks the branch out, overwriting whatever an interrupted checkout
 // left there. The branch is always named by its full ref: `git worktree
 // add BRANCH` would look the short name up, and "wt/<slug>" resolves to
-// the record refs/wt/<slug> before refs/heads/wt/<slug>. HEAD and the
+// a tag or an earlier git-wt's record refs/wt/<slug> before
+// refs/heads/wt/<slug>. HEAD and the
 // files are separate steps that touch separate files (HEAD, index), so
 // they run side by side: read-tree, unlike reset, leaves HEAD alone.
 func (m *Manager) checkOut(ctx context.Context, dir, branch string) error {
@@ -564,6 +577,10 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	if err := m.save(ctx, e); err != nil {
 		return nil, busyIfStale(err)
 	}
+	m.endLeftoverInit(rec) // the dead creator's init, if it outlived it
+	// What a killed git left: its index.lock, git worktree add's lock.
+	m.clearStaleLocks(rec)
+	m.clearInitializingLock(ctx, rec)
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.registered(ctx, rec.Path)
 	if statErr == nil && !registered {

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,6 +23,7 @@ import (
 const (
 	CorruptRecord      = "corrupt-record"          // a record ref whose blob cannot be read
 	StuckCreation      = "stuck-creation"          // creating/initializing, creator gone
+	InterruptedInit    = "interrupted-init"        // git wt init of an existing task, its process gone
 	InterruptedMerge   = "interrupted-merge"       // merging, its process gone
 	MissingWorktree    = "missing-worktree"        // a record whose worktree folder is gone
 	UnregisteredFolder = "unregistered-worktree"   // a record and folder git no longer knows
@@ -113,6 +115,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 		}
 	}
 	problems = append(problems, m.legacyProblems(entries, store.LegacyRefs())...)
+	problems = append(problems, m.gitLeftovers(entries, wts)...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
 	problems = append(problems, leftoverTrash(trashDirs)...)
 	return &Diagnosis{Problems: problems, Worktrees: known}, nil
@@ -134,22 +137,23 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 		if alive == proc.Dead {
 			p.age = -1 // certain: no grace needed
 		}
-		p.Kind, p.Fix = StuckCreation, "roll the creation back"
+		p.Kind, p.Fix = StuckCreation, "roll the creation back, or mark it failed if its worktree holds files the checkout did not write"
 		p.Detail = fmt.Sprintf("creation by process %d on %s stopped in state %s", rec.CreatorPID, rec.CreatorHost, rec.State)
-		// A worktree still "creating" holds only git's checkout; one
-		// "initializing" may hold what init made.
-		force := rec.State == record.Creating
-		p.fixWith = func(ctx context.Context, f bool) error {
-			return m.removeForRepair(ctx, e, f || force)
+		if rec.Init.Rerun {
+			p.Kind, p.Fix = InterruptedInit, "mark the task failed (git wt init runs its setup again)"
+			p.Detail = fmt.Sprintf("git wt init by process %d on %s stopped", rec.CreatorPID, rec.CreatorHost)
 		}
-		p.fixDirty = !force
+		p.fixWith = func(ctx context.Context, _ bool) error { return m.repairStuckCreation(ctx, e) }
+		p.fixDirty = true
 		return p
 	case record.Merging:
 		if alive != proc.Dead {
 			return nil
 		}
 		p.Kind, p.age = InterruptedMerge, -1
-		p.Detail = fmt.Sprintf("a merge by process %d stopped: look at the base worktree, finish or abort the merge there (git merge --abort), then run git wt rm or git wt merge again", rec.CreatorPID)
+		p.Detail = fmt.Sprintf("a merge by process %d stopped", rec.CreatorPID)
+		p.Fix = "finish its cleanup if the merge landed, else set the task back to active"
+		p.fixWith = func(ctx context.Context, _ bool) error { return m.repairMerge(ctx, e, wts) }
 		return p
 	}
 	st, err := os.Lstat(rec.Path)
@@ -157,13 +161,13 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 		// A finished task is never mid-creation: no grace to wait out.
 		p.Kind, p.Fix, p.missing, p.age = MissingWorktree, "drop the record and git's admin entry; delete the branch if that loses no commits", true, -1
 		p.Detail = "the worktree folder is gone"
-		p.fixWith = func(ctx context.Context, f bool) error { return m.removeForRepair(ctx, e, false) }
+		p.fixWith = func(ctx context.Context, f bool) error { return m.removeOrphan(ctx, e, false) }
 		return p
 	}
 	if st.IsDir() && findWorktree(wts, rec.Path) == nil {
 		p.Kind, p.Fix, p.fixDirty, p.age = UnregisteredFolder, "delete the folder and the record; keep the branch if it has unique commits", true, -1
 		p.Detail = "git has no admin entry for this worktree any more (pruned?)"
-		p.fixWith = func(ctx context.Context, f bool) error { return m.removeForRepair(ctx, e, f) }
+		p.fixWith = func(ctx context.Context, f bool) error { return m.removeOrphan(ctx, e, f) }
 		return p
 	}
 	return nil
@@ -330,7 +334,7 @@ func (m *Manager) Repair(ctx context.Context, d *Diagnosis, o RepairOptions) boo
 		default:
 			p.Outcome = m.applyFix(ctx, p, o.Force)
 		}
-		if p.Outcome != Fixed && p.Outcome != WouldFix {
+		if p.Outcome != Fixed && p.Outcome != WouldFix && p.Outcome != LeftMovedOn {
 			ok = false
 		}
 	}
@@ -338,6 +342,7 @@ func (m *Manager) Repair(ctx context.Context, d *Diagnosis, o RepairOptions) boo
 }
 
 func (m *Manager) applyFix(ctx context.Context, p *Problem, force bool) string {
+	checkpoint(ctx, "repair:examined")
 	err := p.fixWith(ctx, force)
 	rec := &record.Record{Path: p.Path, Branch: p.Branch}
 	if p.entry != nil {
@@ -346,6 +351,12 @@ func (m *Manager) applyFix(ctx context.Context, p *Problem, force bool) string {
 	if err == nil {
 		m.logEvent(rec, "repaired", p.Kind+": "+p.Fix)
 		return Fixed
+	}
+	if errors.Is(err, errMovedOn) {
+		return LeftMovedOn
+	}
+	if errors.Is(err, errNeedsPerson) {
+		return err.Error() + "; finish or abort it there (git merge --abort), then run git wt merge or git wt rm again"
 	}
 	if p.fixDirty && exitcode.Of(err) == exitcode.Refused {
 		return "kept: " + err.Error()

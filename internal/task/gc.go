@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/record"
@@ -38,7 +39,7 @@ type GCReport struct {
 // orphanKinds are the problems gc cleans; the rest (foreign worktrees to
 // adopt, corrupt records, interrupted merges) are doctor's to report.
 var orphanKinds = map[string]bool{
-	StuckCreation: true, MissingWorktree: true, UnregisteredFolder: true,
+	StuckCreation: true, InterruptedInit: true, MissingWorktree: true, UnregisteredFolder: true,
 	PrunableEntry: true, LeftoverBranch: true, LeftoverTrash: true, LeftoverMerge: true,
 	LegacyRecord: true,
 }
@@ -103,8 +104,11 @@ func (m *Manager) AutoGC(ctx context.Context) {
 		return
 	}
 	for _, p := range orphans {
-		if p.Outcome == Fixed {
+		switch {
+		case p.Outcome == Fixed:
 			m.Warn("gc --auto: %s %s: %s", p.Kind, orDash(p.Path, p.Branch), p.Fix)
+		case p.Outcome != LeftMovedOn && strings.HasPrefix(p.Outcome, "kept: "):
+			m.Warn("gc --auto: %s %s: %s", p.Kind, orDash(p.Path, p.Branch), p.Outcome) // a task marked failed
 		}
 	}
 }

@@ -95,6 +95,7 @@ func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*
 	if err := m.transition(ctx, e, record.Merging, nil); err != nil {
 		return nil, err
 	}
+	checkpoint(ctx, "merge:merging")
 	res := &MergeResult{Task: p.rec.Task, Branch: p.rec.Branch, Into: p.intoName, How: HowAlreadyMerged, Commit: p.baseTip}
 	if !p.merged {
 		if res.How, res.Commit, err = m.applyMerge(context.WithoutCancel(ctx), p); err != nil {
@@ -123,6 +124,7 @@ func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*
 // it still points at the commit merged. What rm would refuse (a locked
 // worktree, one in use) is kept, and the merge still succeeds.
 func (m *Manager) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePlan, prev record.State, res *MergeResult) error {
+	checkpoint(ctx, "merge:cleanup")
 	r := m.RemoveEntry(ctx, e, RemoveOptions{MergedTip: p.taskTip})
 	res.Removal = r
 	switch exitcode.Of(r.Err) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -66,9 +67,12 @@ func (m *Manager) setup(ctx context.Context, e *record.Entry, p setupPlan) error
 	}
 	logPath := m.LogPath(e.Slug)
 	start := time.Now().UTC()
+	// A setup run again on a task that existed (not one being created) is
+	// marked so: if this process dies, the task is kept, never rolled back.
+	rerun := e.Record.State != record.Creating
 	// While initializing, the process to watch is this one.
 	err := m.settleState(ctx, e, record.Initializing, func(rec *record.Record) {
-		rec.Init = record.Init{Ran: len(p.run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start}
+		rec.Init = record.Init{Ran: len(p.run) > 0, Status: record.InitRunning, Log: logPath, StartedAt: &start, Rerun: rerun}
 	})
 	if err != nil {
 		return err
@@ -95,7 +99,7 @@ func (m *Manager) setup(ctx context.Context, e *record.Entry, p setupPlan) error
 		m.Warn("%s", msg)
 		fmt.Fprintf(log, "git-wt: %s\n", msg)
 	}
-	if err := m.runInit(ctx, rec, p.run, log); err != nil {
+	if err := m.runInit(ctx, e, p.run, log); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -181,8 +185,10 @@ func openLog(path string) (*os.File, error) {
 // stopping at the first failure. Their output goes to log (and to
 // InitOutput); their stdin is empty, so an init never waits for input.
 // Each runs in its own process group, so that an interrupt stops the
-// whole command, not only its shell.
-func (m *Manager) runInit(ctx context.Context, rec *record.Record, commands []string, log io.Writer) error {
+// whole command, not only its shell; the group is written into the record
+// so that a repair can end it if this process dies (SPEC §7).
+func (m *Manager) runInit(ctx context.Context, e *record.Entry, commands []string, log io.Writer) error {
+	rec := e.Record
 	out := log
 	if m.InitOutput != nil {
 		out = io.MultiWriter(log, m.InitOutput)
@@ -194,10 +200,12 @@ func (m *Manager) runInit(ctx context.Context, rec *record.Record, commands []st
 		fmt.Fprintf(log, "$ %s\n", c)
 		cmd := exec.CommandContext(ctx, "sh", "-c", c)
 		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = rec.Path, env, out, out
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		// Pdeathsig: the shell is killed when this process dies, even by
+		// SIGKILL, which no handler sees.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 		cmd.WaitDelay = initKillDelay
-		if err := cmd.Run(); err != nil {
+		if err := m.runWatched(ctx, e, cmd); err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.Exited() {
 				return fmt.Errorf("init command `%s` exited with status %d", firstLine(c), ee.ExitCode())
@@ -207,6 +215,43 @@ func (m *Manager) runInit(ctx context.Context, rec *record.Record, commands []st
 		meter.Add(1)
 	}
 	return nil
+}
+
+// runWatched runs an init command and writes its process group (and the
+// group leader's start time) into the task's record while it runs. The
+// parent-death signal fires when the thread that started the child ends,
+// not the process: the command is started and waited for on one locked
+// OS thread, which lives as long as this process does.
+func (m *Manager) runWatched(ctx context.Context, e *record.Entry, cmd *exec.Cmd) error {
+	started, done := make(chan error, 1), make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		done <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return err
+	}
+	pgid := cmd.Process.Pid
+	start, _ := proc.StartTime(pgid)
+	if err := m.update(ctx, e, func(r *record.Record) error {
+		r.Init.PGID, r.Init.PGIDStart = pgid, start
+		return nil
+	}); err != nil && ctx.Err() == nil {
+		m.Warn("could not record the init's process group %d in the record of task %q: %v", pgid, e.Record.Task, err)
+	}
+	err := <-done
+	if ctx.Err() != nil {
+		// Interrupted: what the group started and did not end on SIGTERM
+		// does not outlive this git-wt.
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return err
 }
 
 // firstLine shortens a (possibly multi-line) command for a message.
@@ -232,6 +277,10 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(owner(rec)) != proc.Dead {
 		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
 	}
+	if err := m.failInterruptedInit(ctx, e); err != nil {
+		return nil, err
+	}
+	rec = e.Record
 	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {
 		return nil, exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, rec.Slug)
 	}

@@ -1,0 +1,78 @@
+// These tests protect what crash repair relies on to end or clean up
+// after a dead process: a leftover process group is ended only when it is
+// the one recorded, and a lock file is stale only when no process holds it.
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func startGroup(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", "sleep 60 & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	deadline := time.Now().Add(time.Minute)
+	for len(Members(cmd.Process.Pid)) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the group's child did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return cmd
+}
+
+func TestGroupEndKillsTheRecordedGroupOnly(t *testing.T) {
+	cmd := startGroup(t)
+	pgid := cmd.Process.Pid
+	start, _ := StartTime(pgid)
+	if (Group{ID: pgid, LeaderStart: "2000-01-01T00:00:00Z"}).End() {
+		t.Fatal("a group whose leader started at another time was ended")
+	}
+	if n := len(Members(pgid)); n != 2 {
+		t.Fatalf("%d members left after ending another group", n)
+	}
+	if !(Group{ID: pgid, LeaderStart: start}).End() {
+		t.Fatal("the recorded group was not ended")
+	}
+	cmd.Wait()
+	deadline := time.Now().Add(time.Minute)
+	for len(Members(pgid)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("members of the ended group still run: %v", Members(pgid))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestLockIsStaleOnlyWhenNobodyHoldsIt(t *testing.T) {
+	dir := t.TempDir()
+	lock := filepath.Join(dir, "index.lock")
+	f, err := os.Create(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := exec.Command("sleep", "60")
+	holder.ExtraFiles = []*os.File{f}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, _ := os.Stat(lock)
+	if LockIsStale(lock, st.ModTime(), dir) {
+		t.Fatal("a lock file another process has open was judged stale")
+	}
+	holder.Process.Kill()
+	holder.Wait()
+	if !LockIsStale(lock, st.ModTime(), dir) {
+		t.Fatal("a lock file nobody holds was not judged stale")
+	}
+}

@@ -1,0 +1,74 @@
+package proc
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
+)
+
+// startSlack covers the imprecision of a process's start time: the boot
+// time it counts from is in whole seconds.
+const startSlack = 2 * time.Second
+
+// LockIsStale says whether a git lock file (index.lock) of the worktree
+// at dir, made at made, was left by a git that died: no process has it
+// open, and no git process working in dir started before it was made (a
+// git may close a lock file and keep it while it runs a hook; git works
+// in the top folder of its worktree). A process whose files cannot be
+// read counts as not holding it; a git whose start cannot be read as one
+// that may.
+func LockIsStale(path string, made time.Time, dir string) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		if hasOpen(pid, path) {
+			return false
+		}
+		if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err != nil || strings.TrimSpace(string(comm)) != "git" {
+			continue
+		}
+		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err != nil || !fsutil.Within(dir, filepath.Clean(cwd)) {
+			continue
+		}
+		fields, err := statFields(pid)
+		if err != nil || exited(fields) {
+			continue
+		}
+		start, err := startOf(fields)
+		t, perr := time.Parse(time.RFC3339Nano, start)
+		if err != nil || perr != nil || !t.After(made.Add(startSlack)) {
+			return false // a git that may have made it still runs
+		}
+	}
+	return true
+}
+
+// hasOpen reports whether process pid has path open.
+func hasOpen(pid int, path string) bool {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(dir + "/" + fd.Name()); err == nil && target == path {
+			return true
+		}
+	}
+	return false
+}

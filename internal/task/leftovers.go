@@ -1,0 +1,170 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// What a killed git leaves in a task (SPEC §7): a stale index.lock or
+// HEAD.lock in its admin dir, and the "initializing" lock that `git
+// worktree add` puts on the admin entry while it works.
+const (
+	StaleIndexLock   = "stale-index-lock"  // index.lock of a git that died
+	StaleHeadLock    = "stale-head-lock"   // HEAD.lock of a git that died
+	InitializingLock = "initializing-lock" // git worktree add's own lock, its process gone
+)
+
+// gitLocks are the lock files a killed git leaves in a worktree's admin
+// dir that stop every later git there, by the problem kind they are.
+var gitLocks = []struct{ name, kind string }{{"index.lock", StaleIndexLock}, {"HEAD.lock", StaleHeadLock}}
+
+// initializingReason is the lock reason `git worktree add` writes while it
+// sets a worktree up (git-wt runs it with LC_ALL=C, so it is not
+// translated); it deletes the file when it is done.
+const initializingReason = "initializing"
+
+// gitLeftovers finds what killed gits left in the tasks' worktrees.
+func (m *Manager) gitLeftovers(entries []record.Entry, wts []git.Worktree) []*Problem {
+	var problems []*Problem
+	for i := range entries {
+		e := &entries[i]
+		rec := e.Record
+		if rec == nil || midOperation(rec) {
+			continue
+		}
+		for _, l := range gitLocks {
+			lock, ok := staleLock(rec.Path, l.name)
+			if !ok {
+				continue
+			}
+			name := l.name
+			problems = append(problems, &Problem{Kind: l.kind, Task: rec.Task, Path: lock, Branch: rec.Branch, entry: e, age: -1,
+				Detail: "a git that was killed left its " + name + ": git refuses to work in " + rec.Path + " until it is gone",
+				Fix:    "delete the lock file",
+				fixWith: func(context.Context, bool) error {
+					return removeStaleLock(rec.Path, name)
+				}})
+		}
+		if wt := findWorktree(wts, rec.Path); wt != nil && wt.Locked && wt.LockReason == initializingReason {
+			problems = append(problems, &Problem{Kind: InitializingLock, Task: rec.Task, Path: rec.Path, Branch: rec.Branch, entry: e, age: -1,
+				Detail: "a git worktree add that was killed left the worktree locked (" + initializingReason + ")",
+				Fix:    "unlock the worktree",
+				fixWith: func(ctx context.Context, _ bool) error {
+					return m.unlockInitializing(ctx, rec.Path)
+				}})
+		}
+	}
+	return problems
+}
+
+// midOperation says whether a live process drives the task's state: what
+// git leaves behind may then be its work in progress.
+func midOperation(rec *record.Record) bool {
+	switch rec.State {
+	case record.Active, record.Adopted, record.Failed:
+		return false
+	}
+	return proc.Check(owner(rec)) != proc.Dead
+}
+
+// lockOf is the lock file name in the admin dir of the worktree at dir.
+func lockOf(dir, name string) (string, bool) {
+	_, admin, err := git.AdminDir(dir)
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(admin, name), true
+}
+
+// staleLock finds a stale lock file name in the worktree at dir.
+func staleLock(dir, name string) (string, bool) {
+	lock, ok := lockOf(dir, name)
+	if !ok {
+		return "", false
+	}
+	st, err := os.Lstat(lock)
+	if err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	return lock, proc.LockIsStale(lock, st.ModTime(), dir)
+}
+
+// removeStaleLock deletes the worktree's lock file name if it is (still)
+// stale, and only the very file that was judged: a git cannot make a new
+// one while it exists, and the inode is compared before it goes.
+func removeStaleLock(dir, name string) error {
+	lock, ok := lockOf(dir, name)
+	if !ok {
+		return nil
+	}
+	before, err := os.Lstat(lock)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !proc.LockIsStale(lock, before.ModTime(), dir) {
+		return fmt.Errorf("%s is in use by a running git", lock)
+	}
+	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {
+		return nil // gone, or another git's now
+	}
+	if err := os.Remove(lock); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// clearStaleLocks removes the stale lock files of a killed git before
+// git-wt works in a task's worktree (new resuming it, commit), saying so.
+func (m *Manager) clearStaleLocks(rec *record.Record) {
+	for _, l := range gitLocks {
+		lock, ok := staleLock(rec.Path, l.name)
+		if !ok {
+			continue
+		}
+		if err := removeStaleLock(rec.Path, l.name); err != nil {
+			m.Warn("could not delete the stale lock %s: %v", lock, err)
+			continue
+		}
+		m.Warn("deleted %s, which a git that was killed left behind", lock)
+		m.logEvent(rec, "repaired", l.kind+": "+lock)
+	}
+}
+
+// unlockInitializing unlocks the worktree at dir if `git worktree add`'s
+// own lock is still on it, under the repository lock (git worktree add
+// runs under it).
+func (m *Manager) unlockInitializing(ctx context.Context, dir string) error {
+	l, err := m.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	if locked, reason := git.WorktreeLock(dir); !locked || reason != initializingReason {
+		return nil
+	}
+	_, err = m.Git.Run(ctx, m.Repo.MainDir, "worktree", "unlock", "--", dir)
+	return err
+}
+
+// clearInitializingLock is unlockInitializing for the task new or rm is
+// about to use, when its owner is dead (or it is settled).
+func (m *Manager) clearInitializingLock(ctx context.Context, rec *record.Record) {
+	if locked, reason := git.WorktreeLock(rec.Path); !locked || reason != initializingReason {
+		return
+	}
+	if err := m.unlockInitializing(ctx, rec.Path); err != nil {
+		m.Warn("could not unlock %s, which a killed git worktree add left locked: %v (run git worktree unlock %s)", rec.Path, err, rec.Path)
+		return
+	}
+	m.logEvent(rec, "repaired", InitializingLock+": "+rec.Path)
+}

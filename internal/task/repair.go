@@ -1,0 +1,234 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// Crash repair never guesses (SPEC §7): a repair claims the record it
+// examined by compare-and-swap against that record's blob id before it
+// changes anything, so a task that moved on meanwhile (a new that
+// finished while gc looked) is left alone; and a rollback never deletes
+// content.
+
+// errMovedOn is a repair that found its task changed since it was
+// examined: there is nothing to repair any more.
+var errMovedOn = errors.New("the task changed since it was examined")
+
+// LeftMovedOn is the outcome of a repair whose task moved on.
+const LeftMovedOn = "left alone: the task changed since it was examined"
+
+// claimForRepair signs the record e with this process, compare-and-swap
+// against the blob examined (e.OID), after checking again that its owner
+// is not alive. Other processes then see a live owner and wait. It never
+// re-reads and retries: a record that changed returns errMovedOn.
+func (m *Manager) claimForRepair(ctx context.Context, e *record.Entry) error {
+	if proc.Check(owner(e.Record)) == proc.Alive {
+		return errMovedOn
+	}
+	rec := *e.Record
+	rec.Stamp(self())
+	claimed := *e
+	claimed.Record = &rec
+	err := m.Store.Save(ctx, &claimed)
+	if errors.Is(err, git.ErrStale) {
+		return errMovedOn
+	}
+	if err != nil {
+		return err
+	}
+	*e = claimed
+	return nil
+}
+
+// repairStuckCreation ends a creation whose process died: rolled back
+// (worktree, new branch, record) when the worktree holds nothing but its
+// checkout, else marked failed and kept. A setup run again on a task that
+// existed before (git wt init) is never rolled back: it is marked failed,
+// and git wt init retries it. force does not change this: a rollback
+// never deletes content.
+func (m *Manager) repairStuckCreation(ctx context.Context, e *record.Entry) error {
+	if err := m.claimForRepair(ctx, e); err != nil {
+		return err
+	}
+	m.endLeftoverInit(e.Record)
+	rec := e.Record
+	if rec.Init.Rerun {
+		return m.markInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
+	}
+	n, err := m.foreignContent(ctx, rec)
+	switch {
+	case err != nil:
+		return m.markInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
+	case n > 0:
+		return m.markInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
+	}
+	return m.removeForRepair(ctx, e, true)
+}
+
+// markInterrupted moves a task whose creation or setup stopped to state
+// failed, saying why, and returns the exit-3 error that says it was kept
+// and what to do next.
+func (m *Manager) markInterrupted(ctx context.Context, e *record.Entry, why string) error {
+	end := time.Now().UTC()
+	err := m.transition(ctx, e, record.Failed, func(r *record.Record) {
+		r.Init.Status, r.Init.Error, r.Init.FinishedAt = record.InitFailed, why, &end
+		r.Init.PGID, r.Init.PGIDStart = 0, ""
+	})
+	if err != nil {
+		return err
+	}
+	m.logEvent(e.Record, "marked-failed", why)
+	rec := e.Record
+	return exitcode.Refusedf("marked task %q failed: %s: look at %s, then run git wt init %s, or git wt rm %s", rec.Task, why, rec.Path, rec.Slug, rec.Slug)
+}
+
+// foreignContent counts the files in the worktree of a stuck creation
+// that its checkout did not write. In state creating the checkout may
+// have stopped half way (no index, or a partial one), so the files are
+// compared with HEAD's tree through an index of its own: a file missing
+// is one the checkout had not written yet; one that differs or that the
+// tree lacks is someone's work. Later (initializing) the checkout is
+// complete and the worktree's own status says it.
+func (m *Manager) foreignContent(ctx context.Context, rec *record.Record) (int, error) {
+	st, err := os.Lstat(rec.Path)
+	if os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if !st.IsDir() {
+		return 1, nil // a file or link where the worktree was: not ours to judge
+	}
+	if _, _, err := git.AdminDir(rec.Path); err != nil {
+		// No .git file (git worktree add stopped early): only an empty
+		// folder is surely the checkout's.
+		entries, err := os.ReadDir(rec.Path)
+		return len(entries), err
+	}
+	if rec.State != record.Creating {
+		return m.DirtyCount(ctx, rec.Path)
+	}
+	tmp, err := os.MkdirTemp("", "git-wt-index-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index"), "GIT_OPTIONAL_LOCKS=0"}
+	if _, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Env: env, Args: []string{"read-tree", "HEAD"}}); err != nil {
+		return 0, err
+	}
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Env: env,
+		Args: []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"}})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, entry := range strings.Split(string(out), "\x00") {
+		if len(entry) < 3 || entry[:2] == " D" {
+			continue // not written yet
+		}
+		n++
+	}
+	return n, nil
+}
+
+// failInterruptedInit marks failed a task whose `git wt init` died (a
+// setup run again on a task that existed, its owner dead), so that the
+// next new or init finds a failed task rather than a creation to resume
+// over the agent's work. Anything else is left as it is. A task that
+// moved on meanwhile is read again.
+func (m *Manager) failInterruptedInit(ctx context.Context, e *record.Entry) error {
+	rec := e.Record
+	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(owner(rec)) != proc.Dead {
+		return nil
+	}
+	err := m.claimForRepair(ctx, e)
+	if errors.Is(err, errMovedOn) {
+		return m.reload(ctx, e)
+	}
+	if err != nil {
+		return err
+	}
+	m.endLeftoverInit(e.Record)
+	err = m.markInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
+	if exitcode.Of(err) == exitcode.Refused {
+		return nil // marked failed, as wanted
+	}
+	return err
+}
+
+// errNeedsPerson is a repair that cannot tell what is right.
+var errNeedsPerson = errors.New("needs a person")
+
+// repairMerge ends a merge whose process died (SPEC §7). One that landed
+// (the branch is merged into its base, or the cleanup had already moved
+// the worktree away) is cleaned up as merge would have: the worktree if
+// clean, the branch if that loses no commits, the record. One that did not
+// land puts the task back to active, unless the worktree that has the base
+// checked out is dirty or in the middle of a merge: that may be the merge's
+// own half-done work, for a person to look at.
+func (m *Manager) repairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {
+	if err := m.claimForRepair(ctx, e); err != nil {
+		return err
+	}
+	rec := e.Record
+	if _, err := os.Lstat(rec.Path); os.IsNotExist(err) {
+		return m.removeForRepair(ctx, e, false)
+	}
+	merged, err := m.Merged(ctx, rec)
+	if err != nil {
+		return err
+	}
+	if merged {
+		if n, err := m.DirtyCount(ctx, rec.Path); err == nil && n == 0 {
+			r := m.RemoveEntry(ctx, e, RemoveOptions{KeepUnmerged: true})
+			if exitcode.Of(r.Err) != exitcode.Refused {
+				return r.Err
+			}
+			// Locked or in use: kept, as merge's cleanup keeps it.
+		}
+		return m.transition(ctx, e, record.Active, nil)
+	}
+	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
+		if op := m.inProgress(ctx, wt.Path); op != "" {
+			return fmt.Errorf("%w: %s is in the middle of %s", errNeedsPerson, wt.Path, op)
+		}
+		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
+			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", errNeedsPerson, wt.Path)
+		}
+	}
+	return m.transition(ctx, e, record.Active, nil)
+}
+
+// worktreeOnBranch is the worktree that has ref checked out, if any.
+func worktreeOnBranch(wts []git.Worktree, ref string) *git.Worktree {
+	for i := range wts {
+		if wts[i].Branch == ref {
+			return &wts[i]
+		}
+	}
+	return nil
+}
+
+// removeOrphan removes an orphaned task (its folder gone, or git's admin
+// entry gone) once it has claimed the record examined: a task that new
+// made again meanwhile is left alone.
+func (m *Manager) removeOrphan(ctx context.Context, e *record.Entry, force bool) error {
+	if err := m.claimForRepair(ctx, e); err != nil {
+		return err
+	}
+	return m.removeForRepair(ctx, e, force)
+}

@@ -44,7 +44,8 @@ const (
 	KeptDirty      = "kept_dirty"
 	KeptLocked     = "kept_locked"
 	KeptInUse      = "kept_in_use"
-	KeptNotOurs    = "kept_not_ours" // a symlink or file where the worktree was
+	KeptNotOurs    = "kept_not_ours"    // a symlink or file where the worktree was
+	KeptNotCreated = "kept_not_created" // a branch that existed before the task
 	KeptUnmerged   = "kept_unmerged"
 	KeptCheckedOut = "kept_checked_out"
 	KeptByFlag     = "kept_by_flag"
@@ -90,7 +91,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force) // beside the worktree list
 	// Whether deleting the branch would lose commits is asked beside the
 	// status too, when the branch may be deleted: a refused rm wastes it.
-	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
+	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
 	unmerged := early(mayDelete, func() (int, error) { return m.UnmergedCommits(ctx, rec) })
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
@@ -246,6 +247,10 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 		return KeptByConfig
 	case bs.CheckedOut != "" && bs.CheckedOut != rec.Path:
 		return KeptCheckedOut
+	case !rec.CreatedBranch(m.Settings.BranchPrefix):
+		// The branch existed before the task: --force discards the
+		// worktree's changes, never a branch that was not the task's.
+		return KeptNotCreated
 	case o.Force && !o.KeepUnmerged, o.MergedTip != "" && bs.SHA == o.MergedTip:
 		return Deleted
 	}

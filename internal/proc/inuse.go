@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,23 +13,31 @@ import (
 
 // User is a process whose working directory lies in a folder.
 type User struct {
-	PID  int
-	Name string // the command name
-	Cwd  string
+	PID    int
+	Name   string // the command name
+	Cwd    string
+	Caller bool // one of this process's ancestors: the shell that ran it, say
 }
 
 // UsersOf lists the running processes whose working directory is dir or a
 // folder below it (Linux: /proc/<pid>/cwd), compared by path and, for dir
 // itself, by device and inode, so a renamed or symlinked path is still
-// caught. This process, its ancestors and its children are left out: a
-// user runs `git wt rm` from somewhere, often from inside the worktree.
+// caught. This process and its children are left out, and so is git's
+// own process when git started this one (`git wt ...`: it only waits for
+// it); the caller counts (SPEC §7 "In use": a shell inside the worktree
+// that runs `git wt rm .` would be left in a deleted folder), callers
+// first.
 func UsersOf(dir string) []User {
 	root, err := os.Stat(dir)
 	if err != nil {
 		return nil
 	}
 	rootSys, _ := root.Sys().(*syscall.Stat_t)
-	skip := ancestors()
+	callers := ancestors()
+	skip := map[int]bool{os.Getpid(): true}
+	if p := os.Getppid(); commName(p) == "git" {
+		skip[p] = true // git's dispatcher: it exits when this process does
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -55,9 +64,18 @@ func UsersOf(dir string) []User {
 		// A child of this process (a git it started, caught between fork
 		// and exec with this process's working directory) is its own.
 		if in && parentOf(pid) != os.Getpid() {
-			users = append(users, User{PID: pid, Name: commName(pid), Cwd: cwd})
+			users = append(users, User{PID: pid, Name: commName(pid), Cwd: cwd, Caller: callers[pid]})
 		}
 	}
+	slices.SortStableFunc(users, func(a, b User) int {
+		switch {
+		case a.Caller == b.Caller:
+			return 0
+		case a.Caller:
+			return -1
+		}
+		return 1
+	})
 	return users
 }
 

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"io"
 	"os"
 )
 
@@ -10,15 +11,25 @@ import (
 // a state that doctor and gc repair. It is read nowhere else.
 const CheckpointEnv = "GIT_WT_TEST_CHECKPOINT"
 
-// checkpoint blocks until ctx is done (a signal) when the crash tests
-// asked to stop at name, after creating the file
-// $GIT_WT_TEST_CHECKPOINT_FILE to say it got there.
+// checkpoint blocks when the tests asked to stop at name, after creating
+// the file $GIT_WT_TEST_CHECKPOINT_FILE to say it got there: until ctx is
+// done (a signal), or, when $GIT_WT_TEST_CHECKPOINT_FIFO names a fifo,
+// until the test has opened it for writing and closed it again — the race
+// tests use that to do something at that exact step, then let git-wt go
+// on.
 func checkpoint(ctx context.Context, name string) {
 	if os.Getenv(CheckpointEnv) != name {
 		return
 	}
 	if f := os.Getenv(CheckpointEnv + "_FILE"); f != "" {
 		os.WriteFile(f, []byte(name), 0o644)
+	}
+	if fifo := os.Getenv(CheckpointEnv + "_FIFO"); fifo != "" {
+		if f, err := os.Open(fifo); err == nil { // blocks until a writer opens it
+			io.Copy(io.Discard, f) // until the writer closes it
+			f.Close()
+			return
+		}
 	}
 	<-ctx.Done()
 }

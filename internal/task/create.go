@@ -186,6 +186,11 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 		default:
 			return nil, errBusy
 		}
+	case record.Removing:
+		if proc.Check(owner(rec)) == proc.Alive {
+			return nil, errBusy // removed, or put back, soon: then look again
+		}
+		return nil, exitcode.Refusedf("task %q was left half removed (state removing): run git wt rm %s to finish removing it, then git wt new again", rec.Task, rec.Slug)
 	}
 	if _, err := os.Lstat(rec.Path); err != nil {
 		return m.resume(ctx, e, o) // record but no directory: make it again

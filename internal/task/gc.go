@@ -40,6 +40,7 @@ type GCReport struct {
 var orphanKinds = map[string]bool{
 	StuckCreation: true, MissingWorktree: true, UnregisteredFolder: true,
 	PrunableEntry: true, LeftoverBranch: true, LeftoverTrash: true, LeftoverMerge: true,
+	StuckRemoval: true,
 }
 
 // GC cleans orphans, then applies the retention policy (SPEC §7).

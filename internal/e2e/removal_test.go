@@ -195,3 +195,23 @@ func TestRmFromAShellInsideTheWorktreeIsRefused(t *testing.T) {
 	}
 	gone(t, s, "T", path)
 }
+
+func TestConcurrentRmOfOneTaskAllSucceed(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	var cmds []*exec.Cmd
+	for i := 0; i < 6; i++ {
+		c := s.Cmd(s.Repo, "rm", "T")
+		c.Stderr = &strings.Builder{}
+		cmds = append(cmds, c)
+	}
+	startTogether(t, cmds)
+	for i, c := range cmds {
+		if code := exitCode(c); code != 0 {
+			t.Errorf("rm %d of the same task exited %d: %s", i, code, c.Stderr)
+		}
+	}
+	gone(t, s, "T", path)
+	assertNothingLeft(t, s)
+	trashIsEmpty(t, path)
+}

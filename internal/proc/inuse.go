@@ -22,9 +22,10 @@ type User struct {
 // UsersOf lists the running processes whose working directory is dir or a
 // folder below it (Linux: /proc/<pid>/cwd), compared by path and, for dir
 // itself, by device and inode, so a renamed or symlinked path is still
-// caught. This process and its children are left out, and so is git's
-// own process when git started this one (`git wt ...`: it only waits for
-// it); the caller counts (SPEC §7 "In use": a shell inside the worktree
+// caught. This process and its children are left out, other git-wt
+// processes and their gits too (gitWtsOwn), and so is git's own process
+// when git started this one (`git wt ...`: it only waits for it); the
+// caller counts (SPEC §7 "In use": a shell inside the worktree
 // that runs `git wt rm .` would be left in a deleted folder), callers
 // first.
 func UsersOf(dir string) []User {
@@ -63,7 +64,7 @@ func UsersOf(dir string) []User {
 		}
 		// A child of this process (a git it started, caught between fork
 		// and exec with this process's working directory) is its own.
-		if in && parentOf(pid) != os.Getpid() {
+		if in && parentOf(pid) != os.Getpid() && !gitWtsOwn(pid) {
 			users = append(users, User{PID: pid, Name: commName(pid), Cwd: cwd, Caller: callers[pid]})
 		}
 	}
@@ -100,4 +101,19 @@ func parentOf(pid int) int {
 func commName(pid int) string {
 	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
 	return strings.TrimSpace(string(data))
+}
+
+// gitWtsOwn reports whether pid is another git-wt, or a git that another
+// git-wt started (a status, say): those come and go within the command,
+// which coordinates with this one through the task's record and the lock,
+// so they use no worktree the way a shell or an editor does. Without this,
+// two rm of one task would each see the other's git status and refuse.
+func gitWtsOwn(pid int) bool {
+	switch commName(pid) {
+	case "git-wt":
+		return true
+	case "git":
+		return commName(parentOf(pid)) == "git-wt"
+	}
+	return false
 }

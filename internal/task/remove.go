@@ -93,6 +93,10 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 	rec := e.Record
 	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
 	if err := m.takeOver(ctx, e, o.DryRun); err != nil {
+		if errors.Is(err, errRemovedMeanwhile) {
+			r.WorktreeOutcome = AlreadyGone // another rm did it all
+			return r
+		}
 		r.WorktreeOutcome, r.Err = Failed, err
 		if exitcode.Of(err) == exitcode.Refused {
 			r.WorktreeOutcome = KeptBusy
@@ -132,7 +136,12 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 	// it did: a task is never left half removed by a Ctrl-C.
 	ctx = context.WithoutCancel(ctx)
 	if r.WorktreeOutcome, r.Err = m.removeWorktree(ctx, e, o, r); r.Err != nil {
-		m.logEvent(rec, "remove-failed", r.Err.Error())
+		switch {
+		case errors.Is(r.Err, errRemovedMeanwhile):
+			r.Err, r.BranchOutcome = nil, "" // another rm did it all: nothing left to do
+		case exitcode.Of(r.Err) != exitcode.Refused: // refusals are logged as such
+			m.logEvent(rec, "remove-failed", r.Err.Error())
+		}
 		return r
 	}
 	rec = e.Record
@@ -322,8 +331,14 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	}
 	if err := m.beginRemoval(ctx, e, prior); err != nil {
 		l.Release()
-		if exitcode.Of(err) == exitcode.Refused {
+		switch exitcode.Of(err) {
+		case exitcode.Refused:
+			if e.Record.State == record.Removing && m.awaitRemoval(ctx, e) {
+				return AlreadyGone, errRemovedMeanwhile
+			}
 			return KeptBusy, err
+		case exitcode.NotFound:
+			return AlreadyGone, errRemovedMeanwhile
 		}
 		return Failed, exitcode.Failedf("cannot mark task %q as being removed (%v): nothing was changed", rec.Task, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
@@ -86,17 +87,26 @@ func (m *Manager) inUse(rec *record.Record, u proc.User, why string) error {
 	return m.refuse(rec, "in-use", "%s is in use by process %d (%s, working directory %s)%s: stop it first, or use --force", rec.Path, u.PID, u.Name, u.Cwd, why)
 }
 
+// errRemovedMeanwhile says that another process removed the task between
+// rm's look and its own removal: rm is idempotent, that is success.
+var errRemovedMeanwhile = errors.New("task removed meanwhile by another process")
+
 // beginRemoval moves the task to state removing, signed by this process,
 // if it is still in the state rm examined (another process may have
 // started a merge, say, or finished a creation meanwhile).
 func (m *Manager) beginRemoval(ctx context.Context, e *record.Entry, examined record.State) error {
 	me := self()
-	return m.update(ctx, e, func(r *record.Record) error {
+	before := *e.Record
+	err := m.update(ctx, e, func(r *record.Record) error {
 		if r.State != examined {
 			return exitcode.Refusedf("task %q changed meanwhile (from %s to %s), so nothing was removed: run git wt rm %s again to look at it again", r.Task, examined, r.State, text.ShellQuote(r.Task))
 		}
 		return r.Move(record.Removing, me)
 	})
+	if err != nil && e.Record.State == record.Removing && e.Record.Owner() == me {
+		*e.Record = before // the write failed: the stored record is as it was
+	}
+	return err
 }
 
 // putBack ends a removal that changed nothing after all: the task goes
@@ -150,7 +160,13 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		return nil // this process's own merge, cleaning up
 	}
 	if proc.Check(o) == proc.Alive {
-		return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, o.PID, rec.State, text.ShellQuote(rec.Task))
+		if rec.State == record.Removing && m.awaitRemoval(ctx, e) {
+			return errRemovedMeanwhile
+		}
+		if rec = e.Record; !(rec.State == record.Active || rec.State == record.Adopted || rec.State == record.Failed) {
+			return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, owner(rec).PID, rec.State, text.ShellQuote(rec.Task))
+		}
+		return nil // put back by the other removal: look at it again
 	}
 	if rec.State != record.Removing || dryRun {
 		return nil
@@ -181,4 +197,22 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		m.putBack(e, record.Removing) // an ordinary task again, looked at like any other
 	}
 	return nil
+}
+
+// awaitRemoval waits (up to wt.lockTimeout) while another live process
+// removes the task, and reports whether the task is gone; otherwise e
+// holds the task as it is now.
+func (m *Manager) awaitRemoval(ctx context.Context, e *record.Entry) bool {
+	deadline := time.Now().Add(m.Settings.LockTimeout)
+	for e.Record.State == record.Removing && proc.Check(owner(e.Record)) == proc.Alive && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(pollInterval):
+		}
+		if err := m.reload(ctx, e); err != nil {
+			return exitcode.Of(err) == exitcode.NotFound
+		}
+	}
+	return false
 }

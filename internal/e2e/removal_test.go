@@ -215,3 +215,23 @@ func TestConcurrentRmOfOneTaskAllSucceed(t *testing.T) {
 	assertNothingLeft(t, s)
 	trashIsEmpty(t, path)
 }
+
+func TestRmThatTimesOutOnTheLockChangesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	holder := startIn(t, s.Repo, "flock", "-o", ".git/wt/lock", "sleep", "60")
+	waitFor(t, func() bool { return exec.Command("flock", "-n", s.Repo+"/.git/wt/lock", "true").Run() != nil })
+	s.Git(s.Repo, "config", "wt.lockTimeout", "300ms")
+	r := s.WT("rm", "T")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "nothing was changed") {
+		t.Fatalf("rm while the lock is held: %s", r)
+	}
+	if !testutil.Exists(filepath.Join(path, "README.md")) || recordState(s, "T") != "active" {
+		t.Fatalf("a rm that gave up on the lock changed something (record %q)", recordState(s, "T"))
+	}
+	trashIsEmpty(t, path)
+	holder.Process.Kill()
+	holder.Wait()
+	s.MustWT("rm", "T")
+	gone(t, s, "T", path)
+}

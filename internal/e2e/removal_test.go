@@ -235,3 +235,30 @@ func TestRmThatTimesOutOnTheLockChangesNothing(t *testing.T) {
 	s.MustWT("rm", "T")
 	gone(t, s, "T", path)
 }
+
+func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	rm := stopAt(t, s, "rm:renamed", "rm", "T")
+	moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
+	if len(moved) != 1 {
+		t.Fatalf("the folder was not moved aside: %v", moved)
+	}
+	// Written before the move, seen by no check yet.
+	s.Write(filepath.Join(moved[0], "late.txt"), "late")
+	kill(rm)
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckRemoval) || strings.Contains(r.Stdout, task.LeftoverTrash) {
+		t.Fatalf("doctor after a kill between the move and the second check: %s", r)
+	}
+	s.WT("doctor", "--fix") // keeps the dirty worktree, and says so
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+		t.Fatalf("the late file is not back in the worktree: %v", err)
+	}
+	if st := recordState(s, "T"); st != "active" {
+		t.Fatalf("record state %q, want active", st)
+	}
+	trashIsEmpty(t, path)
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the fix: %s", r)
+	}
+}

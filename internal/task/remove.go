@@ -395,14 +395,13 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	}
 	l.Release()
 	checkpoint(ctx, "rm:unregistered")
+	// Only what was moved aside and checked is deleted: a folder made at
+	// the task's path meanwhile is someone else's.
 	if trash != "" {
-		err = fsutil.RemoveAll(trash)
+		if err := fsutil.RemoveAll(trash); err != nil {
+			return Failed, halfRemoved(rec, "cannot delete %s, the folder of %s moved aside (%v)", trash, rec.Path, err)
+		}
 		os.Remove(filepath.Dir(trash)) // only if empty
-	} else if _, statErr := os.Lstat(rec.Path); statErr == nil {
-		err = fsutil.RemoveAll(rec.Path) // made again meanwhile, by hand
-	}
-	if err != nil {
-		return Failed, halfRemoved(rec, "cannot delete %s (%v)", orDash(trash, rec.Path), err)
 	}
 	return outcome, nil
 }

@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
@@ -63,7 +65,7 @@ func (m *Manager) moveAside(rec *record.Record) (string, error) {
 // recheck looks at the moved folder again, as rm looked at it in place:
 // a change or a user that appeared since is a refusal (exit 3).
 func (m *Manager) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (string, error) {
-	n, err := m.DirtyCount(ctx, trash)
+	n, err := m.movedDirtyCount(ctx, trash)
 	if err != nil {
 		return KeptDirty, m.refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
 	}
@@ -75,6 +77,33 @@ func (m *Manager) recheck(ctx context.Context, rec *record.Record, trash string,
 		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
 	}
 	return Deleted, nil
+}
+
+// movedDirtyCount counts the changes in a worktree moved aside. git
+// reaches an initialised submodule's git dir (in the worktree's admin
+// entry) by a path relative to the submodule's folder, which the move
+// breaks: in a worktree with such submodules, the second look leaves
+// them out (the first, in place, looked into them).
+func (m *Manager) movedDirtyCount(ctx context.Context, dir string) (int, error) {
+	_, admin, err := git.AdminDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := os.Lstat(filepath.Join(admin, "modules")); err != nil {
+		return m.DirtyCount(ctx, dir)
+	}
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: dir, InWorktree: true, Env: readOnly, Args: []string{
+		"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=all"}})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, entry := range strings.Split(string(out), "\x00") {
+		if entry != "" && !strings.HasPrefix(entry, "# ") {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // inUse is the refusal for a worktree a process works in. When that

@@ -64,9 +64,14 @@ func UsersOf(dir string) []User {
 		}
 		// A child of this process (a git it started, caught between fork
 		// and exec with this process's working directory) is its own.
-		if in && parentOf(pid) != os.Getpid() && !gitWtsOwn(pid) {
-			users = append(users, User{PID: pid, Name: commName(pid), Cwd: cwd, Caller: callers[pid]})
+		if !in || parentOf(pid) == os.Getpid() {
+			continue
 		}
+		name := commName(pid)
+		if name == "" || gitWtsOwn(pid, name) {
+			continue // gone since its cwd was read, or another git-wt's
+		}
+		users = append(users, User{PID: pid, Name: name, Cwd: cwd, Caller: callers[pid]})
 	}
 	slices.SortStableFunc(users, func(a, b User) int {
 		switch {
@@ -108,12 +113,13 @@ func commName(pid int) string {
 // which coordinates with this one through the task's record and the lock,
 // so they use no worktree the way a shell or an editor does. Without this,
 // two rm of one task would each see the other's git status and refuse.
-func gitWtsOwn(pid int) bool {
-	switch commName(pid) {
+func gitWtsOwn(pid int, name string) bool {
+	switch name {
 	case "git-wt":
 		return true
 	case "git":
-		return commName(parentOf(pid)) == "git-wt"
+		ppid := parentOf(pid)
+		return ppid == 0 || commName(ppid) == "git-wt" // 0: it has exited meanwhile
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,7 +50,16 @@ func (e *env) printMainPath(c *cli.Context) error {
 	}
 	repo, err := e.locate(c.Context)
 	if err != nil {
-		return err
+		// The current directory may be a worktree that was removed: the
+		// way back to the main worktree must still be found.
+		if _, cwdErr := os.Getwd(); cwdErr == nil {
+			return err
+		}
+		found, ok := e.locateFromGoneDir(c.Context)
+		if !ok {
+			return exitcode.Failedf("the current directory was deleted, and no repository was found near it: cd to your repository")
+		}
+		repo = found
 	}
 	_, err = fmt.Fprintln(e.stdout, repo.MainDir)
 	return err

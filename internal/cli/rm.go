@@ -16,9 +16,10 @@ func rmCommand(e *env) *cli.Command {
 		ArgsUsage: "TASK...",
 		Description: "A dirty, locked or in-use worktree is refused (exit 3) and nothing is changed. " +
 			"A clean worktree whose branch has commits found nowhere else is removed and the " +
-			"branch kept, with a warning. Removing a task that does not exist succeeds.",
+			"branch kept, with a warning. A branch that existed before the task is always kept. " +
+			"Removing a task that does not exist succeeds.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "discard uncommitted changes, ignore locks and use, delete unmerged branches"},
+			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "discard uncommitted changes, ignore locks and use, delete unmerged branches that git-wt created"},
 			&cli.BoolFlag{Name: "keep-branch", Usage: "keep the task's branch"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be removed and remove nothing"},
 			jsonFlag,
@@ -76,6 +77,8 @@ func (e *env) reportRemoval(r *task.Removal, o task.RemoveOptions) {
 		e.warnf("kept branch %s: %d %s not merged (use --force to delete it)", r.Branch, r.Unmerged, text.Plural(r.Unmerged, "commit", "commits"))
 	case task.KeptCheckedOut:
 		e.warnf("kept branch %s: it is checked out in another worktree", r.Branch)
+	case task.KeptNotCreated:
+		e.infof("kept branch %s: it existed before the task, so it is yours to delete (git branch -d %s)", r.Branch, r.Branch)
 	case task.WouldDelete:
 		e.infof("would delete branch %s", r.Branch)
 	}

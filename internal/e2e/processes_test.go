@@ -56,7 +56,10 @@ func TestGitProcessesPerCommand(t *testing.T) {
 		{[]string{"list", "--no-status"}, 2}, // config, one for-each-ref (the record blobs are cached)
 		{[]string{"list"}, 2 + 2},            // and one git status per worktree, which says what it has checked out
 		{[]string{"show", "T"}, 4},           // config, cat-file, worktree list, status
-		{[]string{"rm", "T"}, 8},             // with the branch and the record deleted in one transaction
+		// With the branch and the record deleted in one transaction; the
+		// state "removing" (hash-object, update-ref) and the second status
+		// of the moved folder make removal all or nothing (SPEC §7).
+		{[]string{"rm", "T"}, 11},
 	}
 	for _, tc := range cases {
 		if n, calls := run(tc.args...); n != tc.want {

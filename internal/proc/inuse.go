@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,23 +13,32 @@ import (
 
 // User is a process whose working directory lies in a folder.
 type User struct {
-	PID  int
-	Name string // the command name
-	Cwd  string
+	PID    int
+	Name   string // the command name
+	Cwd    string
+	Caller bool // one of this process's ancestors: the shell that ran it, say
 }
 
 // UsersOf lists the running processes whose working directory is dir or a
 // folder below it (Linux: /proc/<pid>/cwd), compared by path and, for dir
 // itself, by device and inode, so a renamed or symlinked path is still
-// caught. This process, its ancestors and its children are left out: a
-// user runs `git wt rm` from somewhere, often from inside the worktree.
+// caught. This process and its children are left out, other git-wt
+// processes and their gits too (gitWtsOwn), and so is git's own process
+// when git started this one (`git wt ...`: it only waits for it); the
+// caller counts (SPEC §7 "In use": a shell inside the worktree
+// that runs `git wt rm .` would be left in a deleted folder), callers
+// first.
 func UsersOf(dir string) []User {
 	root, err := os.Stat(dir)
 	if err != nil {
 		return nil
 	}
 	rootSys, _ := root.Sys().(*syscall.Stat_t)
-	skip := ancestors()
+	callers := ancestors()
+	skip := map[int]bool{os.Getpid(): true}
+	if p := os.Getppid(); commName(p) == "git" {
+		skip[p] = true // git's dispatcher: it exits when this process does
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -54,10 +64,24 @@ func UsersOf(dir string) []User {
 		}
 		// A child of this process (a git it started, caught between fork
 		// and exec with this process's working directory) is its own.
-		if in && parentOf(pid) != os.Getpid() {
-			users = append(users, User{PID: pid, Name: commName(pid), Cwd: cwd})
+		if !in || parentOf(pid) == os.Getpid() {
+			continue
 		}
+		name := commName(pid)
+		if name == "" || gitWtsOwn(pid, name) {
+			continue // gone since its cwd was read, or another git-wt's
+		}
+		users = append(users, User{PID: pid, Name: name, Cwd: cwd, Caller: callers[pid]})
 	}
+	slices.SortStableFunc(users, func(a, b User) int {
+		switch {
+		case a.Caller == b.Caller:
+			return 0
+		case a.Caller:
+			return -1
+		}
+		return 1
+	})
 	return users
 }
 
@@ -82,4 +106,20 @@ func parentOf(pid int) int {
 func commName(pid int) string {
 	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
 	return strings.TrimSpace(string(data))
+}
+
+// gitWtsOwn reports whether pid is another git-wt, or a git that another
+// git-wt started (a status, say): those come and go within the command,
+// which coordinates with this one through the task's record and the lock,
+// so they use no worktree the way a shell or an editor does. Without this,
+// two rm of one task would each see the other's git status and refuse.
+func gitWtsOwn(pid int, name string) bool {
+	switch name {
+	case "git-wt":
+		return true
+	case "git":
+		ppid := parentOf(pid)
+		return ppid == 0 || commName(ppid) == "git-wt" // 0: it has exited meanwhile
+	}
+	return false
 }

@@ -87,6 +87,11 @@ type Record struct {
 	CreatorPID   int       `json:"creator_pid"`
 	CreatorHost  string    `json:"creator_host"`
 	CreatorStart string    `json:"creator_start"`
+
+	// BranchCreated says whether git-wt created the branch (SPEC §4
+	// "Branch ownership"); nil in records written before the field
+	// existed (see CreatedBranch).
+	BranchCreated *bool `json:"branch_created,omitempty"`
 }
 
 // Encode returns the record as the JSON stored in its blob.

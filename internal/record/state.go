@@ -33,16 +33,19 @@ var ErrIllegalMove = errors.New("illegal state change")
 // next. Removed is the deletion of the record. Creating may also be
 // entered again from a task whose folder is gone or whose creation stopped
 // (`new` makes it again, SPEC §2), and merging from a merge whose process
-// died (`merge` again takes over); adopted behaves as active.
+// died (`merge` again takes over), and removing from a removal whose
+// process died (the next rm or doctor --fix finishes it); adopted behaves
+// as active. A stuck creation is rolled back through removing too, so
+// that its rollback is checked as any removal is.
 var moves = map[State][]State{
-	Creating:     {Creating, Initializing, Active, Failed, Removed},
-	Initializing: {Creating, Active, Failed, Removed},
+	Creating:     {Creating, Initializing, Active, Failed, Removing, Removed},
+	Initializing: {Creating, Active, Failed, Removing, Removed},
 	Active:       {Creating, Initializing, Merging, Syncing, Removing},
 	Adopted:      {Creating, Merging, Syncing, Removing},
 	Failed:       {Creating, Initializing, Removing},
 	Merging:      {Merging, Active, Adopted, Removing, Removed},
 	Syncing:      {Active, Adopted},
-	Removing:     {Active, Adopted, Failed, Removed},
+	Removing:     {Removing, Active, Adopted, Failed, Removed},
 	Pooled:       {Creating, Removed},
 }
 

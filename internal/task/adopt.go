@@ -38,6 +38,7 @@ func (m *Manager) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 		Task: branch, Branch: branch, Path: wt.Path, Base: b.Name(), BaseSHA: baseSHA,
 		State: record.Adopted, CreatedAt: now, LastAccessAt: now, Locked: wt.Locked, LockReason: wt.LockReason,
 	}
+	rec.SetBranchCreated(false) // the worktree's maker made its branch
 	rec.Stamp(self())
 	// Under the task's slug or, if another task has that, its suffixed one.
 	for _, name := range slug.Candidates(rec.Task) {

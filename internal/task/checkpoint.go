@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"io"
 	"os"
 	"time"
 )
@@ -11,18 +12,26 @@ import (
 // a state that doctor and gc repair. It is read nowhere else.
 const CheckpointEnv = "GIT_WT_TEST_CHECKPOINT"
 
-// checkpoint blocks until ctx is done (a signal) when the crash tests
-// asked to stop at name, after creating the file
-// $GIT_WT_TEST_CHECKPOINT_FILE to say it got there. When
-// $GIT_WT_TEST_CHECKPOINT_GO names a file, it also goes on once that file
-// exists: the race tests let the process continue after they changed
-// something behind its back.
+// checkpoint blocks when the tests asked to stop at name, after creating
+// the file $GIT_WT_TEST_CHECKPOINT_FILE to say it got there: until ctx is
+// done (a signal), or, when $GIT_WT_TEST_CHECKPOINT_FIFO names a fifo,
+// until the test has opened it for writing and closed it again, or, when
+// $GIT_WT_TEST_CHECKPOINT_GO names a file, until that file exists. The
+// race tests use the last two to do something behind git-wt's back at
+// that exact step, then let it go on.
 func checkpoint(ctx context.Context, name string) {
 	if os.Getenv(CheckpointEnv) != name {
 		return
 	}
 	if f := os.Getenv(CheckpointEnv + "_FILE"); f != "" {
 		os.WriteFile(f, []byte(name), 0o644)
+	}
+	if fifo := os.Getenv(CheckpointEnv + "_FIFO"); fifo != "" {
+		if f, err := os.Open(fifo); err == nil { // blocks until a writer opens it
+			io.Copy(io.Discard, f) // until the writer closes it
+			f.Close()
+			return
+		}
 	}
 	goFile := os.Getenv(CheckpointEnv + "_GO")
 	for {

@@ -197,6 +197,11 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 		default:
 			return nil, errBusy
 		}
+	case record.Removing:
+		if proc.Check(owner(rec)) == proc.Alive {
+			return nil, errBusy // removed, or put back, soon: then look again
+		}
+		return nil, exitcode.Refusedf("task %q was left half removed (state removing): run git wt rm %s to finish removing it, then git wt new again", rec.Task, rec.Slug)
 	}
 	if _, err := os.Lstat(rec.Path); err != nil {
 		return m.resume(ctx, e, o) // record but no directory: make it again
@@ -354,12 +359,15 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 	if seen.branches[branch].Missing {
 		also = []git.Ref{{Name: branchRef(branch), OID: b.SHA}}
 	}
+	// Only a branch made here, with the record, is git-wt's to delete.
+	rec.SetBranchCreated(len(also) > 0)
 	oid, err := m.Store.Create(ctx, rec, also...)
 	if errors.Is(err, git.ErrStale) && len(also) > 0 {
 		// The record or the branch appeared meanwhile: if the branch, take
 		// it like any existing one.
 		if fresh, gerr := m.Store.Get(ctx, name); gerr == nil && len(fresh) == 0 {
 			also = nil
+			rec.SetBranchCreated(false)
 			oid, err = m.Store.Create(ctx, rec)
 		}
 	}
@@ -441,6 +449,7 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 		err := m.Git.UpdateRef(ctx, m.Repo.MainDir, ref, startSHA, "")
 		switch {
 		case err == nil:
+			rec.SetBranchCreated(true) // saved with the next state change
 			// Undo runs last-in first-out: the worktree goes before its branch.
 			u.push(func(ctx context.Context) error { return m.dropNewBranch(ctx, rec.Branch, startSHA) })
 		case errors.Is(err, git.ErrStale):

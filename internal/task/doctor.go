@@ -32,6 +32,7 @@ const (
 	LeftoverBranch     = "leftover-branch"         // a task branch with no worktree, no record, no unique commits
 	LeftoverTrash      = "leftover-trash"          // what an interrupted rm was deleting
 	LeftoverMerge      = "leftover-merge-worktree" // the temporary worktree of a merge whose process died
+	StuckRemoval       = "stuck-removal"           // removing, its process gone (stuckremoval.go)
 )
 
 // Problem is one disagreement, what fixing it does, and what happened.
@@ -94,11 +95,13 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 	var problems []*Problem
 	byPath := map[string]bool{}
 	trashDirs := map[string]bool{m.Settings.BaseDir: true}
+	removing := map[string]bool{} // trash folders of stuck removals
 	for i := range entries {
 		e := &entries[i]
 		if e.Record != nil {
 			byPath[e.Record.Path] = true
 			trashDirs[filepath.Dir(e.Record.Path)] = true
+			m.removalTrash(e.Record, removing)
 		}
 		if p := m.diagnoseRecord(ctx, e, wts); p != nil {
 			problems = append(problems, p)
@@ -117,7 +120,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 	problems = append(problems, m.legacyProblems(entries, store.LegacyRefs())...)
 	problems = append(problems, m.gitLeftovers(entries, wts)...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
-	problems = append(problems, leftoverTrash(trashDirs)...)
+	problems = append(problems, leftoverTrash(trashDirs, removing)...)
 	return &Diagnosis{Problems: problems, Worktrees: known}, nil
 }
 
@@ -146,6 +149,8 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 		p.fixWith = func(ctx context.Context, _ bool) error { return m.repairStuckCreation(ctx, e) }
 		p.fixDirty = true
 		return p
+	case record.Removing:
+		return m.diagnoseRemoval(e, p, alive)
 	case record.Merging:
 		if alive != proc.Dead {
 			return nil
@@ -274,8 +279,9 @@ func (m *Manager) branchAge(ctx context.Context, branch string) time.Duration {
 }
 
 // leftoverTrash finds what interrupted removals left in the trash folders
-// beside worktrees.
-func leftoverTrash(dirs map[string]bool) []*Problem {
+// beside worktrees, but for the folders of removals whose record is still
+// there (stuck-removal repairs those).
+func leftoverTrash(dirs, removing map[string]bool) []*Problem {
 	var problems []*Problem
 	self := proc.Self()
 	for dir := range dirs {
@@ -283,6 +289,9 @@ func leftoverTrash(dirs map[string]bool) []*Problem {
 		entries, _ := os.ReadDir(trash)
 		for _, e := range entries {
 			path := filepath.Join(trash, e.Name())
+			if removing[path] {
+				continue // a stuck removal's folder: its record says what to do
+			}
 			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(e.Name()), "."))
 			if proc.Check(proc.ID{PID: pid, Host: self.Host}) == proc.Alive {
 				continue // an rm is deleting it right now

@@ -125,18 +125,22 @@ func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*
 // worktree, one in use) is kept, and the merge still succeeds.
 func (m *Manager) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePlan, prev record.State, res *MergeResult) error {
 	checkpoint(ctx, "merge:cleanup")
-	r := m.RemoveEntry(ctx, e, RemoveOptions{MergedTip: p.taskTip})
+	r := m.RemoveEntry(ctx, e, RemoveOptions{MergedTip: p.taskTip, PutBack: prev})
 	res.Removal = r
 	switch exitcode.Of(r.Err) {
 	case exitcode.OK:
 		return nil
 	case exitcode.Refused:
-		m.setState(e, prev)
+		if e.Record.State == record.Merging { // refused before the removal began
+			m.setState(e, prev)
+		}
 		res.Kept, r.Err = r.Err.Error(), nil
 		return nil
 	}
-	if fresh, err := m.Store.Get(ctx, e.Slug); err == nil && len(fresh) == 1 {
-		m.setState(e, prev) // not left "merging": the merge is done
+	// Not left "merging": the merge is done. A removal that began was put
+	// back, or left "removing" for the next rm to finish, as it says.
+	if fresh, err := m.Store.Get(ctx, e.Slug); err == nil && len(fresh) == 1 && e.Record.State == record.Merging {
+		m.setState(e, prev)
 	}
 	return exitcode.Failedf("merged %s into %s, but could not remove the task: %v", p.rec.Branch, p.intoName, r.Err)
 }

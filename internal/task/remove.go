@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
@@ -30,6 +29,10 @@ type RemoveOptions struct {
 	// MergedTip is the commit `git wt merge` just merged: the branch is
 	// deleted if it still points there (a squash leaves it no ancestor).
 	MergedTip string
+	// PutBack is the state a task goes back to when its removal is
+	// refused after it began ("" for the state it had): merge's cleanup
+	// puts its task back to the state it had before the merge.
+	PutBack record.State
 }
 
 // trashDir is where rm moves a worktree folder before deleting it.
@@ -44,7 +47,9 @@ const (
 	KeptDirty      = "kept_dirty"
 	KeptLocked     = "kept_locked"
 	KeptInUse      = "kept_in_use"
-	KeptNotOurs    = "kept_not_ours" // a symlink or file where the worktree was
+	KeptNotOurs    = "kept_not_ours"    // a symlink or file where the worktree was
+	KeptBusy       = "kept_busy"        // another process is creating, merging or removing it
+	KeptNotCreated = "kept_not_created" // a branch that existed before the task
 	KeptUnmerged   = "kept_unmerged"
 	KeptCheckedOut = "kept_checked_out"
 	KeptByFlag     = "kept_by_flag"
@@ -87,10 +92,22 @@ func (m *Manager) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	rec := e.Record
 	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
+	if err := m.takeOver(ctx, e, o.DryRun); err != nil {
+		if errors.Is(err, errRemovedMeanwhile) {
+			r.WorktreeOutcome = AlreadyGone // another rm did it all
+			return r
+		}
+		r.WorktreeOutcome, r.Err = Failed, err
+		if exitcode.Of(err) == exitcode.Refused {
+			r.WorktreeOutcome = KeptBusy
+		}
+		return r
+	}
+	rec = e.Record
 	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force) // beside the worktree list
 	// Whether deleting the branch would lose commits is asked beside the
 	// status too, when the branch may be deleted: a refused rm wastes it.
-	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
+	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
 	unmerged := early(mayDelete, func() (int, error) { return m.UnmergedCommits(ctx, rec) })
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
@@ -114,13 +131,20 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		}
 		return r
 	}
-	if r.WorktreeOutcome == Deleted || r.WorktreeOutcome == AlreadyGone {
-		if err := m.removeWorktree(ctx, rec); err != nil {
-			r.WorktreeOutcome, r.Err = Failed, exitcode.Failedf("cannot remove the worktree %s: %v", rec.Path, err)
-			m.logEvent(rec, "remove-failed", err.Error())
-			return r
+	checkpoint(ctx, "rm:checked")
+	// From here on an interrupt lets the removal end, or put back what
+	// it did: a task is never left half removed by a Ctrl-C.
+	ctx = context.WithoutCancel(ctx)
+	if r.WorktreeOutcome, r.Err = m.removeWorktree(ctx, e, o, r); r.Err != nil {
+		switch {
+		case errors.Is(r.Err, errRemovedMeanwhile):
+			r.Err, r.BranchOutcome = nil, "" // another rm did it all: nothing left to do
+		case exitcode.Of(r.Err) != exitcode.Refused: // refusals are logged as such
+			m.logEvent(rec, "remove-failed", r.Err.Error())
 		}
+		return r
 	}
+	rec = e.Record
 	if r.BranchOutcome == Deleted {
 		// The branch, only if it is still where rm read it (a commit made
 		// since keeps it), and the record go in one transaction; when that
@@ -129,19 +153,21 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		if err != nil {
 			if err := m.deleteBranch(ctx, rec.Branch, r.branchSHA); err != nil {
 				// Keep the record: running rm again finishes the job.
-				r.BranchOutcome, r.Err = Failed, exitcode.Failedf("removed %s but did not delete branch %s (%v): run git wt rm %s again", rec.Path, rec.Branch, err, rec.Slug)
+				r.BranchOutcome, r.Err = Failed, halfRemoved(rec, "removed %s but could not delete branch %s (%v)", rec.Path, rec.Branch, err)
 				m.logEvent(rec, "remove-failed", r.Err.Error())
 				return r
 			}
 			err = m.deleteRecord(ctx, e)
 		}
 		if err != nil {
-			r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, e.Ref(), err)
+			r.Err = halfRemoved(rec, "removed %s but could not delete its record %s (%v)", rec.Path, e.Ref(), err)
+			m.logEvent(rec, "remove-failed", r.Err.Error())
 			return r
 		}
 		m.branchDeleted(ctx, rec.Branch, r.branchSHA)
 	} else if err := m.deleteRecord(ctx, e); err != nil {
-		r.Err = exitcode.Failedf("removed %s but could not delete its record %s: %v", rec.Path, e.Ref(), err)
+		r.Err = halfRemoved(rec, "removed %s but could not delete its record %s (%v)", rec.Path, e.Ref(), err)
+		m.logEvent(rec, "remove-failed", r.Err.Error())
 		return r
 	}
 	m.forget(rec.Slug)
@@ -188,8 +214,7 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 			return KeptDirty, m.refuse(rec, "dirty", "%s has %d uncommitted %s: use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
 		}
 		if users := proc.UsersOf(rec.Path); len(users) > 0 {
-			u := users[0]
-			return KeptInUse, m.refuse(rec, "in-use", "%s is in use by process %d (%s, working directory %s): stop it first, or use --force", rec.Path, u.PID, u.Name, u.Cwd)
+			return KeptInUse, m.inUse(rec, users[0], "")
 		}
 	}
 	return Deleted, nil
@@ -249,6 +274,10 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 		return KeptByConfig
 	case bs.CheckedOut != "" && bs.CheckedOut != rec.Path:
 		return KeptCheckedOut
+	case !rec.CreatedBranch(m.Settings.BranchPrefix):
+		// The branch existed before the task: --force discards the
+		// worktree's changes, never a branch that was not the task's.
+		return KeptNotCreated
 	case o.Force && !o.KeepUnmerged, o.MergedTip != "" && bs.SHA == o.MergedTip:
 		return Deleted
 	}
@@ -283,47 +312,101 @@ func branchInWorktrees(wts []git.Worktree, branch string) (branchState, bool) {
 	return branchState{}, false
 }
 
-// removeWorktree deletes the worktree folder and git's admin entry, with
-// git run from the main worktree (the command may have started in the one
-// it removes). The folder is first renamed aside, so the lock is held only
-// for the quick admin step, not while gigabytes are deleted; a worktree
-// whose folder is already gone only loses its admin entry.
-func (m *Manager) removeWorktree(ctx context.Context, rec *record.Record) error {
-	trash := ""
-	if st, err := os.Lstat(rec.Path); err == nil {
-		if !st.IsDir() {
-			if err := os.Remove(rec.Path); err != nil { // a link: never its target
-				return err
-			}
-		} else {
-			trash = filepath.Join(filepath.Dir(rec.Path), trashDir, rec.Slug+"."+strconv.Itoa(os.Getpid()))
-			if os.MkdirAll(filepath.Dir(trash), 0o777) != nil || os.Rename(rec.Path, trash) != nil {
-				trash = "" // another file system, say: delete in place
-			}
-		}
+// removeWorktree deletes the worktree folder and git's admin entry, all
+// or nothing (removeaside.go): under the lock the task goes to state
+// removing and its folder into the trash; the moved folder is checked
+// again (unless --force), and put back with the state when it changed;
+// then git's admin entry goes, with git run from the main worktree (the
+// command may have started in the one it removes), and the folder is
+// deleted out of the lock. A folder that is already gone only loses its
+// admin entry. It returns the worktree's outcome; on an error the task is
+// either as it was or left in state removing, as the error says.
+func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveOptions, r *Removal) (string, error) {
+	rec := e.Record
+	outcome, prior := r.WorktreeOutcome, rec.State
+	back := prior
+	if o.PutBack != "" {
+		back = o.PutBack
 	}
-	checkpoint(ctx, "rm:renamed")
 	l, err := m.lock(ctx)
 	if err != nil {
-		return err
+		return Failed, exitcode.Failedf("cannot remove %s: %v; nothing was changed", rec.Path, err)
+	}
+	if err := m.beginRemoval(ctx, e, prior); err != nil {
+		l.Release()
+		switch exitcode.Of(err) {
+		case exitcode.Refused:
+			if e.Record.State == record.Removing && m.awaitRemoval(ctx, e) {
+				return AlreadyGone, errRemovedMeanwhile
+			}
+			return KeptBusy, err
+		case exitcode.NotFound:
+			return AlreadyGone, errRemovedMeanwhile
+		}
+		return Failed, exitcode.Failedf("cannot mark task %q as being removed (%v): nothing was changed", rec.Task, err)
+	}
+	rec = e.Record
+	trash := ""
+	st, err := os.Lstat(rec.Path)
+	switch {
+	case err == nil && !st.IsDir():
+		err = os.Remove(rec.Path) // a link (rm --force): never its target
+	case err == nil:
+		trash, err = m.moveAside(rec)
+	case os.IsNotExist(err):
+		err = nil
+	}
+	l.Release()
+	if err != nil {
+		m.putBack(e, back)
+		return Failed, exitcode.Failedf("cannot move %s aside to remove it (%v): nothing was changed", rec.Path, err)
+	}
+	checkpoint(ctx, "rm:renamed")
+	// putBack moves the folder back where it was and the task to its
+	// state: all is as before rm.
+	putBack := func() error {
+		if trash != "" {
+			if err := os.Rename(trash, rec.Path); err != nil {
+				return halfRemoved(rec, "cannot move %s back to %s (%v): move it back yourself", trash, rec.Path, err)
+			}
+			os.Remove(filepath.Dir(trash)) // only if empty
+		}
+		m.putBack(e, back)
+		return nil
+	}
+	if trash != "" && !o.Force {
+		if kept, err := m.recheck(ctx, rec, trash, r); err != nil {
+			if perr := putBack(); perr != nil {
+				return Failed, perr
+			}
+			return kept, err
+		}
+	}
+	if l, err = m.lock(ctx); err != nil {
+		if perr := putBack(); perr != nil {
+			return Failed, perr
+		}
+		return Failed, exitcode.Failedf("cannot remove %s: %v; nothing was changed", rec.Path, err)
 	}
 	_, gitErr := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", "--force", rec.Path)
+	if gitErr != nil && m.registered(ctx, rec.Path) {
+		l.Release()
+		if perr := putBack(); perr != nil {
+			return Failed, perr
+		}
+		return Failed, exitcode.Failedf("cannot remove git's admin entry of %s (%v): nothing was changed", rec.Path, gitErr)
+	}
 	l.Release()
 	checkpoint(ctx, "rm:unregistered")
+	// Only what was moved aside and checked is deleted: a folder made at
+	// the task's path meanwhile is someone else's.
 	if trash != "" {
-		err = fsutil.RemoveAll(trash)
+		if err := fsutil.RemoveAll(trash); err != nil {
+			return Failed, halfRemoved(rec, "cannot delete %s, the folder of %s moved aside (%v)", trash, rec.Path, err)
+		}
 		os.Remove(filepath.Dir(trash)) // only if empty
-	} else if _, statErr := os.Lstat(rec.Path); statErr == nil {
-		// git could not delete it all (read-only folders): finish the job.
-		err = fsutil.RemoveAll(rec.Path)
 	}
-	if err != nil {
-		return err
-	}
-	if gitErr != nil && m.registered(ctx, rec.Path) {
-		return gitErr
-	}
-	return nil
+	return outcome, nil
 }
 
 // deleteBranch deletes a branch if it still points at sha (a branch that

@@ -127,17 +127,18 @@ func byBranch(all []record.Entry, arg string) *record.Entry {
 	return nil
 }
 
-// byPath finds the task whose worktree holds the path arg, if arg is an
-// existing path; the deepest worktree wins (worktrees may nest).
+// byPath finds the task whose worktree holds the path arg; the deepest
+// worktree wins (worktrees may nest). A path that does not exist (a
+// worktree deleted behind git-wt's back) names the task whose recorded
+// path it is exactly, with symlinks resolved in the part of it that
+// exists.
 func (m *Manager) byPath(all []record.Entry, arg string) *record.Entry {
-	if _, err := os.Lstat(arg); err != nil {
-		return nil
-	}
+	_, statErr := os.Lstat(arg)
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := fsutil.ResolveExisting(abs)
 	if err != nil {
 		return nil
 	}
@@ -145,6 +146,9 @@ func (m *Manager) byPath(all []record.Entry, arg string) *record.Entry {
 	for i := range all {
 		rec := all[i].Record
 		if rec == nil || !(fsutil.Within(rec.Path, abs) || fsutil.Within(rec.Path, real)) {
+			continue
+		}
+		if statErr != nil && rec.Path != abs && rec.Path != real {
 			continue
 		}
 		if best == nil || len(rec.Path) > len(best.Record.Path) {

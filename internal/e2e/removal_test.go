@@ -1,0 +1,264 @@
+// These tests protect removal's promise (SPEC §7): a file written while rm
+// or merge-time cleanup removes a worktree survives, a removal that fails
+// half way is left in state removing and finished by the next rm or
+// doctor --fix, and a shell inside a worktree is not left in a deleted
+// folder by a plain rm.
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// pauseAt starts git-wt with args, waits until it reaches checkpoint, and
+// returns it paused there with the function that lets it go on.
+func pauseAt(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...string) (*exec.Cmd, func()) {
+	t.Helper()
+	dir := t.TempDir()
+	reached, fifo := filepath.Join(dir, "reached"), filepath.Join(dir, "go-on")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := s.Cmd(s.Repo, args...)
+	cmd.Env = append(cmd.Env, task.CheckpointEnv+"="+checkpoint, task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_FIFO="+fifo)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	return cmd, func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until git-wt reads
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+}
+
+// recordState is the state in the task's record, "" when it has none.
+func recordState(s *testutil.Sandbox, slug string) string {
+	cmd := exec.Command("git", "cat-file", "blob", "refs/wt/"+slug)
+	cmd.Dir, cmd.Env = s.Repo, s.Env
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	var rec struct{ State string }
+	json.Unmarshal(out, &rec)
+	return rec.State
+}
+
+func trashIsEmpty(t *testing.T, path string) {
+	t.Helper()
+	if entries, _ := os.ReadDir(filepath.Join(filepath.Dir(path), ".git-wt-trash")); len(entries) != 0 {
+		t.Fatalf("left in the trash: %v", entries)
+	}
+}
+
+func TestRmKeepsAFileWrittenAfterItsCheck(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	rm, goOn := pauseAt(t, s, "rm:checked", "rm", "T")
+	s.Write(filepath.Join(path, "late.txt"), "written while rm ran")
+	goOn()
+	if code := exitCode(rm); code != 3 {
+		t.Fatalf("rm of a worktree written to after its check exited %d, want 3", code)
+	}
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "written while rm ran" {
+		t.Fatalf("the late file is lost: %v", err)
+	}
+	if st := recordState(s, "T"); st != "active" || !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
+		t.Fatalf("record state %q after a refused rm; branch kept: want active and yes", st)
+	}
+	if !strings.Contains(s.Git(path, "status", "--porcelain"), "late.txt") {
+		t.Fatal("the worktree put back is not a working git worktree")
+	}
+	trashIsEmpty(t, path)
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after a refused rm: %s", r)
+	}
+}
+
+func TestMergeCleanupKeepsAFileWrittenAfterItsCheck(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	commitFile(s, path, "work.txt", "work", "work")
+	merge, goOn := pauseAt(t, s, "rm:checked", "merge", "T")
+	s.Write(filepath.Join(path, "late.txt"), "written while merge cleaned up")
+	goOn()
+	if code := exitCode(merge); code != 0 {
+		t.Fatalf("merge whose cleanup was refused exited %d, want 0", code)
+	}
+	if s.Git(s.Repo, "show", "main:work.txt") != "work" {
+		t.Fatal("the merge did not land")
+	}
+	if !testutil.Exists(filepath.Join(path, "late.txt")) || recordState(s, "T") != "active" {
+		t.Fatalf("the task or its late file is gone (record state %q)", recordState(s, "T"))
+	}
+	trashIsEmpty(t, path)
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after a refused cleanup: %s", r)
+	}
+}
+
+func TestRmThatFailsHalfWayIsFinishedByTheNextRm(t *testing.T) {
+	if !testutil.IsRoot() {
+		t.Skip("the tests hand the repository to an unprivileged user: needs root")
+	}
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "STATE.json"), "{}") // ignored: removed with it
+	s.GiveToNobody()
+	refs := filepath.Join(s.Repo, ".git", "refs")
+	// All of .git/refs read-only: rm cannot even mark the task, and
+	// changes nothing.
+	system("chmod", "-R", "a-w", refs)
+	r := s.AsNobody("rm", "T")
+	system("chmod", "-R", "u+w", refs)
+	if r.Code != 1 || !strings.Contains(r.Stderr, "nothing was changed") || !testutil.Exists(filepath.Join(path, "STATE.json")) || recordState(s, "T") != "active" {
+		t.Fatalf("rm with a read-only .git/refs: %s (record %q)", r, recordState(s, "T"))
+	}
+	// Only the branches read-only: the worktree goes, the branch cannot;
+	// the task stays "removing", and the message says how to finish.
+	branches := filepath.Join(refs, "heads", "wt")
+	os.Chmod(branches, 0o555)
+	r = s.AsNobody("rm", "T")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "state removing") || !strings.Contains(r.Stderr, "git wt rm T") {
+		t.Fatalf("rm with read-only branches: %s", r)
+	}
+	if st := recordState(s, "T"); st != "removing" {
+		t.Fatalf("record state %q after a half-done rm, want removing", st)
+	}
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckRemoval) {
+		t.Fatalf("doctor while the removal is stuck: %s", r)
+	}
+	os.Chmod(branches, 0o755)
+	if r := s.AsNobody("rm", "T"); r.Code != 0 {
+		t.Fatalf("rm again: %s", r)
+	}
+	gone(t, s, "T", path)
+	assertNothingLeft(t, s)
+	trashIsEmpty(t, path)
+}
+
+func TestRmOfAnUndeletableFileIsFinishedByDoctor(t *testing.T) {
+	if !testutil.IsRoot() {
+		t.Skip("an undeletable file needs a folder of another user: needs root")
+	}
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.GiveToNobody()
+	stuck := filepath.Join(path, "build", "root-owned")
+	s.Write(filepath.Join(stuck, "file.o"), "x") // build/ is ignored: the worktree is clean
+	r := s.AsNobody("rm", "T")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "state removing") || !strings.Contains(r.Stderr, "doctor --fix") {
+		t.Fatalf("rm of a worktree holding an undeletable file: %s", r)
+	}
+	if st := recordState(s, "T"); st != "removing" {
+		t.Fatalf("record state %q, want removing", st)
+	}
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckRemoval) || strings.Contains(r.Stdout, task.LeftoverTrash) {
+		t.Fatalf("doctor while the removal is stuck: %s", r)
+	}
+	s.GiveToNobody() // the cause fixed
+	if r := s.AsNobody("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	gone(t, s, "T", path)
+	assertNothingLeft(t, s)
+	trashIsEmpty(t, path)
+}
+
+func TestRmFromAShellInsideTheWorktreeIsRefused(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	r := shellIn(t, s, `cd "$1" && git wt rm .; code=$?; exit $code`, path)
+	if r.Code != 3 || !strings.Contains(r.Stderr, `cd "$(git wt path --main)"`) {
+		t.Fatalf("rm . from a shell inside the worktree: %s", r)
+	}
+	if !testutil.Exists(filepath.Join(path, "README.md")) || recordState(s, "T") != "active" {
+		t.Fatal("a refused rm changed something")
+	}
+	// With --force it goes, and the way back still works from the
+	// deleted folder.
+	r = shellIn(t, s, `cd "$1" && git wt rm --force . && git wt path --main`, path)
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != s.Repo {
+		t.Fatalf("rm --force . then path --main: %s", r)
+	}
+	gone(t, s, "T", path)
+}
+
+func TestConcurrentRmOfOneTaskAllSucceed(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	var cmds []*exec.Cmd
+	for i := 0; i < 6; i++ {
+		c := s.Cmd(s.Repo, "rm", "T")
+		c.Stderr = &strings.Builder{}
+		cmds = append(cmds, c)
+	}
+	startTogether(t, cmds)
+	for i, c := range cmds {
+		if code := exitCode(c); code != 0 {
+			t.Errorf("rm %d of the same task exited %d: %s", i, code, c.Stderr)
+		}
+	}
+	gone(t, s, "T", path)
+	assertNothingLeft(t, s)
+	trashIsEmpty(t, path)
+}
+
+func TestRmThatTimesOutOnTheLockChangesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	holder := startIn(t, s.Repo, "flock", "-o", ".git/wt/lock", "sleep", "60")
+	waitFor(t, func() bool { return exec.Command("flock", "-n", s.Repo+"/.git/wt/lock", "true").Run() != nil })
+	s.Git(s.Repo, "config", "wt.lockTimeout", "300ms")
+	r := s.WT("rm", "T")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "nothing was changed") {
+		t.Fatalf("rm while the lock is held: %s", r)
+	}
+	if !testutil.Exists(filepath.Join(path, "README.md")) || recordState(s, "T") != "active" {
+		t.Fatalf("a rm that gave up on the lock changed something (record %q)", recordState(s, "T"))
+	}
+	trashIsEmpty(t, path)
+	holder.Process.Kill()
+	holder.Wait()
+	s.MustWT("rm", "T")
+	gone(t, s, "T", path)
+}
+
+func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	rm := stopAt(t, s, "rm:renamed", "rm", "T")
+	moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
+	if len(moved) != 1 {
+		t.Fatalf("the folder was not moved aside: %v", moved)
+	}
+	// Written before the move, seen by no check yet.
+	s.Write(filepath.Join(moved[0], "late.txt"), "late")
+	kill(rm)
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckRemoval) || strings.Contains(r.Stdout, task.LeftoverTrash) {
+		t.Fatalf("doctor after a kill between the move and the second check: %s", r)
+	}
+	s.WT("doctor", "--fix") // keeps the dirty worktree, and says so
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+		t.Fatalf("the late file is not back in the worktree: %v", err)
+	}
+	if st := recordState(s, "T"); st != "active" {
+		t.Fatalf("record state %q, want active", st)
+	}
+	trashIsEmpty(t, path)
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the fix: %s", r)
+	}
+}

@@ -1,0 +1,247 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// Removal is all or nothing (SPEC §7): under the lock the task goes to
+// state "removing" (compare-and-swap against the state rm examined) and
+// its folder is renamed into the trash; the moved folder is then checked
+// for changes and users again, so a file written after rm's first look is
+// seen, and the folder goes back where it was, the state too. Only then
+// are git's admin entry, the folder, the branch and the record deleted.
+// A removal that fails half way leaves the task in state "removing",
+// which the next rm or doctor --fix completes (takeOver).
+
+// trashPaths are where a removal by process pid moves the task's folder:
+// <base dir>/.git-wt-trash/<slug>.<pid>, or beside the folder when it is
+// not in the base dir (the setting changed since) or on another file
+// system than the base dir's trash.
+func (m *Manager) trashPaths(rec *record.Record, pid int) []string {
+	name := rec.Slug + "." + strconv.Itoa(pid)
+	beside := filepath.Join(filepath.Dir(rec.Path), trashDir, name)
+	if m.Settings != nil && m.Settings.BaseDir != "" && fsutil.Within(m.Settings.BaseDir, rec.Path) {
+		if inBase := filepath.Join(m.Settings.BaseDir, trashDir, name); inBase != beside {
+			return []string{inBase, beside}
+		}
+	}
+	return []string{beside}
+}
+
+// moveAside renames the task's folder into the trash and returns where it
+// went.
+func (m *Manager) moveAside(rec *record.Record) (string, error) {
+	var err error
+	for _, trash := range m.trashPaths(rec, os.Getpid()) {
+		if err = os.MkdirAll(filepath.Dir(trash), 0o777); err != nil {
+			continue
+		}
+		if err = os.Rename(rec.Path, trash); err == nil {
+			return trash, nil
+		}
+		os.Remove(filepath.Dir(trash)) // only if empty
+		if !errors.Is(err, syscall.EXDEV) {
+			break
+		}
+	}
+	return "", err
+}
+
+// recheck looks at the moved folder again, as rm looked at it in place:
+// a change or a user that appeared since is a refusal (exit 3).
+func (m *Manager) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (string, error) {
+	n, err := m.movedDirtyCount(ctx, trash)
+	if err != nil {
+		return KeptDirty, m.refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
+	}
+	if n > 0 {
+		r.Dirty = n
+		return KeptDirty, m.refuse(rec, "dirty", "%s changed while it was being removed: it has %d uncommitted %s now, so it was put back as it was; use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
+	}
+	if users := proc.UsersOf(trash); len(users) > 0 {
+		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
+	}
+	return Deleted, nil
+}
+
+// movedDirtyCount counts the changes in a worktree moved aside. git
+// reaches an initialised submodule's git dir (in the worktree's admin
+// entry) by a path relative to the submodule's folder, which the move
+// breaks: in a worktree with such submodules, the second look leaves
+// them out (the first, in place, looked into them).
+func (m *Manager) movedDirtyCount(ctx context.Context, dir string) (int, error) {
+	_, admin, err := git.AdminDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := os.Lstat(filepath.Join(admin, "modules")); err != nil {
+		return m.DirtyCount(ctx, dir)
+	}
+	out, err := m.Git.Exec(ctx, git.Cmd{Dir: dir, InWorktree: true, Env: readOnly, Args: []string{
+		"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=all"}})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, entry := range strings.Split(string(out), "\x00") {
+		if entry != "" && !strings.HasPrefix(entry, "# ") {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// inUse is the refusal for a worktree a process works in. When that
+// process is the caller (the shell that ran git wt rm from inside the
+// worktree), the message says how to step out first.
+func (m *Manager) inUse(rec *record.Record, u proc.User, why string) error {
+	if u.Caller {
+		return m.refuse(rec, "in-use", "%s is the working directory of the shell that runs this command (process %d, %s)%s: run cd \"$(git wt path --main)\" first, then git wt rm %s; or use --force", rec.Path, u.PID, u.Name, why, text.ShellQuote(rec.Task))
+	}
+	return m.refuse(rec, "in-use", "%s is in use by process %d (%s, working directory %s)%s: stop it first, or use --force", rec.Path, u.PID, u.Name, u.Cwd, why)
+}
+
+// errRemovedMeanwhile says that another process removed the task between
+// rm's look and its own removal: rm is idempotent, that is success.
+var errRemovedMeanwhile = errors.New("task removed meanwhile by another process")
+
+// beginRemoval moves the task to state removing, signed by this process,
+// if it is still in the state rm examined (another process may have
+// started a merge, say, or finished a creation meanwhile).
+func (m *Manager) beginRemoval(ctx context.Context, e *record.Entry, examined record.State) error {
+	me := self()
+	before := *e.Record
+	err := m.update(ctx, e, func(r *record.Record) error {
+		if r.State != examined {
+			return exitcode.Refusedf("task %q changed meanwhile (from %s to %s), so nothing was removed: run git wt rm %s again to look at it again", r.Task, examined, r.State, text.ShellQuote(r.Task))
+		}
+		return r.Move(record.Removing, me)
+	})
+	if err != nil && e.Record.State == record.Removing && e.Record.Owner() == me {
+		*e.Record = before // the write failed: the stored record is as it was
+	}
+	return err
+}
+
+// putBack ends a removal that changed nothing after all: the task goes
+// back to the state it had (a stuck creation to failed, kept for a person
+// to look at; a merge's task to active, the merge is done).
+func (m *Manager) putBack(e *record.Entry, prior record.State) {
+	switch {
+	case prior == record.Creating || prior == record.Initializing:
+		prior = record.Failed
+	case prior == record.Removing:
+		prior = priorOfRemoval(e.Record)
+	case !record.CanMove(record.Removing, prior):
+		prior = record.Active
+	}
+	m.setState(e, prior)
+}
+
+// priorOfRemoval guesses the state a task had before a removal whose
+// process died: adopted for a worktree git-wt did not make, failed after
+// a failed init, else active.
+func priorOfRemoval(rec *record.Record) record.State {
+	switch {
+	case rec.Init.Status == record.InitFailed:
+		return record.Failed
+	case rec.Task == rec.Branch && !rec.Init.Ran && rec.BranchCreated != nil && !*rec.BranchCreated:
+		return record.Adopted
+	}
+	return record.Active
+}
+
+// halfRemoved is the error of a removal that stopped half way: the task
+// stays in state removing, and the message says how to finish.
+func halfRemoved(rec *record.Record, format string, args ...any) error {
+	return exitcode.Failedf("%s; the task is left in state removing: fix that, then run git wt rm %s (or git wt doctor --fix) to finish removing it", fmt.Sprintf(format, args...), text.ShellQuote(rec.Task))
+}
+
+// takeOver prepares a task for removal: one that another live process is
+// creating, merging, syncing or removing is refused (busy); one left in
+// state removing by a process that died gets its folder back from the
+// trash when its removal had not passed the second check (git still has
+// its admin entry), or loses what is left of it there when it had.
+func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) error {
+	rec := e.Record
+	switch rec.State {
+	case record.Active, record.Adopted, record.Failed:
+		return nil
+	}
+	o := owner(rec)
+	me := proc.Self()
+	if o.PID == me.PID && o.Host == me.Host {
+		return nil // this process's own merge, cleaning up
+	}
+	if proc.Check(o) == proc.Alive {
+		if rec.State == record.Removing && m.awaitRemoval(ctx, e) {
+			return errRemovedMeanwhile
+		}
+		if rec = e.Record; !(rec.State == record.Active || rec.State == record.Adopted || rec.State == record.Failed) {
+			return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, owner(rec).PID, rec.State, text.ShellQuote(rec.Task))
+		}
+		return nil // put back by the other removal: look at it again
+	}
+	if rec.State != record.Removing || dryRun {
+		return nil
+	}
+	for _, trash := range m.trashPaths(rec, o.PID) {
+		if _, err := os.Lstat(trash); err != nil {
+			continue
+		}
+		if _, err := os.Lstat(rec.Path); err == nil {
+			return exitcode.Failedf("both %s and %s (left by an interrupted removal) exist: look at both, delete the one you do not need, then run git wt rm %s again", rec.Path, trash, text.ShellQuote(rec.Task))
+		}
+		if m.registered(ctx, rec.Path) {
+			// The removal had not passed its second check: the folder goes
+			// back, and is looked at again like any other.
+			if err := os.Rename(trash, rec.Path); err != nil {
+				return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, err)
+			}
+			os.Remove(filepath.Dir(trash)) // only if empty
+			break
+		}
+		// It had: git's admin entry is gone, what is left is to delete.
+		if err := fsutil.RemoveAll(trash); err != nil {
+			return halfRemoved(rec, "cannot delete %s: %v", trash, err)
+		}
+		os.Remove(filepath.Dir(trash))
+	}
+	if _, err := os.Lstat(rec.Path); err == nil {
+		m.putBack(e, record.Removing) // an ordinary task again, looked at like any other
+	}
+	return nil
+}
+
+// awaitRemoval waits (up to wt.lockTimeout) while another live process
+// removes the task, and reports whether the task is gone; otherwise e
+// holds the task as it is now.
+func (m *Manager) awaitRemoval(ctx context.Context, e *record.Entry) bool {
+	deadline := time.Now().Add(m.Settings.LockTimeout)
+	for e.Record.State == record.Removing && proc.Check(owner(e.Record)) == proc.Alive && time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(pollInterval):
+		}
+		if err := m.reload(ctx, e); err != nil {
+			return exitcode.Of(err) == exitcode.NotFound
+		}
+	}
+	return false
+}

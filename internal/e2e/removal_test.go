@@ -45,7 +45,7 @@ func pauseAt(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...strin
 
 // recordState is the state in the task's record, "" when it has none.
 func recordState(s *testutil.Sandbox, slug string) string {
-	cmd := exec.Command("git", "cat-file", "blob", "refs/wt/"+slug)
+	cmd := exec.Command("git", "cat-file", "blob", "refs/git-wt/tasks/"+slug)
 	cmd.Dir, cmd.Env = s.Repo, s.Env
 	out, err := cmd.Output()
 	if err != nil {

@@ -445,19 +445,23 @@ func TestInterruptedMergeIsFinished(t *testing.T) {
 	for _, tc := range []struct {
 		checkpoint string
 		landed     bool
+		state      string // the state the kill leaves
+		problem    string // what doctor reports
 	}{
-		{"merge:cleanup", true},
-		{"rm:renamed", true}, // the worktree folder already moved to the trash
-		{"merge:merging", false},
+		{"merge:cleanup", true, "merging", task.InterruptedMerge},
+		// The cleanup had begun removing: the worktree folder already
+		// moved to the trash, the task in state removing.
+		{"rm:renamed", true, "removing", task.StuckRemoval},
+		{"merge:merging", false, "merging", task.InterruptedMerge},
 	} {
 		t.Run(tc.checkpoint, func(t *testing.T) {
 			s, path, taskTip, _ := mergeSetup(t, false)
 			kill(stopAt(t, s, tc.checkpoint, "merge", "T"))
-			if state := taskState(t, s); state != "merging" {
-				t.Fatalf("state %q after a killed merge", state)
+			if state := taskState(t, s); state != tc.state {
+				t.Fatalf("state %q after a killed merge, want %s", state, tc.state)
 			}
 			r := s.WT("doctor")
-			if r.Code != 1 || !strings.Contains(r.Stdout, task.InterruptedMerge) {
+			if r.Code != 1 || !strings.Contains(r.Stdout, tc.problem) {
 				t.Fatalf("doctor after a killed merge: %s", r)
 			}
 			if r := s.WT("doctor", "--fix"); r.Code != 0 {

@@ -581,7 +581,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	// other processes now see a live creator and wait. A resumed creation
 	// is a creation again, whatever state it stopped in.
 	if err := rec.Move(record.Creating, self()); err != nil {
-		return nil, err
+		return nil, notNow(rec, record.Creating, err)
 	}
 	if err := m.save(ctx, e); err != nil {
 		return nil, busyIfStale(err)

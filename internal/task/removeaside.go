@@ -130,7 +130,10 @@ func (m *Manager) beginRemoval(ctx context.Context, e *record.Entry, examined re
 		if r.State != examined {
 			return exitcode.Refusedf("task %q changed meanwhile (from %s to %s), so nothing was removed: run git wt rm %s again to look at it again", r.Task, examined, r.State, text.ShellQuote(r.Task))
 		}
-		return r.Move(record.Removing, me)
+		if err := r.Move(record.Removing, me); err != nil {
+			return notNow(r, record.Removing, err)
+		}
+		return nil
 	})
 	if err != nil && e.Record.State == record.Removing && e.Record.Owner() == me {
 		*e.Record = before // the write failed: the stored record is as it was

@@ -39,13 +39,26 @@ func (m *Manager) transition(ctx context.Context, e *record.Entry, to record.Sta
 	me := self()
 	return m.update(ctx, e, func(r *record.Record) error {
 		if err := r.Move(to, me); err != nil {
-			return err
+			return notNow(r, to, err)
 		}
 		if also != nil {
 			also(r)
 		}
 		return nil
 	})
+}
+
+// notNow turns a move the task's present state does not allow into a
+// refusal (exit 3, nothing changed) that says what to do: another process
+// is working on the task, or its setup failed and waits for the user.
+func notNow(r *record.Record, to record.State, err error) error {
+	if !errors.Is(err, record.ErrIllegalMove) {
+		return err
+	}
+	if r.State == record.Failed {
+		return exitcode.Refusedf("task %q cannot go to state %s: its setup failed; look at %s, then run git wt init %s, or git wt rm %s", r.Task, to, r.Path, r.Slug, r.Slug)
+	}
+	return exitcode.Refusedf("task %q cannot go to state %s: it is %s (process %d on %s); try again when that is done, or run git wt doctor if that process died", r.Task, to, r.State, r.CreatorPID, r.CreatorHost)
 }
 
 // self is this process as a record's owner.

@@ -6,6 +6,7 @@ package e2e
 import (
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,4 +110,21 @@ func TestLockWaiterGivesUp(t *testing.T) {
 		t.Fatal("a waiter that gave up left a record")
 	}
 	s.MustWT("new", "second")
+}
+
+// An adopted worktree (made by plain git) is a task, but takes no
+// wt.maxWorktrees slot: the limit is on what git-wt makes (SPEC §14).
+func TestAdoptedWorktreeTakesNoMaxWorktreesSlot(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.maxWorktrees", "1")
+	s.Git(s.Repo, "worktree", "add", "-b", "by-hand", filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "by-hand"))
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || s.WT("count").Out() != "1" {
+		t.Fatalf("doctor --fix must adopt the plain worktree: %s", r)
+	}
+	if r := s.WT("new", "T"); r.Code != 0 {
+		t.Fatalf("new with wt.maxWorktrees=1 and one adopted worktree: %s", r)
+	}
+	if r := s.WT("new", "U"); r.Code != 4 {
+		t.Fatalf("new past wt.maxWorktrees: %s", r)
+	}
 }

@@ -418,9 +418,11 @@ func (m *Manager) checkLimit(records func() ([]record.Entry, error)) error {
 	if err != nil {
 		return err
 	}
+	// Adopted worktrees were made by someone else: they are tasks, but
+	// take no slot (SPEC §14).
 	n := 0
 	for _, e := range entries {
-		if e.Record != nil {
+		if e.Record != nil && e.Record.State != record.Adopted {
 			n++
 		}
 	}

@@ -31,3 +31,28 @@ func TestMergeOfAFailedTaskIsRefused(t *testing.T) {
 		t.Errorf("state %q after a refused merge, want failed", state)
 	}
 }
+
+// A record and git's admin entry that disagree on a worktree's lock (a
+// git wt lock killed between its two writes, or git worktree unlock by
+// hand) are reported, and doctor --fix makes the record follow git.
+func TestDoctorMakesTheRecordsLockFollowGit(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Git(s.Repo, "worktree", "lock", "--reason", "by hand", path)
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, "lock-mismatch") {
+		t.Fatalf("doctor must report a lock only git has: %s", r)
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	if rec := readRecord(t, s, "T"); rec["locked"] != true || rec["lock_reason"] != "by hand" {
+		t.Fatalf("the record after doctor --fix: locked %v, reason %v", rec["locked"], rec["lock_reason"])
+	}
+	s.Git(s.Repo, "worktree", "unlock", path)
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || readRecord(t, s, "T")["locked"] != false {
+		t.Fatalf("doctor --fix after git worktree unlock: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the fixes: %s", r)
+	}
+}

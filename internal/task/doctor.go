@@ -175,7 +175,7 @@ func (m *Manager) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git
 		p.fixWith = func(ctx context.Context, f bool) error { return m.removeOrphan(ctx, e, f) }
 		return p
 	}
-	return nil
+	return m.diagnoseLock(e, findWorktree(wts, rec.Path), p)
 }
 
 // diagnoseUnrecorded reports a worktree that has no record.

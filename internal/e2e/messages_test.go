@@ -70,13 +70,14 @@ func TestConcurrentCommitsOnOneTaskBothSucceed(t *testing.T) {
 	}
 }
 
-// paused starts git-wt with args, stopped at step (task.PauseEnv) until
-// go is called.
+// paused starts git-wt with args, stopped at step (task.CheckpointEnv)
+// until goOn is called.
 func paused(t *testing.T, s *testutil.Sandbox, dir, step string, args ...string) (cmd *exec.Cmd, stdout, stderr *bytes.Buffer, goOn func()) {
 	t.Helper()
-	gate := filepath.Join(t.TempDir(), "paused")
+	tmp := t.TempDir()
+	gate, goFile := filepath.Join(tmp, "paused"), filepath.Join(tmp, "go")
 	cmd = s.Cmd(dir, args...)
-	cmd.Env = append(cmd.Env, task.PauseEnv+"="+step, task.PauseEnv+"_FILE="+gate)
+	cmd.Env = append(cmd.Env, task.CheckpointEnv+"="+step, task.CheckpointEnv+"_FILE="+gate, task.CheckpointEnv+"_GO="+goFile)
 	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
@@ -84,7 +85,7 @@ func paused(t *testing.T, s *testutil.Sandbox, dir, step string, args ...string)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	waitFor(t, func() bool { return testutil.Exists(gate) })
-	return cmd, stdout, stderr, func() { os.Remove(gate) }
+	return cmd, stdout, stderr, func() { os.WriteFile(goFile, nil, 0o644) }
 }
 
 func TestCommitInATaskRemovedMeanwhileSaysSo(t *testing.T) {

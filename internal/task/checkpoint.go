@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// CheckpointEnv names a step at which git-wt stops and waits to be killed:
-// the crash tests set it to prove that a SIGKILL at that exact step leaves
-// a state that doctor and gc repair. It is read nowhere else.
+// CheckpointEnv names a step at which git-wt stops: the crash tests set it
+// to prove that a SIGKILL at that exact step leaves a state that doctor
+// and gc repair, the race tests to change something behind git-wt's back
+// at that step and then let it go on. It is read nowhere else.
 const CheckpointEnv = "GIT_WT_TEST_CHECKPOINT"
 
 // checkpoint blocks when the tests asked to stop at name, after creating

@@ -29,7 +29,7 @@ func (m *Manager) Commit(ctx context.Context, rec *record.Record, msg string, ho
 		return "", false, err
 	}
 	defer l.Release()
-	pause(ctx, "commit:locked")
+	checkpoint(ctx, "commit:locked")
 	m.clearStaleLocks(rec) // a killed git's: git add would refuse to run
 	if _, err := m.Git.RunIn(ctx, rec.Path, "add", "-A"); err != nil {
 		return "", false, worktreeGone(rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))

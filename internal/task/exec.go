@@ -28,7 +28,7 @@ func (m *Manager) Exec(rec *record.Record, argv []string) error {
 	if err := requireWorktree(rec); err != nil {
 		return err
 	}
-	pause(context.Background(), "exec:found")
+	checkpoint(context.Background(), "exec:found")
 	if err := os.Chdir(rec.Path); err != nil {
 		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, unwrapPathErr(err)))
 	}

@@ -165,3 +165,21 @@ func TestLockAgainWithoutReasonKeepsTheReason(t *testing.T) {
 		t.Errorf("a new --reason did not replace the old one:\n%s", got)
 	}
 }
+
+// A commit whose worktree is removed while git commits (here by its own
+// pre-commit hook, as a concurrent rm --force would) says so in one
+// git-wt line, without git's complaints about the files it could not
+// write.
+func TestCommitWhoseWorktreeGoesDuringTheCommitSaysSoOnce(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	s.Write(filepath.Join(path, "work.txt"), "work\n")
+	hook := filepath.Join(s.Repo, ".git", "hooks", "pre-commit")
+	s.Write(hook, "#!/bin/sh\nunset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE\ncd "+s.Repo+" && git wt rm -q --force T >/dev/null 2>&1\nexit 0\n")
+	os.Chmod(hook, 0o755)
+	r := s.WT("commit", "T", "-m", "work")
+	if r.Code != 1 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, "git wt new") {
+		t.Fatalf("commit in a worktree removed during the commit: %s", r)
+	}
+	onePrefixedLine(t, "git wt commit", r.Stderr)
+}

@@ -408,6 +408,13 @@ func (c *checker) exitCodesAndMessages() {
 		if r.leftOver {
 			c.add("left-running", "%s: a process it started still held its stderr 5s after it exited", r)
 		}
+		if r.args[0] == "commit" && r.code == 0 {
+			// A commit that succeeded passes git commit's own stderr on,
+			// as a plain git commit shows it: the user's hooks, and git's
+			// auto-maintenance (whose pack-refs may race the workers'
+			// ref updates). Those lines are not git-wt's messages.
+			continue
+		}
 		var bad []string
 		for _, line := range messageLines(r) {
 			if !strings.HasPrefix(line, "git-wt: ") {

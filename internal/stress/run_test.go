@@ -29,7 +29,6 @@ type run struct {
 	leftOver   bool // something it started still held its output after it exited
 	stdout     string
 	stderr     string
-	userCmd    bool // stderr may hold a user command's output (exec, init)
 }
 
 func (r *run) String() string {
@@ -81,7 +80,7 @@ func (p *proc) kill() bool {
 // wt runs git-wt with args; when killAfter > 0 its process group is
 // SIGKILLed after that long (if it still runs).
 func (rn *runner) wt(worker int, killAfter time.Duration, args ...string) *run {
-	r := &run{worker: worker, args: args, userCmd: len(args) > 0 && (args[0] == "exec" || args[0] == "init")}
+	r := &run{worker: worker, args: args}
 	cmd := exec.Command(rn.bin, args...)
 	cmd.Dir = rn.dir
 	cmd.Env = rn.env

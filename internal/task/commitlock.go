@@ -43,7 +43,11 @@ func (m *Manager) gitCommit(ctx context.Context, rec *record.Record, msg string,
 		}
 		time.Sleep(delay)
 	}
-	if hookOutput != nil && !git.IsLockError(err) {
+	// What git and the hooks said is shown, except after a failure that
+	// came from the worktree going away meanwhile (a concurrent rm): then
+	// git's complaints about files it could not write say nothing that
+	// worktreeGone's message does not.
+	if hookOutput != nil && !git.IsLockError(err) && (err == nil || requireWorktree(rec) == nil) {
 		hookOutput.Write(stderr.Bytes())
 	}
 	if err != nil {

@@ -2,7 +2,8 @@
 #   make            build bin/git-wt
 #   make test       every test (unit, end-to-end, fuzz seed corpora)
 #   make install    install into $(prefix) (default ~/.local, /usr/local as root):
-#                   the binary, the man page and the completion files;
+#                   the binary, the man page and the completion files
+#                   (completions/);
 #                   prefix, bindir, mandir and DESTDIR as usual
 #   make uninstall  remove exactly what make install installed
 #   make lint       gofmt and go vet

@@ -87,9 +87,11 @@ ldflags="-s -w -X github.com/git-wt/git-wt/internal/cli.Version=$version"
 go build -trimpath -tags urfave_cli_no_docs -ldflags "$ldflags" -o "$build/git-wt" ./cmd/git-wt
 go build -trimpath -ldflags "$ldflags" -o "$build/git-wt-man" ./cmd/git-wt-man
 "$build/git-wt-man" >"$build/git-wt.1"
-"$build/git-wt" completion bash >"$build/git-wt.bash"
-"$build/git-wt" completion zsh >"$build/_git-wt"
-"$build/git-wt" completion fish >"$build/git-wt.fish"
+# The completion scripts as they are in completions/ (the binary embeds the
+# same files: `git wt completion SHELL` prints them).
+cp completions/git-wt.bash "$build/git-wt.bash"
+cp completions/git-wt.zsh "$build/_git-wt"
+cp completions/git-wt.fish "$build/git-wt.fish"
 cat >"$build/git-wt.conf.fish" <<'EOF'
 # git-wt: `git wt <TAB>` in fish. fish's git completion hands `git wt` to
 # git-wt's own only from fish 3.7 on: load it now, beside this folder.

@@ -200,8 +200,23 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 
 // progress is where long operations show how far they have got: stderr,
 // when it is a terminal and --quiet was not given; else nil (nothing).
-func (e *env) progress() *progress.Printer {
-	return progress.NewPrinter(e.stderr, !e.quiet && e.isTerminal(e.stderr))
+func (e *env) progress() task.Progress {
+	p := progress.NewPrinter(e.stderr, !e.quiet && e.isTerminal(e.stderr), settings.FormatSize)
+	if p == nil {
+		return nil
+	}
+	return meters{p}
+}
+
+// meters gives the domain's task.Progress the terminal's progress line.
+type meters struct{ p *progress.Printer }
+
+func (m meters) Start(title string, total int64, bytes bool) task.Meter {
+	unit := progress.Count
+	if bytes {
+		unit = progress.Bytes
+	}
+	return m.p.Start(title, total, unit)
 }
 
 // errorf prints an error message: one "git-wt: ..." line on stderr, even

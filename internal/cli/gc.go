@@ -30,16 +30,22 @@ func gcCommand(e *env) *cli.Command {
 			if c.NArg() != 0 {
 				return noArgs(c)
 			}
-			o := task.GCOptions{DryRun: c.Bool("dry-run"), Force: c.Bool("force"), MaxCount: c.Int("max-count")}
-			if s := c.String("max-age"); s != "" {
-				d, err := settings.ParseDuration(s)
+			// A flag given, even as 0 (no limit), overrides the setting:
+			// IsSet, not the zero value, tells them apart (SPEC §14).
+			o := task.GCOptions{DryRun: c.Bool("dry-run"), Force: c.Bool("force")}
+			if c.IsSet("max-age") {
+				d, err := settings.ParseDuration(c.String("max-age"))
 				if err != nil {
 					return exitcode.Usagef("--max-age: %v", err)
 				}
-				o.MaxAge = d
+				o.MaxAge = &d
 			}
-			if o.MaxCount < 0 {
-				return exitcode.Usagef("--max-count must not be negative")
+			if c.IsSet("max-count") {
+				n := c.Int("max-count")
+				if n < 0 {
+					return exitcode.Usagef("--max-count must not be negative")
+				}
+				o.MaxCount = &n
 			}
 			m, err := e.manager(c.Context, "gc")
 			if err != nil {

@@ -2,15 +2,18 @@ package cli
 
 import (
 	"embed"
+	"io"
 	"regexp"
 	"text/template"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/completions"
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
-// The shell scripts git-wt prints (completions and the wtcd function).
+// The shell scripts of the wtcd function (the completion scripts are in
+// the completions package, at the root).
 //
 //go:embed shell
 var shellFiles embed.FS
@@ -18,13 +21,6 @@ var shellFiles embed.FS
 // shells are the shells git-wt supports, as ArgsUsage shows them (which
 // is also where completion finds the choices).
 const shells = "bash|zsh|fish"
-
-// completionFiles names each shell's completion script in shellFiles.
-var completionFiles = map[string]string{
-	"bash": "shell/git-wt.bash",
-	"zsh":  "shell/git-wt.zsh",
-	"fish": "shell/git-wt.fish",
-}
 
 func completionCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -39,11 +35,8 @@ func completionCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			script, err := shellFiles.ReadFile(completionFiles[sh])
-			if err != nil {
-				return err
-			}
-			_, err = e.stdout.Write(script)
+			script, _ := completions.Script(sh) // shellArg checked sh
+			_, err = io.WriteString(e.stdout, script)
 			return err
 		},
 	}
@@ -95,7 +88,7 @@ func shellArg(c *cli.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, ok := completionFiles[sh]; !ok {
+	if _, ok := completions.Script(sh); !ok {
 		return "", exitcode.Usagef("git wt %s: unknown shell %q: use one of %s", c.Command.Name, sh, shells)
 	}
 	return sh, nil

@@ -269,3 +269,29 @@ func TestNewOnAFullDiskFailsCleanly(t *testing.T) {
 		t.Fatalf("left in the base dir: %v", entries)
 	}
 }
+
+// SPEC §14: `gc --max-count 0` / `--max-age 0` mean no limit and override
+// the settings; 0 must not fall back to wt.maxCount / wt.maxAge.
+func TestGCZeroLimitFlagsOverrideTheSettings(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, id := range []string{"a", "b"} {
+		s.MustWT("new", "--quiet", id)
+		age(t, s, id, 10*24*time.Hour)
+	}
+	count := func() string { return s.MustWT("count").Out() }
+	s.Git(s.Repo, "config", "wt.maxAge", "1d")
+	s.MustWT("gc", "--max-age", "0")
+	if n := count(); n != "2" {
+		t.Fatalf("gc --max-age 0 with wt.maxAge=1d must remove nothing, %s tasks left", n)
+	}
+	s.Git(s.Repo, "config", "--unset", "wt.maxAge")
+	s.Git(s.Repo, "config", "wt.maxCount", "1")
+	s.MustWT("gc", "--max-count", "0")
+	if n := count(); n != "2" {
+		t.Fatalf("gc --max-count 0 with wt.maxCount=1 must remove nothing, %s tasks left", n)
+	}
+	s.MustWT("gc")
+	if n := count(); n != "1" {
+		t.Fatalf("gc with wt.maxCount=1 must keep one task, %s left", n)
+	}
+}

@@ -4,8 +4,10 @@
 // only once the operation has run for a moment, ending with ", done.".
 //
 // Commands get a *Printer from the cli package (nil when stderr is not a
-// terminal or --quiet was given) and domain code calls Start on it; a nil
-// Printer and a nil Meter do nothing, so callers never check.
+// terminal or --quiet was given), which hands it to the domain behind the
+// task.Progress interface; a nil Printer and a nil Meter do nothing. The
+// package knows no settings: the cli passes what it needs (how sizes
+// print) as plain values.
 package progress
 
 import (
@@ -16,8 +18,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/git-wt/git-wt/internal/settings"
 )
 
 // DefaultDelay is how long an operation runs before its meter shows, as in
@@ -40,13 +40,15 @@ const (
 type Printer struct {
 	w     io.Writer
 	delay time.Duration
-	mu    sync.Mutex // one meter line at a time on w
+	size  func(int64) string // how a Bytes count prints
+	mu    sync.Mutex         // one meter line at a time on w
 }
 
 // NewPrinter returns a Printer drawing on w, or nil (meters that print
-// nothing) unless enabled. The delay before a meter shows is
-// GIT_PROGRESS_DELAY seconds if set, else DefaultDelay.
-func NewPrinter(w io.Writer, enabled bool) *Printer {
+// nothing) unless enabled; size prints the counts of Bytes meters ("1.2G").
+// The delay before a meter shows is GIT_PROGRESS_DELAY seconds if set,
+// else DefaultDelay.
+func NewPrinter(w io.Writer, enabled bool, size func(int64) string) *Printer {
 	if !enabled {
 		return nil
 	}
@@ -54,7 +56,7 @@ func NewPrinter(w io.Writer, enabled bool) *Printer {
 	if s, err := strconv.Atoi(os.Getenv("GIT_PROGRESS_DELAY")); err == nil && s >= 0 {
 		delay = time.Duration(s) * time.Second
 	}
-	return &Printer{w: w, delay: delay}
+	return &Printer{w: w, delay: delay, size: size}
 }
 
 // Meter is one operation's progress. Its methods may be called from many
@@ -131,8 +133,8 @@ func (m *Meter) draw(final bool) {
 }
 
 func (m *Meter) amount(n int64) string {
-	if m.unit == Bytes {
-		return settings.FormatSize(n)
+	if m.unit == Bytes && m.p.size != nil {
+		return m.p.size(n)
 	}
 	return strconv.FormatInt(n, 10)
 }

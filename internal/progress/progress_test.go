@@ -5,6 +5,7 @@ package progress
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 func TestNilPrinterAndMeterDoNothing(t *testing.T) {
 	var buf bytes.Buffer
-	p := NewPrinter(&buf, false)
+	p := NewPrinter(&buf, false, nil)
 	m := p.Start("copying", 10, Count)
 	m.Add(5)
 	m.Done()
@@ -24,7 +25,7 @@ func TestNilPrinterAndMeterDoNothing(t *testing.T) {
 func TestMeterDrawsInPlaceAndEndsWithDone(t *testing.T) {
 	t.Setenv("GIT_PROGRESS_DELAY", "0")
 	var buf bytes.Buffer
-	m := NewPrinter(&buf, true).Start("checking worktrees", 4, Count)
+	m := NewPrinter(&buf, true, mebibytes).Start("checking worktrees", 4, Count)
 	for range 4 {
 		m.Add(1)
 	}
@@ -42,7 +43,7 @@ func TestMeterDrawsInPlaceAndEndsWithDone(t *testing.T) {
 func TestQuickOperationShowsNothing(t *testing.T) {
 	t.Setenv("GIT_PROGRESS_DELAY", "")
 	var buf bytes.Buffer
-	m := NewPrinter(&buf, true).Start("copying", 3, Count)
+	m := NewPrinter(&buf, true, mebibytes).Start("copying", 3, Count)
 	m.Add(3)
 	m.Done()
 	if buf.Len() != 0 {
@@ -53,7 +54,7 @@ func TestQuickOperationShowsNothing(t *testing.T) {
 func TestBytesUnknownTotalAndPadding(t *testing.T) {
 	t.Setenv("GIT_PROGRESS_DELAY", "0")
 	var buf bytes.Buffer
-	p := NewPrinter(&buf, true)
+	p := NewPrinter(&buf, true, mebibytes)
 	m := p.Start("copying .env", 0, Bytes)
 	m.Add(3 << 20)
 	m.Done()
@@ -74,7 +75,7 @@ func TestBytesUnknownTotalAndPadding(t *testing.T) {
 func TestMeterCountsFromManyGoroutines(t *testing.T) {
 	t.Setenv("GIT_PROGRESS_DELAY", "0")
 	var buf bytes.Buffer
-	m := NewPrinter(&buf, true).Start("checking", 200, Count)
+	m := NewPrinter(&buf, true, mebibytes).Start("checking", 200, Count)
 	var wg sync.WaitGroup
 	for range 200 {
 		wg.Add(1)
@@ -86,3 +87,6 @@ func TestMeterCountsFromManyGoroutines(t *testing.T) {
 		t.Fatalf("final line: %q", buf.String())
 	}
 }
+
+// mebibytes stands for the size format the cli passes (settings.FormatSize).
+func mebibytes(n int64) string { return fmt.Sprintf("%.1fM", float64(n)/(1<<20)) }

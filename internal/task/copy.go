@@ -12,7 +12,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
@@ -187,10 +186,10 @@ const progressInterval = 200 * time.Millisecond
 // the returned stop is called. Without a Progress (not a terminal) it does
 // nothing.
 func (m *Manager) meterBytes(title string, count func() int64) (stop func()) {
-	meter := m.Progress.Start(title, 0, progress.Bytes)
-	if meter == nil {
+	if m.Progress == nil {
 		return func() {}
 	}
+	meter := m.Progress.Start(title, 0, true)
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	var last int64

@@ -13,13 +13,13 @@ import (
 	"github.com/git-wt/git-wt/internal/text"
 )
 
-// GCOptions are the flags of `git wt gc`; zero limits mean "use the
-// settings".
+// GCOptions are the flags of `git wt gc`. A nil limit means "use the
+// setting"; a set one overrides it, 0 meaning no limit (SPEC §14).
 type GCOptions struct {
 	DryRun   bool
 	Force    bool // delete dirty orphans; prune even when most worktrees look missing
-	MaxAge   time.Duration
-	MaxCount int
+	MaxAge   *time.Duration
+	MaxCount *int
 }
 
 // Retained is what retention did, or would do, with one task.
@@ -131,11 +131,11 @@ func (p retentionPolicy) none() bool { return p.maxAge <= 0 && p.maxCount <= 0 &
 
 func (m *Manager) policy(o GCOptions) retentionPolicy {
 	p := retentionPolicy{maxAge: m.Settings.MaxAge, maxCount: m.Settings.MaxCount, maxTotalSize: m.Settings.MaxTotalSize}
-	if o.MaxAge > 0 {
-		p.maxAge = o.MaxAge
+	if o.MaxAge != nil {
+		p.maxAge = *o.MaxAge
 	}
-	if o.MaxCount > 0 {
-		p.maxCount = o.MaxCount
+	if o.MaxCount != nil {
+		p.maxCount = *o.MaxCount
 	}
 	return p
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -65,7 +64,7 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 		}()
 	}
 	if o.Status || o.Size {
-		meter := m.Progress.Start("checking worktrees", int64(len(lives)), progress.Count)
+		meter := m.meter("checking worktrees", int64(len(lives)), false)
 		parallel(len(lives), func(i int) {
 			m.fill(ctx, &lives[i], o)
 			meter.Add(1)

@@ -13,7 +13,6 @@ import (
 	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
-	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 )
@@ -28,7 +27,7 @@ type Manager struct {
 	// Warn prints a warning for the user (stderr).
 	Warn func(format string, args ...any)
 	// Progress shows how far long operations have got; nil shows nothing.
-	Progress *progress.Printer
+	Progress Progress
 	// InitOutput, when set (a terminal, --verbose), also receives the
 	// init commands' output as it comes; the log always does.
 	InitOutput io.Writer

@@ -15,7 +15,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/proc"
-	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -194,7 +193,7 @@ func (m *Manager) runInit(ctx context.Context, e *record.Entry, commands []strin
 		out = io.MultiWriter(log, m.InitOutput)
 	}
 	env := m.TaskEnv(rec)
-	meter := m.Progress.Start("init in "+rec.Path, int64(len(commands)), progress.Count)
+	meter := m.meter("init in "+rec.Path, int64(len(commands)), false)
 	defer meter.Done()
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)

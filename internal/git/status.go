@@ -29,6 +29,8 @@ type StatusOptions struct {
 	// which writes no config. Without them git counts nothing
 	// (--no-ahead-behind), not even against the branch's own upstream.
 	CountBranch, CountBase string
+	// Env adds variables to git's environment (GIT_INDEX_FILE, say).
+	Env []string
 }
 
 // Status is what `git status --porcelain=v2` says of a worktree.
@@ -61,7 +63,8 @@ type StatusEntry struct {
 // Status runs git status in the worktree at dir (see Cmd.InWorktree),
 // without taking the index lock.
 func (r *Runner) Status(ctx context.Context, dir string, o StatusOptions) (Status, error) {
-	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly, Args: statusArgs(o)})
+	env := append(append([]string(nil), ReadOnly...), o.Env...)
+	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: statusArgs(o)})
 	if err != nil {
 		return Status{}, err
 	}

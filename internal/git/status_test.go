@@ -42,6 +42,8 @@ func TestStatusArgv(t *testing.T) {
 				append(base, "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--ahead-behind")...)},
 		{"a count needs the branch", git.StatusOptions{CountBranch: "wt/a", CountBase: "refs/heads/main"},
 			append(base, "--untracked-files=normal", "--ignore-submodules=none")},
+		{"stuck creation, through an index of its own", git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=/tmp/i"}},
+			append(base, "--untracked-files=all", "--ignore-submodules=none")},
 		{"a count needs a base", git.StatusOptions{Branch: true, CountBranch: "wt/a"},
 			append(base, "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--no-ahead-behind")},
 	} {
@@ -51,7 +53,8 @@ func TestStatusArgv(t *testing.T) {
 			if _, err := f.Git().Status(context.Background(), "/r/wt", tc.o); err != nil {
 				t.Fatal(err)
 			}
-			if got := call.Got; got == nil || got.Dir != "/r/wt" || !got.InWorktree || !slices.Equal(got.Env, []string{"GIT_OPTIONAL_LOCKS=0"}) {
+			env := append([]string{"GIT_OPTIONAL_LOCKS=0"}, tc.o.Env...)
+			if got := call.Got; got == nil || got.Dir != "/r/wt" || !got.InWorktree || !slices.Equal(got.Env, env) {
 				t.Errorf("ran %+v, want in /r/wt, InWorktree, without optional locks", got)
 			}
 		})

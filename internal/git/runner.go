@@ -115,6 +115,11 @@ type Runner struct {
 	// Trace, when set, receives one line per git command (for --verbose).
 	Trace io.Writer
 
+	// Fake, when set, answers every Exec (and Run, RunIn, Lines) in
+	// place of a git process: tests set it (through gittest) to check
+	// argv and feed canned output. Start does not consult it.
+	Fake func(ctx context.Context, c Cmd) ([]byte, error)
+
 	version Version // known once Locate ran
 
 	envOnce sync.Once
@@ -163,6 +168,9 @@ func (r *Runner) Exec(ctx context.Context, c Cmd) ([]byte, error) {
 }
 
 func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
+	if r.Fake != nil {
+		return r.Fake(ctx, c)
+	}
 	cmd, out := r.command(ctx, c)
 	return out.result(ctx, c, cmd.Run())
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -92,18 +91,8 @@ func (m *Manager) movedDirtyCount(ctx context.Context, dir string) (int, error) 
 	if _, err := os.Lstat(filepath.Join(admin, "modules")); err != nil {
 		return m.DirtyCount(ctx, dir)
 	}
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: dir, InWorktree: true, Env: readOnly, Args: []string{
-		"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=all"}})
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, entry := range strings.Split(string(out), "\x00") {
-		if entry != "" && !strings.HasPrefix(entry, "# ") {
-			n++
-		}
-	}
-	return n, nil
+	st, err := m.Git.Status(ctx, dir, git.StatusOptions{IgnoreSubmodules: "all"})
+	return len(st.Entries), err
 }
 
 // inUse is the refusal for a worktree a process works in. When that

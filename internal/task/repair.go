@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -126,18 +125,18 @@ func (m *Manager) foreignContent(ctx context.Context, rec *record.Record) (int, 
 		return 0, err
 	}
 	defer os.RemoveAll(tmp)
-	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index"), "GIT_OPTIONAL_LOCKS=0"}
+	index := "GIT_INDEX_FILE=" + filepath.Join(tmp, "index")
+	env := []string{index, "GIT_OPTIONAL_LOCKS=0"}
 	if _, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Env: env, Args: []string{"read-tree", "HEAD"}}); err != nil {
 		return 0, err
 	}
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Env: env,
-		Args: []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none", "--no-renames"}})
+	status, err := m.Git.Status(ctx, rec.Path, git.StatusOptions{Untracked: "all", Env: []string{index}})
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, entry := range strings.Split(string(out), "\x00") {
-		if len(entry) < 3 || entry[:2] == " D" {
+	for _, e := range status.Entries {
+		if e.XY == ".D" {
 			continue // not written yet
 		}
 		n++

@@ -1,0 +1,65 @@
+package task
+
+import (
+	"context"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/git/gittest"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// TestReadStatus holds a task's status to what git status says: the base
+// is counted in the same process only when it is a ref, and the branch's
+// tip only when the task's own branch is checked out.
+func TestReadStatus(t *testing.T) {
+	const oid = "1111111111111111111111111111111111111111"
+	status := []string{"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=none", "--branch"}
+	counted := append([]string{"-c", "branch.wt/a.remote=.", "-c", "branch.wt/a.merge=refs/heads/main"}, append(status, "--ahead-behind")...)
+	notCounted := append(status, "--no-ahead-behind")
+	for _, tc := range []struct {
+		name string
+		rec  *record.Record
+		argv []string
+		out  string
+		want worktreeStatus
+	}{
+		{"dirty count only", nil, notCounted,
+			"# branch.oid " + oid + "\x00# branch.head wt/a\x00? x\x00? y z\x00",
+			worktreeStatus{dirty: 2, head: oid, branch: "wt/a"}},
+		{"counted against a ref base", &record.Record{Branch: "wt/a", Base: "refs/heads/main"}, counted,
+			"# branch.oid " + oid + "\x00# branch.head wt/a\x00# branch.ab +2 -1\x00",
+			worktreeStatus{head: oid, branch: "wt/a", tip: oid, ahead: 2, behind: 1, hasAB: true}},
+		{"a commit base is counted apart", &record.Record{Branch: "wt/a", Base: "v1.0", BaseSHA: oid}, notCounted,
+			"# branch.oid " + oid + "\x00# branch.head wt/a\x00",
+			worktreeStatus{head: oid, branch: "wt/a", tip: oid}},
+		{"another branch checked out", &record.Record{Branch: "wt/a", Base: "refs/heads/main"}, counted,
+			"# branch.oid " + oid + "\x00# branch.head other\x00# branch.ab +5 -5\x00",
+			worktreeStatus{head: oid, branch: "other"}},
+		{"detached", &record.Record{Branch: "wt/a", Base: "refs/heads/main"}, counted,
+			"# branch.oid " + oid + "\x00# branch.head (detached)\x00",
+			worktreeStatus{head: oid}},
+		{"unborn", &record.Record{Branch: "wt/a", Base: "refs/heads/main"}, counted,
+			"# branch.oid (initial)\x00# branch.head wt/a\x00",
+			worktreeStatus{branch: "wt/a", tip: "(initial)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := gittest.New(t)
+			f.Expect(tc.argv...).Out(tc.out)
+			got, err := readStatus(context.Background(), f.Git(), "/r/wt", tc.rec)
+			if err != nil || got != tc.want {
+				t.Errorf("got %+v, %v\nwant %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDirtyCountFailureIsAnError(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--no-ahead-behind").
+		Fail(128, "fatal: not a git repository")
+	m := &Manager{Git: f.Git()}
+	if n, err := m.DirtyCount(context.Background(), "/r/wt"); err == nil || git.ExitCode(err) != 128 || n != 0 {
+		t.Errorf("got %d, %v; want git's error", n, err)
+	}
+}

@@ -543,3 +543,32 @@ func TestOrphanRepairLeavesATaskMadeAgain(t *testing.T) {
 		t.Fatalf("doctor after the race: %s", r)
 	}
 }
+
+// A git killed in the middle of a ref transaction leaves the ref's lock
+// file (the stress test met refs/heads/wt/T.lock and
+// refs/git-wt/tasks/T.lock after a killed rm): every later update of
+// that ref fails until it goes. doctor reports it, --fix deletes it, and
+// the task can be removed again.
+func TestStaleRefLocksOfAKilledGit(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	for _, ref := range []string{"refs/heads/wt/T", "refs/git-wt/tasks/T"} {
+		s.Write(filepath.Join(s.Repo, ".git", ref+".lock"), s.Git(s.Repo, "rev-parse", ref)+"\n")
+	}
+	if r := s.WT("rm", "T"); r.Code == 0 {
+		t.Fatalf("rm with the task's refs locked must fail, or the test tests nothing: %s", r)
+	}
+	r := s.WT("doctor")
+	if r.Code != 1 || strings.Count(r.Stdout, task.StaleRefLock) != 2 {
+		t.Fatalf("doctor must report both stale ref locks: %s", r)
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	if r := s.WT("rm", "T"); r.Code != 0 || s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
+		t.Fatalf("rm after doctor --fix: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the repair: %s", r)
+	}
+}

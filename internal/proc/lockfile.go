@@ -15,20 +15,23 @@ import (
 // time it counts from is in whole seconds.
 const startSlack = 2 * time.Second
 
-// LockIsStale says whether a git lock file (index.lock) of the worktree
-// at dir, made at made, was left by a git that died: no process has it
-// open, and no git process working in dir started before it was made (a
+// LockIsStale says whether a git lock file (index.lock of the worktree at
+// dir, a ref's lock in a repository whose folders are dirs), made at made,
+// was left by a git that died: no process has it open, and no git process
+// working in one of dirs started before it was made (a
 // git may close a lock file and keep it while it runs a hook; git works
 // in the top folder of its worktree). A process whose files cannot be
 // read counts as not holding it; a git whose start cannot be read as one
 // that may.
-func LockIsStale(path string, made time.Time, dir string) bool {
+func LockIsStale(path string, made time.Time, dirs ...string) bool {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
 	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	for i, dir := range dirs {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dirs[i] = real
+		}
 	}
 	self := os.Getpid()
 	for _, e := range entries {
@@ -42,7 +45,7 @@ func LockIsStale(path string, made time.Time, dir string) bool {
 		if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err != nil || strings.TrimSpace(string(comm)) != "git" {
 			continue
 		}
-		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err != nil || !fsutil.Within(dir, filepath.Clean(cwd)) {
+		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err != nil || !withinAny(dirs, filepath.Clean(cwd)) {
 			continue
 		}
 		fields, err := statFields(pid)
@@ -56,6 +59,16 @@ func LockIsStale(path string, made time.Time, dir string) bool {
 		}
 	}
 	return true
+}
+
+// withinAny reports whether path lies in one of dirs.
+func withinAny(dirs []string, path string) bool {
+	for _, dir := range dirs {
+		if fsutil.Within(dir, path) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasOpen reports whether process pid has path open.

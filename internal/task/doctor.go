@@ -119,6 +119,7 @@ func (m *Manager) Diagnose(ctx context.Context) (*Diagnosis, error) {
 	}
 	problems = append(problems, m.legacyProblems(entries, store.LegacyRefs())...)
 	problems = append(problems, m.gitLeftovers(entries, wts)...)
+	problems = append(problems, m.staleRefLocks()...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
 	problems = append(problems, leftoverTrash(trashDirs, removing)...)
 	return &Diagnosis{Problems: problems, Worktrees: known}, nil

@@ -41,7 +41,7 @@ type GCReport struct {
 var orphanKinds = map[string]bool{
 	StuckCreation: true, InterruptedInit: true, MissingWorktree: true, UnregisteredFolder: true,
 	PrunableEntry: true, LeftoverBranch: true, LeftoverTrash: true, LeftoverMerge: true,
-	LegacyRecord: true, StuckRemoval: true,
+	LegacyRecord: true, StuckRemoval: true, StaleRefLock: true,
 }
 
 // GC cleans orphans, then applies the retention policy (SPEC §7).

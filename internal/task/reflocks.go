@@ -1,0 +1,102 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/proc"
+)
+
+// StaleRefLock is a ref's lock file (refs/heads/wt/x.lock,
+// refs/git-wt/tasks/x.lock, packed-refs.lock) left by a git killed in the
+// middle of a ref transaction: until it goes, every update of that ref
+// fails ("cannot lock ref").
+const StaleRefLock = "stale-ref-lock"
+
+// refLockRoots are where git-wt's and its tasks' ref lock files may be,
+// relative to the git common dir: git-wt's own refs, and the branches.
+var refLockRoots = []string{"refs/git-wt", "refs/wt", "refs/heads"}
+
+// staleRefLocks finds the ref lock files a killed git left. A ref lock is
+// written, closed and kept while its transaction runs, so "no process has
+// it open" is not enough: a lock is stale only when, besides, no git
+// working in this repository (the main worktree, the base dir with the
+// tasks, the git dir) started before it was made.
+func (m *Manager) staleRefLocks() []*Problem {
+	var problems []*Problem
+	for _, lock := range m.refLockFiles() {
+		if !m.refLockIsStale(lock) {
+			continue
+		}
+		problems = append(problems, &Problem{Kind: StaleRefLock, Path: lock, age: -1,
+			Ref:    strings.TrimSuffix(filepath.ToSlash(relTo(m.Repo.CommonDir, lock)), ".lock"),
+			Detail: "a git that was killed in a ref update left this lock file: git cannot update that ref until it is gone",
+			Fix:    "delete the lock file",
+			fixWith: func(context.Context, bool) error {
+				return m.removeStaleRefLock(lock)
+			}})
+	}
+	return problems
+}
+
+// refLockFiles lists the lock files under refLockRoots, and
+// packed-refs.lock.
+func (m *Manager) refLockFiles() []string {
+	var locks []string
+	for _, root := range refLockRoots {
+		filepath.WalkDir(filepath.Join(m.Repo.CommonDir, root), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && strings.HasSuffix(p, ".lock") {
+				locks = append(locks, p)
+			}
+			return nil
+		})
+	}
+	if st, err := os.Lstat(filepath.Join(m.Repo.CommonDir, "packed-refs.lock")); err == nil && st.Mode().IsRegular() {
+		locks = append(locks, filepath.Join(m.Repo.CommonDir, "packed-refs.lock"))
+	}
+	return locks
+}
+
+// refLockIsStale judges one ref lock file (see staleRefLocks).
+func (m *Manager) refLockIsStale(lock string) bool {
+	st, err := os.Lstat(lock)
+	if err != nil {
+		return false
+	}
+	return proc.LockIsStale(lock, st.ModTime(), m.Repo.MainDir, m.Settings.BaseDir, m.Repo.CommonDir)
+}
+
+// removeStaleRefLock deletes a ref lock file if it is still stale, and
+// only the very file that was judged.
+func (m *Manager) removeStaleRefLock(lock string) error {
+	before, err := os.Lstat(lock)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !m.refLockIsStale(lock) {
+		return fmt.Errorf("%s is in use by a running git", lock)
+	}
+	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {
+		return nil // gone, or another git's now
+	}
+	if err := os.Remove(lock); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// relTo is p relative to dir, or p itself when it is not below dir.
+func relTo(dir, p string) string {
+	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}

@@ -572,3 +572,32 @@ func TestStaleRefLocksOfAKilledGit(t *testing.T) {
 		t.Fatalf("doctor after the repair: %s", r)
 	}
 }
+
+// A new killed inside git worktree add, after git wrote the all-zero id
+// into the worktree's HEAD and before it pointed HEAD anywhere, leaves a
+// worktree every git command fails in (git fsck: "detached HEAD points at
+// nothing"). The repair of the stuck creation points HEAD at the task's
+// branch first, so that it can judge the files and fsck is clean again —
+// here a file an agent wrote keeps the task, marked failed.
+func TestStuckCreationWithAnUnbornHeadIsRepaired(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "agent.txt"), "work\n")
+	rec := readRecord(t, s, "T")
+	rec["state"], rec["creator_pid"], rec["creator_start"] = "creating", 999999999, ""
+	writeRecord(t, s, "T", rec)
+	s.Write(filepath.Join(s.Repo, ".git", "worktrees", "T", "HEAD"), strings.Repeat("0", 40)+"\n")
+	if s.GitOK(s.Repo, "fsck") {
+		t.Fatal("git fsck passes with an all-zero HEAD: the test does not test what it should")
+	}
+	s.WT("doctor", "--fix")
+	if !s.GitOK(s.Repo, "fsck") {
+		t.Fatalf("git fsck after doctor --fix:\n%s", s.WT("doctor"))
+	}
+	if state := readRecord(t, s, "T")["state"]; state != "failed" || !testutil.Exists(filepath.Join(path, "agent.txt")) {
+		t.Fatalf("the task with an agent's file: state %v, file kept %v", state, testutil.Exists(filepath.Join(path, "agent.txt")))
+	}
+	if head := s.Git(path, "symbolic-ref", "HEAD"); head != "refs/heads/wt/T" {
+		t.Fatalf("HEAD after the repair: %s", head)
+	}
+}

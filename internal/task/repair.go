@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -63,6 +64,9 @@ func (m *Manager) repairStuckCreation(ctx context.Context, e *record.Entry) erro
 	}
 	m.endLeftoverInit(e.Record)
 	rec := e.Record
+	if err := m.pointUnbornHead(ctx, rec); err != nil {
+		return err
+	}
 	if rec.Init.Rerun {
 		return m.markInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
 	}
@@ -74,6 +78,24 @@ func (m *Manager) repairStuckCreation(ctx context.Context, e *record.Entry) erro
 		return m.markInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
 	}
 	return m.removeForRepair(ctx, e, true)
+}
+
+// pointUnbornHead finishes what a `new` killed inside `git worktree add`
+// left: git writes the all-zero id into the new worktree's HEAD, and only
+// then points it where it belongs. Such a HEAD breaks every git command
+// in the worktree (git fsck, status): it is pointed at the task's branch,
+// as the checkout would have, which touches no file.
+func (m *Manager) pointUnbornHead(ctx context.Context, rec *record.Record) error {
+	_, admin, err := git.AdminDir(rec.Path)
+	if err != nil {
+		return nil // no worktree to speak of: the rollback deals with it
+	}
+	head, err := os.ReadFile(filepath.Join(admin, "HEAD"))
+	if err != nil || strings.Trim(strings.TrimSpace(string(head)), "0") != "" || len(strings.TrimSpace(string(head))) < 40 {
+		return nil
+	}
+	_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", branchRef(rec.Branch))
+	return err
 }
 
 // markInterrupted moves a task whose creation or setup stopped to state

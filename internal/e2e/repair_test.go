@@ -601,3 +601,18 @@ func TestStuckCreationWithAnUnbornHeadIsRepaired(t *testing.T) {
 		t.Fatalf("HEAD after the repair: %s", head)
 	}
 }
+
+// A git wt merge killed while git merged in the main worktree leaves the
+// main worktree's index.lock: doctor --fix deletes it when no git of the
+// repository could still own it.
+func TestStaleIndexLockOfTheMainWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	lock := filepath.Join(s.Repo, ".git", "index.lock")
+	s.Write(lock, "")
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StaleRefLock) {
+		t.Fatalf("doctor must report the main worktree's stale index.lock: %s", r)
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(lock) {
+		t.Fatalf("doctor --fix must delete it: %s", r)
+	}
+}

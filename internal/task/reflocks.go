@@ -15,7 +15,8 @@ import (
 // StaleRefLock is a ref's lock file (refs/heads/wt/x.lock,
 // refs/git-wt/tasks/x.lock, packed-refs.lock) left by a git killed in the
 // middle of a ref transaction: until it goes, every update of that ref
-// fails ("cannot lock ref").
+// fails ("cannot lock ref"). The main worktree's index.lock and HEAD.lock
+// (a killed git wt merge's) are found the same way.
 const StaleRefLock = "stale-ref-lock"
 
 // refLockRoots are where git-wt's and its tasks' ref lock files may be,
@@ -44,8 +45,8 @@ func (m *Manager) staleRefLocks() []*Problem {
 	return problems
 }
 
-// refLockFiles lists the lock files under refLockRoots, and
-// packed-refs.lock.
+// refLockFiles lists the lock files under refLockRoots, and the lock
+// files of the git common dir itself.
 func (m *Manager) refLockFiles() []string {
 	var locks []string
 	for _, root := range refLockRoots {
@@ -56,8 +57,13 @@ func (m *Manager) refLockFiles() []string {
 			return nil
 		})
 	}
-	if st, err := os.Lstat(filepath.Join(m.Repo.CommonDir, "packed-refs.lock")); err == nil && st.Mode().IsRegular() {
-		locks = append(locks, filepath.Join(m.Repo.CommonDir, "packed-refs.lock"))
+	// packed-refs.lock, and the main worktree's own index.lock and
+	// HEAD.lock, which a git merge killed inside git wt merge leaves.
+	for _, name := range []string{"packed-refs.lock", "index.lock", "HEAD.lock"} {
+		p := filepath.Join(m.Repo.CommonDir, name)
+		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+			locks = append(locks, p)
+		}
 	}
 	return locks
 }

@@ -603,16 +603,19 @@ func TestStuckCreationWithAnUnbornHeadIsRepaired(t *testing.T) {
 }
 
 // A git wt merge killed while git merged in the main worktree leaves the
-// main worktree's index.lock: doctor --fix deletes it when no git of the
-// repository could still own it.
+// main worktree's index.lock, a git wt commit killed in git's
+// auto-maintenance its maintenance.lock: doctor --fix deletes them when
+// no git of the repository could still own them.
 func TestStaleIndexLockOfTheMainWorktree(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	lock := filepath.Join(s.Repo, ".git", "index.lock")
-	s.Write(lock, "")
-	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StaleRefLock) {
-		t.Fatalf("doctor must report the main worktree's stale index.lock: %s", r)
-	}
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(lock) {
-		t.Fatalf("doctor --fix must delete it: %s", r)
+	for _, name := range []string{"index.lock", "objects/maintenance.lock"} {
+		lock := filepath.Join(s.Repo, ".git", name)
+		s.Write(lock, "")
+		if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StaleRefLock) {
+			t.Fatalf("doctor must report the stale %s: %s", name, r)
+		}
+		if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(lock) {
+			t.Fatalf("doctor --fix must delete %s: %s", name, r)
+		}
 	}
 }

@@ -57,9 +57,11 @@ func (m *Manager) refLockFiles() []string {
 			return nil
 		})
 	}
-	// packed-refs.lock, and the main worktree's own index.lock and
-	// HEAD.lock, which a git merge killed inside git wt merge leaves.
-	for _, name := range []string{"packed-refs.lock", "index.lock", "HEAD.lock"} {
+	// packed-refs.lock; the main worktree's own index.lock and HEAD.lock,
+	// which a git merge killed inside git wt merge leaves; and the lock
+	// of git's auto-maintenance, which a git commit killed inside git wt
+	// commit leaves (every later auto-maintenance then fails).
+	for _, name := range []string{"packed-refs.lock", "index.lock", "HEAD.lock", "objects/maintenance.lock"} {
 		p := filepath.Join(m.Repo.CommonDir, name)
 		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
 			locks = append(locks, p)

@@ -97,13 +97,20 @@ func staleLock(dir, name string) (string, bool) {
 }
 
 // removeStaleLock deletes the worktree's lock file name if it is (still)
-// stale, and only the very file that was judged: a git cannot make a new
-// one while it exists, and the inode is compared before it goes.
+// stale.
 func removeStaleLock(dir, name string) error {
 	lock, ok := lockOf(dir, name)
 	if !ok {
 		return nil
 	}
+	return removeLockIfStale(lock, dir)
+}
+
+// removeLockIfStale deletes a git lock file if it is (still) stale, judged
+// by proc.LockIsStale with the gits working in dirs, and only the very
+// file that was judged: a git cannot make a new one while it exists, and
+// the inode is compared before it goes.
+func removeLockIfStale(lock string, dirs ...string) error {
 	before, err := os.Lstat(lock)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -111,7 +118,7 @@ func removeStaleLock(dir, name string) error {
 	if err != nil {
 		return err
 	}
-	if !proc.LockIsStale(lock, before.ModTime(), dir) {
+	if !proc.LockIsStale(lock, before.ModTime(), dirs...) {
 		return fmt.Errorf("%s is in use by a running git", lock)
 	}
 	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {

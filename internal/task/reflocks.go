@@ -2,8 +2,6 @@ package task
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,7 +37,7 @@ func (m *Manager) staleRefLocks() []*Problem {
 			Detail: "a git that was killed in a ref update left this lock file: git cannot update that ref until it is gone",
 			Fix:    "delete the lock file",
 			fixWith: func(context.Context, bool) error {
-				return m.removeStaleRefLock(lock)
+				return removeLockIfStale(lock, m.repoDirs()...)
 			}})
 	}
 	return problems
@@ -70,35 +68,19 @@ func (m *Manager) refLockFiles() []string {
 	return locks
 }
 
+// repoDirs are the folders where a git of this repository works: the
+// main worktree, the base dir with the tasks, the git dir.
+func (m *Manager) repoDirs() []string {
+	return []string{m.Repo.MainDir, m.Settings.BaseDir, m.Repo.CommonDir}
+}
+
 // refLockIsStale judges one ref lock file (see staleRefLocks).
 func (m *Manager) refLockIsStale(lock string) bool {
 	st, err := os.Lstat(lock)
 	if err != nil {
 		return false
 	}
-	return proc.LockIsStale(lock, st.ModTime(), m.Repo.MainDir, m.Settings.BaseDir, m.Repo.CommonDir)
-}
-
-// removeStaleRefLock deletes a ref lock file if it is still stale, and
-// only the very file that was judged.
-func (m *Manager) removeStaleRefLock(lock string) error {
-	before, err := os.Lstat(lock)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if !m.refLockIsStale(lock) {
-		return fmt.Errorf("%s is in use by a running git", lock)
-	}
-	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {
-		return nil // gone, or another git's now
-	}
-	if err := os.Remove(lock); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
+	return proc.LockIsStale(lock, st.ModTime(), m.repoDirs()...)
 }
 
 // relTo is p relative to dir, or p itself when it is not below dir.

@@ -33,7 +33,7 @@ func dockerArgsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			args, err := m.DockerArgs(ent.Record)
+			args, err := workflowOf(m).DockerArgs(ent.Record)
 			switch {
 			case err != nil:
 				return err

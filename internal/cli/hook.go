@@ -34,7 +34,7 @@ func hookCommand(e *env) *cli.Command {
 				e.runHook(c.Context, args[0], func(m *task.Manager) error { return m.AdoptCheckout(c.Context, args[2]) })
 			case work == hooks.CleanupMerged && standingIn():
 				e.runHook(c.Context, args[0], func(m *task.Manager) error {
-					results, err := m.CleanupMerged(c.Context)
+					results, err := workflowOf(m).CleanupMerged(c.Context)
 					e.reportCleanup(results)
 					return err
 				})

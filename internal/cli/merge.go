@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/workflow"
 )
 
 func mergeCommand(e *env) *cli.Command {
@@ -44,7 +45,7 @@ func mergeCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := m.Merge(c.Context, ent, task.MergeOptions{
+			res, err := workflowOf(m).Merge(c.Context, ent, workflow.MergeOptions{
 				Into: c.String("into"), Mode: mode, Message: c.String("message"), Keep: c.Bool("keep"),
 			})
 			if err != nil {
@@ -61,13 +62,13 @@ func mergeCommand(e *env) *cli.Command {
 }
 
 // mergeMode reads the mode flags, which exclude each other.
-func mergeMode(c *cli.Context) (task.MergeMode, error) {
-	mode := task.MergeDefault
-	for _, m := range []task.MergeMode{task.MergeFFOnly, task.MergeNoFF, task.MergeSquash, task.MergeRebase} {
+func mergeMode(c *cli.Context) (workflow.MergeMode, error) {
+	mode := workflow.MergeDefault
+	for _, m := range []workflow.MergeMode{workflow.MergeFFOnly, workflow.MergeNoFF, workflow.MergeSquash, workflow.MergeRebase} {
 		if !c.Bool(string(m)) {
 			continue
 		}
-		if mode != task.MergeDefault {
+		if mode != workflow.MergeDefault {
 			return "", exitcode.Usagef("--%s and --%s exclude each other", mode, m)
 		}
 		mode = m
@@ -76,8 +77,8 @@ func mergeMode(c *cli.Context) (task.MergeMode, error) {
 }
 
 // reportMerge tells the user on stderr what the merge and the cleanup did.
-func (e *env) reportMerge(res *task.MergeResult) {
-	if res.How == task.HowAlreadyMerged {
+func (e *env) reportMerge(res *workflow.MergeResult) {
+	if res.How == workflow.HowAlreadyMerged {
 		e.infof("%s is merged into %s already", res.Branch, res.Into)
 	} else {
 		e.infof("merged %s into %s (%s): %s is at %s", res.Branch, res.Into, res.How, res.Into, shortSHA(res.Commit))

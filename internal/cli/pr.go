@@ -9,7 +9,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/record"
-	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/workflow"
 )
 
 func prCommand(e *env) *cli.Command {
@@ -51,11 +51,11 @@ func prCommand(e *env) *cli.Command {
 			pr := ent.Record.PR
 			switch {
 			case create:
-				pr, err = m.CreatePR(c.Context, ent, c.String("title"), extra, e.toolOutput())
+				pr, err = workflowOf(m).CreatePR(c.Context, ent, c.String("title"), extra, e.toolOutput())
 			case refresh:
-				pr, err = m.RefreshPR(c.Context, ent, e.toolOutput())
+				pr, err = workflowOf(m).RefreshPR(c.Context, ent, e.toolOutput())
 			case byHand:
-				pr, err = m.SetPR(c.Context, ent, task.PRInfo{
+				pr, err = workflowOf(m).SetPR(c.Context, ent, workflow.PRInfo{
 					URL: c.String("set-url"), Number: c.Int("number"), Title: c.String("title"), State: c.String("state"),
 				})
 			}

@@ -50,7 +50,7 @@ func (m *Manager) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 		if err != nil {
 			return nil, err
 		}
-		m.logEvent(rec, "adopted", reason)
+		m.LogEvent(rec, "adopted", reason)
 		return &record.Entry{Slug: name, OID: oid, Record: rec}, nil
 	}
 	return nil, fmt.Errorf("cannot adopt %s: both of its names are taken by other tasks", wt.Path)

@@ -159,11 +159,11 @@ func (m *Manager) linkedWorktreeAt(dir string) string {
 // allowed).
 func makeBaseDir(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", exitcode.Failedf("cannot create the worktree base dir %s: %v", dir, unwrapPathErr(err))
+		return "", exitcode.Failedf("cannot create the worktree base dir %s: %v", dir, UnwrapPathErr(err))
 	}
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, unwrapPathErr(err))
+		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, UnwrapPathErr(err))
 	}
 	return real, nil
 }

@@ -13,14 +13,14 @@ import (
 // at that step and then let it go on. It is read nowhere else.
 const CheckpointEnv = "GIT_WT_TEST_CHECKPOINT"
 
-// checkpoint blocks when the tests asked to stop at name, after creating
+// Checkpoint blocks when the tests asked to stop at name, after creating
 // the file $GIT_WT_TEST_CHECKPOINT_FILE to say it got there: until ctx is
 // done (a signal), or, when $GIT_WT_TEST_CHECKPOINT_FIFO names a fifo,
 // until the test has opened it for writing and closed it again, or, when
 // $GIT_WT_TEST_CHECKPOINT_GO names a file, until that file exists. The
 // race tests use the last two to do something behind git-wt's back at
 // that exact step, then let it go on.
-func checkpoint(ctx context.Context, name string) {
+func Checkpoint(ctx context.Context, name string) {
 	if os.Getenv(CheckpointEnv) != name {
 		return
 	}

@@ -43,7 +43,7 @@ const pollInterval = 25 * time.Millisecond
 func (m *Manager) Create(ctx context.Context, o CreateOptions) (*Created, error) {
 	c, err := m.create(ctx, o)
 	if code := exitcode.Of(err); code == exitcode.Refused || code == exitcode.Limit {
-		m.logEvent(&record.Record{Task: o.TaskID}, "refused", err.Error())
+		m.LogEvent(&record.Record{Task: o.TaskID}, "refused", err.Error())
 	}
 	return c, err
 }
@@ -53,7 +53,7 @@ func (m *Manager) create(ctx context.Context, o CreateOptions) (*Created, error)
 		return nil, err
 	}
 	if o.Branch != "" {
-		if err := m.checkBranchName(ctx, o.Branch); err != nil {
+		if err := m.CheckBranchName(ctx, o.Branch); err != nil {
 			return nil, err
 		}
 	}
@@ -125,7 +125,7 @@ type sighting struct {
 
 func (m *Manager) sight(ctx context.Context, o CreateOptions) (*sighting, error) {
 	seen := &sighting{cands: slug.Candidates(o.TaskID), branches: map[string]git.Object{}}
-	names := []string{branchRef(m.branchFor(o, seen.cands[0])), branchRef(m.branchFor(o, seen.cands[1]))}
+	names := []string{BranchRef(m.branchFor(o, seen.cands[0])), BranchRef(m.branchFor(o, seen.cands[1]))}
 	// The default base is the branch the main worktree's HEAD file names:
 	// the same cat-file reads HEAD's commit and that branch's, which must
 	// agree (else, or detached with another commit, rev-parse decides).
@@ -237,7 +237,7 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		n, _ := m.checkoutSize(ctx, b.SHA)
 		size <- n
 	}()
-	var u undo
+	var u Undo
 	defer func() {
 		if err != nil {
 			u.run(m, rollbackReason(err))
@@ -248,21 +248,21 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	if err != nil {
 		return nil, err
 	}
-	checkpoint(ctx, "new:record")
-	if err := m.addWorktree(ctx, e.Record, b.SHA, &u, branchMade); err != nil {
+	Checkpoint(ctx, "new:record")
+	if err := m.AddWorktree(ctx, e.Record, b.SHA, &u, branchMade); err != nil {
 		return nil, err
 	}
-	checkpoint(ctx, "new:worktree")
+	Checkpoint(ctx, "new:worktree")
 	if err := m.ensureSpace(ctx, baseDir, <-size); err != nil {
 		return nil, err
 	}
 	if err = m.finish(ctx, e, o); err != nil {
 		if errors.Is(err, ErrInitFailed) {
-			u = undo{} // the worktree stays, in state failed, for the user to look at
+			u = Undo{} // the worktree stays, in state failed, for the user to look at
 		}
 		return nil, err
 	}
-	m.logEvent(e.Record, "created", "")
+	m.LogEvent(e.Record, "created", "")
 	return &Created{Record: e.Record}, nil
 }
 
@@ -270,7 +270,7 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting
 // count and the new record must then not interleave with another new's,
 // so what was seen before the lock is read again. Without a limit the
 // record's compare-and-swap is all it takes.
-func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo, seen *sighting) (*record.Entry, bool, error) {
+func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, baseDir string, u *Undo, seen *sighting) (*record.Entry, bool, error) {
 	if m.Settings.MaxWorktrees <= 0 {
 		return m.claim(ctx, o, b, baseDir, u, seen)
 	}
@@ -290,7 +290,7 @@ func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, base
 // so that a crash never leaves a worktree without a record. A branch that
 // does not exist yet is created in the same transaction as the record;
 // branchMade says so.
-func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
+func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *Undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
 	// Both the case check and the limit need every record: read them
 	// once (the blobs from the cache), and only if either is on.
@@ -328,7 +328,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 	}
 	branch := m.branchFor(o, name)
 	if o.Branch == "" && m.Settings.BranchPrefix != "wt/" {
-		if err := m.checkBranchName(ctx, branch); err != nil {
+		if err := m.CheckBranchName(ctx, branch); err != nil {
 			return nil, false, exitcode.Usagef("invalid branch %q (check wt.branchPrefix)", branch)
 		}
 	}
@@ -357,7 +357,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 	rec.Stamp(self())
 	var also []git.Ref
 	if seen.branches[branch].Missing {
-		also = []git.Ref{{Name: branchRef(branch), OID: b.SHA}}
+		also = []git.Ref{{Name: BranchRef(branch), OID: b.SHA}}
 	}
 	// Only a branch made here, with the record, is git-wt's to delete.
 	rec.SetBranchCreated(len(also) > 0)
@@ -432,18 +432,18 @@ func (m *Manager) checkLimit(records func() ([]record.Entry, error)) error {
 	return nil
 }
 
-// addWorktree registers the worktree for the task's branch, detached at
+// AddWorktree registers the worktree for the task's branch, detached at
 // startSHA and not checked out (checkOut does both after the lock is
 // released), creating the branch at startSHA if it does not exist. It
 // takes the lock only around git's admin step, which git 2.39 cannot run
 // twice at once.
-func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA string, u *undo, branchMade bool) error {
-	ref := branchRef(rec.Branch)
+func (m *Manager) AddWorktree(ctx context.Context, rec *record.Record, startSHA string, u *Undo, branchMade bool) error {
+	ref := BranchRef(rec.Branch)
 	if branchMade {
 		// Made by this process with the record: nobody has it checked out.
 		return m.registerWorktree(ctx, rec, startSHA, u)
 	}
-	bs, err := m.inspectBranch(ctx, rec.Branch)
+	bs, err := m.InspectBranch(ctx, rec.Branch)
 	if err != nil {
 		return err
 	}
@@ -467,7 +467,7 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 	defer l.Release()
 	if bs.Exists {
 		// Under the lock, so that no other new checks it out meanwhile.
-		if bs, err = m.inspectBranch(ctx, rec.Branch); err != nil {
+		if bs, err = m.InspectBranch(ctx, rec.Branch); err != nil {
 			return err
 		}
 		if bs.CheckedOut != "" {
@@ -479,7 +479,7 @@ func (m *Manager) addWorktree(ctx context.Context, rec *record.Record, startSHA 
 }
 
 // registerWorktree is addLocked under the lock.
-func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
+func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, startSHA string, u *Undo) error {
 	l, err := m.lock(ctx)
 	if err != nil {
 		return err
@@ -490,21 +490,21 @@ func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, star
 
 // addLocked registers the worktree, detached at startSHA. The caller
 // holds the lock.
-func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *undo) error {
+func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *Undo) error {
 	// LC_ALL=C: the lock reason git writes while it adds ("initializing")
 	// is then the same in every language, so a repair can tell it.
 	_, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Env: []string{"LC_ALL=C"},
 		Args: []string{"worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA}})
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
-	u.push(func(ctx context.Context) error { return m.dropWorktree(ctx, rec.Path) })
+	u.push(func(ctx context.Context) error { return m.DropWorktree(ctx, rec.Path) })
 	if err != nil {
 		return fmt.Errorf("cannot add the worktree %s: %w", rec.Path, err)
 	}
 	return nil
 }
 
-// checkOut puts the worktree at dir that addWorktree registered on branch
+// CheckOut puts the worktree at dir that addWorktree registered on branch
 // and checks the branch out, overwriting whatever an interrupted checkout
 // left there. The branch is always named by its full ref: `git worktree
 // add BRANCH` would look the short name up, and "wt/<slug>" resolves to
@@ -512,8 +512,8 @@ func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA st
 // refs/heads/wt/<slug>. HEAD and the
 // files are separate steps that touch separate files (HEAD, index), so
 // they run side by side: read-tree, unlike reset, leaves HEAD alone.
-func (m *Manager) checkOut(ctx context.Context, dir, branch string) error {
-	ref := branchRef(branch)
+func (m *Manager) CheckOut(ctx context.Context, dir, branch string) error {
+	ref := BranchRef(branch)
 	head := make(chan error, 1)
 	go func() {
 		_, err := m.Git.RunIn(ctx, dir, "symbolic-ref", "HEAD", ref)
@@ -544,10 +544,10 @@ func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 			plan.settleEmpty(&next)
 			m.Store.Prewrite(ctx, &next)
 		}
-		if err := m.checkOut(ctx, rec.Path, rec.Branch); err != nil {
+		if err := m.CheckOut(ctx, rec.Path, rec.Branch); err != nil {
 			return err
 		}
-		checkpoint(ctx, "new:checked-out")
+		Checkpoint(ctx, "new:checked-out")
 	}
 	err := m.setup(ctx, e, plan)
 	if err == nil || errors.Is(err, ErrInitFailed) {
@@ -565,7 +565,7 @@ func (m *Manager) save(ctx context.Context, e *record.Entry) error {
 // finish (its creator died) or whose directory has gone: it makes what is
 // missing, under the lock, and finishes the job.
 func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) (c *Created, err error) {
-	var u undo
+	var u Undo
 	defer func() {
 		if err != nil {
 			u.run(m, rollbackReason(err))
@@ -590,7 +590,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	}
 	m.endLeftoverInit(rec) // the dead creator's init, if it outlived it
 	// What a killed git left: its index.lock, git worktree add's lock.
-	m.clearStaleLocks(rec)
+	m.ClearStaleLocks(rec)
 	m.clearInitializingLock(ctx, rec)
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.registered(ctx, rec.Path)
@@ -602,20 +602,20 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	if statErr != nil || !registered {
 		// Drop what is left (git's stale admin entry, an empty folder),
 		// then add the worktree again from the branch or the base commit.
-		if err := m.dropWorktree(ctx, rec.Path); err != nil {
+		if err := m.DropWorktree(ctx, rec.Path); err != nil {
 			return nil, err
 		}
-		if err := m.addWorktree(ctx, rec, rec.BaseSHA, &u, false); err != nil {
+		if err := m.AddWorktree(ctx, rec, rec.BaseSHA, &u, false); err != nil {
 			return nil, err
 		}
 	}
 	if err = m.finish(ctx, e, o); err != nil {
 		if errors.Is(err, ErrInitFailed) {
-			u = undo{}
+			u = Undo{}
 		}
 		return nil, err
 	}
-	m.logEvent(rec, "created", "resumed an unfinished creation")
+	m.LogEvent(rec, "created", "resumed an unfinished creation")
 	return &Created{Record: rec}, nil
 }
 

@@ -188,7 +188,7 @@ func (m *Manager) diagnoseUnrecorded(wt git.Worktree) *Problem {
 		return &Problem{Kind: LeftoverMerge, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1,
 			Detail:  "git wt merge was stopped while it used this temporary worktree; the branch it merged into is unchanged",
 			Fix:     "remove the temporary worktree",
-			fixWith: func(ctx context.Context, _ bool) error { return m.dropWorktree(ctx, wt.Path) }}
+			fixWith: func(ctx context.Context, _ bool) error { return m.DropWorktree(ctx, wt.Path) }}
 	}
 	if _, err := os.Lstat(wt.Path); wt.Prunable || err != nil {
 		p := &Problem{Kind: PrunableEntry, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1, missing: true,
@@ -197,7 +197,7 @@ func (m *Manager) diagnoseUnrecorded(wt git.Worktree) *Problem {
 			p.Fix, p.Detail = "", p.Detail+"; it is locked ("+wt.LockReason+"): git worktree unlock it first"
 			return p
 		}
-		p.fixWith = func(ctx context.Context, _ bool) error { return m.dropWorktree(ctx, wt.Path) }
+		p.fixWith = func(ctx context.Context, _ bool) error { return m.DropWorktree(ctx, wt.Path) }
 		return p
 	}
 	p := &Problem{Kind: ForeignWorktree, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), age: -1,
@@ -217,9 +217,9 @@ func (m *Manager) diagnoseUnrecorded(wt git.Worktree) *Problem {
 // <base dir>/.git-wt-tmp/merge-<pid>, and returns the pid.
 func mergeWorktreePID(baseDir, path string) (int, bool) {
 	dir := filepath.Dir(path)
-	if dir != filepath.Join(baseDir, tmpDir) {
+	if dir != filepath.Join(baseDir, MergeTmpDir) {
 		real, err := filepath.EvalSymlinks(baseDir) // the base dir may be a symlink
-		if err != nil || dir != filepath.Join(real, tmpDir) {
+		if err != nil || dir != filepath.Join(real, MergeTmpDir) {
 			return 0, false
 		}
 	}
@@ -260,7 +260,7 @@ func (m *Manager) leftoverBranches(ctx context.Context, branches []branchState, 
 		problems = append(problems, &Problem{Kind: LeftoverBranch, Branch: branch, age: m.branchAge(ctx, branch),
 			Detail: "no worktree, no record, and all its commits are in other branches", Fix: "delete the branch",
 			fixWith: func(ctx context.Context, _ bool) error {
-				return m.Git.DeleteRef(ctx, m.Repo.MainDir, branchRef(branch), sha)
+				return m.Git.DeleteRef(ctx, m.Repo.MainDir, BranchRef(branch), sha)
 			}})
 	}
 	return problems
@@ -270,7 +270,7 @@ func (m *Manager) leftoverBranches(ctx context.Context, branches []branchState, 
 // entry), so that a branch someone just made is left alone for
 // wt.orphanGrace.
 func (m *Manager) branchAge(ctx context.Context, branch string) time.Duration {
-	out, err := m.Git.Run(ctx, m.Repo.MainDir, "reflog", "show", "-1", "--date=unix", "--format=%gd", branchRef(branch), "--")
+	out, err := m.Git.Run(ctx, m.Repo.MainDir, "reflog", "show", "-1", "--date=unix", "--format=%gd", BranchRef(branch), "--")
 	// "refs/heads/wt/x@{1795350689}"
 	_, stamp, _ := strings.Cut(strings.TrimSpace(out), "@{")
 	if sec, perr := strconv.ParseInt(strings.TrimSuffix(stamp, "}"), 10, 64); err == nil && perr == nil {
@@ -352,14 +352,14 @@ func (m *Manager) Repair(ctx context.Context, d *Diagnosis, o RepairOptions) boo
 }
 
 func (m *Manager) applyFix(ctx context.Context, p *Problem, force bool) string {
-	checkpoint(ctx, "repair:examined")
+	Checkpoint(ctx, "repair:examined")
 	err := p.fixWith(ctx, force)
 	rec := &record.Record{Path: p.Path, Branch: p.Branch}
 	if p.entry != nil {
 		rec = p.entry.Record
 	}
 	if err == nil {
-		m.logEvent(rec, "repaired", p.Kind+": "+p.Fix)
+		m.LogEvent(rec, "repaired", p.Kind+": "+p.Fix)
 		return Fixed
 	}
 	if errors.Is(err, errMovedOn) {

@@ -44,8 +44,8 @@ func withEnv(env []string, set ...string) []string {
 	return append(out, set...)
 }
 
-// requireWorktree fails (exit 1) when the task's worktree folder is gone.
-func requireWorktree(rec *record.Record) error {
+// RequireWorktree fails (exit 1) when the task's worktree folder is gone.
+func RequireWorktree(rec *record.Record) error {
 	if st, err := os.Stat(rec.Path); err == nil && st.IsDir() {
 		return nil
 	}

@@ -88,13 +88,13 @@ func (m *Manager) AutoGC(ctx context.Context) {
 	if interval <= 0 {
 		return
 	}
-	stamp := m.stateDir("gc-stamp")
+	stamp := m.StateDir("gc-stamp")
 	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < interval {
 		return
 	}
 	now := time.Now()
 	if err := os.Chtimes(stamp, now, now); err != nil {
-		if os.MkdirAll(m.stateDir(), 0o777) != nil || os.WriteFile(stamp, nil, 0o666) != nil {
+		if os.MkdirAll(m.StateDir(), 0o777) != nil || os.WriteFile(stamp, nil, 0o666) != nil {
 			return
 		}
 	}

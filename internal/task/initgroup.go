@@ -15,6 +15,6 @@ func (m *Manager) endLeftoverInit(rec *record.Record) {
 	g := proc.Group{ID: rec.Init.PGID, LeaderStart: rec.Init.PGIDStart}
 	if g.End() {
 		m.Warn("ended the init of task %q that outlived its git-wt (process group %d)", rec.Task, g.ID)
-		m.logEvent(rec, "init-ended", "its git-wt had died")
+		m.LogEvent(rec, "init-ended", "its git-wt had died")
 	}
 }

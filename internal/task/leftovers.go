@@ -130,9 +130,9 @@ func removeLockIfStale(lock string, dirs ...string) error {
 	return nil
 }
 
-// clearStaleLocks removes the stale lock files of a killed git before
+// ClearStaleLocks removes the stale lock files of a killed git before
 // git-wt works in a task's worktree (new resuming it, commit), saying so.
-func (m *Manager) clearStaleLocks(rec *record.Record) {
+func (m *Manager) ClearStaleLocks(rec *record.Record) {
 	for _, l := range gitLocks {
 		lock, ok := staleLock(rec.Path, l.name)
 		if !ok {
@@ -143,7 +143,7 @@ func (m *Manager) clearStaleLocks(rec *record.Record) {
 			continue
 		}
 		m.Warn("deleted %s, which a git that was killed left behind", lock)
-		m.logEvent(rec, "repaired", l.kind+": "+lock)
+		m.LogEvent(rec, "repaired", l.kind+": "+lock)
 	}
 }
 
@@ -173,5 +173,5 @@ func (m *Manager) clearInitializingLock(ctx context.Context, rec *record.Record)
 		m.Warn("could not unlock %s, which a killed git worktree add left locked: %v (run git worktree unlock %s)", rec.Path, err, rec.Path)
 		return
 	}
-	m.logEvent(rec, "repaired", InitializingLock+": "+rec.Path)
+	m.LogEvent(rec, "repaired", InitializingLock+": "+rec.Path)
 }

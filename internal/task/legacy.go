@@ -63,7 +63,7 @@ func (m *Manager) moveLegacy(ctx context.Context) []*Problem {
 		switch mv.Outcome {
 		case record.LegacyMoved, record.LegacyDropped:
 			p.Outcome = Fixed
-			m.logEvent(&record.Record{Slug: mv.Slug}, "migrated", p.Fix)
+			m.LogEvent(&record.Record{Slug: mv.Slug}, "migrated", p.Fix)
 		case record.LegacyConflict:
 			p.Outcome = LeftManual
 		default:

@@ -22,7 +22,7 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 		return err
 	}
 	defer l.Release()
-	if err := m.reload(ctx, e); err != nil {
+	if err := m.Reload(ctx, e); err != nil {
 		return err
 	}
 	rec := e.Record
@@ -67,7 +67,7 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 			}
 		}
 	}
-	err = m.update(ctx, e, func(r *record.Record) error {
+	err = m.Update(ctx, e, func(r *record.Record) error {
 		r.Locked, r.LockReason = locked, why
 		return nil
 	})
@@ -78,6 +78,6 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	if locked {
 		outcome = "locked"
 	}
-	m.logEvent(e.Record, outcome, why)
+	m.LogEvent(e.Record, outcome, why)
 	return nil
 }

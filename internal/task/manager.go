@@ -62,14 +62,14 @@ func New(g *git.Runner, repo *git.Repo, s *settings.Settings, command string) *M
 	return m
 }
 
-// stateDir is git-wt's folder in the git common dir: the lock, the event
+// StateDir is git-wt's folder in the git common dir: the lock, the event
 // log, init logs and last-access stamps.
-func (m *Manager) stateDir(parts ...string) string {
+func (m *Manager) StateDir(parts ...string) string {
 	return filepath.Join(append([]string{m.Repo.CommonDir, "wt"}, parts...)...)
 }
 
 // LogPath is where the init output of a task goes.
-func (m *Manager) LogPath(slug string) string { return m.stateDir("logs", slug+".log") }
+func (m *Manager) LogPath(slug string) string { return m.StateDir("logs", slug+".log") }
 
 // lock takes the repository-wide lock and, while refs/wt/ holds records
 // an earlier git-wt wrote, moves them (SPEC §14): every command that takes
@@ -86,7 +86,7 @@ func (m *Manager) lock(ctx context.Context) (*lock.Lock, error) {
 // acquire takes the repository-wide lock.
 func (m *Manager) acquire(ctx context.Context) (*lock.Lock, error) {
 	start := time.Now()
-	l, err := lock.Acquire(ctx, m.stateDir("lock"), m.Settings.LockTimeout)
+	l, err := lock.Acquire(ctx, m.StateDir("lock"), m.Settings.LockTimeout)
 	m.lockWait += time.Since(start)
 	return l, err
 }
@@ -94,7 +94,7 @@ func (m *Manager) acquire(ctx context.Context) (*lock.Lock, error) {
 // Touch records a use of the task (SPEC §4): the mtime of a stamp file,
 // not a ref write. Best effort.
 func (m *Manager) Touch(slug string) {
-	p := m.stateDir("access", slug)
+	p := m.StateDir("access", slug)
 	now := time.Now()
 	if err := os.Chtimes(p, now, now); err == nil {
 		return
@@ -109,7 +109,7 @@ func (m *Manager) Touch(slug string) {
 // LastAccess is the later of the task's stamp file and its record.
 func (m *Manager) LastAccess(rec *record.Record) time.Time {
 	t := rec.LastAccessAt
-	if st, err := os.Stat(m.stateDir("access", rec.Slug)); err == nil && st.ModTime().After(t) {
+	if st, err := os.Stat(m.StateDir("access", rec.Slug)); err == nil && st.ModTime().After(t) {
 		t = st.ModTime().UTC()
 	}
 	if t.IsZero() {
@@ -120,19 +120,19 @@ func (m *Manager) LastAccess(rec *record.Record) time.Time {
 
 // forget removes the per-task files git-wt keeps beside the records.
 func (m *Manager) forget(slug string) {
-	os.Remove(m.stateDir("access", slug))
+	os.Remove(m.StateDir("access", slug))
 	os.Remove(m.LogPath(slug))
-	os.Remove(m.commitLockPath(slug))
+	os.Remove(m.CommitLockPath(slug))
 }
 
 // LogFileEvent writes an event about a file that is not a task's (a hook, the
 // .gitwt file): `git wt log` shows it, and a failure to write is warned
 // about, like every event.
 func (m *Manager) LogFileEvent(path, outcome, reason string) {
-	m.logEvent(&record.Record{Path: path}, outcome, reason)
+	m.LogEvent(&record.Record{Path: path}, outcome, reason)
 }
 
-func (m *Manager) logEvent(rec *record.Record, outcome, reason string) {
+func (m *Manager) LogEvent(rec *record.Record, outcome, reason string) {
 	e := events.Event{Outcome: outcome, Reason: reason, LockWaitMS: m.lockWait.Milliseconds()}
 	if rec != nil {
 		e.Task, e.Slug, e.Path = rec.Task, rec.Slug, rec.Path
@@ -142,5 +142,9 @@ func (m *Manager) logEvent(rec *record.Record, outcome, reason string) {
 	}
 }
 
-// branchRef is the full ref of a branch name.
-func branchRef(branch string) string { return "refs/heads/" + branch }
+// BranchRef is the full ref of a branch name.
+func BranchRef(branch string) string { return "refs/heads/" + branch }
+
+// CommitLockPath is the file that lets one commit at a time run in the
+// task slug's worktree.
+func (m *Manager) CommitLockPath(slug string) string { return m.StateDir("commit", slug+".lock") }

@@ -86,7 +86,7 @@ func (m *Manager) resolveChecks(ctx context.Context, recs []*record.Record) ([]*
 	names := make([]string, 0, 3*len(recs))
 	for _, rec := range recs {
 		b := baseRev(rec)
-		names = append(names, branchRef(rec.Branch)+"^{commit}", b+"^{commit}", b+"^{tree}")
+		names = append(names, BranchRef(rec.Branch)+"^{commit}", b+"^{commit}", b+"^{tree}")
 	}
 	oids, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, names...)
 	if err != nil {
@@ -117,7 +117,7 @@ func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged
 	for _, b := range bases {
 		args := []string{"for-each-ref", "--format=%(refname)", "--merged=" + b}
 		for _, c := range byBase[b] {
-			args = append(args, branchRef(c.rec.Branch))
+			args = append(args, BranchRef(c.rec.Branch))
 		}
 		lines, err := m.Git.Lines(ctx, m.Repo.MainDir, args...)
 		if err != nil {
@@ -128,7 +128,7 @@ func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged
 			in[l] = true
 		}
 		for _, c := range byBase[b] {
-			if in[branchRef(c.rec.Branch)] {
+			if in[BranchRef(c.rec.Branch)] {
 				merged[c.rec.Slug] = true
 			} else {
 				rest = append(rest, c)
@@ -273,7 +273,7 @@ func (m *Manager) commitPatchIDs(ctx context.Context, from, notIn string) (map[s
 // other branch, no remote-tracking branch (its upstream among them) and not
 // in its base: the commits that deleting the branch would lose.
 func (m *Manager) UnmergedCommits(ctx context.Context, rec *record.Record) (int, error) {
-	args := []string{"rev-list", "--count", "--ignore-missing", branchRef(rec.Branch),
+	args := []string{"rev-list", "--count", "--ignore-missing", BranchRef(rec.Branch),
 		"--not", "--exclude=" + rec.Branch, "--branches", "--remotes"}
 	if base := baseRev(rec); base != "" {
 		args = append(args, base) // a tag or commit base is in no branch

@@ -16,12 +16,16 @@ import (
 // inside or around another one, and never in the folders git-wt keeps in
 // the base dir for itself, whose contents it deletes or hands out.
 
+// MergeTmpDir, in the base dir, holds the temporary worktrees of merges:
+// merge-<pid>.
+const MergeTmpDir = ".git-wt-tmp"
+
 // poolDir is the folder of the warm pool's entries, in the base dir.
 const poolDir = ".pool"
 
 // ownFolders are the folders git-wt keeps in the base dir for itself:
 // the trash (emptied by gc), the pool, and merge's temporary worktrees.
-var ownFolders = []string{trashDir, poolDir, tmpDir}
+var ownFolders = []string{trashDir, poolDir, MergeTmpDir}
 
 // checkChosenPath refuses a --path p (absolute, resolved, inside baseDir)
 // that has one of git-wt's own folders as a component, or that lies
@@ -60,7 +64,7 @@ func (m *Manager) checkChosenPath(ctx context.Context, baseDir, p string) error 
 func (m *Manager) refuseNested(rec *record.Record, wts []git.Worktree) error {
 	for _, wt := range wts {
 		if wt.Path != rec.Path && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
-			return m.refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
+			return m.Refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
 		}
 	}
 	return nil

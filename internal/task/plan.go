@@ -50,8 +50,8 @@ func (m *Manager) resolveBase(ctx context.Context, rev string) (base, error) {
 	return b, nil
 }
 
-// checkBranchName refuses a --branch that git would not take.
-func (m *Manager) checkBranchName(ctx context.Context, name string) error {
+// CheckBranchName refuses a --branch that git would not take.
+func (m *Manager) CheckBranchName(ctx context.Context, name string) error {
 	if name == "" || strings.HasPrefix(name, "-") {
 		return exitcode.Usagef("invalid branch name %q", name)
 	}
@@ -69,9 +69,9 @@ type branchState struct {
 	CheckedOut string // path of the worktree that has it checked out
 }
 
-// inspectBranch reads one branch with one for-each-ref.
-func (m *Manager) inspectBranch(ctx context.Context, branch string) (branchState, error) {
-	all, err := m.branches(ctx, branchRef(branch))
+// InspectBranch reads one branch with one for-each-ref.
+func (m *Manager) InspectBranch(ctx context.Context, branch string) (branchState, error) {
+	all, err := m.branches(ctx, BranchRef(branch))
 	for _, b := range all {
 		if b.Name == branch { // the pattern matches branches below it too
 			return b, nil
@@ -97,9 +97,9 @@ func (m *Manager) branches(ctx context.Context, pattern string) ([]branchState, 
 	return all, nil
 }
 
-// baseDir returns the base dir, if SPEC §14 allows it, with its symlinks
+// BaseDir returns the base dir, if SPEC §14 allows it, with its symlinks
 // resolved, creating it if needed (see basedir.go).
-func (m *Manager) baseDir() (string, error) {
+func (m *Manager) BaseDir() (string, error) {
 	dir, err := m.allowedBaseDir()
 	if err != nil {
 		return "", err
@@ -132,7 +132,7 @@ func worktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
 	}
 	real, err := fsutil.ResolveExisting(p)
 	if err != nil {
-		return "", exitcode.Failedf("cannot resolve %s: %v", p, unwrapPathErr(err))
+		return "", exitcode.Failedf("cannot resolve %s: %v", p, UnwrapPathErr(err))
 	}
 	if real != p {
 		return "", exitcode.Usagef("worktree path %s goes through a symlink (to %s): refusing to create a worktree there", p, real)
@@ -148,9 +148,9 @@ func worktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
 	return p, nil
 }
 
-// unwrapPathErr drops the path from a *fs.PathError: our messages name the
+// UnwrapPathErr drops the path from a *fs.PathError: our messages name the
 // path themselves.
-func unwrapPathErr(err error) error {
+func UnwrapPathErr(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

@@ -131,7 +131,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		}
 		return r
 	}
-	checkpoint(ctx, "rm:checked")
+	Checkpoint(ctx, "rm:checked")
 	// From here on an interrupt lets the removal end, or put back what
 	// it did: a task is never left half removed by a Ctrl-C.
 	ctx = context.WithoutCancel(ctx)
@@ -140,7 +140,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		case errors.Is(r.Err, errRemovedMeanwhile):
 			r.Err, r.BranchOutcome = nil, "" // another rm did it all: nothing left to do
 		case exitcode.Of(r.Err) != exitcode.Refused: // refusals are logged as such
-			m.logEvent(rec, "remove-failed", r.Err.Error())
+			m.LogEvent(rec, "remove-failed", r.Err.Error())
 		}
 		return r
 	}
@@ -149,29 +149,29 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		// The branch, only if it is still where rm read it (a commit made
 		// since keeps it), and the record go in one transaction; when that
 		// fails, step by step, still only from where the branch was read.
-		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: branchRef(rec.Branch), OID: r.branchSHA}, {Name: e.Ref(), OID: e.OID}})
+		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: BranchRef(rec.Branch), OID: r.branchSHA}, {Name: e.Ref(), OID: e.OID}})
 		if err != nil {
 			if err := m.deleteBranch(ctx, rec.Branch, r.branchSHA); err != nil {
 				// Keep the record: running rm again finishes the job.
 				r.BranchOutcome, r.Err = Failed, halfRemoved(rec, "removed %s but could not delete branch %s (%v)", rec.Path, rec.Branch, err)
-				m.logEvent(rec, "remove-failed", r.Err.Error())
+				m.LogEvent(rec, "remove-failed", r.Err.Error())
 				return r
 			}
 			err = m.deleteRecord(ctx, e)
 		}
 		if err != nil {
 			r.Err = halfRemoved(rec, "removed %s but could not delete its record %s (%v)", rec.Path, e.Ref(), err)
-			m.logEvent(rec, "remove-failed", r.Err.Error())
+			m.LogEvent(rec, "remove-failed", r.Err.Error())
 			return r
 		}
 		m.branchDeleted(ctx, rec.Branch, r.branchSHA)
 	} else if err := m.deleteRecord(ctx, e); err != nil {
 		r.Err = halfRemoved(rec, "removed %s but could not delete its record %s (%v)", rec.Path, e.Ref(), err)
-		m.logEvent(rec, "remove-failed", r.Err.Error())
+		m.LogEvent(rec, "remove-failed", r.Err.Error())
 		return r
 	}
 	m.forget(rec.Slug)
-	m.logEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
+	m.LogEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
 	return r
 }
 
@@ -179,7 +179,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 // nothing changed) when it holds work or is protected.
 func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty func() (int, error)) (string, error) {
 	if rec.Path == m.Repo.MainDir || len(wts) > 0 && rec.Path == wts[0].Path {
-		return KeptNotOurs, m.refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
+		return KeptNotOurs, m.Refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
 	}
 	if err := m.refuseNested(rec, wts); err != nil {
 		return KeptNotOurs, err
@@ -195,23 +195,23 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 		// A symlink (or file) replaced the worktree: removing through it
 		// would delete someone else's files.
 		if !o.Force {
-			return KeptNotOurs, m.refuse(rec, "not-a-directory", "%s is no longer a directory (a symlink or file replaced the worktree): remove it yourself, or use --force to drop only the link and the task", rec.Path)
+			return KeptNotOurs, m.Refuse(rec, "not-a-directory", "%s is no longer a directory (a symlink or file replaced the worktree): remove it yourself, or use --force to drop only the link and the task", rec.Path)
 		}
 		return Deleted, nil
 	}
 	wt := findWorktree(wts, rec.Path)
 	locked := rec.Locked || wt != nil && wt.Locked
 	if locked && !o.Force {
-		return KeptLocked, m.refuse(rec, "locked", "%s is locked: run git wt unlock %s first, or use --force", rec.Path, rec.Slug)
+		return KeptLocked, m.Refuse(rec, "locked", "%s is locked: run git wt unlock %s first, or use --force", rec.Path, rec.Slug)
 	}
 	if !o.Force {
 		n, err := dirty()
 		if err != nil {
-			return KeptDirty, m.refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty: use --force to remove it anyway", rec.Path, err)
+			return KeptDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty: use --force to remove it anyway", rec.Path, err)
 		}
 		if n > 0 {
 			r.Dirty = n
-			return KeptDirty, m.refuse(rec, "dirty", "%s has %d uncommitted %s: use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
+			return KeptDirty, m.Refuse(rec, "dirty", "%s has %d uncommitted %s: use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
 		}
 		if users := proc.UsersOf(rec.Path); len(users) > 0 {
 			return KeptInUse, m.inUse(rec, users[0], "")
@@ -246,10 +246,10 @@ func early(now bool, f func() (int, error)) func() (int, error) {
 	return sync.OnceValues(func() (int, error) { r := <-c; return r.n, r.err })
 }
 
-// refuse logs a refusal and returns the exit-3 error for it.
-func (m *Manager) refuse(rec *record.Record, reason, format string, args ...any) error {
+// Refuse logs a refusal and returns the exit-3 error for it.
+func (m *Manager) Refuse(rec *record.Record, reason, format string, args ...any) error {
 	err := exitcode.Refusedf(format, args...)
-	m.logEvent(rec, "refused", reason+": "+err.Error())
+	m.LogEvent(rec, "refused", reason+": "+err.Error())
 	return err
 }
 
@@ -259,7 +259,7 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 	bs, ok := branchInWorktrees(wts, rec.Branch) // mostly: checked out in the task's worktree
 	var err error
 	if !ok {
-		bs, err = m.inspectBranch(ctx, rec.Branch)
+		bs, err = m.InspectBranch(ctx, rec.Branch)
 	}
 	r.branchSHA = bs.SHA
 	switch {
@@ -305,7 +305,7 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 // worktree has it checked out.
 func branchInWorktrees(wts []git.Worktree, branch string) (branchState, bool) {
 	for _, wt := range wts {
-		if wt.Branch == branchRef(branch) {
+		if wt.Branch == BranchRef(branch) {
 			return branchState{Exists: true, SHA: wt.Head, CheckedOut: wt.Path}, true
 		}
 	}
@@ -361,7 +361,7 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		m.putBack(e, back)
 		return Failed, exitcode.Failedf("cannot move %s aside to remove it (%v): nothing was changed", rec.Path, err)
 	}
-	checkpoint(ctx, "rm:renamed")
+	Checkpoint(ctx, "rm:renamed")
 	// putBack moves the folder back where it was and the task to its
 	// state: all is as before rm.
 	putBack := func() error {
@@ -397,7 +397,7 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		return Failed, exitcode.Failedf("cannot remove git's admin entry of %s (%v): nothing was changed", rec.Path, gitErr)
 	}
 	l.Release()
-	checkpoint(ctx, "rm:unregistered")
+	Checkpoint(ctx, "rm:unregistered")
 	// Only what was moved aside and checked is deleted: a folder made at
 	// the task's path meanwhile is someone else's.
 	if trash != "" {
@@ -413,9 +413,9 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 // moved since it was read keeps the commits made on it); one that is
 // gone already is no error.
 func (m *Manager) deleteBranch(ctx context.Context, branch, sha string) error {
-	err := m.Git.DeleteRef(ctx, m.Repo.MainDir, branchRef(branch), sha)
+	err := m.Git.DeleteRef(ctx, m.Repo.MainDir, BranchRef(branch), sha)
 	if errors.Is(err, git.ErrStale) {
-		if now, rerr := m.Git.ObjectIDs(ctx, m.Repo.MainDir, branchRef(branch)); rerr == nil && len(now) == 1 && now[0] == "" {
+		if now, rerr := m.Git.ObjectIDs(ctx, m.Repo.MainDir, BranchRef(branch)); rerr == nil && len(now) == 1 && now[0] == "" {
 			return nil
 		}
 		return fmt.Errorf("it moved since rm read it at %s", sha)
@@ -435,7 +435,7 @@ func (m *Manager) branchDeleted(ctx context.Context, branch, sha string) {
 		m.Git.Run(ctx, m.Repo.MainDir, "config", "--remove-section", "branch."+branch)
 	}
 	m.waitForPacking()
-	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", branchRef(branch)); git.ExitCode(err) != 1 {
+	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", BranchRef(branch)); git.ExitCode(err) != 1 {
 		if err := m.deleteBranch(ctx, branch, sha); err != nil {
 			m.Warn("branch %s came back while another git packed refs, and could not be deleted: %v", branch, err)
 		}
@@ -469,7 +469,7 @@ func (m *Manager) deleteRecord(ctx context.Context, e *record.Entry) error {
 		return nil
 	}
 	fresh := *e
-	if rerr := m.reload(ctx, &fresh); rerr != nil {
+	if rerr := m.Reload(ctx, &fresh); rerr != nil {
 		if exitcode.Of(rerr) == exitcode.NotFound {
 			return nil // someone else removed it
 		}
@@ -490,7 +490,7 @@ func (m *Manager) removeUnknown(ctx context.Context, arg string) *Removal {
 	abs, _ := filepath.Abs(arg)
 	_, statErr := os.Lstat(arg)
 	for i, wt := range wts {
-		if !(statErr == nil && fsutil.Within(wt.Path, abs)) && wt.Branch != branchRef(arg) {
+		if !(statErr == nil && fsutil.Within(wt.Path, abs)) && wt.Branch != BranchRef(arg) {
 			continue
 		}
 		r.Path, r.WorktreeOutcome = wt.Path, KeptNotOurs

@@ -66,11 +66,11 @@ func (m *Manager) moveAside(rec *record.Record) (string, error) {
 func (m *Manager) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (string, error) {
 	n, err := m.movedDirtyCount(ctx, trash)
 	if err != nil {
-		return KeptDirty, m.refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
+		return KeptDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
 	}
 	if n > 0 {
 		r.Dirty = n
-		return KeptDirty, m.refuse(rec, "dirty", "%s changed while it was being removed: it has %d uncommitted %s now, so it was put back as it was; use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
+		return KeptDirty, m.Refuse(rec, "dirty", "%s changed while it was being removed: it has %d uncommitted %s now, so it was put back as it was; use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
 	}
 	if users := proc.UsersOf(trash); len(users) > 0 {
 		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
@@ -100,9 +100,9 @@ func (m *Manager) movedDirtyCount(ctx context.Context, dir string) (int, error) 
 // worktree), the message says how to step out first.
 func (m *Manager) inUse(rec *record.Record, u proc.User, why string) error {
 	if u.Caller {
-		return m.refuse(rec, "in-use", "%s is the working directory of the shell that runs this command (process %d, %s)%s: run cd \"$(git wt path --main)\" first, then git wt rm %s; or use --force", rec.Path, u.PID, u.Name, why, text.ShellQuote(rec.Task))
+		return m.Refuse(rec, "in-use", "%s is the working directory of the shell that runs this command (process %d, %s)%s: run cd \"$(git wt path --main)\" first, then git wt rm %s; or use --force", rec.Path, u.PID, u.Name, why, text.ShellQuote(rec.Task))
 	}
-	return m.refuse(rec, "in-use", "%s is in use by process %d (%s, working directory %s)%s: stop it first, or use --force", rec.Path, u.PID, u.Name, u.Cwd, why)
+	return m.Refuse(rec, "in-use", "%s is in use by process %d (%s, working directory %s)%s: stop it first, or use --force", rec.Path, u.PID, u.Name, u.Cwd, why)
 }
 
 // errRemovedMeanwhile says that another process removed the task between
@@ -115,7 +115,7 @@ var errRemovedMeanwhile = errors.New("task removed meanwhile by another process"
 func (m *Manager) beginRemoval(ctx context.Context, e *record.Entry, examined record.State) error {
 	me := self()
 	before := *e.Record
-	err := m.update(ctx, e, func(r *record.Record) error {
+	err := m.Update(ctx, e, func(r *record.Record) error {
 		if r.State != examined {
 			return exitcode.Refusedf("task %q changed meanwhile (from %s to %s), so nothing was removed: run git wt rm %s again to look at it again", r.Task, examined, r.State, text.ShellQuote(r.Task))
 		}
@@ -142,7 +142,7 @@ func (m *Manager) putBack(e *record.Entry, prior record.State) {
 	case !record.CanMove(record.Removing, prior):
 		prior = record.Active
 	}
-	m.setState(e, prior)
+	m.SetState(e, prior)
 }
 
 // priorOfRemoval guesses the state a task had before a removal whose
@@ -231,7 +231,7 @@ func (m *Manager) awaitRemoval(ctx context.Context, e *record.Entry) bool {
 			return false
 		case <-time.After(pollInterval):
 		}
-		if err := m.reload(ctx, e); err != nil {
+		if err := m.Reload(ctx, e); err != nil {
 			return exitcode.Of(err) == exitcode.NotFound
 		}
 	}

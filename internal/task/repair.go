@@ -94,7 +94,7 @@ func (m *Manager) pointUnbornHead(ctx context.Context, rec *record.Record) error
 	if err != nil || strings.Trim(strings.TrimSpace(string(head)), "0") != "" || len(strings.TrimSpace(string(head))) < 40 {
 		return nil
 	}
-	_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", branchRef(rec.Branch))
+	_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", BranchRef(rec.Branch))
 	return err
 }
 
@@ -103,14 +103,14 @@ func (m *Manager) pointUnbornHead(ctx context.Context, rec *record.Record) error
 // and what to do next.
 func (m *Manager) markInterrupted(ctx context.Context, e *record.Entry, why string) error {
 	end := time.Now().UTC()
-	err := m.transition(ctx, e, record.Failed, func(r *record.Record) {
+	err := m.Transition(ctx, e, record.Failed, func(r *record.Record) {
 		r.Init.Status, r.Init.Error, r.Init.FinishedAt = record.InitFailed, why, &end
 		r.Init.PGID, r.Init.PGIDStart = 0, ""
 	})
 	if err != nil {
 		return err
 	}
-	m.logEvent(e.Record, "marked-failed", why)
+	m.LogEvent(e.Record, "marked-failed", why)
 	rec := e.Record
 	return exitcode.Refusedf("marked task %q failed: %s: look at %s, then run git wt init %s, or git wt rm %s", rec.Task, why, rec.Path, rec.Slug, rec.Slug)
 }
@@ -178,7 +178,7 @@ func (m *Manager) failInterruptedInit(ctx context.Context, e *record.Entry) erro
 	}
 	err := m.claimForRepair(ctx, e)
 	if errors.Is(err, errMovedOn) {
-		return m.reload(ctx, e)
+		return m.Reload(ctx, e)
 	}
 	if err != nil {
 		return err
@@ -221,17 +221,17 @@ func (m *Manager) repairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 			}
 			// Locked or in use: kept, as merge's cleanup keeps it.
 		}
-		return m.transition(ctx, e, record.Active, nil)
+		return m.Transition(ctx, e, record.Active, nil)
 	}
 	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
-		if op := m.inProgress(ctx, wt.Path); op != "" {
+		if op := m.Git.InProgress(ctx, wt.Path); op != "" {
 			return fmt.Errorf("%w: %s is in the middle of %s", errNeedsPerson, wt.Path, op)
 		}
 		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
 			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", errNeedsPerson, wt.Path)
 		}
 	}
-	return m.transition(ctx, e, record.Active, nil)
+	return m.Transition(ctx, e, record.Active, nil)
 }
 
 // worktreeOnBranch is the worktree that has ref checked out, if any.

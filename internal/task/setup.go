@@ -141,9 +141,9 @@ func (p setupPlan) settleEmpty(rec *record.Record) {
 // worktree keeps its state through setup: only also is applied.
 func (m *Manager) settleState(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
 	if e.Record.State != record.Adopted {
-		return m.transition(ctx, e, to, also)
+		return m.Transition(ctx, e, to, also)
 	}
-	return m.update(ctx, e, func(r *record.Record) error { also(r); return nil })
+	return m.Update(ctx, e, func(r *record.Record) error { also(r); return nil })
 }
 
 // settled is the state a task reaches when its setup ends.
@@ -163,7 +163,7 @@ func (m *Manager) settle(ctx context.Context, e *record.Entry, status record.Ini
 		rec.Init.FinishedAt = &end
 		rec.Init.Status, rec.Init.Error = status, failure
 	})
-	m.logEvent(e.Record, "init-"+string(status), failure)
+	m.LogEvent(e.Record, "init-"+string(status), failure)
 	if err != nil {
 		return err
 	}
@@ -238,7 +238,7 @@ func (m *Manager) runWatched(ctx context.Context, e *record.Entry, cmd *exec.Cmd
 	}
 	pgid := cmd.Process.Pid
 	start, _ := proc.StartTime(pgid)
-	if err := m.update(ctx, e, func(r *record.Record) error {
+	if err := m.Update(ctx, e, func(r *record.Record) error {
 		r.Init.PGID, r.Init.PGIDStart = pgid, start
 		return nil
 	}); err != nil && ctx.Err() == nil {

@@ -22,7 +22,7 @@ const blockSize = 4096
 // changes: the answer is kept in <common dir>/wt/checkout-sizes, so that
 // a burst of new tasks from one base reads it once.
 func (m *Manager) checkoutSize(ctx context.Context, commit string) (int64, error) {
-	cache := m.stateDir("checkout-sizes")
+	cache := m.StateDir("checkout-sizes")
 	if n, ok := cachedSize(cache, commit); ok {
 		return n, nil
 	}

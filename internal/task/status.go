@@ -65,5 +65,5 @@ func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Rec
 // AheadBehind counts the commits of branch that base lacks (ahead) and
 // those of base that branch lacks (behind).
 func (m *Manager) AheadBehind(ctx context.Context, branch, base string) (ahead, behind int, err error) {
-	return m.Git.AheadBehind(ctx, m.Repo.MainDir, base, branchRef(branch))
+	return m.Git.AheadBehind(ctx, m.Repo.MainDir, base, BranchRef(branch))
 }

@@ -9,12 +9,12 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// undo collects the steps that take back what a failed creation made.
-type undo struct {
+// Undo collects the steps that take back what a failed creation made.
+type Undo struct {
 	steps []func(context.Context) error
 }
 
-func (u *undo) push(step func(context.Context) error) { u.steps = append(u.steps, step) }
+func (u *Undo) push(step func(context.Context) error) { u.steps = append(u.steps, step) }
 
 // rollbackTimeout bounds a rollback. It runs on a fresh context: the
 // command's own may be what was cancelled (Ctrl-C).
@@ -22,7 +22,7 @@ const rollbackTimeout = time.Minute
 
 // run takes the steps back, newest first. Steps that touch git's admin
 // entries take the lock themselves, so the caller must not hold it.
-func (u *undo) run(m *Manager, reason string) {
+func (u *Undo) run(m *Manager, reason string) {
 	if len(u.steps) == 0 {
 		return
 	}
@@ -33,13 +33,13 @@ func (u *undo) run(m *Manager, reason string) {
 			m.Warn("rollback: %v (run git wt doctor --fix)", err)
 		}
 	}
-	m.logEvent(nil, "rolled-back", reason)
+	m.LogEvent(nil, "rolled-back", reason)
 }
 
-// dropWorktree removes the worktree at path and git's admin entry for it,
+// DropWorktree removes the worktree at path and git's admin entry for it,
 // whether or not the folder still exists. Only for a worktree this process
 // just made (or one whose folder is gone): it does not check for changes.
-func (m *Manager) dropWorktree(ctx context.Context, path string) error {
+func (m *Manager) DropWorktree(ctx context.Context, path string) error {
 	l, err := m.lock(ctx)
 	if err != nil {
 		return err
@@ -57,11 +57,11 @@ func (m *Manager) dropWorktree(ctx context.Context, path string) error {
 // dropNewBranch deletes a branch this process created, if it still points
 // where it was created (nobody committed to it).
 func (m *Manager) dropNewBranch(ctx context.Context, branch, sha string) error {
-	bs, err := m.inspectBranch(ctx, branch)
+	bs, err := m.InspectBranch(ctx, branch)
 	if err != nil || !bs.Exists || bs.SHA != sha {
 		return err
 	}
-	return m.Git.DeleteRef(ctx, m.Repo.MainDir, branchRef(branch), sha)
+	return m.Git.DeleteRef(ctx, m.Repo.MainDir, BranchRef(branch), sha)
 }
 
 // dropRecord deletes the record of a creation that failed.

@@ -10,12 +10,12 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// update applies change to the task's record and saves it with
+// Update applies change to the task's record and saves it with
 // compare-and-swap. When another process changed the record since it was
 // read (a PR refresh, a lock), it reads the record again and applies
 // change to the fresh copy, as long as it is still the same task. A change
 // that returns an error saves nothing.
-func (m *Manager) update(ctx context.Context, e *record.Entry, change func(*record.Record) error) error {
+func (m *Manager) Update(ctx context.Context, e *record.Entry, change func(*record.Record) error) error {
 	for attempt := 0; ; attempt++ {
 		if err := change(e.Record); err != nil {
 			return err
@@ -24,20 +24,20 @@ func (m *Manager) update(ctx context.Context, e *record.Entry, change func(*reco
 		if !errors.Is(err, git.ErrStale) || attempt >= maxRaces {
 			return err
 		}
-		if err := m.reload(ctx, e); err != nil {
+		if err := m.Reload(ctx, e); err != nil {
 			return err
 		}
 	}
 }
 
-// transition moves the task to state to, signed by this process, and
+// Transition moves the task to state to, signed by this process, and
 // applies also (when set) in the same compare-and-swap write. It is the
 // only way a command changes a task's state: record.Move refuses a move
 // the lifecycle does not allow, checked again on the fresh record when
 // another process changed it meanwhile.
-func (m *Manager) transition(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
+func (m *Manager) Transition(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
 	me := self()
-	return m.update(ctx, e, func(r *record.Record) error {
+	return m.Update(ctx, e, func(r *record.Record) error {
 		if err := r.Move(to, me); err != nil {
 			return notNow(r, to, err)
 		}
@@ -67,9 +67,9 @@ func self() record.Owner {
 	return record.Owner{PID: me.PID, Host: me.Host, Start: me.Start}
 }
 
-// reload reads the task's record again: another process may have changed
+// Reload reads the task's record again: another process may have changed
 // it, or removed the task, since it was read.
-func (m *Manager) reload(ctx context.Context, e *record.Entry) error {
+func (m *Manager) Reload(ctx context.Context, e *record.Entry) error {
 	fresh, err := m.Store.Get(ctx, e.Slug)
 	if err != nil {
 		return err
@@ -81,12 +81,12 @@ func (m *Manager) reload(ctx context.Context, e *record.Entry) error {
 	return nil
 }
 
-// setState moves the task to state on a context of its own: it also runs
+// SetState moves the task to state on a context of its own: it also runs
 // after an interrupt, to put back what the command had changed.
-func (m *Manager) setState(e *record.Entry, state record.State) {
+func (m *Manager) SetState(e *record.Entry, state record.State) {
 	ctx, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
 	defer cancel()
-	if err := m.transition(ctx, e, state, nil); err != nil {
+	if err := m.Transition(ctx, e, state, nil); err != nil {
 		m.Warn("could not set task %q back to state %s: %v (run git wt doctor)", e.Record.Task, state, err)
 	}
 }

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"bytes"
@@ -10,27 +10,25 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // commitLock serialises `git wt commit` on one task (a flock per task in
 // git-wt's state dir, dropped by the kernel if git-wt dies), waiting at
 // most wt.lockTimeout. Other tasks' commits do not wait.
-func (m *Manager) commitLock(ctx context.Context, rec *record.Record) (*lock.Lock, error) {
-	l, err := lock.Acquire(ctx, m.commitLockPath(rec.Slug), m.Settings.LockTimeout)
+func (m *Flow) commitLock(ctx context.Context, rec *record.Record) (*lock.Lock, error) {
+	l, err := lock.Acquire(ctx, m.CommitLockPath(rec.Slug), m.Settings.LockTimeout)
 	if err != nil {
 		return nil, exitcode.Failedf("cannot commit in %s: %v", rec.Path, err)
 	}
 	return l, nil
 }
 
-// commitLockPath is the file commitLock locks for the task slug.
-func (m *Manager) commitLockPath(slug string) string { return m.stateDir("commit", slug+".lock") }
-
 // gitCommit runs `git commit` in the task's worktree. Its stderr (the
 // user's commit hooks speak there) is shown on hookOutput once git has
 // ended, except git's own advice about a lock another git holds, which
 // becomes the one line of the error.
-func (m *Manager) gitCommit(ctx context.Context, rec *record.Record, msg string, hookOutput io.Writer) error {
+func (m *Flow) gitCommit(ctx context.Context, rec *record.Record, msg string, hookOutput io.Writer) error {
 	var stderr bytes.Buffer
 	var err error
 	// Retried here, not by Exec, so that only the last attempt's output
@@ -47,7 +45,7 @@ func (m *Manager) gitCommit(ctx context.Context, rec *record.Record, msg string,
 	// came from the worktree going away meanwhile (a concurrent rm): then
 	// git's complaints about files it could not write say nothing that
 	// worktreeGone's message does not.
-	if hookOutput != nil && !git.IsLockError(err) && (err == nil || requireWorktree(rec) == nil) {
+	if hookOutput != nil && !git.IsLockError(err) && (err == nil || task.RequireWorktree(rec) == nil) {
 		hookOutput.Write(stderr.Bytes())
 	}
 	if err != nil {
@@ -60,7 +58,7 @@ func (m *Manager) gitCommit(ctx context.Context, rec *record.Record, msg string,
 // worktree's own "missing" error when it went away meanwhile (a
 // concurrent rm), else err.
 func worktreeGone(rec *record.Record, err error) error {
-	if gone := requireWorktree(rec); gone != nil {
+	if gone := task.RequireWorktree(rec); gone != nil {
 		return gone
 	}
 	return err

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -45,13 +46,13 @@ type MergeOptions struct {
 
 // MergeResult says what `git wt merge` did.
 type MergeResult struct {
-	Task    string   `json:"task"`
-	Branch  string   `json:"branch"`
-	Into    string   `json:"into"`
-	How     string   `json:"how"`
-	Commit  string   `json:"commit"`            // where the base points now
-	Removal *Removal `json:"removal,omitempty"` // the cleanup; none with --keep
-	Kept    string   `json:"kept,omitempty"`    // why the cleanup kept the task
+	Task    string        `json:"task"`
+	Branch  string        `json:"branch"`
+	Into    string        `json:"into"`
+	How     string        `json:"how"`
+	Commit  string        `json:"commit"`            // where the base points now
+	Removal *task.Removal `json:"removal,omitempty"` // the cleanup; none with --keep
+	Kept    string        `json:"kept,omitempty"`    // why the cleanup kept the task
 }
 
 // Merge merges the task's branch into its base (or o.Into), then removes
@@ -68,17 +69,17 @@ type MergeResult struct {
 // is in state "merging" from the start of the merge to its removal, so a
 // merge killed half-way shows (git wt show, doctor). Once git is changing
 // things, an interrupt lets the step end and then takes it back.
-func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*MergeResult, error) {
+func (m *Flow) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*MergeResult, error) {
 	into, err := m.mergeTarget(ctx, e.Record, o.Into)
 	if err != nil {
 		return nil, err
 	}
-	l, err := lock.Acquire(ctx, m.stateDir("merge", slug.Make(strings.TrimPrefix(into, "refs/heads/"))+".lock"), m.Settings.LockTimeout)
+	l, err := lock.Acquire(ctx, m.StateDir("merge", slug.Make(strings.TrimPrefix(into, "refs/heads/"))+".lock"), m.Settings.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
 	defer l.Release()
-	if err := m.reload(ctx, e); err != nil {
+	if err := m.Reload(ctx, e); err != nil {
 		return nil, err
 	}
 	p, err := m.planMerge(ctx, e.Record, into, o)
@@ -92,29 +93,29 @@ func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*
 	}
 	// The merging process signs the record, so that doctor can tell a
 	// merge in progress from one whose process died.
-	if err := m.transition(ctx, e, record.Merging, nil); err != nil {
+	if err := m.Transition(ctx, e, record.Merging, nil); err != nil {
 		return nil, err
 	}
-	checkpoint(ctx, "merge:merging")
+	task.Checkpoint(ctx, "merge:merging")
 	res := &MergeResult{Task: p.rec.Task, Branch: p.rec.Branch, Into: p.intoName, How: HowAlreadyMerged, Commit: p.baseTip}
 	if !p.merged {
 		if res.How, res.Commit, err = m.applyMerge(context.WithoutCancel(ctx), p); err != nil {
-			m.setState(e, prev)
-			m.logEvent(p.rec, "merge-failed", err.Error())
+			m.SetState(e, prev)
+			m.LogEvent(p.rec, "merge-failed", err.Error())
 			if left := (leftChanges{}); ctx.Err() != nil && !errors.As(err, &left) {
 				return nil, ctx.Err() // taken back: "interrupted, rolled back"
 			}
 			return nil, err
 		}
-		m.logEvent(p.rec, "merged", fmt.Sprintf("into %s (%s), now at %s", p.intoName, res.How, res.Commit))
+		m.LogEvent(p.rec, "merged", fmt.Sprintf("into %s (%s), now at %s", p.intoName, res.How, res.Commit))
 	}
 	l.Release()
 	if ctx.Err() != nil {
-		m.setState(e, prev)
+		m.SetState(e, prev)
 		return nil, exitcode.Failedf("interrupted after merging %s into %s (now at %s): the task was kept; run git wt merge %s again to remove it", p.rec.Branch, p.intoName, res.Commit, text.ShellQuote(p.rec.Task))
 	}
 	if o.Keep {
-		m.setState(e, prev)
+		m.SetState(e, prev)
 		return res, nil
 	}
 	return res, m.cleanUpMerged(ctx, e, p, prev, res)
@@ -123,16 +124,16 @@ func (m *Manager) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*
 // cleanUpMerged removes a merged task as rm would, deleting its branch if
 // it still points at the commit merged. What rm would refuse (a locked
 // worktree, one in use) is kept, and the merge still succeeds.
-func (m *Manager) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePlan, prev record.State, res *MergeResult) error {
-	checkpoint(ctx, "merge:cleanup")
-	r := m.RemoveEntry(ctx, e, RemoveOptions{MergedTip: p.taskTip, PutBack: prev})
+func (m *Flow) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePlan, prev record.State, res *MergeResult) error {
+	task.Checkpoint(ctx, "merge:cleanup")
+	r := m.RemoveEntry(ctx, e, task.RemoveOptions{MergedTip: p.taskTip, PutBack: prev})
 	res.Removal = r
 	switch exitcode.Of(r.Err) {
 	case exitcode.OK:
 		return nil
 	case exitcode.Refused:
 		if e.Record.State == record.Merging { // refused before the removal began
-			m.setState(e, prev)
+			m.SetState(e, prev)
 		}
 		res.Kept, r.Err = r.Err.Error(), nil
 		return nil
@@ -140,27 +141,27 @@ func (m *Manager) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePl
 	// Not left "merging": the merge is done. A removal that began was put
 	// back, or left "removing" for the next rm to finish, as it says.
 	if fresh, err := m.Store.Get(ctx, e.Slug); err == nil && len(fresh) == 1 && e.Record.State == record.Merging {
-		m.setState(e, prev)
+		m.SetState(e, prev)
 	}
 	return exitcode.Failedf("merged %s into %s, but could not remove the task: %v", p.rec.Branch, p.intoName, r.Err)
 }
 
 // mergeTarget is the full ref of the branch to merge into: --into, else
 // the task's base, which must be a local branch.
-func (m *Manager) mergeTarget(ctx context.Context, rec *record.Record, into string) (string, error) {
+func (m *Flow) mergeTarget(ctx context.Context, rec *record.Record, into string) (string, error) {
 	switch {
 	case into != "":
 		into = strings.TrimPrefix(into, "refs/heads/")
-		if err := m.checkBranchName(ctx, into); err != nil {
+		if err := m.CheckBranchName(ctx, into); err != nil {
 			return "", err
 		}
-		into = branchRef(into)
+		into = task.BranchRef(into)
 	case strings.HasPrefix(rec.Base, "refs/heads/"):
 		into = rec.Base
 	default:
 		return "", exitcode.Usagef("task %q started from %s, which is not a local branch: name the branch to merge it into with --into BRANCH", rec.Task, rec.Base)
 	}
-	if into == branchRef(rec.Branch) {
+	if into == task.BranchRef(rec.Branch) {
 		return "", exitcode.Usagef("cannot merge %s into itself: name another branch with --into", rec.Branch)
 	}
 	return into, nil

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Pushed says where `git wt push` pushed a task's branch.
@@ -30,8 +31,8 @@ const upstreamRetry = time.Second
 // by another process, so the setting is checked and, if missing, written
 // again until the lock is free. git's progress goes to progress (nil:
 // quiet).
-func (m *Manager) Push(ctx context.Context, rec *record.Record, remote string, progress io.Writer) (*Pushed, error) {
-	bs, err := m.inspectBranch(ctx, rec.Branch)
+func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, progress io.Writer) (*Pushed, error) {
+	bs, err := m.InspectBranch(ctx, rec.Branch)
 	if err != nil {
 		return nil, err
 	}
@@ -41,29 +42,29 @@ func (m *Manager) Push(ctx context.Context, rec *record.Record, remote string, p
 	if remote, err = m.pushRemote(ctx, rec.Branch, remote); err != nil {
 		return nil, err
 	}
-	ref := branchRef(rec.Branch)
+	ref := task.BranchRef(rec.Branch)
 	args := []string{"push", "-u"}
 	if progress == nil {
 		args = append(args, "-q")
 	}
 	args = append(args, "--", remote, ref+":"+ref)
 	if _, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Stderr: progress, Args: args}); err != nil {
-		m.logEvent(rec, "push-failed", err.Error())
+		m.LogEvent(rec, "push-failed", err.Error())
 		return nil, exitcode.Failedf("cannot push %s to %s: %v", rec.Branch, remote, err)
 	}
 	p := &Pushed{Remote: remote, Branch: rec.Branch, Upstream: remote + "/" + rec.Branch}
 	if err := m.ensureUpstream(ctx, rec.Branch, remote); err != nil {
-		m.logEvent(rec, "pushed", "to "+remote+"; upstream not set: "+err.Error())
+		m.LogEvent(rec, "pushed", "to "+remote+"; upstream not set: "+err.Error())
 		return nil, exitcode.Failedf("pushed %s to %s, but could not set its upstream (%v): run git branch --set-upstream-to=%s %s", rec.Branch, remote, err, p.Upstream, rec.Branch)
 	}
-	m.logEvent(rec, "pushed", "to "+remote+", upstream "+p.Upstream)
+	m.LogEvent(rec, "pushed", "to "+remote+", upstream "+p.Upstream)
 	return p, nil
 }
 
 // pushRemote picks the remote to push branch to: the one asked for, else
 // the one git would use (branch.<b>.pushRemote, remote.pushDefault,
 // branch.<b>.remote), else the only remote, else origin.
-func (m *Manager) pushRemote(ctx context.Context, branch, asked string) (string, error) {
+func (m *Flow) pushRemote(ctx context.Context, branch, asked string) (string, error) {
 	remotes, err := m.Git.Lines(ctx, m.Repo.MainDir, "remote")
 	if err != nil {
 		return "", err
@@ -93,12 +94,12 @@ func (m *Manager) pushRemote(ctx context.Context, branch, asked string) (string,
 // ensureUpstream makes remote's branch of the same name the upstream of
 // branch, writing the setting while it is not there, for as long as
 // upstreamRetry allows.
-func (m *Manager) ensureUpstream(ctx context.Context, branch, remote string) error {
+func (m *Flow) ensureUpstream(ctx context.Context, branch, remote string) error {
 	delay := 10 * time.Millisecond
 	deadline := time.Now().Add(upstreamRetry)
 	err := errors.New("another setting overrides it")
 	for {
-		if r, merge := m.upstream(ctx, branch); r == remote && merge == branchRef(branch) {
+		if r, merge := m.upstream(ctx, branch); r == remote && merge == task.BranchRef(branch) {
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -106,7 +107,7 @@ func (m *Manager) ensureUpstream(ctx context.Context, branch, remote string) err
 		}
 		if _, werr := m.Git.Run(ctx, m.Repo.MainDir, "config", "branch."+branch+".remote", remote); werr != nil {
 			err = werr
-		} else if _, werr := m.Git.Run(ctx, m.Repo.MainDir, "config", "branch."+branch+".merge", branchRef(branch)); werr != nil {
+		} else if _, werr := m.Git.Run(ctx, m.Repo.MainDir, "config", "branch."+branch+".merge", task.BranchRef(branch)); werr != nil {
 			err = werr
 		}
 		select {
@@ -120,7 +121,7 @@ func (m *Manager) ensureUpstream(ctx context.Context, branch, remote string) err
 
 // upstream is the remote and the remote branch ref that branch tracks,
 // "" when it tracks none.
-func (m *Manager) upstream(ctx context.Context, branch string) (remote, merge string) {
+func (m *Flow) upstream(ctx context.Context, branch string) (remote, merge string) {
 	remote, _ = m.Git.Run(ctx, m.Repo.MainDir, "config", "--get", "branch."+branch+".remote")
 	merge, _ = m.Git.Run(ctx, m.Repo.MainDir, "config", "--get", "branch."+branch+".merge")
 	return strings.TrimSpace(remote), strings.TrimSpace(merge)

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // DockerArgs returns the `docker run` flags, one argument each, that make
@@ -20,8 +21,8 @@ import (
 // mounted at wt.containerWorkdir, git's common dir mounted where the
 // worktree's .git file says it is, the working directory, and the uid:gid
 // of the worktree's owner (git refuses a repository another user owns).
-func (m *Manager) DockerArgs(rec *record.Record) ([]string, error) {
-	if err := requireWorktree(rec); err != nil {
+func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
+	if err := task.RequireWorktree(rec); err != nil {
 		return nil, err
 	}
 	workdir := m.Settings.ContainerWorkdir
@@ -30,7 +31,7 @@ func (m *Manager) DockerArgs(rec *record.Record) ([]string, error) {
 	}
 	st, err := os.Stat(rec.Path)
 	if err != nil {
-		return nil, exitcode.Failedf("cannot read the worktree %s: %v", rec.Path, unwrapPathErr(err))
+		return nil, exitcode.Failedf("cannot read the worktree %s: %v", rec.Path, task.UnwrapPathErr(err))
 	}
 	owner, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {
@@ -56,7 +57,7 @@ func (m *Manager) DockerArgs(rec *record.Record) ([]string, error) {
 func commonDirs(dir, workdir string) (host, container string, err error) {
 	admin, adminAbs, err := git.AdminDir(dir)
 	if err != nil {
-		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), unwrapPathErr(err))
+		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), task.UnwrapPathErr(err))
 	}
 	common, ok := git.CommonDirWritten(adminAbs)
 	if !ok {

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -37,19 +38,19 @@ func (p *mergePlan) fastForward() bool {
 
 // planMerge reads what the merge needs and refuses (exit 3, nothing
 // changed) a merge that would mix with uncommitted work.
-func (m *Manager) planMerge(ctx context.Context, rec *record.Record, into string, o MergeOptions) (*mergePlan, error) {
+func (m *Flow) planMerge(ctx context.Context, rec *record.Record, into string, o MergeOptions) (*mergePlan, error) {
 	if rec.State == record.Creating || rec.State == record.Initializing {
-		return nil, m.refuse(rec, "not-ready", "task %q is not ready (state %s): let git wt new finish, or run it again", rec.Task, rec.State)
+		return nil, m.Refuse(rec, "not-ready", "task %q is not ready (state %s): let git wt new finish, or run it again", rec.Task, rec.State)
 	}
 	p := &mergePlan{rec: rec, mode: o.Mode, into: into, intoName: strings.TrimPrefix(into, "refs/heads/")}
-	tb, err := m.inspectBranch(ctx, rec.Branch)
+	tb, err := m.InspectBranch(ctx, rec.Branch)
 	if err != nil {
 		return nil, err
 	}
 	if !tb.Exists {
 		return nil, exitcode.Failedf("branch %s of task %q no longer exists: nothing to merge", rec.Branch, rec.Task)
 	}
-	bb, err := m.inspectBranch(ctx, p.intoName)
+	bb, err := m.InspectBranch(ctx, p.intoName)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func (m *Manager) planMerge(ctx context.Context, rec *record.Record, into string
 // work, and a merge of a task whose worktree holds work the merge would
 // leave out (and the cleanup then keep). With --keep that work stays where
 // it is, so only a rebase, which needs a clean worktree, still refuses.
-func (m *Manager) checkMergeWorktrees(ctx context.Context, p *mergePlan, o MergeOptions) error {
+func (m *Flow) checkMergeWorktrees(ctx context.Context, p *mergePlan, o MergeOptions) error {
 	rec, q := p.rec, text.ShellQuote(p.rec.Task)
 	if p.baseDir != "" {
 		hint := "commit or stash them, then run git wt merge " + q + " again"
@@ -103,7 +104,7 @@ func (m *Manager) checkMergeWorktrees(ctx context.Context, p *mergePlan, o Merge
 			return err
 		}
 	}
-	if requireWorktree(rec) != nil || o.Keep && p.mode != MergeRebase {
+	if task.RequireWorktree(rec) != nil || o.Keep && p.mode != MergeRebase {
 		return nil
 	}
 	hint := "the merge would leave them out; commit them (git wt commit " + q + " -m MSG), or use --keep to merge only the commits"
@@ -116,23 +117,23 @@ func (m *Manager) checkMergeWorktrees(ctx context.Context, p *mergePlan, o Merge
 // checkClean refuses (exit 3) when the worktree at dir has uncommitted
 // changes or an operation in progress: git-wt neither mixes its merge into
 // someone's work nor resets it.
-func (m *Manager) checkClean(ctx context.Context, rec *record.Record, dir, hint string) error {
-	if op := m.inProgress(ctx, dir); op != "" {
-		return m.refuse(rec, "in-progress", "%s is in the middle of %s: finish or abort it (see git -C %s status), then run git wt merge again", dir, op, text.ShellQuote(dir))
+func (m *Flow) checkClean(ctx context.Context, rec *record.Record, dir, hint string) error {
+	if op := m.Git.InProgress(ctx, dir); op != "" {
+		return m.Refuse(rec, "in-progress", "%s is in the middle of %s: finish or abort it (see git -C %s status), then run git wt merge again", dir, op, text.ShellQuote(dir))
 	}
 	n, err := m.DirtyCount(ctx, dir)
 	if err != nil {
-		return m.refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty", dir, err)
+		return m.Refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty", dir, err)
 	}
 	if n > 0 {
-		return m.refuse(rec, "dirty", "%s has %d uncommitted %s: %s", dir, n, text.Plural(n, "change", "changes"), hint)
+		return m.Refuse(rec, "dirty", "%s has %d uncommitted %s: %s", dir, n, text.Plural(n, "change", "changes"), hint)
 	}
 	return nil
 }
 
 // configuredMergeMode is what a plain `git merge` would do by the user's
 // merge.ff setting.
-func (m *Manager) configuredMergeMode() MergeMode {
+func (m *Flow) configuredMergeMode() MergeMode {
 	v, ok := m.Settings.Get("merge.ff")
 	if !ok {
 		return MergeDefault
@@ -150,7 +151,7 @@ func (m *Manager) configuredMergeMode() MergeMode {
 // else one like git's for a merge, and like GitHub's for a squash (the
 // pull request's title, else the task's one commit message, else the task
 // id, then a line per commit).
-func (m *Manager) mergeMessage(ctx context.Context, p *mergePlan, given string) (string, error) {
+func (m *Flow) mergeMessage(ctx context.Context, p *mergePlan, given string) (string, error) {
 	if given != "" {
 		return given, nil
 	}

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Exec runs argv in the task's worktree with the task's environment by
@@ -24,13 +25,13 @@ import (
 // The command gets git-wt's environment without the variables that would
 // point git elsewhere (GIT_DIR, GIT_WORK_TREE, ...): its git commands act
 // on the task's worktree.
-func (m *Manager) Exec(rec *record.Record, argv []string) error {
-	if err := requireWorktree(rec); err != nil {
+func (m *Flow) Exec(rec *record.Record, argv []string) error {
+	if err := task.RequireWorktree(rec); err != nil {
 		return err
 	}
-	checkpoint(context.Background(), "exec:found")
+	task.Checkpoint(context.Background(), "exec:found")
 	if err := os.Chdir(rec.Path); err != nil {
-		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, unwrapPathErr(err)))
+		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, task.UnwrapPathErr(err)))
 	}
 	// Looked up after the chdir: "./run.sh" is the worktree's.
 	path, err := exec.LookPath(argv[0])
@@ -55,5 +56,5 @@ func cannotRun(rec *record.Record, name string, err error) error {
 	if errors.As(err, &ee) {
 		err = ee.Err
 	}
-	return &exitcode.Error{Code: code, Err: fmt.Errorf("cannot run %s in %s: %v", name, rec.Path, unwrapPathErr(err))}
+	return &exitcode.Error{Code: code, Err: fmt.Errorf("cannot run %s in %s: %v", name, rec.Path, task.UnwrapPathErr(err))}
 }

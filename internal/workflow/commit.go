@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Commit stages everything in the task's worktree (new files too, ignored
@@ -15,11 +16,11 @@ import (
 // the worktree's HEAD points at afterwards and whether it made one: with
 // nothing to commit it makes none and that is no error. The user's commit
 // hooks run; their output goes to hookOutput.
-func (m *Manager) Commit(ctx context.Context, rec *record.Record, msg string, hookOutput io.Writer) (sha string, made bool, err error) {
+func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookOutput io.Writer) (sha string, made bool, err error) {
 	if strings.TrimSpace(msg) == "" {
 		return "", false, exitcode.Usagef("the commit message is empty: give one with -m MSG")
 	}
-	if err := requireWorktree(rec); err != nil {
+	if err := task.RequireWorktree(rec); err != nil {
 		return "", false, err
 	}
 	// Two commits of one task at once would race on its index: the second
@@ -29,8 +30,8 @@ func (m *Manager) Commit(ctx context.Context, rec *record.Record, msg string, ho
 		return "", false, err
 	}
 	defer l.Release()
-	checkpoint(ctx, "commit:locked")
-	m.clearStaleLocks(rec) // a killed git's: git add would refuse to run
+	task.Checkpoint(ctx, "commit:locked")
+	m.ClearStaleLocks(rec) // a killed git's: git add would refuse to run
 	if _, err := m.Git.RunIn(ctx, rec.Path, "add", "-A"); err != nil {
 		return "", false, worktreeGone(rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))
 	}
@@ -45,14 +46,14 @@ func (m *Manager) Commit(ctx context.Context, rec *record.Record, msg string, ho
 	}
 	sha, err = m.head(ctx, rec.Path)
 	if err == nil && staged {
-		m.logEvent(rec, "committed", sha)
+		m.LogEvent(rec, "committed", sha)
 	}
 	return sha, staged, err
 }
 
 // hasStaged reports whether the index of the worktree at dir differs from
 // its HEAD (plumbing: no diff.* setting changes the answer).
-func (m *Manager) hasStaged(ctx context.Context, dir string) (bool, error) {
+func (m *Flow) hasStaged(ctx context.Context, dir string) (bool, error) {
 	_, err := m.Git.RunIn(ctx, dir, "diff-index", "--cached", "--quiet", "HEAD", "--")
 	if git.ExitCode(err) == 1 {
 		return true, nil
@@ -61,7 +62,7 @@ func (m *Manager) hasStaged(ctx context.Context, dir string) (bool, error) {
 }
 
 // head is the commit the worktree at dir has checked out.
-func (m *Manager) head(ctx context.Context, dir string) (string, error) {
+func (m *Flow) head(ctx context.Context, dir string) (string, error) {
 	out, err := m.Git.RunIn(ctx, dir, "rev-parse", "--verify", "HEAD")
 	return strings.TrimSpace(out), err
 }

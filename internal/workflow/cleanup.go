@@ -1,10 +1,11 @@
-package task
+package workflow
 
 import (
 	"context"
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // CleanupMerged is git-wt's part of the post-merge hook (SPEC §5): after a
@@ -13,8 +14,8 @@ import (
 // are removed with their branches and records — when wt.cleanupOnMerge is
 // on, and only the clean, unlocked ones that no process works in. It
 // returns what happened to each merged task; the kept ones say why
-// (KeptDirty, KeptLocked, KeptInUse, KeptByConfig).
-func (m *Manager) CleanupMerged(ctx context.Context) ([]*Removal, error) {
+// (KeptDirty, KeptLocked, KeptInUse, task.KeptByConfig).
+func (m *Flow) CleanupMerged(ctx context.Context) ([]*task.Removal, error) {
 	all, err := m.Store.All(ctx)
 	if err != nil || len(all) == 0 {
 		return nil, err
@@ -44,16 +45,16 @@ func (m *Manager) CleanupMerged(ctx context.Context) ([]*Removal, error) {
 	if err != nil {
 		return nil, err
 	}
-	var results []*Removal
+	var results []*task.Removal
 	for _, rec := range recs {
 		if !merged[rec.Slug] {
 			continue
 		}
 		if !m.Settings.CleanupOnMerge {
-			results = append(results, &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch, WorktreeOutcome: KeptByConfig})
+			results = append(results, &task.Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch, WorktreeOutcome: task.KeptByConfig})
 			continue
 		}
-		results = append(results, m.RemoveEntry(ctx, byslug[rec.Slug], RemoveOptions{}))
+		results = append(results, m.RemoveEntry(ctx, byslug[rec.Slug], task.RemoveOptions{}))
 	}
 	return results, nil
 }
@@ -61,7 +62,7 @@ func (m *Manager) CleanupMerged(ctx context.Context) ([]*Removal, error) {
 // mergeReceiver reads which branch the merge went into (the worktree's HEAD)
 // and its upstream, as the bases they are recorded as, and ORIG_HEAD, the
 // commit before the merge. A detached HEAD received no branch's merge.
-func (m *Manager) mergeReceiver(ctx context.Context) (into map[string]bool, since string, err error) {
+func (m *Flow) mergeReceiver(ctx context.Context) (into map[string]bool, since string, err error) {
 	lines, err := m.Git.Lines(ctx, m.Repo.MainDir, "for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)", "refs/heads/")
 	if err != nil {
 		return nil, "", err

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -24,7 +25,7 @@ func (l leftChanges) Unwrap() error { return l.error }
 // applyMerge makes the merge the plan describes and returns how it went
 // and where the base points now. A failure takes back what it began. ctx
 // is not cancelled by an interrupt: a git step, once begun, ends.
-func (m *Manager) applyMerge(ctx context.Context, p *mergePlan) (how, commit string, err error) {
+func (m *Flow) applyMerge(ctx context.Context, p *mergePlan) (how, commit string, err error) {
 	if p.mode == MergeRebase && !p.ff {
 		if p.taskTip, err = m.rebase(ctx, p); err != nil {
 			return "", "", err
@@ -50,7 +51,7 @@ func (m *Manager) applyMerge(ctx context.Context, p *mergePlan) (how, commit str
 
 // mergeIn merges the task's branch in the worktree at dir, which has the
 // base checked out: `git merge`, as the user would type it there.
-func (m *Manager) mergeIn(ctx context.Context, dir string, p *mergePlan) (how, commit string, err error) {
+func (m *Flow) mergeIn(ctx context.Context, dir string, p *mergePlan) (how, commit string, err error) {
 	args, how := []string{"merge", "-q", "--no-edit"}, HowMerge
 	switch {
 	case p.mode == MergeSquash:
@@ -60,7 +61,7 @@ func (m *Manager) mergeIn(ctx context.Context, dir string, p *mergePlan) (how, c
 	default:
 		args = append(args, "--no-ff", "-m", p.message)
 	}
-	_, err = m.Git.RunIn(ctx, dir, append(args, branchRef(p.rec.Branch))...)
+	_, err = m.Git.RunIn(ctx, dir, append(args, task.BranchRef(p.rec.Branch))...)
 	if err == nil && how == HowSquash {
 		how, err = m.commitSquash(ctx, dir, p)
 	}
@@ -73,7 +74,7 @@ func (m *Manager) mergeIn(ctx context.Context, dir string, p *mergePlan) (how, c
 
 // commitSquash commits what `git merge --squash` staged; nothing staged
 // means the task's changes are all in the base already.
-func (m *Manager) commitSquash(ctx context.Context, dir string, p *mergePlan) (string, error) {
+func (m *Flow) commitSquash(ctx context.Context, dir string, p *mergePlan) (string, error) {
 	staged, err := m.hasStaged(ctx, dir)
 	if err == nil && staged {
 		if _, err = m.Git.RunIn(ctx, dir, "commit", "-q", "-m", p.message); err == nil {
@@ -92,7 +93,7 @@ func (m *Manager) commitSquash(ctx context.Context, dir string, p *mergePlan) (s
 
 // rebase rebases the task's branch onto the base where it is checked out
 // (or in a temporary worktree) and returns its new tip.
-func (m *Manager) rebase(ctx context.Context, p *mergePlan) (string, error) {
+func (m *Flow) rebase(ctx context.Context, p *mergePlan) (string, error) {
 	var tip string
 	in := func(dir string) error {
 		if _, err := m.Git.RunIn(ctx, dir, "rebase", "-q", p.into); err != nil {
@@ -115,7 +116,7 @@ func (m *Manager) rebase(ctx context.Context, p *mergePlan) (string, error) {
 // out: it writes the merge commit from `git merge-tree` (a fast-forward
 // needs none) and moves the branch with a compare-and-swap, so no checkout
 // is touched and a concurrent change of the base is never overwritten.
-func (m *Manager) mergeWithoutCheckout(ctx context.Context, p *mergePlan) (how, commit string, err error) {
+func (m *Flow) mergeWithoutCheckout(ctx context.Context, p *mergePlan) (how, commit string, err error) {
 	how, commit = HowFastForward, p.taskTip
 	if !p.fastForward() {
 		if how, commit, err = m.mergeCommit(ctx, p); err != nil || how == HowAlreadyMerged {
@@ -131,7 +132,7 @@ func (m *Manager) mergeWithoutCheckout(ctx context.Context, p *mergePlan) (how, 
 
 // mergeCommit writes the merge or squash commit of the task onto the base
 // without a worktree.
-func (m *Manager) mergeCommit(ctx context.Context, p *mergePlan) (how, commit string, err error) {
+func (m *Flow) mergeCommit(ctx context.Context, p *mergePlan) (how, commit string, err error) {
 	dir := m.Repo.MainDir
 	tree, conflicts, err := m.Git.MergeTree(ctx, dir, p.baseTip, p.taskTip)
 	if err != nil {
@@ -159,17 +160,17 @@ func (m *Manager) mergeCommit(ctx context.Context, p *mergePlan) (how, commit st
 // wrote for this merge: git's own abort when git recorded the operation,
 // else the index only when the merge got as far as conflicts or was
 // interrupted. What it cannot take back stays for the user to look at.
-func (m *Manager) takeBack(ctx context.Context, dir string, p *mergePlan, what string, cause error) error {
+func (m *Flow) takeBack(ctx context.Context, dir string, p *mergePlan, what string, cause error) error {
 	conflicts := m.unmergedPaths(ctx, dir)
-	switch op := m.inProgress(ctx, dir); {
-	case op == opMerge:
+	switch op := m.Git.InProgress(ctx, dir); {
+	case op == git.OpMerge:
 		m.Git.RunIn(ctx, dir, "merge", "--abort")
-	case op == opRebase:
+	case op == git.OpRebase:
 		m.Git.RunIn(ctx, dir, "rebase", "--abort")
 	case len(conflicts) > 0 || p.interrupted(cause):
 		m.Git.RunIn(ctx, dir, "reset", "--merge", "-q")
 	}
-	if n, err := m.DirtyCount(ctx, dir); err != nil || n > 0 || m.inProgress(ctx, dir) != "" {
+	if n, err := m.DirtyCount(ctx, dir); err != nil || n > 0 || m.Git.InProgress(ctx, dir) != "" {
 		return leftChanges{exitcode.Failedf("%s failed (%v) and left changes in %s that git-wt did not discard: look at them with git -C %s status", what, cause, dir, text.ShellQuote(dir))}
 	}
 	if len(conflicts) > 0 {
@@ -179,7 +180,7 @@ func (m *Manager) takeBack(ctx context.Context, dir string, p *mergePlan, what s
 }
 
 // conflictError says which files conflict and how to go on.
-func (m *Manager) conflictError(p *mergePlan, what string, files []string) error {
+func (m *Flow) conflictError(p *mergePlan, what string, files []string) error {
 	list := text.ListSome(files, 10)
 	return exitcode.Failedf("%s conflicts in %s, so nothing was changed: merge %s into the task and resolve them there (git -C %s merge %s), then run git wt merge %s again",
 		what, list, p.intoName, text.ShellQuote(p.rec.Path), p.intoName, text.ShellQuote(p.rec.Task))
@@ -187,7 +188,7 @@ func (m *Manager) conflictError(p *mergePlan, what string, files []string) error
 
 // unmergedPaths lists the paths with conflicts in the index of the
 // worktree at dir.
-func (m *Manager) unmergedPaths(ctx context.Context, dir string) []string {
+func (m *Flow) unmergedPaths(ctx context.Context, dir string) []string {
 	out, _ := m.Git.RunIn(ctx, dir, "ls-files", "--unmerged", "-z")
 	var paths []string
 	for _, entry := range strings.Split(out, "\x00") {
@@ -199,60 +200,28 @@ func (m *Manager) unmergedPaths(ctx context.Context, dir string) []string {
 }
 
 // Operations git can stop in the middle of.
-const (
-	opMerge  = "a merge"
-	opRebase = "a rebase"
-)
-
-// inProgress names the operation that git stopped in the middle of in the
-// worktree at dir, or "" when there is none.
-func (m *Manager) inProgress(ctx context.Context, dir string) string {
-	markers := []struct{ path, op string }{
-		{"MERGE_HEAD", opMerge}, {"rebase-merge", opRebase}, {"rebase-apply", opRebase},
-		{"CHERRY_PICK_HEAD", "a cherry-pick"}, {"REVERT_HEAD", "a revert"},
-	}
-	args := []string{"rev-parse", "--path-format=absolute"}
-	for _, mk := range markers {
-		args = append(args, "--git-path", mk.path)
-	}
-	out, err := m.Git.RunIn(ctx, dir, args...)
-	paths := strings.Split(strings.TrimSpace(out), "\n")
-	if err != nil || len(paths) != len(markers) {
-		return ""
-	}
-	for i, p := range paths {
-		if _, err := os.Lstat(p); err == nil {
-			return markers[i].op
-		}
-	}
-	return ""
-}
-
-// tmpDir, in the base dir, holds the temporary worktrees of merges:
-// merge-<pid>.
-const tmpDir = ".git-wt-tmp"
 
 // withCheckout runs fn in a temporary worktree that has branch checked
 // out, made under <base dir>/.git-wt-tmp and removed afterwards: for a
 // merge into a branch that no worktree has checked out on a git without
 // `merge-tree --write-tree`, and for a rebase of a task whose worktree is
 // gone.
-func (m *Manager) withCheckout(ctx context.Context, branch string, fn func(dir string) error) error {
-	baseDir, err := m.baseDir()
+func (m *Flow) withCheckout(ctx context.Context, branch string, fn func(dir string) error) error {
+	baseDir, err := m.BaseDir()
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(baseDir, tmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
+	dir := filepath.Join(baseDir, task.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
 	// addWorktree and dropWorktree take the repository lock themselves.
-	err = m.addWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &undo{}, false)
+	err = m.AddWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &task.Undo{}, false)
 	defer func() {
-		if err := m.dropWorktree(ctx, dir); err != nil {
+		if err := m.DropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)
 		}
 		os.Remove(filepath.Dir(dir)) // only if empty
 	}()
 	if err == nil {
-		err = m.checkOut(ctx, dir, branch)
+		err = m.CheckOut(ctx, dir, branch)
 	}
 	if err != nil {
 		return exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", branch, dir, err)

@@ -1,4 +1,4 @@
-package task
+package workflow
 
 import (
 	"cmp"
@@ -14,6 +14,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/gh"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -33,7 +34,7 @@ var (
 
 // SetPR records pull-request info for the task. A URL that ends in a pull
 // request's number (…/pull/12) gives the number when none is given.
-func (m *Manager) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.PR, error) {
+func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.PR, error) {
 	if in.URL != "" {
 		u, err := url.Parse(in.URL)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -61,7 +62,7 @@ func (m *Manager) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*recor
 
 // RefreshPR asks gh for the task's pull request (the one recorded, else
 // the one of its branch) and records what gh says.
-func (m *Manager) RefreshPR(ctx context.Context, e *record.Entry, progress io.Writer) (*record.PR, error) {
+func (m *Flow) RefreshPR(ctx context.Context, e *record.Entry, progress io.Writer) (*record.PR, error) {
 	rec := e.Record
 	selector := rec.Branch
 	if rec.PR != nil && rec.PR.URL != "" {
@@ -75,7 +76,7 @@ func (m *Manager) RefreshPR(ctx context.Context, e *record.Entry, progress io.Wr
 // CreatePR opens a pull request for the task's pushed branch with `gh pr
 // create --fill` (title and body from its commits; title if given; extra
 // arguments passed on to gh) into its base branch, then records it.
-func (m *Manager) CreatePR(ctx context.Context, e *record.Entry, title string, extra []string, progress io.Writer) (*record.PR, error) {
+func (m *Flow) CreatePR(ctx context.Context, e *record.Entry, title string, extra []string, progress io.Writer) (*record.PR, error) {
 	rec := e.Record
 	if err := gh.Installed(); err != nil {
 		return nil, m.ghError(rec, err)
@@ -98,7 +99,7 @@ func (m *Manager) CreatePR(ctx context.Context, e *record.Entry, title string, e
 }
 
 // viewPR records what `gh pr view selector` says.
-func (m *Manager) viewPR(ctx context.Context, e *record.Entry, selector string, progress io.Writer) (*record.PR, error) {
+func (m *Flow) viewPR(ctx context.Context, e *record.Entry, selector string, progress io.Writer) (*record.PR, error) {
 	got, err := m.gh(e.Record, progress).View(ctx, selector)
 	if err != nil {
 		return nil, m.ghError(e.Record, err)
@@ -107,8 +108,8 @@ func (m *Manager) viewPR(ctx context.Context, e *record.Entry, selector string, 
 }
 
 // storePR applies change to the task's PR info and records it.
-func (m *Manager) storePR(ctx context.Context, e *record.Entry, change func(*record.PR)) (*record.PR, error) {
-	err := m.update(ctx, e, func(r *record.Record) error {
+func (m *Flow) storePR(ctx context.Context, e *record.Entry, change func(*record.PR)) (*record.PR, error) {
+	err := m.Update(ctx, e, func(r *record.Record) error {
 		pr := &record.PR{}
 		if r.PR != nil {
 			*pr = *r.PR
@@ -121,21 +122,21 @@ func (m *Manager) storePR(ctx context.Context, e *record.Entry, change func(*rec
 		return nil, err
 	}
 	pr := e.Record.PR
-	m.logEvent(e.Record, "pr-recorded", fmt.Sprintf("#%d %s %s", pr.Number, pr.State, pr.URL))
+	m.LogEvent(e.Record, "pr-recorded", fmt.Sprintf("#%d %s %s", pr.Number, pr.State, pr.URL))
 	return pr, nil
 }
 
 // gh runs gh in the task's worktree, or in the main worktree when it is
 // gone: gh finds the repository and its remotes from there.
-func (m *Manager) gh(rec *record.Record, progress io.Writer) gh.Runner {
+func (m *Flow) gh(rec *record.Record, progress io.Writer) gh.Runner {
 	dir := rec.Path
-	if requireWorktree(rec) != nil {
+	if task.RequireWorktree(rec) != nil {
 		dir = m.Repo.MainDir
 	}
 	return gh.Runner{Dir: dir, Progress: progress}
 }
 
-func (m *Manager) ghError(rec *record.Record, err error) error {
+func (m *Flow) ghError(rec *record.Record, err error) error {
 	if errors.Is(err, gh.ErrNotInstalled) {
 		return exitcode.Failedf("%v: install it (https://cli.github.com), or record the pull request by hand with git wt pr %s --set-url URL", err, text.ShellQuote(rec.Task))
 	}

@@ -6,8 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/policy"
 	"github.com/git-wt/git-wt/internal/settings"
-	"github.com/git-wt/git-wt/internal/task"
 )
 
 func gcCommand(e *env) *cli.Command {
@@ -32,7 +32,7 @@ func gcCommand(e *env) *cli.Command {
 			}
 			// A flag given, even as 0 (no limit), overrides the setting:
 			// IsSet, not the zero value, tells them apart (SPEC §14).
-			o := task.GCOptions{DryRun: c.Bool("dry-run"), Force: c.Bool("force")}
+			o := policy.GCOptions{DryRun: c.Bool("dry-run"), Force: c.Bool("force")}
 			if c.IsSet("max-age") {
 				d, err := settings.ParseDuration(c.String("max-age"))
 				if err != nil {
@@ -51,7 +51,7 @@ func gcCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			report, err := m.GC(c.Context, o)
+			report, err := policyOf(m).GC(c.Context, o)
 			if err != nil {
 				return err
 			}

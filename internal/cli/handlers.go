@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/git-wt/git-wt/internal/policy"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/workflow"
 )
@@ -9,3 +10,5 @@ import (
 // the handlers it uses below it (docs/ARCHITECTURE.md draws the layers).
 
 func workflowOf(m *task.Manager) *workflow.Flow { return workflow.New(m) }
+
+func policyOf(m *task.Manager) *policy.Doctor { return policy.New(m) }

@@ -56,7 +56,7 @@ func newCommand(e *env) *cli.Command {
 			} else {
 				_, err = fmt.Fprintln(e.stdout, res.Record.Path)
 			}
-			m.AutoGC(c.Context)
+			policyOf(m).AutoGC(c.Context)
 			return err
 		},
 	}

@@ -79,7 +79,7 @@ func (m *Manager) hasRecord(ctx context.Context, wt *git.Worktree) (bool, error)
 // worktreeAt finds git's entry for the worktree at dir (a resolved path),
 // also when git knows it by a path through a symlink.
 func worktreeAt(wts []git.Worktree, dir string) *git.Worktree {
-	if wt := findWorktree(wts, dir); wt != nil {
+	if wt := FindWorktree(wts, dir); wt != nil {
 		return wt
 	}
 	for i := range wts {

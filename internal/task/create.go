@@ -183,7 +183,7 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	}
 	switch rec.State {
 	case record.Creating, record.Initializing:
-		switch proc.Check(owner(rec)) {
+		switch proc.Check(Owner(rec)) {
 		case proc.Dead:
 			if rec.Init.Rerun {
 				// git wt init of an existing task died: keep the task as
@@ -198,7 +198,7 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 			return nil, errBusy
 		}
 	case record.Removing:
-		if proc.Check(owner(rec)) == proc.Alive {
+		if proc.Check(Owner(rec)) == proc.Alive {
 			return nil, errBusy // removed, or put back, soon: then look again
 		}
 		return nil, exitcode.Refusedf("task %q was left half removed (state removing): run git wt rm %s to finish removing it, then git wt new again", rec.Task, rec.Slug)
@@ -213,8 +213,8 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	return &Created{Record: rec, Existed: true}, nil
 }
 
-// owner is the process that drives the task's current state change.
-func owner(rec *record.Record) proc.ID {
+// Owner is the process that drives the task's current state change.
+func Owner(rec *record.Record) proc.ID {
 	return proc.ID{PID: rec.CreatorPID, Host: rec.CreatorHost, Start: rec.CreatorStart}
 }
 

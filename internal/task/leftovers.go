@@ -30,8 +30,8 @@ var gitLocks = []struct{ name, kind string }{{"index.lock", StaleIndexLock}, {"H
 // translated); it deletes the file when it is done.
 const initializingReason = "initializing"
 
-// gitLeftovers finds what killed gits left in the tasks' worktrees.
-func (m *Manager) gitLeftovers(entries []record.Entry, wts []git.Worktree) []*Problem {
+// GitLeftovers finds what killed gits left in the tasks' worktrees.
+func (m *Manager) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*Problem {
 	var problems []*Problem
 	for i := range entries {
 		e := &entries[i]
@@ -45,18 +45,18 @@ func (m *Manager) gitLeftovers(entries []record.Entry, wts []git.Worktree) []*Pr
 				continue
 			}
 			name := l.name
-			problems = append(problems, &Problem{Kind: l.kind, Task: rec.Task, Path: lock, Branch: rec.Branch, entry: e, age: -1,
+			problems = append(problems, &Problem{Kind: l.kind, Task: rec.Task, Path: lock, Branch: rec.Branch, Entry: e, Age: -1,
 				Detail: "a git that was killed left its " + name + ": git refuses to work in " + rec.Path + " until it is gone",
 				Fix:    "delete the lock file",
-				fixWith: func(context.Context, bool) error {
+				FixWith: func(context.Context, bool) error {
 					return removeStaleLock(rec.Path, name)
 				}})
 		}
-		if wt := findWorktree(wts, rec.Path); wt != nil && wt.Locked && wt.LockReason == initializingReason {
-			problems = append(problems, &Problem{Kind: InitializingLock, Task: rec.Task, Path: rec.Path, Branch: rec.Branch, entry: e, age: -1,
+		if wt := FindWorktree(wts, rec.Path); wt != nil && wt.Locked && wt.LockReason == initializingReason {
+			problems = append(problems, &Problem{Kind: InitializingLock, Task: rec.Task, Path: rec.Path, Branch: rec.Branch, Entry: e, Age: -1,
 				Detail: "a git worktree add that was killed left the worktree locked (" + initializingReason + ")",
 				Fix:    "unlock the worktree",
-				fixWith: func(ctx context.Context, _ bool) error {
+				FixWith: func(ctx context.Context, _ bool) error {
 					return m.unlockInitializing(ctx, rec.Path)
 				}})
 		}
@@ -71,7 +71,7 @@ func midOperation(rec *record.Record) bool {
 	case record.Active, record.Adopted, record.Failed:
 		return false
 	}
-	return proc.Check(owner(rec)) != proc.Dead
+	return proc.Check(Owner(rec)) != proc.Dead
 }
 
 // lockOf is the lock file name in the admin dir of the worktree at dir.

@@ -50,7 +50,7 @@ func (m *Manager) moveLegacy(ctx context.Context) []*Problem {
 	}
 	moves, err := m.Store.MoveLegacy(ctx)
 	if err != nil {
-		return []*Problem{{Kind: LegacyRecord, Ref: record.LegacyPrefix, age: -1, Outcome: RepairFailed + ": " + err.Error(),
+		return []*Problem{{Kind: LegacyRecord, Ref: record.LegacyPrefix, Age: -1, Outcome: RepairFailed + ": " + err.Error(),
 			Detail: "cannot list the records under " + record.LegacyPrefix}}
 	}
 	if len(moves) == 0 {
@@ -84,7 +84,7 @@ func (m *Manager) MoveLegacy(ctx context.Context) []*Problem {
 	}
 	l, err := m.acquire(ctx)
 	if err != nil {
-		return []*Problem{{Kind: LegacyRecord, Ref: record.LegacyPrefix, age: -1, Outcome: RepairFailed + ": " + err.Error(),
+		return []*Problem{{Kind: LegacyRecord, Ref: record.LegacyPrefix, Age: -1, Outcome: RepairFailed + ": " + err.Error(),
 			Detail: "records under " + record.LegacyPrefix + " were not moved"}}
 	}
 	defer l.Release()
@@ -120,7 +120,7 @@ func (m *Manager) warnMoved(problems []*Problem) {
 // at oid, when refs/git-wt/tasks/<slug> points at current ("": nothing).
 func legacyProblem(slug, oid, current string) *Problem {
 	from, to := record.LegacyRef(slug), record.Ref(slug)
-	p := &Problem{Kind: LegacyRecord, Task: slug, Ref: from, age: -1}
+	p := &Problem{Kind: LegacyRecord, Task: slug, Ref: from, Age: -1}
 	switch current {
 	case "":
 		p.Detail = "written there by an earlier git-wt: there it shadows the branch wt/" + slug + " for plain git (git log, merge, push)"
@@ -136,11 +136,11 @@ func legacyProblem(slug, oid, current string) *Problem {
 	return p
 }
 
-// legacyProblems reports the records that Diagnose read under refs/wt/ (as
+// LegacyProblems reports the records that Diagnose read under refs/wt/ (as
 // tasks, so their worktrees are not taken for foreign ones) and those that
 // a record under refs/git-wt/tasks/ shadows; legacy is every ref under
 // refs/wt/.
-func (m *Manager) legacyProblems(entries []record.Entry, legacy []git.Ref) []*Problem {
+func (m *Manager) LegacyProblems(entries []record.Entry, legacy []git.Ref) []*Problem {
 	current := map[string]*record.Entry{}
 	for i := range entries {
 		if !entries[i].Legacy {
@@ -161,7 +161,7 @@ func (m *Manager) legacyProblems(entries []record.Entry, legacy []git.Ref) []*Pr
 			}
 		}
 		if p.Kind == LegacyRecord {
-			p.fixWith = func(ctx context.Context, _ bool) error { return m.moveLegacyNow(ctx) }
+			p.FixWith = func(ctx context.Context, _ bool) error { return m.moveLegacyNow(ctx) }
 		}
 		problems = append(problems, p)
 	}

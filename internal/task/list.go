@@ -81,7 +81,7 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	if o.Worktrees {
 		for i := range lives {
 			if rec := lives[i].Entry.Record; rec != nil {
-				lives[i].Worktree = findWorktree(wts, rec.Path)
+				lives[i].Worktree = FindWorktree(wts, rec.Path)
 			}
 		}
 	}
@@ -130,7 +130,7 @@ func (m *Manager) live(e record.Entry, wts []git.Worktree) Live {
 	if e.Record == nil {
 		return l
 	}
-	l.Worktree = findWorktree(wts, e.Record.Path)
+	l.Worktree = FindWorktree(wts, e.Record.Path)
 	l.LastAccess = m.LastAccess(e.Record)
 	if st, err := os.Stat(e.Record.Path); err == nil && st.IsDir() {
 		l.Exists = true

@@ -33,7 +33,7 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	if err != nil {
 		return err
 	}
-	wt := findWorktree(wts, rec.Path)
+	wt := FindWorktree(wts, rec.Path)
 	if wt == nil {
 		m.Warn("git does not list %s (run git wt doctor): only the record is %s", rec.Path, map[bool]string{true: "locked", false: "unlocked"}[locked])
 	}

@@ -14,26 +14,26 @@ import (
 // writes, or a `git worktree lock`/`unlock` run by hand.
 const LockMismatch = "lock-mismatch"
 
-// diagnoseLock reports a task whose record and git's admin entry disagree
+// DiagnoseLock reports a task whose record and git's admin entry disagree
 // on its lock. git's entry is the later write of `git wt lock` and the
 // one a person changes by hand, so the fix makes the record follow it.
 // git's own "initializing" lock is a killed `git worktree add`'s, reported
 // as such (leftovers.go).
-func (m *Manager) diagnoseLock(e *record.Entry, wt *git.Worktree, p *Problem) *Problem {
+func (m *Manager) DiagnoseLock(e *record.Entry, wt *git.Worktree, p *Problem) *Problem {
 	rec := e.Record
 	if wt == nil || wt.Locked == rec.Locked || wt.LockReason == initializingReason {
 		return nil
 	}
-	p.Kind, p.age = LockMismatch, -1
+	p.Kind, p.Age = LockMismatch, -1
 	p.Detail = fmt.Sprintf("git has the worktree %s, its record %s", lockWord(wt.Locked), lockWord(rec.Locked))
 	p.Fix = "make the record say what git says"
-	p.fixWith = func(ctx context.Context, _ bool) error {
+	p.FixWith = func(ctx context.Context, _ bool) error {
 		fixed := *rec
 		fixed.Locked, fixed.LockReason = wt.Locked, wt.LockReason
 		claimed := *e
 		claimed.Record = &fixed
 		if err := m.Store.Save(ctx, &claimed); errors.Is(err, git.ErrStale) {
-			return errMovedOn // a lock or unlock since doctor looked: it wrote both
+			return ErrMovedOn // a lock or unlock since doctor looked: it wrote both
 		} else if err != nil {
 			return err
 		}

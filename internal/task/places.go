@@ -25,7 +25,7 @@ const poolDir = ".pool"
 
 // ownFolders are the folders git-wt keeps in the base dir for itself:
 // the trash (emptied by gc), the pool, and merge's temporary worktrees.
-var ownFolders = []string{trashDir, poolDir, MergeTmpDir}
+var ownFolders = []string{TrashDir, poolDir, MergeTmpDir}
 
 // checkChosenPath refuses a --path p (absolute, resolved, inside baseDir)
 // that has one of git-wt's own folders as a component, or that lies

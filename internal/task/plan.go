@@ -61,8 +61,8 @@ func (m *Manager) CheckBranchName(ctx context.Context, name string) error {
 	return nil
 }
 
-// branchState is whether a branch exists and which worktree has it out.
-type branchState struct {
+// BranchState is whether a branch exists and which worktree has it out.
+type BranchState struct {
 	Name       string // without refs/heads/
 	Exists     bool
 	SHA        string
@@ -70,28 +70,28 @@ type branchState struct {
 }
 
 // InspectBranch reads one branch with one for-each-ref.
-func (m *Manager) InspectBranch(ctx context.Context, branch string) (branchState, error) {
-	all, err := m.branches(ctx, BranchRef(branch))
+func (m *Manager) InspectBranch(ctx context.Context, branch string) (BranchState, error) {
+	all, err := m.Branches(ctx, BranchRef(branch))
 	for _, b := range all {
 		if b.Name == branch { // the pattern matches branches below it too
 			return b, nil
 		}
 	}
-	return branchState{}, err
+	return BranchState{}, err
 }
 
-// branches reads the branches a for-each-ref pattern matches, with the
+// Branches reads the Branches a for-each-ref pattern matches, with the
 // worktree that has each checked out, in one git process.
-func (m *Manager) branches(ctx context.Context, pattern string) ([]branchState, error) {
+func (m *Manager) Branches(ctx context.Context, pattern string) ([]BranchState, error) {
 	out, err := m.Git.ReadWorktrees(ctx, m.Repo.MainDir, "for-each-ref",
 		"--format=%(refname)%00%(objectname)%00%(worktreepath)", pattern)
 	if err != nil {
 		return nil, err
 	}
-	var all []branchState
+	var all []BranchState
 	for _, l := range strings.Split(out, "\n") {
 		if f := strings.Split(l, "\x00"); len(f) == 3 {
-			all = append(all, branchState{Name: strings.TrimPrefix(f[0], "refs/heads/"), Exists: true, SHA: f[1], CheckedOut: f[2]})
+			all = append(all, BranchState{Name: strings.TrimPrefix(f[0], "refs/heads/"), Exists: true, SHA: f[1], CheckedOut: f[2]})
 		}
 	}
 	return all, nil

@@ -21,22 +21,22 @@ const StaleRefLock = "stale-ref-lock"
 // relative to the git common dir: git-wt's own refs, and the branches.
 var refLockRoots = []string{"refs/git-wt", "refs/wt", "refs/heads"}
 
-// staleRefLocks finds the ref lock files a killed git left. A ref lock is
+// StaleRefLocks finds the ref lock files a killed git left. A ref lock is
 // written, closed and kept while its transaction runs, so "no process has
 // it open" is not enough: a lock is stale only when, besides, no git
 // working in this repository (the main worktree, the base dir with the
 // tasks, the git dir) started before it was made.
-func (m *Manager) staleRefLocks() []*Problem {
+func (m *Manager) StaleRefLocks() []*Problem {
 	var problems []*Problem
 	for _, lock := range m.refLockFiles() {
 		if !m.refLockIsStale(lock) {
 			continue
 		}
-		problems = append(problems, &Problem{Kind: StaleRefLock, Path: lock, age: -1,
+		problems = append(problems, &Problem{Kind: StaleRefLock, Path: lock, Age: -1,
 			Ref:    strings.TrimSuffix(filepath.ToSlash(relTo(m.Repo.CommonDir, lock)), ".lock"),
 			Detail: "a git that was killed in a ref update left this lock file: git cannot update that ref until it is gone",
 			Fix:    "delete the lock file",
-			fixWith: func(context.Context, bool) error {
+			FixWith: func(context.Context, bool) error {
 				return removeLockIfStale(lock, m.repoDirs()...)
 			}})
 	}

@@ -35,8 +35,8 @@ type RemoveOptions struct {
 	PutBack record.State
 }
 
-// trashDir is where rm moves a worktree folder before deleting it.
-const trashDir = ".git-wt-trash"
+// TrashDir is where rm moves a worktree folder before deleting it.
+const TrashDir = ".git-wt-trash"
 
 // Outcomes of a removal, for the worktree and for the branch.
 const (
@@ -199,7 +199,7 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 		}
 		return Deleted, nil
 	}
-	wt := findWorktree(wts, rec.Path)
+	wt := FindWorktree(wts, rec.Path)
 	locked := rec.Locked || wt != nil && wt.Locked
 	if locked && !o.Force {
 		return KeptLocked, m.Refuse(rec, "locked", "%s is locked: run git wt unlock %s first, or use --force", rec.Path, rec.Slug)
@@ -303,13 +303,13 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 
 // branchInWorktrees reads a branch from git's worktree list, when a
 // worktree has it checked out.
-func branchInWorktrees(wts []git.Worktree, branch string) (branchState, bool) {
+func branchInWorktrees(wts []git.Worktree, branch string) (BranchState, bool) {
 	for _, wt := range wts {
 		if wt.Branch == BranchRef(branch) {
-			return branchState{Exists: true, SHA: wt.Head, CheckedOut: wt.Path}, true
+			return BranchState{Exists: true, SHA: wt.Head, CheckedOut: wt.Path}, true
 		}
 	}
-	return branchState{}, false
+	return BranchState{}, false
 }
 
 // removeWorktree deletes the worktree folder and git's admin entry, all
@@ -458,7 +458,7 @@ func (m *Manager) waitForPacking() {
 // registered reports whether git still has an admin entry for path.
 func (m *Manager) registered(ctx context.Context, path string) bool {
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
-	return err != nil || findWorktree(wts, path) != nil
+	return err != nil || FindWorktree(wts, path) != nil
 }
 
 // deleteRecord deletes a task's record, reading it again if it changed
@@ -503,11 +503,24 @@ func (m *Manager) removeUnknown(ctx context.Context, arg string) *Removal {
 	return r
 }
 
-func findWorktree(wts []git.Worktree, path string) *git.Worktree {
+func FindWorktree(wts []git.Worktree, path string) *git.Worktree {
 	for i := range wts {
 		if wts[i].Path == path {
 			return &wts[i]
 		}
+	}
+	return nil
+}
+
+// removeForRepair removes an orphaned task. Branches with commits found
+// nowhere else are always kept: repair never loses commits.
+func (m *Manager) removeForRepair(ctx context.Context, e *record.Entry, force bool) error {
+	r := m.RemoveEntry(ctx, e, RemoveOptions{Force: force, KeepUnmerged: true})
+	if r.Err != nil {
+		return r.Err
+	}
+	if r.BranchOutcome == KeptUnmerged {
+		m.Warn("kept branch %s: %d %s not merged", r.Branch, r.Unmerged, text.Plural(r.Unmerged, "commit", "commits"))
 	}
 	return nil
 }

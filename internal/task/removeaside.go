@@ -33,9 +33,9 @@ import (
 // system than the base dir's trash.
 func (m *Manager) trashPaths(rec *record.Record, pid int) []string {
 	name := rec.Slug + "." + strconv.Itoa(pid)
-	beside := filepath.Join(filepath.Dir(rec.Path), trashDir, name)
+	beside := filepath.Join(filepath.Dir(rec.Path), TrashDir, name)
 	if m.Settings != nil && m.Settings.BaseDir != "" && fsutil.Within(m.Settings.BaseDir, rec.Path) {
-		if inBase := filepath.Join(m.Settings.BaseDir, trashDir, name); inBase != beside {
+		if inBase := filepath.Join(m.Settings.BaseDir, TrashDir, name); inBase != beside {
 			return []string{inBase, beside}
 		}
 	}
@@ -175,7 +175,7 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	case record.Active, record.Adopted, record.Failed:
 		return nil
 	}
-	o := owner(rec)
+	o := Owner(rec)
 	me := proc.Self()
 	if o.PID == me.PID && o.Host == me.Host {
 		return nil // this process's own merge, cleaning up
@@ -185,7 +185,7 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 			return errRemovedMeanwhile
 		}
 		if rec = e.Record; !(rec.State == record.Active || rec.State == record.Adopted || rec.State == record.Failed) {
-			return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, owner(rec).PID, rec.State, text.ShellQuote(rec.Task))
+			return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, Owner(rec).PID, rec.State, text.ShellQuote(rec.Task))
 		}
 		return nil // put back by the other removal: look at it again
 	}
@@ -225,7 +225,7 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 // holds the task as it is now.
 func (m *Manager) awaitRemoval(ctx context.Context, e *record.Entry) bool {
 	deadline := time.Now().Add(m.Settings.LockTimeout)
-	for e.Record.State == record.Removing && proc.Check(owner(e.Record)) == proc.Alive && time.Now().Before(deadline) {
+	for e.Record.State == record.Removing && proc.Check(Owner(e.Record)) == proc.Alive && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
 			return false

@@ -22,9 +22,9 @@ import (
 // finished while gc looked) is left alone; and a rollback never deletes
 // content.
 
-// errMovedOn is a repair that found its task changed since it was
+// ErrMovedOn is a repair that found its task changed since it was
 // examined: there is nothing to repair any more.
-var errMovedOn = errors.New("the task changed since it was examined")
+var ErrMovedOn = errors.New("the task changed since it was examined")
 
 // LeftMovedOn is the outcome of a repair whose task moved on.
 const LeftMovedOn = "left alone: the task changed since it was examined"
@@ -34,8 +34,8 @@ const LeftMovedOn = "left alone: the task changed since it was examined"
 // is not alive. Other processes then see a live owner and wait. It never
 // re-reads and retries: a record that changed returns errMovedOn.
 func (m *Manager) claimForRepair(ctx context.Context, e *record.Entry) error {
-	if proc.Check(owner(e.Record)) == proc.Alive {
-		return errMovedOn
+	if proc.Check(Owner(e.Record)) == proc.Alive {
+		return ErrMovedOn
 	}
 	rec := *e.Record
 	rec.Stamp(self())
@@ -43,7 +43,7 @@ func (m *Manager) claimForRepair(ctx context.Context, e *record.Entry) error {
 	claimed.Record = &rec
 	err := m.Store.Save(ctx, &claimed)
 	if errors.Is(err, git.ErrStale) {
-		return errMovedOn
+		return ErrMovedOn
 	}
 	if err != nil {
 		return err
@@ -52,13 +52,13 @@ func (m *Manager) claimForRepair(ctx context.Context, e *record.Entry) error {
 	return nil
 }
 
-// repairStuckCreation ends a creation whose process died: rolled back
+// RepairStuckCreation ends a creation whose process died: rolled back
 // (worktree, new branch, record) when the worktree holds nothing but its
 // checkout, else marked failed and kept. A setup run again on a task that
 // existed before (git wt init) is never rolled back: it is marked failed,
 // and git wt init retries it. force does not change this: a rollback
 // never deletes content.
-func (m *Manager) repairStuckCreation(ctx context.Context, e *record.Entry) error {
+func (m *Manager) RepairStuckCreation(ctx context.Context, e *record.Entry) error {
 	if err := m.claimForRepair(ctx, e); err != nil {
 		return err
 	}
@@ -173,11 +173,11 @@ func (m *Manager) foreignContent(ctx context.Context, rec *record.Record) (int, 
 // moved on meanwhile is read again.
 func (m *Manager) failInterruptedInit(ctx context.Context, e *record.Entry) error {
 	rec := e.Record
-	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(owner(rec)) != proc.Dead {
+	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(Owner(rec)) != proc.Dead {
 		return nil
 	}
 	err := m.claimForRepair(ctx, e)
-	if errors.Is(err, errMovedOn) {
+	if errors.Is(err, ErrMovedOn) {
 		return m.Reload(ctx, e)
 	}
 	if err != nil {
@@ -191,17 +191,17 @@ func (m *Manager) failInterruptedInit(ctx context.Context, e *record.Entry) erro
 	return err
 }
 
-// errNeedsPerson is a repair that cannot tell what is right.
-var errNeedsPerson = errors.New("needs a person")
+// ErrNeedsPerson is a repair that cannot tell what is right.
+var ErrNeedsPerson = errors.New("needs a person")
 
-// repairMerge ends a merge whose process died (SPEC §7). One that landed
+// RepairMerge ends a merge whose process died (SPEC §7). One that landed
 // (the branch is merged into its base, or the cleanup had already moved
 // the worktree away) is cleaned up as merge would have: the worktree if
 // clean, the branch if that loses no commits, the record. One that did not
 // land puts the task back to active, unless the worktree that has the base
 // checked out is dirty or in the middle of a merge: that may be the merge's
 // own half-done work, for a person to look at.
-func (m *Manager) repairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {
+func (m *Manager) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {
 	if err := m.claimForRepair(ctx, e); err != nil {
 		return err
 	}
@@ -225,10 +225,10 @@ func (m *Manager) repairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 	}
 	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
 		if op := m.Git.InProgress(ctx, wt.Path); op != "" {
-			return fmt.Errorf("%w: %s is in the middle of %s", errNeedsPerson, wt.Path, op)
+			return fmt.Errorf("%w: %s is in the middle of %s", ErrNeedsPerson, wt.Path, op)
 		}
 		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
-			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", errNeedsPerson, wt.Path)
+			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", ErrNeedsPerson, wt.Path)
 		}
 	}
 	return m.Transition(ctx, e, record.Active, nil)
@@ -244,10 +244,10 @@ func worktreeOnBranch(wts []git.Worktree, ref string) *git.Worktree {
 	return nil
 }
 
-// removeOrphan removes an orphaned task (its folder gone, or git's admin
+// RemoveOrphan removes an orphaned task (its folder gone, or git's admin
 // entry gone) once it has claimed the record examined: a task that new
 // made again meanwhile is left alone.
-func (m *Manager) removeOrphan(ctx context.Context, e *record.Entry, force bool) error {
+func (m *Manager) RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error {
 	if err := m.claimForRepair(ctx, e); err != nil {
 		return err
 	}

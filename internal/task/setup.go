@@ -273,7 +273,7 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 		return nil, Unreadable(e)
 	}
 	rec := e.Record
-	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(owner(rec)) != proc.Dead {
+	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(Owner(rec)) != proc.Dead {
 		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
 	}
 	if err := m.failInterruptedInit(ctx, e); err != nil {

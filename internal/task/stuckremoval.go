@@ -10,29 +10,29 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// diagnoseRemoval reports a task left in state removing by a process
+// DiagnoseRemoval reports a task left in state removing by a process
 // that is gone (a kill, or a removal that failed half way): doctor --fix,
 // gc and the next rm finish it as rm does, with its checks (takeOver puts
 // back a folder whose removal had not passed its second check).
-func (m *Manager) diagnoseRemoval(e *record.Entry, p *Problem, alive proc.Liveness) *Problem {
+func (m *Manager) DiagnoseRemoval(e *record.Entry, p *Problem, alive proc.Liveness) *Problem {
 	if alive == proc.Alive {
 		return nil // being removed right now
 	}
 	rec := e.Record
-	p.Kind, p.age = StuckRemoval, -1
+	p.Kind, p.Age = StuckRemoval, -1
 	if alive == proc.Unknown {
-		p.age = time.Since(rec.CreatedAt) // another host's: wait out the grace
+		p.Age = time.Since(rec.CreatedAt) // another host's: wait out the grace
 	}
 	p.Detail = fmt.Sprintf("a removal by process %d on %s stopped half way", rec.CreatorPID, rec.CreatorHost)
 	p.Fix = "finish the removal as git wt rm " + rec.Slug + " does (a worktree that changed is put back and kept)"
-	p.fixDirty = true
-	p.fixWith = func(ctx context.Context, force bool) error { return m.removeForRepair(ctx, e, force) }
+	p.FixDirty = true
+	p.FixWith = func(ctx context.Context, force bool) error { return m.removeForRepair(ctx, e, force) }
 	return p
 }
 
-// removalTrash adds to trash where a stuck removal may have moved its
+// RemovalTrash adds to trash where a stuck removal may have moved its
 // task's folder, which leftover-trash must then leave to it.
-func (m *Manager) removalTrash(rec *record.Record, trash map[string]bool) {
+func (m *Manager) RemovalTrash(rec *record.Record, trash map[string]bool) {
 	if rec.State != record.Removing {
 		return
 	}

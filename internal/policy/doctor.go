@@ -1,0 +1,318 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// Diagnose finds every disagreement between records, worktrees, branches
+// and git's admin entries.
+func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
+	// Branches and worktrees are read before the records: new writes a
+	// record before (or with) its branch and worktree, so a branch or a
+	// worktree seen here has its record in the later read, and a creation
+	// under way is never taken for debris.
+	branches, err := m.taskBranches(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	if err != nil {
+		return nil, err
+	}
+	// Doctor reads every record blob from git, not the cache: a record
+	// whose blob git has lost must show up here.
+	store := *m.Store
+	store.Cache = ""
+	entries, err := store.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var problems []*task.Problem
+	byPath := map[string]bool{}
+	trashDirs := map[string]bool{m.Settings.BaseDir: true}
+	removing := map[string]bool{} // trash folders of stuck removals
+	for i := range entries {
+		e := &entries[i]
+		if e.Record != nil {
+			byPath[e.Record.Path] = true
+			trashDirs[filepath.Dir(e.Record.Path)] = true
+			m.RemovalTrash(e.Record, removing)
+		}
+		if p := m.diagnoseRecord(ctx, e, wts); p != nil {
+			problems = append(problems, p)
+		}
+	}
+	known := len(byPath)
+	for i, wt := range wts {
+		if i == 0 || wt.Bare || byPath[wt.Path] {
+			continue
+		}
+		known++
+		if p := m.diagnoseUnrecorded(wt); p != nil {
+			problems = append(problems, p)
+		}
+	}
+	problems = append(problems, m.LegacyProblems(entries, store.LegacyRefs())...)
+	problems = append(problems, m.GitLeftovers(entries, wts)...)
+	problems = append(problems, m.StaleRefLocks()...)
+	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
+	problems = append(problems, leftoverTrash(trashDirs, removing)...)
+	return &task.Diagnosis{Problems: problems, Worktrees: known}, nil
+}
+
+// diagnoseRecord checks one record against its worktree.
+func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.Worktree) *task.Problem {
+	if e.Err != nil {
+		return m.CorruptRecordProblem(e)
+	}
+	rec := e.Record
+	p := &task.Problem{Task: rec.Task, Path: rec.Path, Branch: rec.Branch, Entry: e, Age: time.Since(rec.CreatedAt)}
+	alive := proc.Check(task.Owner(rec))
+	switch rec.State {
+	case record.Creating, record.Initializing:
+		if alive == proc.Alive {
+			return nil // being created right now
+		}
+		if alive == proc.Dead {
+			p.Age = -1 // certain: no grace needed
+		}
+		p.Kind, p.Fix = task.StuckCreation, "roll the creation back, or mark it failed if its worktree holds files the checkout did not write"
+		p.Detail = fmt.Sprintf("creation by process %d on %s stopped in state %s", rec.CreatorPID, rec.CreatorHost, rec.State)
+		if rec.Init.Rerun {
+			p.Kind, p.Fix = task.InterruptedInit, "mark the task failed (git wt init runs its setup again)"
+			p.Detail = fmt.Sprintf("git wt init by process %d on %s stopped", rec.CreatorPID, rec.CreatorHost)
+		}
+		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairStuckCreation(ctx, e) }
+		p.FixDirty = true
+		return p
+	case record.Removing:
+		return m.DiagnoseRemoval(e, p, alive)
+	case record.Merging:
+		if alive != proc.Dead {
+			return nil
+		}
+		p.Kind, p.Age = task.InterruptedMerge, -1
+		p.Detail = fmt.Sprintf("a merge by process %d stopped", rec.CreatorPID)
+		p.Fix = "finish its cleanup if the merge landed, else set the task back to active"
+		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairMerge(ctx, e, wts) }
+		return p
+	}
+	st, err := os.Lstat(rec.Path)
+	if err != nil {
+		// A finished task is never mid-creation: no grace to wait out.
+		p.Kind, p.Fix, p.Missing, p.Age = task.MissingWorktree, "drop the record and git's admin entry; delete the branch if that loses no commits", true, -1
+		p.Detail = "the worktree folder is gone"
+		p.FixWith = func(ctx context.Context, f bool) error { return m.RemoveOrphan(ctx, e, false) }
+		return p
+	}
+	if st.IsDir() && task.FindWorktree(wts, rec.Path) == nil {
+		p.Kind, p.Fix, p.FixDirty, p.Age = task.UnregisteredFolder, "delete the folder and the record; keep the branch if it has unique commits", true, -1
+		p.Detail = "git has no admin entry for this worktree any more (pruned?)"
+		p.FixWith = func(ctx context.Context, f bool) error { return m.RemoveOrphan(ctx, e, f) }
+		return p
+	}
+	return m.DiagnoseLock(e, task.FindWorktree(wts, rec.Path), p)
+}
+
+// diagnoseUnrecorded reports a worktree that has no record.
+func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
+	if pid, ok := mergeWorktreePID(m.Settings.BaseDir, wt.Path); ok {
+		if proc.Check(proc.ID{PID: pid, Host: proc.Self().Host}) == proc.Alive {
+			return nil // a merge is using it right now
+		}
+		return &task.Problem{Kind: task.LeftoverMerge, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1,
+			Detail:  "git wt merge was stopped while it used this temporary worktree; the branch it merged into is unchanged",
+			Fix:     "remove the temporary worktree",
+			FixWith: func(ctx context.Context, _ bool) error { return m.DropWorktree(ctx, wt.Path) }}
+	}
+	if _, err := os.Lstat(wt.Path); wt.Prunable || err != nil {
+		p := &task.Problem{Kind: task.PrunableEntry, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1, Missing: true,
+			Detail: "git's admin entry points at a folder that is gone", Fix: "prune the admin entry"}
+		if wt.Locked {
+			p.Fix, p.Detail = "", p.Detail+"; it is locked ("+wt.LockReason+"): git worktree unlock it first"
+			return p
+		}
+		p.FixWith = func(ctx context.Context, _ bool) error { return m.DropWorktree(ctx, wt.Path) }
+		return p
+	}
+	p := &task.Problem{Kind: task.ForeignWorktree, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1,
+		Detail: "made by plain git or another tool (no record)", Fix: "adopt it: write a record (state adopted)",
+		FixWith: func(ctx context.Context, _ bool) error {
+			_, err := m.Adopt(ctx, wt, "", "found by doctor")
+			return err
+		}}
+	if wt.Branch == "" {
+		p.Detail += "; its HEAD is detached, and git-wt adopts worktrees on a branch only"
+		p.Fix, p.FixWith = "", nil
+	}
+	return p
+}
+
+// mergeWorktreePID tells a merge's temporary worktree by its path,
+// <base dir>/.git-wt-tmp/merge-<pid>, and returns the pid.
+func mergeWorktreePID(baseDir, path string) (int, bool) {
+	dir := filepath.Dir(path)
+	if dir != filepath.Join(baseDir, task.MergeTmpDir) {
+		real, err := filepath.EvalSymlinks(baseDir) // the base dir may be a symlink
+		if err != nil || dir != filepath.Join(real, task.MergeTmpDir) {
+			return 0, false
+		}
+	}
+	pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(path), "merge-"))
+	return pid, err == nil
+}
+
+// taskBranches lists the branches whose names start with wt.branchPrefix
+// ("wt/x", or "acode-task-x" for the prefix "acode-task-") with the
+// worktree that has each checked out.
+func (m *Doctor) taskBranches(ctx context.Context) ([]task.BranchState, error) {
+	if m.Settings.BranchPrefix == "" {
+		return nil, nil // every branch would match: task branches cannot be told apart
+	}
+	return m.Branches(ctx, task.BranchPattern(m.Settings.BranchPrefix))
+}
+
+// leftoverBranches finds task branches (under wt.branchPrefix) that no
+// worktree has checked out, no record names, and whose commits all exist
+// elsewhere: deleting them loses nothing.
+func (m *Doctor) leftoverBranches(ctx context.Context, branches []task.BranchState, entries []record.Entry) []*task.Problem {
+	named := map[string]bool{}
+	for _, e := range entries {
+		if e.Record != nil {
+			named[e.Record.Branch] = true
+		}
+	}
+	var problems []*task.Problem
+	for _, b := range branches {
+		branch, sha := b.Name, b.SHA
+		if b.CheckedOut != "" || named[branch] {
+			continue
+		}
+		rec := &record.Record{Branch: branch}
+		if n, err := m.UnmergedCommits(ctx, rec); err != nil || n > 0 {
+			continue // its commits exist nowhere else: a branch, not debris
+		}
+		problems = append(problems, &task.Problem{Kind: task.LeftoverBranch, Branch: branch, Age: m.branchAge(ctx, branch),
+			Detail: "no worktree, no record, and all its commits are in other branches", Fix: "delete the branch",
+			FixWith: func(ctx context.Context, _ bool) error {
+				return m.Git.DeleteRef(ctx, m.Repo.MainDir, task.BranchRef(branch), sha)
+			}})
+	}
+	return problems
+}
+
+// branchAge is how long ago the branch last moved (its newest reflog
+// entry), so that a branch someone just made is left alone for
+// wt.orphanGrace.
+func (m *Doctor) branchAge(ctx context.Context, branch string) time.Duration {
+	out, err := m.Git.Run(ctx, m.Repo.MainDir, "reflog", "show", "-1", "--date=unix", "--format=%gd", task.BranchRef(branch), "--")
+	// "refs/heads/wt/x@{1795350689}"
+	_, stamp, _ := strings.Cut(strings.TrimSpace(out), "@{")
+	if sec, perr := strconv.ParseInt(strings.TrimSuffix(stamp, "}"), 10, 64); err == nil && perr == nil {
+		return time.Since(time.Unix(sec, 0))
+	}
+	return 0 // no reflog: say young, and leave it
+}
+
+// leftoverTrash finds what interrupted removals left in the trash folders
+// beside worktrees, but for the folders of removals whose record is still
+// there (stuck-removal repairs those).
+func leftoverTrash(dirs, removing map[string]bool) []*task.Problem {
+	var problems []*task.Problem
+	self := proc.Self()
+	for dir := range dirs {
+		trash := filepath.Join(dir, task.TrashDir)
+		entries, _ := os.ReadDir(trash)
+		for _, e := range entries {
+			path := filepath.Join(trash, e.Name())
+			if removing[path] {
+				continue // a stuck removal's folder: its record says what to do
+			}
+			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(e.Name()), "."))
+			if proc.Check(proc.ID{PID: pid, Host: self.Host}) == proc.Alive {
+				continue // an rm is deleting it right now
+			}
+			problems = append(problems, &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: -1,
+				Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
+				FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }})
+		}
+	}
+	return problems
+}
+
+// Repair fixes what Diagnose found, within the rules of SPEC §7: orphans
+// younger than wt.orphanGrace are left alone, dirty ones need Force, and
+// nothing is pruned when most worktrees look missing at once unless Force.
+// It sets each problem's Outcome and reports whether all were fixed.
+func (m *Doctor) Repair(ctx context.Context, d *task.Diagnosis, o task.RepairOptions) bool {
+	massMissing := mostLookMissing(d)
+	ok := true
+	for _, p := range d.Problems {
+		switch {
+		case p.FixWith == nil:
+			p.Outcome = task.LeftManual
+		case p.Age >= 0 && p.Age < m.Settings.OrphanGrace:
+			p.Outcome = task.LeftYoung
+		case p.Missing && massMissing && !o.Force:
+			p.Outcome = task.LeftMissing
+		case o.DryRun:
+			p.Outcome = task.WouldFix
+		default:
+			p.Outcome = m.applyFix(ctx, p, o.Force)
+		}
+		if p.Outcome != task.Fixed && p.Outcome != task.WouldFix && p.Outcome != task.LeftMovedOn {
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (m *Doctor) applyFix(ctx context.Context, p *task.Problem, force bool) string {
+	task.Checkpoint(ctx, "repair:examined")
+	err := p.FixWith(ctx, force)
+	rec := &record.Record{Path: p.Path, Branch: p.Branch}
+	if p.Entry != nil {
+		rec = p.Entry.Record
+	}
+	if err == nil {
+		m.LogEvent(rec, "repaired", p.Kind+": "+p.Fix)
+		return task.Fixed
+	}
+	if errors.Is(err, task.ErrMovedOn) {
+		return task.LeftMovedOn
+	}
+	if errors.Is(err, task.ErrNeedsPerson) {
+		return err.Error() + "; finish or abort it there (git merge --abort), then run git wt merge or git wt rm again"
+	}
+	if p.FixDirty && exitcode.Of(err) == exitcode.Refused {
+		return "kept: " + err.Error()
+	}
+	return task.RepairFailed + ": " + err.Error()
+}
+
+// mostLookMissing is the guard of SPEC §7: when more than half of the
+// worktrees (and at least two) look missing at once, the likelier story is
+// a partial view of the disk (a container), not deleted worktrees.
+func mostLookMissing(d *task.Diagnosis) bool {
+	missing := 0
+	for _, p := range d.Problems {
+		if p.Missing {
+			missing++
+		}
+	}
+	return missing >= 2 && missing*2 > d.Worktrees
+}

@@ -1,0 +1,109 @@
+package policy
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// GCOptions are the flags of `git wt gc`. A nil limit means "use the
+// setting"; a set one overrides it, 0 meaning no limit (SPEC §14).
+type GCOptions struct {
+	DryRun   bool
+	Force    bool // delete dirty orphans; prune even when most worktrees look missing
+	MaxAge   *time.Duration
+	MaxCount *int
+}
+
+// GCReport is what gc found and did.
+type GCReport struct {
+	Orphans   []*task.Problem
+	Retention []task.Retained
+}
+
+// orphanKinds are the problems gc cleans; the rest (foreign worktrees to
+// adopt, corrupt records, interrupted merges) are doctor's to report.
+var orphanKinds = map[string]bool{
+	task.StuckCreation: true, task.InterruptedInit: true, task.MissingWorktree: true, task.UnregisteredFolder: true,
+	task.PrunableEntry: true, task.LeftoverBranch: true, task.LeftoverTrash: true, task.LeftoverMerge: true,
+	task.LegacyRecord: true, task.StuckRemoval: true, task.StaleRefLock: true,
+}
+
+// GC cleans orphans, then applies the retention policy (SPEC §7).
+func (m *Doctor) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
+	orphans, err := m.collectOrphans(ctx, task.RepairOptions{Force: o.Force, DryRun: o.DryRun})
+	if err != nil {
+		return nil, err
+	}
+	policy := m.RetentionPolicy(o.MaxAge, o.MaxCount)
+	retained, err := m.Retain(ctx, policy, o.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	return &GCReport{Orphans: orphans, Retention: retained}, nil
+}
+
+// collectOrphans diagnoses and repairs the orphan kinds, after moving the
+// records an earlier git-wt left under refs/wt/ (whose worktrees would
+// otherwise look foreign).
+func (m *Doctor) collectOrphans(ctx context.Context, o task.RepairOptions) ([]*task.Problem, error) {
+	var moved []*task.Problem
+	if !o.DryRun {
+		moved = m.MoveLegacy(ctx)
+	}
+	d, err := m.Diagnose(ctx)
+	if err != nil {
+		return nil, err
+	}
+	orphans := d.Problems[:0]
+	for _, p := range d.Problems {
+		if orphanKinds[p.Kind] {
+			orphans = append(orphans, p)
+		}
+	}
+	d.Problems = orphans
+	m.Repair(ctx, d, o)
+	return append(moved, orphans...), nil
+}
+
+// AutoGC is the orphan part of gc, run by `new` at most once per
+// wt.gcInterval; when it is not due it costs one stat.
+func (m *Doctor) AutoGC(ctx context.Context) {
+	interval := m.Settings.GCInterval
+	if interval <= 0 {
+		return
+	}
+	stamp := m.StateDir("gc-stamp")
+	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < interval {
+		return
+	}
+	now := time.Now()
+	if err := os.Chtimes(stamp, now, now); err != nil {
+		if os.MkdirAll(m.StateDir(), 0o777) != nil || os.WriteFile(stamp, nil, 0o666) != nil {
+			return
+		}
+	}
+	orphans, err := m.collectOrphans(ctx, task.RepairOptions{})
+	if err != nil {
+		m.Warn("gc --auto: %v", err)
+		return
+	}
+	for _, p := range orphans {
+		switch {
+		case p.Outcome == task.Fixed:
+			m.Warn("gc --auto: %s %s: %s", p.Kind, orDash(p.Path, p.Branch), p.Fix)
+		case p.Outcome != task.LeftMovedOn && strings.HasPrefix(p.Outcome, "kept: "):
+			m.Warn("gc --auto: %s %s: %s", p.Kind, orDash(p.Path, p.Branch), p.Outcome) // a task marked failed
+		}
+	}
+}
+
+func orDash(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

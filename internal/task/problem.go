@@ -1,0 +1,66 @@
+package task
+
+import (
+	"context"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// The ways records, worktrees, branches and git's admin entries can
+// disagree (SPEC §7).
+const (
+	CorruptRecord      = "corrupt-record"          // a record ref whose blob cannot be read
+	StuckCreation      = "stuck-creation"          // creating/initializing, creator gone
+	InterruptedInit    = "interrupted-init"        // git wt init of an existing task, its process gone
+	InterruptedMerge   = "interrupted-merge"       // merging, its process gone
+	MissingWorktree    = "missing-worktree"        // a record whose worktree folder is gone
+	UnregisteredFolder = "unregistered-worktree"   // a record and folder git no longer knows
+	PrunableEntry      = "prunable-admin-entry"    // git's admin entry for a folder that is gone
+	ForeignWorktree    = "foreign-worktree"        // a worktree git-wt did not make (no record)
+	LeftoverBranch     = "leftover-branch"         // a task branch with no worktree, no record, no unique commits
+	LeftoverTrash      = "leftover-trash"          // what an interrupted rm was deleting
+	LeftoverMerge      = "leftover-merge-worktree" // the temporary worktree of a merge whose process died
+	StuckRemoval       = "stuck-removal"           // removing, its process gone (stuckremoval.go)
+)
+
+// Problem is one disagreement, what fixing it does, and what happened.
+type Problem struct {
+	Kind    string `json:"kind"`
+	Task    string `json:"task,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Branch  string `json:"branch,omitempty"`
+	Ref     string `json:"ref,omitempty"` // the record's ref, for the problems of a ref
+	Detail  string `json:"detail"`
+	Fix     string `json:"fix,omitempty"`     // what fixing does; "" when it needs a person
+	Outcome string `json:"outcome,omitempty"` // set by Repair
+
+	// What the diagnosis knows for the repair; not shown.
+	Entry    *record.Entry                               `json:"-"`
+	Age      time.Duration                               `json:"-"` // for wt.orphanGrace; -1 when age does not matter
+	Missing  bool                                        `json:"-"` // counts toward "most worktrees look missing"
+	FixWith  func(ctx context.Context, force bool) error `json:"-"`
+	FixDirty bool                                        `json:"-"` // the fix deletes work that may be uncommitted
+}
+
+// Outcomes of a repair.
+const (
+	Fixed        = "fixed"
+	WouldFix     = "would fix"
+	LeftYoung    = "left alone: younger than wt.orphanGrace"
+	LeftMissing  = "kept: most worktrees look missing at once, as from a container that mounted part of the disk (use --force)"
+	LeftManual   = "needs a person"
+	RepairFailed = "failed"
+)
+
+// Diagnosis is what Diagnose found.
+type Diagnosis struct {
+	Problems  []*Problem
+	Worktrees int // task and foreign worktrees that git or a record knows of
+}
+
+// RepairOptions say how far a repair may go.
+type RepairOptions struct {
+	Force  bool // also delete dirty orphans, and prune when most worktrees look missing
+	DryRun bool
+}

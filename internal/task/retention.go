@@ -1,0 +1,122 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// Retained is what retention did, or would do, with one task.
+type Retained struct {
+	Task    string `json:"task"`
+	Path    string `json:"path"`
+	Reason  string `json:"reason"`  // which policy wanted it gone
+	Outcome string `json:"outcome"` // removed, would remove, or kept: why
+}
+
+// Retention is the limits gc applies.
+type Retention struct {
+	maxAge       time.Duration
+	maxCount     int
+	maxTotalSize int64
+}
+
+func (p Retention) none() bool { return p.maxAge <= 0 && p.maxCount <= 0 && p.maxTotalSize <= 0 }
+
+// RetentionPolicy is the retention RetentionPolicy of the settings, with the limits that
+// are set (a gc flag) overriding them.
+func (m *Manager) RetentionPolicy(maxAge *time.Duration, maxCount *int) Retention {
+	p := Retention{maxAge: m.Settings.MaxAge, maxCount: m.Settings.MaxCount, maxTotalSize: m.Settings.MaxTotalSize}
+	if maxAge != nil {
+		p.maxAge = *maxAge
+	}
+	if maxCount != nil {
+		p.maxCount = *maxCount
+	}
+	return p
+}
+
+// Retain applies the policy to clean, unlocked, unused worktrees whose
+// commits are merged or pushed, least recently used first.
+func (m *Manager) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retained, error) {
+	if p.none() {
+		return nil, nil
+	}
+	lives, _, err := m.Inspect(ctx, LiveOptions{Size: p.maxTotalSize > 0})
+	if err != nil {
+		return nil, err
+	}
+	var total int64
+	count := 0
+	var cands []*Live
+	for i := range lives {
+		l := &lives[i]
+		if l.Entry.Record == nil {
+			continue
+		}
+		count++
+		total += l.Size
+		if l.Exists && (l.Entry.Record.State == record.Active || l.Entry.Record.State == record.Adopted || l.Entry.Record.State == record.Failed) {
+			cands = append(cands, l)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].LastAccess.Before(cands[j].LastAccess) })
+	var out []Retained
+	for _, l := range cands {
+		reason := p.wants(l, count, total)
+		if reason == "" {
+			continue
+		}
+		rec := l.Entry.Record
+		r := Retained{Task: rec.Task, Path: rec.Path, Reason: reason, Outcome: m.retire(ctx, l, dryRun)}
+		if r.Outcome == "removed" || r.Outcome == "would remove" {
+			count--
+			total -= l.Size
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// wants says which limit wants the task gone, or "".
+func (p Retention) wants(l *Live, count int, total int64) string {
+	switch idle := time.Since(l.LastAccess); {
+	case p.maxAge > 0 && idle > p.maxAge:
+		return fmt.Sprintf("unused for %s (wt.maxAge %s)", settings.FormatDuration(idle), settings.FormatDuration(p.maxAge))
+	case p.maxCount > 0 && count > p.maxCount:
+		return fmt.Sprintf("%d tasks (wt.maxCount %d)", count, p.maxCount)
+	case p.maxTotalSize > 0 && total >= p.maxTotalSize:
+		return fmt.Sprintf("task worktrees use %s (wt.maxTotalSize %s)", settings.FormatSize(total), settings.FormatSize(p.maxTotalSize))
+	}
+	return ""
+}
+
+// retire removes a task the policy wants gone, if that loses nothing: its
+// commits must be merged or pushed, and RemoveEntry refuses dirty, locked
+// and in-use worktrees.
+func (m *Manager) retire(ctx context.Context, l *Live, dryRun bool) string {
+	rec := l.Entry.Record
+	if merged, err := m.Merged(ctx, rec); err != nil || !merged {
+		n, err := m.UnmergedCommits(ctx, rec)
+		switch {
+		case err != nil:
+			return "kept: cannot tell whether its commits are merged or pushed: " + err.Error()
+		case n > 0:
+			return fmt.Sprintf("kept: %d %s neither merged nor pushed", n, text.Plural(n, "commit", "commits"))
+		}
+	}
+	entry := l.Entry
+	r := m.RemoveEntry(ctx, &entry, RemoveOptions{DryRun: dryRun, KeepUnmerged: true})
+	switch {
+	case r.Err != nil:
+		return "kept: " + r.Err.Error()
+	case dryRun:
+		return "would remove"
+	}
+	return "removed"
+}

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/git-wt/git-wt/internal/policy"
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/workflow"
 )
@@ -9,6 +11,16 @@ import (
 // The command handlers, each built on the tasks of one repository with
 // the handlers it uses below it (docs/ARCHITECTURE.md draws the layers).
 
-func workflowOf(m *task.Manager) *workflow.Flow { return workflow.New(m) }
+func removalOf(m *task.Manager) *removal.Remover { return removal.New(m) }
 
-func policyOf(m *task.Manager) *policy.Doctor { return policy.New(m) }
+func lifecycleOf(m *task.Manager) *lifecycle.Handler { return lifecycle.New(m, removalOf(m)) }
+
+func workflowOf(m *task.Manager) *workflow.Flow {
+	r := removalOf(m)
+	return workflow.New(m, r, lifecycle.New(m, r))
+}
+
+func policyOf(m *task.Manager) *policy.Doctor {
+	r := removalOf(m)
+	return policy.New(m, r, lifecycle.New(m, r))
+}

@@ -9,6 +9,8 @@ import (
 	"github.com/git-wt/git-wt/hooks"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lifecycle"
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -31,7 +33,7 @@ func hookCommand(e *env) *cli.Command {
 			}
 			switch {
 			case work == hooks.AdoptWorktree && standingIn() && dotGitIsFile() && e.onABranch(c.Context):
-				e.runHook(c.Context, args[0], func(m *task.Manager) error { return m.AdoptCheckout(c.Context, args[2]) })
+				e.runHook(c.Context, args[0], func(m *task.Manager) error { return lifecycleOf(m).AdoptCheckout(c.Context, args[2]) })
 			case work == hooks.CleanupMerged && standingIn():
 				e.runHook(c.Context, args[0], func(m *task.Manager) error {
 					results, err := workflowOf(m).CleanupMerged(c.Context)
@@ -66,7 +68,7 @@ func (e *env) onABranch(ctx context.Context) bool {
 	_, err := e.git.Run(ctx, ".", "symbolic-ref", "-q", "HEAD")
 	if git.ExitCode(err) == 1 {
 		cwd, _ := os.Getwd()
-		e.warnf("%s", task.DetachedNote(cwd))
+		e.warnf("%s", lifecycle.DetachedNote(cwd))
 		return false
 	}
 	return true
@@ -86,18 +88,18 @@ func (e *env) runHook(ctx context.Context, name string, work func(*task.Manager)
 }
 
 // reportCleanup says what the post-merge hook did with each merged task.
-func (e *env) reportCleanup(results []*task.Removal) {
+func (e *env) reportCleanup(results []*removal.Removal) {
 	for _, r := range results {
 		switch o := r.WorktreeOutcome; {
-		case r.Err == nil && (o == task.Deleted || o == task.AlreadyGone):
+		case r.Err == nil && (o == removal.Deleted || o == removal.AlreadyGone):
 			e.infof("removed merged task %q (%s)", r.Task, r.Path)
-		case o == task.KeptDirty && r.Dirty > 0:
+		case o == removal.KeptDirty && r.Dirty > 0:
 			e.warnf("kept merged task %q: %s has %d uncommitted %s", r.Task, r.Path, r.Dirty, text.Plural(r.Dirty, "change", "changes"))
-		case o == task.KeptLocked:
+		case o == removal.KeptLocked:
 			e.warnf("kept merged task %q: %s is locked", r.Task, r.Path)
-		case o == task.KeptInUse:
+		case o == removal.KeptInUse:
 			e.warnf("kept merged task %q: %s is in use by another process", r.Task, r.Path)
-		case o == task.KeptByConfig:
+		case o == removal.KeptByConfig:
 			e.infof("task %q is merged (wt.cleanupOnMerge is off: git wt rm %s removes it)", r.Task, r.Slug)
 		case r.Err != nil:
 			e.warnf("merged task %q: %v", r.Task, r.Err)

@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/workflow"
 )
 
@@ -87,6 +87,6 @@ func (e *env) reportMerge(res *workflow.MergeResult) {
 	case res.Kept != "":
 		e.warnf("kept task %q: %s", res.Task, res.Kept)
 	case res.Removal != nil:
-		e.reportRemoval(res.Removal, task.RemoveOptions{})
+		e.reportRemoval(res.Removal, removal.RemoveOptions{})
 	}
 }

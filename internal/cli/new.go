@@ -3,9 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/urfave/cli/v2"
-
-	"github.com/git-wt/git-wt/internal/task"
 )
 
 func newCommand(e *env) *cli.Command {
@@ -35,7 +34,7 @@ func newCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := m.Create(c.Context, task.CreateOptions{
+			res, err := lifecycleOf(m).Create(c.Context, lifecycle.CreateOptions{
 				TaskID: id,
 				Branch: c.String("branch"),
 				Base:   c.String("base"),

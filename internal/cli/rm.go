@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -35,11 +35,11 @@ func rmCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := task.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run")}
+			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run")}
 			code := exitcode.OK
-			var results []*task.Removal
+			var results []*removal.Removal
 			for _, arg := range c.Args().Slice() {
-				r := m.Remove(c.Context, arg, o)
+				r := removalOf(m).Remove(c.Context, arg, o)
 				results = append(results, r)
 				code = max(code, exitcode.Of(r.Err))
 				e.reportRemoval(r, o)
@@ -58,28 +58,28 @@ func rmCommand(e *env) *cli.Command {
 }
 
 // reportRemoval tells the user what happened to one task, on stderr.
-func (e *env) reportRemoval(r *task.Removal, o task.RemoveOptions) {
+func (e *env) reportRemoval(r *removal.Removal, o removal.RemoveOptions) {
 	if r.Err != nil {
 		e.errorf("%v", r.Err)
 		return
 	}
 	switch r.WorktreeOutcome {
-	case task.NotFound:
+	case removal.NotFound:
 		e.infof("no task %q: nothing to remove", r.Task)
 		return
-	case task.WouldDelete, task.AlreadyGone:
+	case removal.WouldDelete, removal.AlreadyGone:
 		if o.DryRun {
 			e.infof("would remove %s", r.Path)
 		}
 	}
 	switch r.BranchOutcome {
-	case task.KeptUnmerged:
+	case removal.KeptUnmerged:
 		e.warnf("kept branch %s: %d %s not merged (use --force to delete it)", r.Branch, r.Unmerged, text.Plural(r.Unmerged, "commit", "commits"))
-	case task.KeptCheckedOut:
+	case removal.KeptCheckedOut:
 		e.warnf("kept branch %s: it is checked out in another worktree", r.Branch)
-	case task.KeptNotCreated:
+	case removal.KeptNotCreated:
 		e.infof("kept branch %s: it existed before the task, so it is yours to delete (git branch -d %s)", r.Branch, r.Branch)
-	case task.WouldDelete:
+	case removal.WouldDelete:
 		e.infof("would delete branch %s", r.Branch)
 	}
 	if !o.DryRun {

@@ -3,12 +3,43 @@
 // what is safe to; gc removes orphans and applies the retention policy.
 package policy
 
-import "github.com/git-wt/git-wt/internal/task"
+import (
+	"context"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/task"
+)
 
 // Doctor diagnoses and repairs the tasks of one repository.
 type Doctor struct {
 	*task.Manager
+	remover
+	repairer
+}
+
+// remover is what doctor and gc need of removal.
+type remover interface {
+	RetentionPolicy(maxAge *time.Duration, maxCount *int) removal.Retention
+	Retain(ctx context.Context, p removal.Retention, dryRun bool) ([]removal.Retained, error)
+	DiagnoseRemoval(e *record.Entry, p *task.Problem, alive proc.Liveness) *task.Problem
+	RemovalTrash(rec *record.Record, trash map[string]bool)
+}
+
+// repairer is what doctor needs of the lifecycle: the repairs of tasks a
+// killed process left in the middle of a change, and adoption.
+type repairer interface {
+	RepairStuckCreation(ctx context.Context, e *record.Entry) error
+	RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error
+	RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error
+	DropWorktree(ctx context.Context, path string) error
+	Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error)
 }
 
 // New returns the doctor of m's tasks.
-func New(m *task.Manager) *Doctor { return &Doctor{Manager: m} }
+func New(m *task.Manager, r remover, l repairer) *Doctor {
+	return &Doctor{Manager: m, remover: r, repairer: l}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -21,7 +22,7 @@ type GCOptions struct {
 // GCReport is what gc found and did.
 type GCReport struct {
 	Orphans   []*task.Problem
-	Retention []task.Retained
+	Retention []removal.Retained
 }
 
 // orphanKinds are the problems gc cleans; the rest (foreign worktrees to

@@ -21,11 +21,11 @@ import (
 // is used (new, merge); the tracked-path check runs only in new, and only
 // for a base dir inside the main worktree.
 
-// placeNew is the base dir a new task goes into, its symlinks resolved,
+// PlaceNew is the base dir a new task goes into, its symlinks resolved,
 // made if needed and, when it lies inside the main worktree, kept out of
 // the main worktree's status by .git/info/exclude. base is the commit the
 // task starts from.
-func (m *Manager) placeNew(ctx context.Context, base string) (string, error) {
+func (m *Manager) PlaceNew(ctx context.Context, base string) (string, error) {
 	if len(m.Settings.Invalid) > 0 {
 		return "", exitcode.Usagef("%v", m.Settings.Invalid[0])
 	}

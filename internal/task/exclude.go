@@ -35,7 +35,7 @@ func (m *Manager) excludeBaseDir(ctx context.Context, dir string) error {
 	if have, _ := readExclude(m.excludeFile()); have == want {
 		return nil
 	}
-	l, err := m.lock(ctx)
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}

@@ -5,10 +5,10 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// endLeftoverInit ends the process group of an init that outlived the
+// EndLeftoverInit ends the process group of an init that outlived the
 // git-wt that started it (SPEC §7): the record names the group and its
 // leader's start time. Only for a record whose owner is dead.
-func (m *Manager) endLeftoverInit(rec *record.Record) {
+func (m *Manager) EndLeftoverInit(rec *record.Record) {
 	if rec.Init.PGID <= 0 || rec.Init.Status != record.InitRunning {
 		return
 	}

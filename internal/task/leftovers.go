@@ -151,7 +151,7 @@ func (m *Manager) ClearStaleLocks(rec *record.Record) {
 // own lock is still on it, under the repository lock (git worktree add
 // runs under it).
 func (m *Manager) unlockInitializing(ctx context.Context, dir string) error {
-	l, err := m.lock(ctx)
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}
@@ -163,9 +163,9 @@ func (m *Manager) unlockInitializing(ctx context.Context, dir string) error {
 	return err
 }
 
-// clearInitializingLock is unlockInitializing for the task new or rm is
+// ClearInitializingLock is unlockInitializing for the task new or rm is
 // about to use, when its owner is dead (or it is settled).
-func (m *Manager) clearInitializingLock(ctx context.Context, rec *record.Record) {
+func (m *Manager) ClearInitializingLock(ctx context.Context, rec *record.Record) {
 	if locked, reason := git.WorktreeLock(rec.Path); !locked || reason != initializingReason {
 		return
 	}

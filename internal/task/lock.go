@@ -17,7 +17,7 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	// Under the repository lock: git refuses to lock a locked worktree, so
 	// two locks at once must not both find it unlocked; and git's worktree
 	// commands must not meet a half-made `git worktree add`.
-	l, err := m.lock(ctx)
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}

@@ -71,11 +71,11 @@ func (m *Manager) StateDir(parts ...string) string {
 // LogPath is where the init output of a task goes.
 func (m *Manager) LogPath(slug string) string { return m.StateDir("logs", slug+".log") }
 
-// lock takes the repository-wide lock and, while refs/wt/ holds records
+// Lock takes the repository-wide Lock and, while refs/wt/ holds records
 // an earlier git-wt wrote, moves them (SPEC §14): every command that takes
-// the lock does, whatever wt.gcInterval says. Finding there are none costs
+// the Lock does, whatever wt.gcInterval says. Finding there are none costs
 // no git process.
-func (m *Manager) lock(ctx context.Context) (*lock.Lock, error) {
+func (m *Manager) Lock(ctx context.Context) (*lock.Lock, error) {
 	l, err := m.acquire(ctx)
 	if err == nil {
 		m.warnMoved(m.moveLegacy(ctx))
@@ -118,8 +118,8 @@ func (m *Manager) LastAccess(rec *record.Record) time.Time {
 	return t
 }
 
-// forget removes the per-task files git-wt keeps beside the records.
-func (m *Manager) forget(slug string) {
+// Forget removes the per-task files git-wt keeps beside the records.
+func (m *Manager) Forget(slug string) {
 	os.Remove(m.StateDir("access", slug))
 	os.Remove(m.LogPath(slug))
 	os.Remove(m.CommitLockPath(slug))

@@ -27,12 +27,12 @@ const poolDir = ".pool"
 // the trash (emptied by gc), the pool, and merge's temporary worktrees.
 var ownFolders = []string{TrashDir, poolDir, MergeTmpDir}
 
-// checkChosenPath refuses a --path p (absolute, resolved, inside baseDir)
+// CheckChosenPath refuses a --path p (absolute, resolved, inside baseDir)
 // that has one of git-wt's own folders as a component, or that lies
 // inside or contains another worktree (a task, a pool entry, the main
 // worktree): removing one would delete the other's files. It lists the
 // worktrees, so it runs only when --path was given.
-func (m *Manager) checkChosenPath(ctx context.Context, baseDir, p string) error {
+func (m *Manager) CheckChosenPath(ctx context.Context, baseDir, p string) error {
 	rel, err := filepath.Rel(baseDir, p)
 	if err != nil {
 		return exitcode.Usagef("worktree path %s lies outside the base dir %s", p, baseDir)
@@ -57,11 +57,11 @@ func (m *Manager) checkChosenPath(ctx context.Context, baseDir, p string) error 
 	return nil
 }
 
-// refuseNested refuses (exit 3, even with --force) to remove the task's
+// RefuseNested refuses (exit 3, even with --force) to remove the task's
 // worktree while another registered worktree lies inside it: deleting the
 // folder would delete that worktree's files too. An entry whose folder is
 // gone (prunable) holds nothing to lose.
-func (m *Manager) refuseNested(rec *record.Record, wts []git.Worktree) error {
+func (m *Manager) RefuseNested(rec *record.Record, wts []git.Worktree) error {
 	for _, wt := range wts {
 		if wt.Path != rec.Path && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
 			return m.Refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)

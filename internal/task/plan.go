@@ -12,38 +12,38 @@ import (
 	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
-// base is the commit a new task starts from and the ref it merges back to.
-type base struct {
+// Base is the commit a new task starts from and the ref it merges back to.
+type Base struct {
 	Ref string // full ref name ("refs/heads/main"), or "" for a bare commit
 	SHA string
 }
 
 // Name is what the record stores as the base: the ref, else the commit.
-func (b base) Name() string {
+func (b Base) Name() string {
 	if b.Ref != "" {
 		return b.Ref
 	}
 	return b.SHA
 }
 
-// resolveBase resolves --base, or by default the branch checked out in the
+// ResolveBase resolves --base, or by default the branch checked out in the
 // main worktree (its commit when HEAD is detached), with one rev-parse.
-func (m *Manager) resolveBase(ctx context.Context, rev string) (base, error) {
+func (m *Manager) ResolveBase(ctx context.Context, rev string) (Base, error) {
 	dir := m.Repo.Toplevel
 	if rev == "" {
 		rev, dir = "HEAD", m.Repo.MainDir
 	}
 	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
-		return base{}, exitcode.Usagef("invalid base %q", rev)
+		return Base{}, exitcode.Usagef("invalid base %q", rev)
 	}
 	lines, err := m.Git.Lines(ctx, dir, "rev-parse", rev+"^{commit}", "--symbolic-full-name", rev)
 	if err != nil || len(lines) == 0 {
 		if rev == "HEAD" && dir == m.Repo.MainDir {
-			return base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
+			return Base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
 		}
-		return base{}, exitcode.Usagef("base %q is not a commit in %s", rev, m.Repo.MainDir)
+		return Base{}, exitcode.Usagef("base %q is not a commit in %s", rev, m.Repo.MainDir)
 	}
-	b := base{SHA: lines[0]}
+	b := Base{SHA: lines[0]}
 	if len(lines) > 1 && strings.HasPrefix(lines[1], "refs/") {
 		b.Ref = lines[1]
 	}
@@ -107,12 +107,12 @@ func (m *Manager) BaseDir() (string, error) {
 	return makeBaseDir(dir)
 }
 
-// worktreePath decides where a task's worktree goes: base/slug, or --path
+// WorktreePath decides where a task's worktree goes: base/slug, or --path
 // (relative to the base dir). It must lie inside the base dir with no
 // symlink on the way (baseDir itself is resolved already; linkedBase is
 // the same dir as configured, before resolving), else it is a usage error;
 // an existing path is accepted only as an empty folder.
-func worktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
+func WorktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
 	p := filepath.Join(baseDir, slugName)
 	if want != "" {
 		p = want

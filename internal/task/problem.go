@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/record"
@@ -64,3 +65,9 @@ type RepairOptions struct {
 	Force  bool // also delete dirty orphans, and prune when most worktrees look missing
 	DryRun bool
 }
+
+// LeftMovedOn is the outcome of a repair whose task moved on.
+const LeftMovedOn = "left alone: the task changed since it was examined"
+
+// ErrNeedsPerson is a repair that cannot tell what is right.
+var ErrNeedsPerson = errors.New("needs a person")

@@ -22,13 +22,13 @@ func (m *Manager) byID(ctx context.Context, id string) (*record.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pick(id, cands, entries), nil
+	return Pick(id, cands, entries), nil
 }
 
-// pick chooses the record of id among those read under its candidates.
+// Pick chooses the record of id among those read under its candidates.
 // A task id match wins over a slug match: task "fix-_bug_-123" is not task
 // "fix: bug #123", whose slug it happens to be.
-func pick(id string, cands [2]string, entries []record.Entry) *record.Entry {
+func Pick(id string, cands [2]string, entries []record.Entry) *record.Entry {
 	for i := range entries {
 		if e := &entries[i]; e.Record != nil && e.Record.Task == id {
 			return e
@@ -79,7 +79,7 @@ func (m *Manager) prefetched(id string) *record.Entry {
 	if p.err != nil {
 		return nil
 	}
-	return pick(id, slug.Candidates(id), p.entries)
+	return Pick(id, slug.Candidates(id), p.entries)
 }
 
 // Unreadable is the error for a record git-wt cannot read (exit 1): doctor

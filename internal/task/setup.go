@@ -29,9 +29,9 @@ type SetupOptions struct {
 // failed, for the user to look at, and `git wt init` runs it again.
 var ErrInitFailed = errors.New("init failed")
 
-// initFailed is the error of a task whose setup failed: it names the
+// InitFailed is the error of a task whose setup failed: it names the
 // worktree, the log and the command that retries.
-func (m *Manager) initFailed(rec *record.Record) error {
+func (m *Manager) InitFailed(rec *record.Record) error {
 	detail := ""
 	if rec.Init.Error != "" {
 		detail = ": " + rec.Init.Error
@@ -53,16 +53,16 @@ const initKillDelay = 5 * time.Second
 // wrapping ErrInitFailed and leaves the worktree in place; an interrupt
 // returns the context's error.
 func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) error {
-	return m.setup(ctx, e, m.planSetup(o))
+	return m.SetupTask(ctx, e, m.PlanSetup(o))
 }
 
-// setup is Setup with its plan made.
-func (m *Manager) setup(ctx context.Context, e *record.Entry, p setupPlan) error {
-	if p.empty() {
+// SetupTask is Setup with its plan made.
+func (m *Manager) SetupTask(ctx context.Context, e *record.Entry, p setupPlan) error {
+	if p.Empty() {
 		if e.Record.State == record.Adopted && p.o.Init {
 			return nil // nothing to record
 		}
-		return m.settleState(ctx, e, record.Active, p.settleEmpty)
+		return m.settleState(ctx, e, record.Active, p.SettleEmpty)
 	}
 	logPath := m.LogPath(e.Slug)
 	start := time.Now().UTC()
@@ -118,7 +118,7 @@ type setupPlan struct {
 	copies         bool     // wt.copy or .worktreeinclude files to copy
 }
 
-func (m *Manager) planSetup(o SetupOptions) setupPlan {
+func (m *Manager) PlanSetup(o SetupOptions) setupPlan {
 	p := setupPlan{o: o, copies: o.Copy && m.hasCopyPatterns()}
 	if o.Init {
 		p.run, p.untrusted = m.Settings.InitCommands()
@@ -126,11 +126,11 @@ func (m *Manager) planSetup(o SetupOptions) setupPlan {
 	return p
 }
 
-// empty says the setup has nothing to copy or run.
-func (p setupPlan) empty() bool { return !p.copies && len(p.run) == 0 && len(p.untrusted) == 0 }
+// Empty says the setup has nothing to copy or run.
+func (p setupPlan) Empty() bool { return !p.copies && len(p.run) == 0 && len(p.untrusted) == 0 }
 
-// settleEmpty is the one change an empty setup makes to the record.
-func (p setupPlan) settleEmpty(rec *record.Record) {
+// SettleEmpty is the one change an empty setup makes to the record.
+func (p setupPlan) SettleEmpty(rec *record.Record) {
 	if !p.o.Init {
 		rec.Init = record.Init{Status: record.InitSkipped}
 	}
@@ -168,7 +168,7 @@ func (m *Manager) settle(ctx context.Context, e *record.Entry, status record.Ini
 		return err
 	}
 	if !ok {
-		return m.initFailed(e.Record)
+		return m.InitFailed(e.Record)
 	}
 	return nil
 }
@@ -276,7 +276,7 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(Owner(rec)) != proc.Dead {
 		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
 	}
-	if err := m.failInterruptedInit(ctx, e); err != nil {
+	if err := m.FailInterruptedInit(ctx, e); err != nil {
 		return nil, err
 	}
 	rec = e.Record
@@ -287,11 +287,36 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 		if ctx.Err() != nil {
 			// Interrupted: say so in the record rather than leave it
 			// "initializing" for a process that is gone.
-			fresh, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
+			fresh, cancel := context.WithTimeout(context.Background(), RollbackTimeout)
 			defer cancel()
 			m.settle(fresh, e, record.InitFailed, "interrupted")
 		}
 		return nil, err
 	}
 	return e.Record, nil
+}
+
+// FailInterruptedInit marks failed a task whose `git wt init` died (a
+// setup run again on a task that existed, its owner dead), so that the
+// next new or init finds a failed task rather than a creation to resume
+// over the agent's work. Anything else is left as it is. A task that
+// moved on meanwhile is read again.
+func (m *Manager) FailInterruptedInit(ctx context.Context, e *record.Entry) error {
+	rec := e.Record
+	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(Owner(rec)) != proc.Dead {
+		return nil
+	}
+	err := m.ClaimForRepair(ctx, e)
+	if errors.Is(err, ErrMovedOn) {
+		return m.Reload(ctx, e)
+	}
+	if err != nil {
+		return err
+	}
+	m.EndLeftoverInit(e.Record)
+	err = m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
+	if exitcode.Of(err) == exitcode.Refused {
+		return nil // marked failed, as wanted
+	}
+	return err
 }

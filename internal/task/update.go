@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
@@ -20,8 +21,8 @@ func (m *Manager) Update(ctx context.Context, e *record.Entry, change func(*reco
 		if err := change(e.Record); err != nil {
 			return err
 		}
-		err := m.save(ctx, e)
-		if !errors.Is(err, git.ErrStale) || attempt >= maxRaces {
+		err := m.Save(ctx, e)
+		if !errors.Is(err, git.ErrStale) || attempt >= MaxRaces {
 			return err
 		}
 		if err := m.Reload(ctx, e); err != nil {
@@ -36,10 +37,10 @@ func (m *Manager) Update(ctx context.Context, e *record.Entry, change func(*reco
 // the lifecycle does not allow, checked again on the fresh record when
 // another process changed it meanwhile.
 func (m *Manager) Transition(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
-	me := self()
+	me := Self()
 	return m.Update(ctx, e, func(r *record.Record) error {
 		if err := r.Move(to, me); err != nil {
-			return notNow(r, to, err)
+			return NotNow(r, to, err)
 		}
 		if also != nil {
 			also(r)
@@ -48,10 +49,10 @@ func (m *Manager) Transition(ctx context.Context, e *record.Entry, to record.Sta
 	})
 }
 
-// notNow turns a move the task's present state does not allow into a
+// NotNow turns a move the task's present state does not allow into a
 // refusal (exit 3, nothing changed) that says what to do: another process
 // is working on the task, or its setup failed and waits for the user.
-func notNow(r *record.Record, to record.State, err error) error {
+func NotNow(r *record.Record, to record.State, err error) error {
 	if !errors.Is(err, record.ErrIllegalMove) {
 		return err
 	}
@@ -61,8 +62,8 @@ func notNow(r *record.Record, to record.State, err error) error {
 	return exitcode.Refusedf("task %q cannot go to state %s: it is %s (process %d on %s); try again when that is done, or run git wt doctor if that process died", r.Task, to, r.State, r.CreatorPID, r.CreatorHost)
 }
 
-// self is this process as a record's owner.
-func self() record.Owner {
+// Self is this process as a record's owner.
+func Self() record.Owner {
 	me := proc.Self()
 	return record.Owner{PID: me.PID, Host: me.Host, Start: me.Start}
 }
@@ -84,9 +85,31 @@ func (m *Manager) Reload(ctx context.Context, e *record.Entry) error {
 // SetState moves the task to state on a context of its own: it also runs
 // after an interrupt, to put back what the command had changed.
 func (m *Manager) SetState(e *record.Entry, state record.State) {
-	ctx, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), RollbackTimeout)
 	defer cancel()
 	if err := m.Transition(ctx, e, state, nil); err != nil {
 		m.Warn("could not set task %q back to state %s: %v (run git wt doctor)", e.Record.Task, state, err)
 	}
 }
+
+// Save writes an updated record over the one read as e.OID.
+func (m *Manager) Save(ctx context.Context, e *record.Entry) error {
+	return m.Store.Save(ctx, e)
+}
+
+// Owner is the process that drives the task's current state change.
+func Owner(rec *record.Record) proc.ID {
+	return proc.ID{PID: rec.CreatorPID, Host: rec.CreatorHost, Start: rec.CreatorStart}
+}
+
+// MaxRaces bounds how often `new` starts over because another process
+// created the same task between its look and its lock.
+const MaxRaces = 10
+
+// RollbackTimeout bounds a rollback. It runs on a fresh context: the
+// command's own may be what was cancelled (Ctrl-C).
+const RollbackTimeout = time.Minute
+
+// PollInterval is how often `new` looks at a task another process is
+// creating.
+const PollInterval = 25 * time.Millisecond

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/record"
-	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/removal"
 )
 
 // CleanupMerged is git-wt's part of the post-merge hook (SPEC §5): after a
@@ -14,8 +14,8 @@ import (
 // are removed with their branches and records — when wt.cleanupOnMerge is
 // on, and only the clean, unlocked ones that no process works in. It
 // returns what happened to each merged task; the kept ones say why
-// (KeptDirty, KeptLocked, KeptInUse, task.KeptByConfig).
-func (m *Flow) CleanupMerged(ctx context.Context) ([]*task.Removal, error) {
+// (KeptDirty, KeptLocked, KeptInUse, removal.KeptByConfig).
+func (m *Flow) CleanupMerged(ctx context.Context) ([]*removal.Removal, error) {
 	all, err := m.Store.All(ctx)
 	if err != nil || len(all) == 0 {
 		return nil, err
@@ -45,16 +45,16 @@ func (m *Flow) CleanupMerged(ctx context.Context) ([]*task.Removal, error) {
 	if err != nil {
 		return nil, err
 	}
-	var results []*task.Removal
+	var results []*removal.Removal
 	for _, rec := range recs {
 		if !merged[rec.Slug] {
 			continue
 		}
 		if !m.Settings.CleanupOnMerge {
-			results = append(results, &task.Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch, WorktreeOutcome: task.KeptByConfig})
+			results = append(results, &removal.Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch, WorktreeOutcome: removal.KeptByConfig})
 			continue
 		}
-		results = append(results, m.RemoveEntry(ctx, byslug[rec.Slug], task.RemoveOptions{}))
+		results = append(results, m.RemoveEntry(ctx, byslug[rec.Slug], removal.RemoveOptions{}))
 	}
 	return results, nil
 }

@@ -2,12 +2,36 @@
 // commit, push, open a pull request, merge it back, run a command in it.
 package workflow
 
-import "github.com/git-wt/git-wt/internal/task"
+import (
+	"context"
+
+	"github.com/git-wt/git-wt/internal/lifecycle"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/task"
+)
 
 // Flow runs the workflow commands on the tasks of one repository.
 type Flow struct {
 	*task.Manager
+	remover
+	worktrees
+}
+
+// remover removes a task after its merge.
+type remover interface {
+	RemoveEntry(ctx context.Context, e *record.Entry, o removal.RemoveOptions) *removal.Removal
+}
+
+// worktrees makes and drops the temporary worktree a merge into a branch
+// that no worktree has checked out runs in.
+type worktrees interface {
+	AddWorktree(ctx context.Context, rec *record.Record, startSHA string, u *lifecycle.Undo, branchMade bool) error
+	CheckOut(ctx context.Context, dir, branch string) error
+	DropWorktree(ctx context.Context, path string) error
 }
 
 // New returns the workflow commands for m's tasks.
-func New(m *task.Manager) *Flow { return &Flow{Manager: m} }
+func New(m *task.Manager, r remover, w worktrees) *Flow {
+	return &Flow{Manager: m, remover: r, worktrees: w}
+}

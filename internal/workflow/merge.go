@@ -10,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
@@ -46,13 +47,13 @@ type MergeOptions struct {
 
 // MergeResult says what `git wt merge` did.
 type MergeResult struct {
-	Task    string        `json:"task"`
-	Branch  string        `json:"branch"`
-	Into    string        `json:"into"`
-	How     string        `json:"how"`
-	Commit  string        `json:"commit"`            // where the base points now
-	Removal *task.Removal `json:"removal,omitempty"` // the cleanup; none with --keep
-	Kept    string        `json:"kept,omitempty"`    // why the cleanup kept the task
+	Task    string           `json:"task"`
+	Branch  string           `json:"branch"`
+	Into    string           `json:"into"`
+	How     string           `json:"how"`
+	Commit  string           `json:"commit"`            // where the base points now
+	Removal *removal.Removal `json:"removal,omitempty"` // the cleanup; none with --keep
+	Kept    string           `json:"kept,omitempty"`    // why the cleanup kept the task
 }
 
 // Merge merges the task's branch into its base (or o.Into), then removes
@@ -126,7 +127,7 @@ func (m *Flow) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*Mer
 // worktree, one in use) is kept, and the merge still succeeds.
 func (m *Flow) cleanUpMerged(ctx context.Context, e *record.Entry, p *mergePlan, prev record.State, res *MergeResult) error {
 	task.Checkpoint(ctx, "merge:cleanup")
-	r := m.RemoveEntry(ctx, e, task.RemoveOptions{MergedTip: p.taskTip, PutBack: prev})
+	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{MergedTip: p.taskTip, PutBack: prev})
 	res.Removal = r
 	switch exitcode.Of(r.Err) {
 	case exitcode.OK:

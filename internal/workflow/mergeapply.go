@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
@@ -213,7 +214,7 @@ func (m *Flow) withCheckout(ctx context.Context, branch string, fn func(dir stri
 	}
 	dir := filepath.Join(baseDir, task.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
 	// addWorktree and dropWorktree take the repository lock themselves.
-	err = m.AddWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &task.Undo{}, false)
+	err = m.AddWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &lifecycle.Undo{}, false)
 	defer func() {
 		if err := m.DropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)

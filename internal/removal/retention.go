@@ -1,4 +1,4 @@
-package task
+package removal
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -30,7 +31,7 @@ func (p Retention) none() bool { return p.maxAge <= 0 && p.maxCount <= 0 && p.ma
 
 // RetentionPolicy is the retention RetentionPolicy of the settings, with the limits that
 // are set (a gc flag) overriding them.
-func (m *Manager) RetentionPolicy(maxAge *time.Duration, maxCount *int) Retention {
+func (m *Remover) RetentionPolicy(maxAge *time.Duration, maxCount *int) Retention {
 	p := Retention{maxAge: m.Settings.MaxAge, maxCount: m.Settings.MaxCount, maxTotalSize: m.Settings.MaxTotalSize}
 	if maxAge != nil {
 		p.maxAge = *maxAge
@@ -43,17 +44,17 @@ func (m *Manager) RetentionPolicy(maxAge *time.Duration, maxCount *int) Retentio
 
 // Retain applies the policy to clean, unlocked, unused worktrees whose
 // commits are merged or pushed, least recently used first.
-func (m *Manager) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retained, error) {
+func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retained, error) {
 	if p.none() {
 		return nil, nil
 	}
-	lives, _, err := m.Inspect(ctx, LiveOptions{Size: p.maxTotalSize > 0})
+	lives, _, err := m.Inspect(ctx, task.LiveOptions{Size: p.maxTotalSize > 0})
 	if err != nil {
 		return nil, err
 	}
 	var total int64
 	count := 0
-	var cands []*Live
+	var cands []*task.Live
 	for i := range lives {
 		l := &lives[i]
 		if l.Entry.Record == nil {
@@ -84,7 +85,7 @@ func (m *Manager) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retai
 }
 
 // wants says which limit wants the task gone, or "".
-func (p Retention) wants(l *Live, count int, total int64) string {
+func (p Retention) wants(l *task.Live, count int, total int64) string {
 	switch idle := time.Since(l.LastAccess); {
 	case p.maxAge > 0 && idle > p.maxAge:
 		return fmt.Sprintf("unused for %s (wt.maxAge %s)", settings.FormatDuration(idle), settings.FormatDuration(p.maxAge))
@@ -99,7 +100,7 @@ func (p Retention) wants(l *Live, count int, total int64) string {
 // retire removes a task the policy wants gone, if that loses nothing: its
 // commits must be merged or pushed, and RemoveEntry refuses dirty, locked
 // and in-use worktrees.
-func (m *Manager) retire(ctx context.Context, l *Live, dryRun bool) string {
+func (m *Remover) retire(ctx context.Context, l *task.Live, dryRun bool) string {
 	rec := l.Entry.Record
 	if merged, err := m.Merged(ctx, rec); err != nil || !merged {
 		n, err := m.UnmergedCommits(ctx, rec)

@@ -1,4 +1,4 @@
-package task
+package lifecycle
 
 import (
 	"context"
@@ -10,26 +10,27 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Adopt gives a worktree that git-wt did not make a record (state
 // adopted), so that list, gc and the hooks treat it as a task. Its task id
 // is its branch (a record names a branch: a detached worktree is not
-// adopted); its base is the main worktree's branch, and baseSHA where the
+// adopted); its task.Base is the main worktree's branch, and baseSHA where the
 // task started: the commit git checked out (post-checkout), or "" for the
-// worktree's merge base with the base (doctor --fix, long after).
-func (m *Manager) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error) {
+// worktree's merge task.Base with the task.Base (doctor --fix, long after).
+func (m *Handler) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error) {
 	branch, ok := strings.CutPrefix(wt.Branch, "refs/heads/")
 	if !ok {
 		return nil, fmt.Errorf("%s has a detached HEAD: git-wt adopts worktrees on a branch only", wt.Path)
 	}
-	b, err := m.resolveBase(ctx, "")
+	b, err := m.ResolveBase(ctx, "")
 	if err != nil {
 		return nil, err
 	}
 	if baseSHA == "" {
 		baseSHA = b.SHA
-		if mb, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-base", b.SHA, wt.Head); err == nil {
+		if mb, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-task.Base", b.SHA, wt.Head); err == nil {
 			baseSHA = strings.TrimSpace(mb)
 		}
 	}
@@ -39,7 +40,7 @@ func (m *Manager) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 		State: record.Adopted, CreatedAt: now, LastAccessAt: now, Locked: wt.Locked, LockReason: wt.LockReason,
 	}
 	rec.SetBranchCreated(false) // the worktree's maker made its branch
-	rec.Stamp(self())
+	rec.Stamp(task.Self())
 	// Under the task's slug or, if another task has that, its suffixed one.
 	for _, name := range slug.Candidates(rec.Task) {
 		rec.Slug = name

@@ -1,4 +1,4 @@
-package task
+package lifecycle
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // DetachedNote says why a worktree with a detached HEAD gets no record and
@@ -27,7 +28,7 @@ func DetachedNote(path string) string {
 // before), it gets one, in state adopted, and is set up (copy, init) once.
 // A clone or the main worktree (git dir = common dir) and a detached
 // worktree (a record names a branch) are left alone.
-func (m *Manager) AdoptCheckout(ctx context.Context, head string) error {
+func (m *Handler) AdoptCheckout(ctx context.Context, head string) error {
 	if m.Repo.GitDir == m.Repo.CommonDir {
 		return nil
 	}
@@ -50,15 +51,15 @@ func (m *Manager) AdoptCheckout(ctx context.Context, head string) error {
 	if err != nil {
 		return err
 	}
-	return m.Setup(ctx, e, SetupOptions{Copy: true, Init: true})
+	return m.Setup(ctx, e, task.SetupOptions{Copy: true, Init: true})
 }
 
 // hasRecord tells whether the worktree has a record already, with one
 // read of the few names it can have one under: its folder's name (git wt
-// new puts a task at <base dir>/<slug>) and the slugs of its branch (an
+// new puts a task at <task.Base dir>/<slug>) and the slugs of its branch (an
 // adopted worktree's task id is its branch). No scan of every record: the
 // hook runs on every git worktree add.
-func (m *Manager) hasRecord(ctx context.Context, wt *git.Worktree) (bool, error) {
+func (m *Handler) hasRecord(ctx context.Context, wt *git.Worktree) (bool, error) {
 	names := []string{slug.Make(filepath.Base(wt.Path))}
 	if branch, ok := strings.CutPrefix(wt.Branch, "refs/heads/"); ok {
 		for _, c := range slug.Candidates(branch) {
@@ -79,7 +80,7 @@ func (m *Manager) hasRecord(ctx context.Context, wt *git.Worktree) (bool, error)
 // worktreeAt finds git's entry for the worktree at dir (a resolved path),
 // also when git knows it by a path through a symlink.
 func worktreeAt(wts []git.Worktree, dir string) *git.Worktree {
-	if wt := FindWorktree(wts, dir); wt != nil {
+	if wt := task.FindWorktree(wts, dir); wt != nil {
 		return wt
 	}
 	for i := range wts {
@@ -97,7 +98,7 @@ func worktreeAt(wts []git.Worktree, dir string) *git.Worktree {
 // own part out (new did that work) and only runs the hook it chains (and
 // is not run at all when it chains none). A
 // hook that fails is warned about; the worktree stays, as with git.
-func (m *Manager) runCheckoutHook(ctx context.Context, rec *record.Record) {
+func (m *Handler) runCheckoutHook(ctx context.Context, rec *record.Record) {
 	hook := filepath.Join(m.Repo.HooksDir, "post-checkout")
 	if st, err := os.Stat(hook); err != nil || st.IsDir() || syscall.Access(hook, 1 /* X_OK */) != nil || !hooks.RunsUnderGitWt(hook) {
 		return

@@ -1,4 +1,4 @@
-package task
+package removal
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -31,11 +32,11 @@ import (
 // <base dir>/.git-wt-trash/<slug>.<pid>, or beside the folder when it is
 // not in the base dir (the setting changed since) or on another file
 // system than the base dir's trash.
-func (m *Manager) trashPaths(rec *record.Record, pid int) []string {
+func (m *Remover) trashPaths(rec *record.Record, pid int) []string {
 	name := rec.Slug + "." + strconv.Itoa(pid)
-	beside := filepath.Join(filepath.Dir(rec.Path), TrashDir, name)
+	beside := filepath.Join(filepath.Dir(rec.Path), task.TrashDir, name)
 	if m.Settings != nil && m.Settings.BaseDir != "" && fsutil.Within(m.Settings.BaseDir, rec.Path) {
-		if inBase := filepath.Join(m.Settings.BaseDir, TrashDir, name); inBase != beside {
+		if inBase := filepath.Join(m.Settings.BaseDir, task.TrashDir, name); inBase != beside {
 			return []string{inBase, beside}
 		}
 	}
@@ -44,7 +45,7 @@ func (m *Manager) trashPaths(rec *record.Record, pid int) []string {
 
 // moveAside renames the task's folder into the trash and returns where it
 // went.
-func (m *Manager) moveAside(rec *record.Record) (string, error) {
+func (m *Remover) moveAside(rec *record.Record) (string, error) {
 	var err error
 	for _, trash := range m.trashPaths(rec, os.Getpid()) {
 		if err = os.MkdirAll(filepath.Dir(trash), 0o777); err != nil {
@@ -63,7 +64,7 @@ func (m *Manager) moveAside(rec *record.Record) (string, error) {
 
 // recheck looks at the moved folder again, as rm looked at it in place:
 // a change or a user that appeared since is a refusal (exit 3).
-func (m *Manager) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (string, error) {
+func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (string, error) {
 	n, err := m.movedDirtyCount(ctx, trash)
 	if err != nil {
 		return KeptDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
@@ -83,7 +84,7 @@ func (m *Manager) recheck(ctx context.Context, rec *record.Record, trash string,
 // entry) by a path relative to the submodule's folder, which the move
 // breaks: in a worktree with such submodules, the second look leaves
 // them out (the first, in place, looked into them).
-func (m *Manager) movedDirtyCount(ctx context.Context, dir string) (int, error) {
+func (m *Remover) movedDirtyCount(ctx context.Context, dir string) (int, error) {
 	_, admin, err := git.AdminDir(dir)
 	if err != nil {
 		return 0, err
@@ -98,7 +99,7 @@ func (m *Manager) movedDirtyCount(ctx context.Context, dir string) (int, error) 
 // inUse is the refusal for a worktree a process works in. When that
 // process is the caller (the shell that ran git wt rm from inside the
 // worktree), the message says how to step out first.
-func (m *Manager) inUse(rec *record.Record, u proc.User, why string) error {
+func (m *Remover) inUse(rec *record.Record, u proc.User, why string) error {
 	if u.Caller {
 		return m.Refuse(rec, "in-use", "%s is the working directory of the shell that runs this command (process %d, %s)%s: run cd \"$(git wt path --main)\" first, then git wt rm %s; or use --force", rec.Path, u.PID, u.Name, why, text.ShellQuote(rec.Task))
 	}
@@ -112,15 +113,15 @@ var errRemovedMeanwhile = errors.New("task removed meanwhile by another process"
 // beginRemoval moves the task to state removing, signed by this process,
 // if it is still in the state rm examined (another process may have
 // started a merge, say, or finished a creation meanwhile).
-func (m *Manager) beginRemoval(ctx context.Context, e *record.Entry, examined record.State) error {
-	me := self()
+func (m *Remover) beginRemoval(ctx context.Context, e *record.Entry, examined record.State) error {
+	me := task.Self()
 	before := *e.Record
 	err := m.Update(ctx, e, func(r *record.Record) error {
 		if r.State != examined {
 			return exitcode.Refusedf("task %q changed meanwhile (from %s to %s), so nothing was removed: run git wt rm %s again to look at it again", r.Task, examined, r.State, text.ShellQuote(r.Task))
 		}
 		if err := r.Move(record.Removing, me); err != nil {
-			return notNow(r, record.Removing, err)
+			return task.NotNow(r, record.Removing, err)
 		}
 		return nil
 	})
@@ -133,7 +134,7 @@ func (m *Manager) beginRemoval(ctx context.Context, e *record.Entry, examined re
 // putBack ends a removal that changed nothing after all: the task goes
 // back to the state it had (a stuck creation to failed, kept for a person
 // to look at; a merge's task to active, the merge is done).
-func (m *Manager) putBack(e *record.Entry, prior record.State) {
+func (m *Remover) putBack(e *record.Entry, prior record.State) {
 	switch {
 	case prior == record.Creating || prior == record.Initializing:
 		prior = record.Failed
@@ -169,13 +170,13 @@ func halfRemoved(rec *record.Record, format string, args ...any) error {
 // state removing by a process that died gets its folder back from the
 // trash when its removal had not passed the second check (git still has
 // its admin entry), or loses what is left of it there when it had.
-func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) error {
+func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) error {
 	rec := e.Record
 	switch rec.State {
 	case record.Active, record.Adopted, record.Failed:
 		return nil
 	}
-	o := Owner(rec)
+	o := task.Owner(rec)
 	me := proc.Self()
 	if o.PID == me.PID && o.Host == me.Host {
 		return nil // this process's own merge, cleaning up
@@ -185,7 +186,7 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 			return errRemovedMeanwhile
 		}
 		if rec = e.Record; !(rec.State == record.Active || rec.State == record.Adopted || rec.State == record.Failed) {
-			return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, Owner(rec).PID, rec.State, text.ShellQuote(rec.Task))
+			return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, task.Owner(rec).PID, rec.State, text.ShellQuote(rec.Task))
 		}
 		return nil // put back by the other removal: look at it again
 	}
@@ -199,7 +200,7 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		if _, err := os.Lstat(rec.Path); err == nil {
 			return exitcode.Failedf("both %s and %s (left by an interrupted removal) exist: look at both, delete the one you do not need, then run git wt rm %s again", rec.Path, trash, text.ShellQuote(rec.Task))
 		}
-		if m.registered(ctx, rec.Path) {
+		if m.Registered(ctx, rec.Path) {
 			// The removal had not passed its second check: the folder goes
 			// back, and is looked at again like any other.
 			if err := os.Rename(trash, rec.Path); err != nil {
@@ -223,13 +224,13 @@ func (m *Manager) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 // awaitRemoval waits (up to wt.lockTimeout) while another live process
 // removes the task, and reports whether the task is gone; otherwise e
 // holds the task as it is now.
-func (m *Manager) awaitRemoval(ctx context.Context, e *record.Entry) bool {
+func (m *Remover) awaitRemoval(ctx context.Context, e *record.Entry) bool {
 	deadline := time.Now().Add(m.Settings.LockTimeout)
-	for e.Record.State == record.Removing && proc.Check(Owner(e.Record)) == proc.Alive && time.Now().Before(deadline) {
+	for e.Record.State == record.Removing && proc.Check(task.Owner(e.Record)) == proc.Alive && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
 			return false
-		case <-time.After(pollInterval):
+		case <-time.After(task.PollInterval):
 		}
 		if err := m.Reload(ctx, e); err != nil {
 			return exitcode.Of(err) == exitcode.NotFound

@@ -1,4 +1,4 @@
-package task
+package lifecycle
 
 import (
 	"cmp"
@@ -15,14 +15,15 @@ import (
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // CreateOptions are the inputs of `git wt new`.
 type CreateOptions struct {
 	TaskID string
 	Branch string // --branch; default wt.branchPrefix + slug
-	Base   string // --base; default the main worktree's branch
-	Path   string // --path; default <base dir>/<slug>
+	Base   string // --task.Base; default the main worktree's branch
+	Path   string // --path; default <task.Base dir>/<slug>
 	NoInit bool
 	NoCopy bool
 }
@@ -33,14 +34,10 @@ type Created struct {
 	Existed bool // the task was there already and nothing new was made
 }
 
-// pollInterval is how often `new` looks at a task another process is
-// creating.
-const pollInterval = 25 * time.Millisecond
-
 // Create makes the task's branch, worktree and record, or returns the task
 // that exists already (SPEC §2, `new`). A failure removes whatever this
 // call made before it returns.
-func (m *Manager) Create(ctx context.Context, o CreateOptions) (*Created, error) {
+func (m *Handler) Create(ctx context.Context, o CreateOptions) (*Created, error) {
 	c, err := m.create(ctx, o)
 	if code := exitcode.Of(err); code == exitcode.Refused || code == exitcode.Limit {
 		m.LogEvent(&record.Record{Task: o.TaskID}, "refused", err.Error())
@@ -48,7 +45,7 @@ func (m *Manager) Create(ctx context.Context, o CreateOptions) (*Created, error)
 	return c, err
 }
 
-func (m *Manager) create(ctx context.Context, o CreateOptions) (*Created, error) {
+func (m *Handler) create(ctx context.Context, o CreateOptions) (*Created, error) {
 	if err := checkTaskID(o.TaskID); err != nil {
 		return nil, err
 	}
@@ -67,7 +64,7 @@ func (m *Manager) create(ctx context.Context, o CreateOptions) (*Created, error)
 		e := seen.task(o.TaskID)
 		if e == nil {
 			c, err := m.createNew(ctx, o, seen)
-			if errors.Is(err, errRaced) && races < maxRaces {
+			if errors.Is(err, errRaced) && races < task.MaxRaces {
 				races++
 				continue // someone created it meanwhile: join them
 			}
@@ -83,14 +80,10 @@ func (m *Manager) create(ctx context.Context, o CreateOptions) (*Created, error)
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(pollInterval):
+		case <-time.After(task.PollInterval):
 		}
 	}
 }
-
-// maxRaces bounds how often `new` starts over because another process
-// created the same task between its look and its lock.
-const maxRaces = 10
 
 var (
 	errRaced = errors.New("task created concurrently")
@@ -114,19 +107,19 @@ func checkTaskID(id string) error {
 
 // sighting is what new saw before claiming a task, with one git process:
 // the records under the task id's two candidate slugs, whether the
-// branches those slugs would use exist, and, without --base, the main
-// worktree's HEAD, the default base.
+// branches those slugs would use exist, and, without --task.Base, the main
+// worktree's HEAD, the default task.Base.
 type sighting struct {
 	cands    [2]string
 	entries  []record.Entry
 	branches map[string]git.Object // branch name → what it points at (Missing when absent)
-	head     *base                 // nil: not read, or not certain (resolveBase will ask)
+	head     *task.Base            // nil: not read, or not certain (resolveBase will ask)
 }
 
-func (m *Manager) sight(ctx context.Context, o CreateOptions) (*sighting, error) {
+func (m *Handler) sight(ctx context.Context, o CreateOptions) (*sighting, error) {
 	seen := &sighting{cands: slug.Candidates(o.TaskID), branches: map[string]git.Object{}}
-	names := []string{BranchRef(m.branchFor(o, seen.cands[0])), BranchRef(m.branchFor(o, seen.cands[1]))}
-	// The default base is the branch the main worktree's HEAD file names:
+	names := []string{task.BranchRef(m.branchFor(o, seen.cands[0])), task.BranchRef(m.branchFor(o, seen.cands[1]))}
+	// The default task.Base is the branch the main worktree's HEAD file names:
 	// the same cat-file reads HEAD's commit and that branch's, which must
 	// agree (else, or detached with another commit, rev-parse decides).
 	headRef, headOID, headOK := "", "", false
@@ -146,7 +139,7 @@ func (m *Manager) sight(ctx context.Context, o CreateOptions) (*sighting, error)
 	if headOK {
 		head, named := objs[2], objs[3]
 		if head.Type == "commit" && !named.Missing && named.OID == head.OID && (headRef != "" || headOID == head.OID) {
-			seen.head = &base{Ref: headRef, SHA: head.OID}
+			seen.head = &task.Base{Ref: headRef, SHA: head.OID}
 		}
 	}
 	return seen, nil
@@ -156,7 +149,7 @@ func (m *Manager) sight(ctx context.Context, o CreateOptions) (*sighting, error)
 // equals it: two task ids never share a worktree), or a corrupt record in
 // its place.
 func (seen *sighting) task(id string) *record.Entry {
-	e := pick(id, seen.cands, seen.entries)
+	e := task.Pick(id, seen.cands, seen.entries)
 	if e == nil || e.Err != nil || e.Record.Task == id {
 		return e
 	}
@@ -165,7 +158,7 @@ func (seen *sighting) task(id string) *record.Entry {
 
 // branchFor is the branch a task stored under slug uses: --branch, else
 // wt.branchPrefix and the slug.
-func (m *Manager) branchFor(o CreateOptions, slug string) string {
+func (m *Handler) branchFor(o CreateOptions, slug string) string {
 	if o.Branch != "" {
 		return o.Branch
 	}
@@ -173,9 +166,9 @@ func (m *Manager) branchFor(o CreateOptions, slug string) string {
 }
 
 // existing handles `new` for a task that has a record.
-func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions) (*Created, error) {
+func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions) (*Created, error) {
 	if e.Err != nil {
-		return nil, Unreadable(e)
+		return nil, task.Unreadable(e)
 	}
 	rec := e.Record
 	if err := m.checkAskedAgain(ctx, rec, o); err != nil {
@@ -183,22 +176,22 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	}
 	switch rec.State {
 	case record.Creating, record.Initializing:
-		switch proc.Check(Owner(rec)) {
+		switch proc.Check(task.Owner(rec)) {
 		case proc.Dead:
 			if rec.Init.Rerun {
 				// git wt init of an existing task died: keep the task as
 				// it is (failed); git wt init runs its setup again.
-				if err := m.failInterruptedInit(ctx, e); err != nil {
+				if err := m.FailInterruptedInit(ctx, e); err != nil {
 					return nil, err
 				}
-				return nil, m.initFailed(e.Record)
+				return nil, m.InitFailed(e.Record)
 			}
 			return m.resume(ctx, e, o)
 		default:
 			return nil, errBusy
 		}
 	case record.Removing:
-		if proc.Check(Owner(rec)) == proc.Alive {
+		if proc.Check(task.Owner(rec)) == proc.Alive {
 			return nil, errBusy // removed, or put back, soon: then look again
 		}
 		return nil, exitcode.Refusedf("task %q was left half removed (state removing): run git wt rm %s to finish removing it, then git wt new again", rec.Task, rec.Slug)
@@ -207,26 +200,21 @@ func (m *Manager) existing(ctx context.Context, e *record.Entry, o CreateOptions
 		return m.resume(ctx, e, o) // record but no directory: make it again
 	}
 	if rec.State == record.Failed {
-		return nil, m.initFailed(rec)
+		return nil, m.InitFailed(rec)
 	}
-	m.clearInitializingLock(ctx, rec)
+	m.ClearInitializingLock(ctx, rec)
 	return &Created{Record: rec, Existed: true}, nil
 }
 
-// Owner is the process that drives the task's current state change.
-func Owner(rec *record.Record) proc.ID {
-	return proc.ID{PID: rec.CreatorPID, Host: rec.CreatorHost, Start: rec.CreatorStart}
-}
-
 // createNew makes a task that has no record yet.
-func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
-	var b base
+func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
+	var b task.Base
 	if seen.head != nil {
 		b = *seen.head
-	} else if b, err = m.resolveBase(ctx, o.Base); err != nil {
+	} else if b, err = m.ResolveBase(ctx, o.Base); err != nil {
 		return nil, err
 	}
-	baseDir, err := m.placeNew(ctx, b.SHA)
+	baseDir, err := m.PlaceNew(ctx, b.SHA)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +222,7 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	// registered, so the disk check costs no time on the way.
 	size := make(chan int64, 1)
 	go func() {
-		n, _ := m.checkoutSize(ctx, b.SHA)
+		n, _ := m.CheckoutSize(ctx, b.SHA)
 		size <- n
 	}()
 	var u Undo
@@ -248,16 +236,16 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	if err != nil {
 		return nil, err
 	}
-	Checkpoint(ctx, "new:record")
+	task.Checkpoint(ctx, "new:record")
 	if err := m.AddWorktree(ctx, e.Record, b.SHA, &u, branchMade); err != nil {
 		return nil, err
 	}
-	Checkpoint(ctx, "new:worktree")
-	if err := m.ensureSpace(ctx, baseDir, <-size); err != nil {
+	task.Checkpoint(ctx, "new:worktree")
+	if err := m.EnsureSpace(ctx, baseDir, <-size); err != nil {
 		return nil, err
 	}
 	if err = m.finish(ctx, e, o); err != nil {
-		if errors.Is(err, ErrInitFailed) {
+		if errors.Is(err, task.ErrInitFailed) {
 			u = Undo{} // the worktree stays, in state failed, for the user to look at
 		}
 		return nil, err
@@ -270,11 +258,11 @@ func (m *Manager) createNew(ctx context.Context, o CreateOptions, seen *sighting
 // count and the new record must then not interleave with another new's,
 // so what was seen before the lock is read again. Without a limit the
 // record's compare-and-swap is all it takes.
-func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, baseDir string, u *Undo, seen *sighting) (*record.Entry, bool, error) {
+func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (*record.Entry, bool, error) {
 	if m.Settings.MaxWorktrees <= 0 {
 		return m.claim(ctx, o, b, baseDir, u, seen)
 	}
-	l, err := m.lock(ctx)
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return nil, false, err
 	}
@@ -290,7 +278,7 @@ func (m *Manager) claimLocked(ctx context.Context, o CreateOptions, b base, base
 // so that a crash never leaves a worktree without a record. A branch that
 // does not exist yet is created in the same transaction as the record;
 // branchMade says so.
-func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir string, u *Undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
+func (m *Handler) claim(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
 	// Both the case check and the limit need every record: read them
 	// once (the blobs from the cache), and only if either is on.
@@ -332,7 +320,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 			return nil, false, exitcode.Usagef("invalid branch %q (check wt.branchPrefix)", branch)
 		}
 	}
-	path, err := worktreePath(baseDir, m.Settings.BaseDir, name, o.Path)
+	path, err := task.WorktreePath(baseDir, m.Settings.BaseDir, name, o.Path)
 	if err != nil {
 		// What was seen may be old: a folder that is there now may be the
 		// same task's, made meanwhile by another new.
@@ -344,7 +332,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		return nil, false, err
 	}
 	if o.Path != "" {
-		if err := m.checkChosenPath(ctx, baseDir, path); err != nil {
+		if err := m.CheckChosenPath(ctx, baseDir, path); err != nil {
 			return nil, false, err
 		}
 	}
@@ -354,10 +342,10 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 		Base: b.Name(), BaseSHA: b.SHA, State: record.Creating,
 		CreatedAt: now, LastAccessAt: now,
 	}
-	rec.Stamp(self())
+	rec.Stamp(task.Self())
 	var also []git.Ref
 	if seen.branches[branch].Missing {
-		also = []git.Ref{{Name: BranchRef(branch), OID: b.SHA}}
+		also = []git.Ref{{Name: task.BranchRef(branch), OID: b.SHA}}
 	}
 	// Only a branch made here, with the record, is git-wt's to delete.
 	rec.SetBranchCreated(len(also) > 0)
@@ -390,7 +378,7 @@ func (m *Manager) claim(ctx context.Context, o CreateOptions, b base, baseDir st
 // takenIgnoringCase marks a candidate slug taken when another task's slug
 // differs from it only in case: where the file system ignores case
 // (core.ignorecase), the two would share a folder and a ref file.
-func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]record.Entry, error)) error {
+func (m *Handler) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]record.Entry, error)) error {
 	entries, err := records()
 	if err != nil {
 		return err
@@ -409,7 +397,7 @@ func (m *Manager) takenIgnoringCase(cands [2]string, taken map[string]bool, reco
 // checkLimit enforces wt.maxWorktrees; it runs under the lock, so the
 // limit holds exactly under a burst of concurrent `new`. A record that
 // cannot be read is no task and takes no slot (SPEC §7).
-func (m *Manager) checkLimit(records func() ([]record.Entry, error)) error {
+func (m *Handler) checkLimit(records func() ([]record.Entry, error)) error {
 	max := m.Settings.MaxWorktrees
 	if max <= 0 {
 		return nil
@@ -437,8 +425,8 @@ func (m *Manager) checkLimit(records func() ([]record.Entry, error)) error {
 // released), creating the branch at startSHA if it does not exist. It
 // takes the lock only around git's admin step, which git 2.39 cannot run
 // twice at once.
-func (m *Manager) AddWorktree(ctx context.Context, rec *record.Record, startSHA string, u *Undo, branchMade bool) error {
-	ref := BranchRef(rec.Branch)
+func (m *Handler) AddWorktree(ctx context.Context, rec *record.Record, startSHA string, u *Undo, branchMade bool) error {
+	ref := task.BranchRef(rec.Branch)
 	if branchMade {
 		// Made by this process with the record: nobody has it checked out.
 		return m.registerWorktree(ctx, rec, startSHA, u)
@@ -460,7 +448,7 @@ func (m *Manager) AddWorktree(ctx context.Context, rec *record.Record, startSHA 
 			return fmt.Errorf("cannot create branch %s: %w", rec.Branch, err)
 		}
 	}
-	l, err := m.lock(ctx)
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}
@@ -479,8 +467,8 @@ func (m *Manager) AddWorktree(ctx context.Context, rec *record.Record, startSHA 
 }
 
 // registerWorktree is addLocked under the lock.
-func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, startSHA string, u *Undo) error {
-	l, err := m.lock(ctx)
+func (m *Handler) registerWorktree(ctx context.Context, rec *record.Record, startSHA string, u *Undo) error {
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}
@@ -490,7 +478,7 @@ func (m *Manager) registerWorktree(ctx context.Context, rec *record.Record, star
 
 // addLocked registers the worktree, detached at startSHA. The caller
 // holds the lock.
-func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *Undo) error {
+func (m *Handler) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *Undo) error {
 	// LC_ALL=C: the lock reason git writes while it adds ("initializing")
 	// is then the same in every language, so a repair can tell it.
 	_, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Env: []string{"LC_ALL=C"},
@@ -512,8 +500,8 @@ func (m *Manager) addLocked(ctx context.Context, rec *record.Record, startSHA st
 // refs/heads/wt/<slug>. HEAD and the
 // files are separate steps that touch separate files (HEAD, index), so
 // they run side by side: read-tree, unlike reset, leaves HEAD alone.
-func (m *Manager) CheckOut(ctx context.Context, dir, branch string) error {
-	ref := BranchRef(branch)
+func (m *Handler) CheckOut(ctx context.Context, dir, branch string) error {
+	ref := task.BranchRef(branch)
 	head := make(chan error, 1)
 	go func() {
 		_, err := m.Git.RunIn(ctx, dir, "symbolic-ref", "HEAD", ref)
@@ -531,40 +519,35 @@ func (m *Manager) CheckOut(ctx context.Context, dir, branch string) error {
 
 // finish checks the worktree out and sets it up (Setup: copy, init), then
 // runs the post-checkout hook as `git worktree add` would have. The task
-// ends active, or failed when its setup failed (an ErrInitFailed error).
-func (m *Manager) finish(ctx context.Context, e *record.Entry, o CreateOptions) error {
+// ends active, or failed when its setup failed (an task.ErrInitFailed error).
+func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions) error {
 	rec := e.Record
-	plan := m.planSetup(SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit})
+	plan := m.PlanSetup(task.SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit})
 	if rec.State == record.Creating {
-		if plan.empty() {
+		if plan.Empty() {
 			// With nothing to set up, the record's last content is known
 			// now: its blob is written while git checks the worktree out.
 			next := *rec
-			next.Move(record.Active, self()) // as settleState will: creating → active is a legal move
-			plan.settleEmpty(&next)
+			next.Move(record.Active, task.Self()) // as settleState will: creating → active is a legal move
+			plan.SettleEmpty(&next)
 			m.Store.Prewrite(ctx, &next)
 		}
 		if err := m.CheckOut(ctx, rec.Path, rec.Branch); err != nil {
 			return err
 		}
-		Checkpoint(ctx, "new:checked-out")
+		task.Checkpoint(ctx, "new:checked-out")
 	}
-	err := m.setup(ctx, e, plan)
-	if err == nil || errors.Is(err, ErrInitFailed) {
+	err := m.SetupTask(ctx, e, plan)
+	if err == nil || errors.Is(err, task.ErrInitFailed) {
 		m.runCheckoutHook(ctx, e.Record)
 	}
 	return err
 }
 
-// save writes an updated record over the one read as e.OID.
-func (m *Manager) save(ctx context.Context, e *record.Entry) error {
-	return m.Store.Save(ctx, e)
-}
-
 // resume takes over a task whose record exists but whose creation did not
 // finish (its creator died) or whose directory has gone: it makes what is
 // missing, under the lock, and finishes the job.
-func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) (c *Created, err error) {
+func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) (c *Created, err error) {
 	var u Undo
 	defer func() {
 		if err != nil {
@@ -582,18 +565,18 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	// Writing our name into the record (compare-and-swap) claims the task:
 	// other processes now see a live creator and wait. A resumed creation
 	// is a creation again, whatever state it stopped in.
-	if err := rec.Move(record.Creating, self()); err != nil {
-		return nil, notNow(rec, record.Creating, err)
+	if err := rec.Move(record.Creating, task.Self()); err != nil {
+		return nil, task.NotNow(rec, record.Creating, err)
 	}
-	if err := m.save(ctx, e); err != nil {
+	if err := m.Save(ctx, e); err != nil {
 		return nil, busyIfStale(err)
 	}
-	m.endLeftoverInit(rec) // the dead creator's init, if it outlived it
+	m.EndLeftoverInit(rec) // the dead creator's init, if it outlived it
 	// What a killed git left: its index.lock, git worktree add's lock.
 	m.ClearStaleLocks(rec)
-	m.clearInitializingLock(ctx, rec)
+	m.ClearInitializingLock(ctx, rec)
 	_, statErr := os.Lstat(rec.Path)
-	registered := m.registered(ctx, rec.Path)
+	registered := m.Registered(ctx, rec.Path)
 	if statErr == nil && !registered {
 		if entries, _ := os.ReadDir(rec.Path); len(entries) > 0 {
 			return nil, exitcode.Refusedf("%s exists but is not a worktree of this repository: move it away, then run git wt new again", rec.Path)
@@ -601,7 +584,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	}
 	if statErr != nil || !registered {
 		// Drop what is left (git's stale admin entry, an empty folder),
-		// then add the worktree again from the branch or the base commit.
+		// then add the worktree again from the branch or the task.Base commit.
 		if err := m.DropWorktree(ctx, rec.Path); err != nil {
 			return nil, err
 		}
@@ -610,7 +593,7 @@ func (m *Manager) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		}
 	}
 	if err = m.finish(ctx, e, o); err != nil {
-		if errors.Is(err, ErrInitFailed) {
+		if errors.Is(err, task.ErrInitFailed) {
 			u = Undo{}
 		}
 		return nil, err

@@ -1,18 +1,17 @@
-package task
+package lifecycle
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -22,62 +21,32 @@ import (
 // finished while gc looked) is left alone; and a rollback never deletes
 // content.
 
-// ErrMovedOn is a repair that found its task changed since it was
-// examined: there is nothing to repair any more.
-var ErrMovedOn = errors.New("the task changed since it was examined")
-
-// LeftMovedOn is the outcome of a repair whose task moved on.
-const LeftMovedOn = "left alone: the task changed since it was examined"
-
-// claimForRepair signs the record e with this process, compare-and-swap
-// against the blob examined (e.OID), after checking again that its owner
-// is not alive. Other processes then see a live owner and wait. It never
-// re-reads and retries: a record that changed returns errMovedOn.
-func (m *Manager) claimForRepair(ctx context.Context, e *record.Entry) error {
-	if proc.Check(Owner(e.Record)) == proc.Alive {
-		return ErrMovedOn
-	}
-	rec := *e.Record
-	rec.Stamp(self())
-	claimed := *e
-	claimed.Record = &rec
-	err := m.Store.Save(ctx, &claimed)
-	if errors.Is(err, git.ErrStale) {
-		return ErrMovedOn
-	}
-	if err != nil {
-		return err
-	}
-	*e = claimed
-	return nil
-}
-
 // RepairStuckCreation ends a creation whose process died: rolled back
 // (worktree, new branch, record) when the worktree holds nothing but its
 // checkout, else marked failed and kept. A setup run again on a task that
 // existed before (git wt init) is never rolled back: it is marked failed,
 // and git wt init retries it. force does not change this: a rollback
 // never deletes content.
-func (m *Manager) RepairStuckCreation(ctx context.Context, e *record.Entry) error {
-	if err := m.claimForRepair(ctx, e); err != nil {
+func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) error {
+	if err := m.ClaimForRepair(ctx, e); err != nil {
 		return err
 	}
-	m.endLeftoverInit(e.Record)
+	m.EndLeftoverInit(e.Record)
 	rec := e.Record
 	if err := m.pointUnbornHead(ctx, rec); err != nil {
 		return err
 	}
 	if rec.Init.Rerun {
-		return m.markInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
+		return m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
 	}
 	n, err := m.foreignContent(ctx, rec)
 	switch {
 	case err != nil:
-		return m.markInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
+		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
 	case n > 0:
-		return m.markInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
+		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
 	}
-	return m.removeForRepair(ctx, e, true)
+	return m.RemoveForRepair(ctx, e, true)
 }
 
 // pointUnbornHead finishes what a `new` killed inside `git worktree add`
@@ -85,7 +54,7 @@ func (m *Manager) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 // then points it where it belongs. Such a HEAD breaks every git command
 // in the worktree (git fsck, status): it is pointed at the task's branch,
 // as the checkout would have, which touches no file.
-func (m *Manager) pointUnbornHead(ctx context.Context, rec *record.Record) error {
+func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error {
 	_, admin, err := git.AdminDir(rec.Path)
 	if err != nil {
 		return nil // no worktree to speak of: the rollback deals with it
@@ -94,25 +63,8 @@ func (m *Manager) pointUnbornHead(ctx context.Context, rec *record.Record) error
 	if err != nil || strings.Trim(strings.TrimSpace(string(head)), "0") != "" || len(strings.TrimSpace(string(head))) < 40 {
 		return nil
 	}
-	_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", BranchRef(rec.Branch))
+	_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", task.BranchRef(rec.Branch))
 	return err
-}
-
-// markInterrupted moves a task whose creation or setup stopped to state
-// failed, saying why, and returns the exit-3 error that says it was kept
-// and what to do next.
-func (m *Manager) markInterrupted(ctx context.Context, e *record.Entry, why string) error {
-	end := time.Now().UTC()
-	err := m.Transition(ctx, e, record.Failed, func(r *record.Record) {
-		r.Init.Status, r.Init.Error, r.Init.FinishedAt = record.InitFailed, why, &end
-		r.Init.PGID, r.Init.PGIDStart = 0, ""
-	})
-	if err != nil {
-		return err
-	}
-	m.LogEvent(e.Record, "marked-failed", why)
-	rec := e.Record
-	return exitcode.Refusedf("marked task %q failed: %s: look at %s, then run git wt init %s, or git wt rm %s", rec.Task, why, rec.Path, rec.Slug, rec.Slug)
 }
 
 // foreignContent counts the files in the worktree of a stuck creation
@@ -122,7 +74,7 @@ func (m *Manager) markInterrupted(ctx context.Context, e *record.Entry, why stri
 // is one the checkout had not written yet; one that differs or that the
 // tree lacks is someone's work. Later (initializing) the checkout is
 // complete and the worktree's own status says it.
-func (m *Manager) foreignContent(ctx context.Context, rec *record.Record) (int, error) {
+func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, error) {
 	st, err := os.Lstat(rec.Path)
 	if os.IsNotExist(err) {
 		return 0, nil
@@ -166,48 +118,20 @@ func (m *Manager) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	return n, nil
 }
 
-// failInterruptedInit marks failed a task whose `git wt init` died (a
-// setup run again on a task that existed, its owner dead), so that the
-// next new or init finds a failed task rather than a creation to resume
-// over the agent's work. Anything else is left as it is. A task that
-// moved on meanwhile is read again.
-func (m *Manager) failInterruptedInit(ctx context.Context, e *record.Entry) error {
-	rec := e.Record
-	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(Owner(rec)) != proc.Dead {
-		return nil
-	}
-	err := m.claimForRepair(ctx, e)
-	if errors.Is(err, ErrMovedOn) {
-		return m.Reload(ctx, e)
-	}
-	if err != nil {
-		return err
-	}
-	m.endLeftoverInit(e.Record)
-	err = m.markInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
-	if exitcode.Of(err) == exitcode.Refused {
-		return nil // marked failed, as wanted
-	}
-	return err
-}
-
-// ErrNeedsPerson is a repair that cannot tell what is right.
-var ErrNeedsPerson = errors.New("needs a person")
-
 // RepairMerge ends a merge whose process died (SPEC §7). One that landed
-// (the branch is merged into its base, or the cleanup had already moved
+// (the branch is merged into its task.Base, or the cleanup had already moved
 // the worktree away) is cleaned up as merge would have: the worktree if
 // clean, the branch if that loses no commits, the record. One that did not
-// land puts the task back to active, unless the worktree that has the base
+// land puts the task back to active, unless the worktree that has the task.Base
 // checked out is dirty or in the middle of a merge: that may be the merge's
 // own half-done work, for a person to look at.
-func (m *Manager) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {
-	if err := m.claimForRepair(ctx, e); err != nil {
+func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {
+	if err := m.ClaimForRepair(ctx, e); err != nil {
 		return err
 	}
 	rec := e.Record
 	if _, err := os.Lstat(rec.Path); os.IsNotExist(err) {
-		return m.removeForRepair(ctx, e, false)
+		return m.RemoveForRepair(ctx, e, false)
 	}
 	merged, err := m.Merged(ctx, rec)
 	if err != nil {
@@ -215,7 +139,7 @@ func (m *Manager) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 	}
 	if merged {
 		if n, err := m.DirtyCount(ctx, rec.Path); err == nil && n == 0 {
-			r := m.RemoveEntry(ctx, e, RemoveOptions{KeepUnmerged: true})
+			r := m.RemoveEntry(ctx, e, removal.RemoveOptions{KeepUnmerged: true})
 			if exitcode.Of(r.Err) != exitcode.Refused {
 				return r.Err
 			}
@@ -225,10 +149,10 @@ func (m *Manager) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 	}
 	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
 		if op := m.Git.InProgress(ctx, wt.Path); op != "" {
-			return fmt.Errorf("%w: %s is in the middle of %s", ErrNeedsPerson, wt.Path, op)
+			return fmt.Errorf("%w: %s is in the middle of %s", task.ErrNeedsPerson, wt.Path, op)
 		}
 		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
-			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", ErrNeedsPerson, wt.Path)
+			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", task.ErrNeedsPerson, wt.Path)
 		}
 	}
 	return m.Transition(ctx, e, record.Active, nil)
@@ -247,9 +171,9 @@ func worktreeOnBranch(wts []git.Worktree, ref string) *git.Worktree {
 // RemoveOrphan removes an orphaned task (its folder gone, or git's admin
 // entry gone) once it has claimed the record examined: a task that new
 // made again meanwhile is left alone.
-func (m *Manager) RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error {
-	if err := m.claimForRepair(ctx, e); err != nil {
+func (m *Handler) RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error {
+	if err := m.ClaimForRepair(ctx, e); err != nil {
 		return err
 	}
-	return m.removeForRepair(ctx, e, force)
+	return m.RemoveForRepair(ctx, e, force)
 }

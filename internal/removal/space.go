@@ -1,4 +1,4 @@
-package task
+package removal
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 // files need far more than the sum of their sizes.
 const blockSize = 4096
 
-// checkoutSize estimates the disk a checkout of commit needs from its
+// CheckoutSize estimates the disk a checkout of commit needs from its
 // tree's blob sizes, each rounded up to a block. Reading every blob's size
 // costs tens of milliseconds in a large tree, and a commit's size never
 // changes: the answer is kept in <common dir>/wt/checkout-sizes, so that
 // a burst of new tasks from one base reads it once.
-func (m *Manager) checkoutSize(ctx context.Context, commit string) (int64, error) {
+func (m *Remover) CheckoutSize(ctx context.Context, commit string) (int64, error) {
 	cache := m.StateDir("checkout-sizes")
 	if n, ok := cachedSize(cache, commit); ok {
 		return n, nil
@@ -63,7 +63,7 @@ func rememberSize(cache, commit string, n int64) {
 }
 
 // treeSize sums the commit's blob sizes, rounded up to blocks.
-func (m *Manager) treeSize(ctx context.Context, commit string) (int64, error) {
+func (m *Remover) treeSize(ctx context.Context, commit string) (int64, error) {
 	out, err := m.Git.Run(ctx, m.Repo.MainDir, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
 	if err != nil {
 		return 0, err
@@ -83,11 +83,11 @@ func (m *Manager) treeSize(ctx context.Context, commit string) (int64, error) {
 	return total + blockSize, nil // and the folder itself
 }
 
-// ensureSpace checks that dir's file system has room for need bytes; when
+// EnsureSpace checks that dir's file system has room for need bytes; when
 // it has not, it applies the retention policy (if one is set) and looks
 // again. Out of room, it is a failure that says how much is needed and
 // free.
-func (m *Manager) ensureSpace(ctx context.Context, dir string, need int64) error {
+func (m *Remover) EnsureSpace(ctx context.Context, dir string, need int64) error {
 	free, err := fsutil.FreeSpace(dir)
 	if err != nil || free >= need {
 		return nil // cannot tell: let the checkout itself find out

@@ -1,12 +1,12 @@
-package task
+package lifecycle
 
 import (
 	"context"
 	"os"
-	"time"
 
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Undo collects the steps that take back what a failed creation made.
@@ -16,17 +16,13 @@ type Undo struct {
 
 func (u *Undo) push(step func(context.Context) error) { u.steps = append(u.steps, step) }
 
-// rollbackTimeout bounds a rollback. It runs on a fresh context: the
-// command's own may be what was cancelled (Ctrl-C).
-const rollbackTimeout = time.Minute
-
 // run takes the steps back, newest first. Steps that touch git's admin
 // entries take the lock themselves, so the caller must not hold it.
-func (u *Undo) run(m *Manager, reason string) {
+func (u *Undo) run(m *Handler, reason string) {
 	if len(u.steps) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), rollbackTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), task.RollbackTimeout)
 	defer cancel()
 	for i := len(u.steps) - 1; i >= 0; i-- {
 		if err := u.steps[i](ctx); err != nil {
@@ -39,8 +35,8 @@ func (u *Undo) run(m *Manager, reason string) {
 // DropWorktree removes the worktree at path and git's admin entry for it,
 // whether or not the folder still exists. Only for a worktree this process
 // just made (or one whose folder is gone): it does not check for changes.
-func (m *Manager) DropWorktree(ctx context.Context, path string) error {
-	l, err := m.lock(ctx)
+func (m *Handler) DropWorktree(ctx context.Context, path string) error {
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}
@@ -56,15 +52,15 @@ func (m *Manager) DropWorktree(ctx context.Context, path string) error {
 
 // dropNewBranch deletes a branch this process created, if it still points
 // where it was created (nobody committed to it).
-func (m *Manager) dropNewBranch(ctx context.Context, branch, sha string) error {
+func (m *Handler) dropNewBranch(ctx context.Context, branch, sha string) error {
 	bs, err := m.InspectBranch(ctx, branch)
 	if err != nil || !bs.Exists || bs.SHA != sha {
 		return err
 	}
-	return m.Git.DeleteRef(ctx, m.Repo.MainDir, BranchRef(branch), sha)
+	return m.Git.DeleteRef(ctx, m.Repo.MainDir, task.BranchRef(branch), sha)
 }
 
 // dropRecord deletes the record of a creation that failed.
-func (m *Manager) dropRecord(ctx context.Context, e *record.Entry) error {
+func (m *Handler) dropRecord(ctx context.Context, e *record.Entry) error {
 	return m.Store.Delete(ctx, e.Slug, e.OID)
 }

@@ -1,4 +1,4 @@
-package task
+package lifecycle
 
 import (
 	"context"
@@ -9,14 +9,15 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
 // checkAskedAgain refuses `new` for an existing task with flags that
-// contradict it (SPEC §2): another --branch, --base or --path changes
+// contradict it (SPEC §2): another --branch, --task.Base or --path changes
 // nothing and is a usage error saying what differs. Bases are compared
-// resolved: "main" and "refs/heads/main" are one base.
-func (m *Manager) checkAskedAgain(ctx context.Context, rec *record.Record, o CreateOptions) error {
+// resolved: "main" and "refs/heads/main" are one task.Base.
+func (m *Handler) checkAskedAgain(ctx context.Context, rec *record.Record, o CreateOptions) error {
 	var diffs []string
 	if o.Branch != "" && o.Branch != rec.Branch {
 		diffs = append(diffs, fmt.Sprintf("its branch is %s, not %s", rec.Branch, o.Branch))
@@ -25,12 +26,12 @@ func (m *Manager) checkAskedAgain(ctx context.Context, rec *record.Record, o Cre
 		diffs = append(diffs, fmt.Sprintf("its path is %s, not %s", rec.Path, o.Path))
 	}
 	if o.Base != "" {
-		b, err := m.resolveBase(ctx, o.Base)
+		b, err := m.ResolveBase(ctx, o.Base)
 		if err != nil {
 			return err
 		}
 		if !sameBase(rec, b) {
-			diffs = append(diffs, fmt.Sprintf("its base is %s, not %s", rec.Base, o.Base))
+			diffs = append(diffs, fmt.Sprintf("its task.Base is %s, not %s", rec.Base, o.Base))
 		}
 	}
 	if len(diffs) == 0 {
@@ -40,9 +41,9 @@ func (m *Manager) checkAskedAgain(ctx context.Context, rec *record.Record, o Cre
 		rec.Task, strings.Join(diffs, ", "), text.ShellQuote(rec.Task))
 }
 
-// samePath reports whether --path want (relative to the base dir, as new
+// samePath reports whether --path want (relative to the task.Base dir, as new
 // reads it) names the worktree at path.
-func (m *Manager) samePath(path, want string) bool {
+func (m *Handler) samePath(path, want string) bool {
 	if !filepath.IsAbs(want) {
 		want = filepath.Join(m.Settings.BaseDir, want)
 	}
@@ -54,10 +55,10 @@ func (m *Manager) samePath(path, want string) bool {
 	return err == nil && real == path
 }
 
-// sameBase reports whether the resolved --base b is the task's base: the
+// sameBase reports whether the resolved --task.Base b is the task's task.Base: the
 // same ref when both are refs, else the same commit as the one it
 // started from.
-func sameBase(rec *record.Record, b base) bool {
+func sameBase(rec *record.Record, b task.Base) bool {
 	if b.Ref != "" && strings.HasPrefix(rec.Base, "refs/") {
 		return b.Ref == rec.Base
 	}

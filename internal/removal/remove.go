@@ -1,4 +1,4 @@
-package task
+package removal
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -34,9 +35,6 @@ type RemoveOptions struct {
 	// puts its task back to the state it had before the merge.
 	PutBack record.State
 }
-
-// TrashDir is where rm moves a worktree folder before deleting it.
-const TrashDir = ".git-wt-trash"
 
 // Outcomes of a removal, for the worktree and for the branch.
 const (
@@ -74,7 +72,7 @@ type Removal struct {
 // Remove removes the task arg names: its worktree, then its branch when
 // that loses no commits, then its record (SPEC §7). A refusal changes
 // nothing and sets Err to an exit-3 error.
-func (m *Manager) Remove(ctx context.Context, arg string, o RemoveOptions) *Removal {
+func (m *Remover) Remove(ctx context.Context, arg string, o RemoveOptions) *Removal {
 	e, err := m.Find(ctx, arg)
 	if exitcode.Of(err) == exitcode.NotFound {
 		return m.removeUnknown(ctx, arg)
@@ -83,13 +81,13 @@ func (m *Manager) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 		return &Removal{Task: arg, WorktreeOutcome: Failed, Err: err}
 	}
 	if e.Err != nil {
-		return &Removal{Task: arg, Slug: e.Slug, WorktreeOutcome: Failed, Err: Unreadable(e)}
+		return &Removal{Task: arg, Slug: e.Slug, WorktreeOutcome: Failed, Err: task.Unreadable(e)}
 	}
 	return m.RemoveEntry(ctx, e, o)
 }
 
 // RemoveEntry removes the task of a record already read.
-func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
+func (m *Remover) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	rec := e.Record
 	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
 	if err := m.takeOver(ctx, e, o.DryRun); err != nil {
@@ -131,7 +129,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		}
 		return r
 	}
-	Checkpoint(ctx, "rm:checked")
+	task.Checkpoint(ctx, "rm:checked")
 	// From here on an interrupt lets the removal end, or put back what
 	// it did: a task is never left half removed by a Ctrl-C.
 	ctx = context.WithoutCancel(ctx)
@@ -149,7 +147,7 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		// The branch, only if it is still where rm read it (a commit made
 		// since keeps it), and the record go in one transaction; when that
 		// fails, step by step, still only from where the branch was read.
-		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: BranchRef(rec.Branch), OID: r.branchSHA}, {Name: e.Ref(), OID: e.OID}})
+		err := m.Git.DeleteRefs(ctx, m.Repo.MainDir, []git.Ref{{Name: task.BranchRef(rec.Branch), OID: r.branchSHA}, {Name: e.Ref(), OID: e.OID}})
 		if err != nil {
 			if err := m.deleteBranch(ctx, rec.Branch, r.branchSHA); err != nil {
 				// Keep the record: running rm again finishes the job.
@@ -170,18 +168,18 @@ func (m *Manager) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOpti
 		m.LogEvent(rec, "remove-failed", r.Err.Error())
 		return r
 	}
-	m.forget(rec.Slug)
+	m.Forget(rec.Slug)
 	m.LogEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
 	return r
 }
 
 // checkWorktree decides whether the worktree may go, and refuses (exit 3,
 // nothing changed) when it holds work or is protected.
-func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty func() (int, error)) (string, error) {
+func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty func() (int, error)) (string, error) {
 	if rec.Path == m.Repo.MainDir || len(wts) > 0 && rec.Path == wts[0].Path {
 		return KeptNotOurs, m.Refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
 	}
-	if err := m.refuseNested(rec, wts); err != nil {
+	if err := m.RefuseNested(rec, wts); err != nil {
 		return KeptNotOurs, err
 	}
 	st, err := os.Lstat(rec.Path)
@@ -199,7 +197,7 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 		}
 		return Deleted, nil
 	}
-	wt := FindWorktree(wts, rec.Path)
+	wt := task.FindWorktree(wts, rec.Path)
 	locked := rec.Locked || wt != nil && wt.Locked
 	if locked && !o.Force {
 		return KeptLocked, m.Refuse(rec, "locked", "%s is locked: run git wt unlock %s first, or use --force", rec.Path, rec.Slug)
@@ -223,7 +221,7 @@ func (m *Manager) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 // startDirtyCount starts counting the changes in the worktree at path
 // (when it is a folder and the count is wanted) and returns the wait for
 // the answer.
-func (m *Manager) startDirtyCount(ctx context.Context, path string, wanted bool) func() (int, error) {
+func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted bool) func() (int, error) {
 	st, err := os.Lstat(path)
 	return early(wanted && err == nil && st.IsDir(), func() (int, error) { return m.DirtyCount(ctx, path) })
 }
@@ -246,16 +244,9 @@ func early(now bool, f func() (int, error)) func() (int, error) {
 	return sync.OnceValues(func() (int, error) { r := <-c; return r.n, r.err })
 }
 
-// Refuse logs a refusal and returns the exit-3 error for it.
-func (m *Manager) Refuse(rec *record.Record, reason, format string, args ...any) error {
-	err := exitcode.Refusedf(format, args...)
-	m.LogEvent(rec, "refused", reason+": "+err.Error())
-	return err
-}
-
 // decideBranch says what happens to the task's branch: deleted when that
 // loses no commits (merged, or all its commits are elsewhere), else kept.
-func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, unmerged func() (int, error)) string {
+func (m *Remover) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, unmerged func() (int, error)) string {
 	bs, ok := branchInWorktrees(wts, rec.Branch) // mostly: checked out in the task's worktree
 	var err error
 	if !ok {
@@ -303,13 +294,13 @@ func (m *Manager) decideBranch(ctx context.Context, rec *record.Record, wts []gi
 
 // branchInWorktrees reads a branch from git's worktree list, when a
 // worktree has it checked out.
-func branchInWorktrees(wts []git.Worktree, branch string) (BranchState, bool) {
+func branchInWorktrees(wts []git.Worktree, branch string) (task.BranchState, bool) {
 	for _, wt := range wts {
-		if wt.Branch == BranchRef(branch) {
-			return BranchState{Exists: true, SHA: wt.Head, CheckedOut: wt.Path}, true
+		if wt.Branch == task.BranchRef(branch) {
+			return task.BranchState{Exists: true, SHA: wt.Head, CheckedOut: wt.Path}, true
 		}
 	}
-	return BranchState{}, false
+	return task.BranchState{}, false
 }
 
 // removeWorktree deletes the worktree folder and git's admin entry, all
@@ -321,14 +312,14 @@ func branchInWorktrees(wts []git.Worktree, branch string) (BranchState, bool) {
 // deleted out of the lock. A folder that is already gone only loses its
 // admin entry. It returns the worktree's outcome; on an error the task is
 // either as it was or left in state removing, as the error says.
-func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveOptions, r *Removal) (string, error) {
+func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveOptions, r *Removal) (string, error) {
 	rec := e.Record
 	outcome, prior := r.WorktreeOutcome, rec.State
 	back := prior
 	if o.PutBack != "" {
 		back = o.PutBack
 	}
-	l, err := m.lock(ctx)
+	l, err := m.Lock(ctx)
 	if err != nil {
 		return Failed, exitcode.Failedf("cannot remove %s: %v; nothing was changed", rec.Path, err)
 	}
@@ -361,7 +352,7 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		m.putBack(e, back)
 		return Failed, exitcode.Failedf("cannot move %s aside to remove it (%v): nothing was changed", rec.Path, err)
 	}
-	Checkpoint(ctx, "rm:renamed")
+	task.Checkpoint(ctx, "rm:renamed")
 	// putBack moves the folder back where it was and the task to its
 	// state: all is as before rm.
 	putBack := func() error {
@@ -382,14 +373,14 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 			return kept, err
 		}
 	}
-	if l, err = m.lock(ctx); err != nil {
+	if l, err = m.Lock(ctx); err != nil {
 		if perr := putBack(); perr != nil {
 			return Failed, perr
 		}
 		return Failed, exitcode.Failedf("cannot remove %s: %v; nothing was changed", rec.Path, err)
 	}
 	_, gitErr := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", "--force", rec.Path)
-	if gitErr != nil && m.registered(ctx, rec.Path) {
+	if gitErr != nil && m.Registered(ctx, rec.Path) {
 		l.Release()
 		if perr := putBack(); perr != nil {
 			return Failed, perr
@@ -397,7 +388,7 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		return Failed, exitcode.Failedf("cannot remove git's admin entry of %s (%v): nothing was changed", rec.Path, gitErr)
 	}
 	l.Release()
-	Checkpoint(ctx, "rm:unregistered")
+	task.Checkpoint(ctx, "rm:unregistered")
 	// Only what was moved aside and checked is deleted: a folder made at
 	// the task's path meanwhile is someone else's.
 	if trash != "" {
@@ -412,10 +403,10 @@ func (m *Manager) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 // deleteBranch deletes a branch if it still points at sha (a branch that
 // moved since it was read keeps the commits made on it); one that is
 // gone already is no error.
-func (m *Manager) deleteBranch(ctx context.Context, branch, sha string) error {
-	err := m.Git.DeleteRef(ctx, m.Repo.MainDir, BranchRef(branch), sha)
+func (m *Remover) deleteBranch(ctx context.Context, branch, sha string) error {
+	err := m.Git.DeleteRef(ctx, m.Repo.MainDir, task.BranchRef(branch), sha)
 	if errors.Is(err, git.ErrStale) {
-		if now, rerr := m.Git.ObjectIDs(ctx, m.Repo.MainDir, BranchRef(branch)); rerr == nil && len(now) == 1 && now[0] == "" {
+		if now, rerr := m.Git.ObjectIDs(ctx, m.Repo.MainDir, task.BranchRef(branch)); rerr == nil && len(now) == 1 && now[0] == "" {
 			return nil
 		}
 		return fmt.Errorf("it moved since rm read it at %s", sha)
@@ -430,12 +421,12 @@ func (m *Manager) deleteBranch(ctx context.Context, branch, sha string) error {
 // once no packing runs, the branch is looked up again (one ref read:
 // loose, then packed, which sees no such window) and deleted again if it
 // came back.
-func (m *Manager) branchDeleted(ctx context.Context, branch, sha string) {
+func (m *Remover) branchDeleted(ctx context.Context, branch, sha string) {
 	if m.Settings.HasSection("branch." + branch) {
 		m.Git.Run(ctx, m.Repo.MainDir, "config", "--remove-section", "branch."+branch)
 	}
 	m.waitForPacking()
-	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", BranchRef(branch)); git.ExitCode(err) != 1 {
+	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-parse", "--verify", "-q", task.BranchRef(branch)); git.ExitCode(err) != 1 {
 		if err := m.deleteBranch(ctx, branch, sha); err != nil {
 			m.Warn("branch %s came back while another git packed refs, and could not be deleted: %v", branch, err)
 		}
@@ -445,7 +436,7 @@ func (m *Manager) branchDeleted(ctx context.Context, branch, sha string) {
 // waitForPacking waits (a little) while another git holds packed-refs.lock:
 // a packing that started before our deletion commits before that lock is
 // let go, so a branch it brought back is visible once the lock is gone.
-func (m *Manager) waitForPacking() {
+func (m *Remover) waitForPacking() {
 	lock := filepath.Join(m.Repo.CommonDir, "packed-refs.lock")
 	for i := 0; i < 100; i++ {
 		if _, err := os.Lstat(lock); err != nil {
@@ -455,15 +446,9 @@ func (m *Manager) waitForPacking() {
 	}
 }
 
-// registered reports whether git still has an admin entry for path.
-func (m *Manager) registered(ctx context.Context, path string) bool {
-	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
-	return err != nil || FindWorktree(wts, path) != nil
-}
-
 // deleteRecord deletes a task's record, reading it again if it changed
 // since (a concurrent lock or PR update) as long as it is the same task.
-func (m *Manager) deleteRecord(ctx context.Context, e *record.Entry) error {
+func (m *Remover) deleteRecord(ctx context.Context, e *record.Entry) error {
 	err := m.Store.Delete(ctx, e.Slug, e.OID)
 	if err == nil {
 		return nil
@@ -481,7 +466,7 @@ func (m *Manager) deleteRecord(ctx context.Context, e *record.Entry) error {
 // removeUnknown handles rm of something that is not a task: nothing to do
 // (exit 0), unless it names the main worktree or a worktree git-wt did not
 // make, which rm refuses.
-func (m *Manager) removeUnknown(ctx context.Context, arg string) *Removal {
+func (m *Remover) removeUnknown(ctx context.Context, arg string) *Removal {
 	r := &Removal{Task: arg, WorktreeOutcome: NotFound}
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
@@ -490,7 +475,7 @@ func (m *Manager) removeUnknown(ctx context.Context, arg string) *Removal {
 	abs, _ := filepath.Abs(arg)
 	_, statErr := os.Lstat(arg)
 	for i, wt := range wts {
-		if !(statErr == nil && fsutil.Within(wt.Path, abs)) && wt.Branch != BranchRef(arg) {
+		if !(statErr == nil && fsutil.Within(wt.Path, abs)) && wt.Branch != task.BranchRef(arg) {
 			continue
 		}
 		r.Path, r.WorktreeOutcome = wt.Path, KeptNotOurs
@@ -503,18 +488,9 @@ func (m *Manager) removeUnknown(ctx context.Context, arg string) *Removal {
 	return r
 }
 
-func FindWorktree(wts []git.Worktree, path string) *git.Worktree {
-	for i := range wts {
-		if wts[i].Path == path {
-			return &wts[i]
-		}
-	}
-	return nil
-}
-
-// removeForRepair removes an orphaned task. Branches with commits found
+// RemoveForRepair removes an orphaned task. Branches with commits found
 // nowhere else are always kept: repair never loses commits.
-func (m *Manager) removeForRepair(ctx context.Context, e *record.Entry, force bool) error {
+func (m *Remover) RemoveForRepair(ctx context.Context, e *record.Entry, force bool) error {
 	r := m.RemoveEntry(ctx, e, RemoveOptions{Force: force, KeepUnmerged: true})
 	if r.Err != nil {
 		return r.Err

@@ -1,0 +1,31 @@
+// Package lifecycle makes tasks and brings them back: create (and resume
+// a creation a killed process left), adopt a worktree git-wt did not make,
+// undo a creation that failed, and repair a task a killed process left in
+// the middle of a change.
+package lifecycle
+
+import (
+	"context"
+
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// Handler makes and repairs the tasks of one repository.
+type Handler struct {
+	*task.Manager
+	remover
+}
+
+// remover is what the lifecycle needs of removal: rolling back a creation
+// and making room for one.
+type remover interface {
+	RemoveEntry(ctx context.Context, e *record.Entry, o removal.RemoveOptions) *removal.Removal
+	RemoveForRepair(ctx context.Context, e *record.Entry, force bool) error
+	CheckoutSize(ctx context.Context, commit string) (int64, error)
+	EnsureSpace(ctx context.Context, dir string, need int64) error
+}
+
+// New returns the lifecycle of m's tasks; r removes what must go.
+func New(m *task.Manager, r remover) *Handler { return &Handler{Manager: m, remover: r} }

@@ -1,9 +1,8 @@
 package cli
 
 import (
+	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/urfave/cli/v2"
-
-	"github.com/git-wt/git-wt/internal/task"
 )
 
 func initCommand(e *env) *cli.Command {
@@ -27,7 +26,7 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			rec, err := m.Reinit(c.Context, arg, task.SetupOptions{Copy: !c.Bool("no-copy"), Init: true})
+			rec, err := setup.New(m).Reinit(c.Context, arg, setup.Options{Copy: !c.Bool("no-copy"), Init: true})
 			if err != nil {
 				return err
 			}

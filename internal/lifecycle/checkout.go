@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/hooks"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -51,7 +52,7 @@ func (m *Handler) AdoptCheckout(ctx context.Context, head string) error {
 	if err != nil {
 		return err
 	}
-	return m.Setup(ctx, e, task.SetupOptions{Copy: true, Init: true})
+	return m.Setup(ctx, e, setup.Options{Copy: true, Init: true})
 }
 
 // hasRecord tells whether the worktree has a record already, with one

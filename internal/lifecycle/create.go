@@ -14,6 +14,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -245,7 +246,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		return nil, err
 	}
 	if err = m.finish(ctx, e, o); err != nil {
-		if errors.Is(err, task.ErrInitFailed) {
+		if errors.Is(err, setup.ErrInitFailed) {
 			u = Undo{} // the worktree stays, in state failed, for the user to look at
 		}
 		return nil, err
@@ -519,10 +520,10 @@ func (m *Handler) CheckOut(ctx context.Context, dir, branch string) error {
 
 // finish checks the worktree out and sets it up (Setup: copy, init), then
 // runs the post-checkout hook as `git worktree add` would have. The task
-// ends active, or failed when its setup failed (an task.ErrInitFailed error).
+// ends active, or failed when its setup failed (an setup.ErrInitFailed error).
 func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions) error {
 	rec := e.Record
-	plan := m.PlanSetup(task.SetupOptions{Copy: !o.NoCopy, Init: !o.NoInit})
+	plan := m.PlanSetup(setup.Options{Copy: !o.NoCopy, Init: !o.NoInit})
 	if rec.State == record.Creating {
 		if plan.Empty() {
 			// With nothing to set up, the record's last content is known
@@ -537,8 +538,8 @@ func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 		}
 		task.Checkpoint(ctx, "new:checked-out")
 	}
-	err := m.SetupTask(ctx, e, plan)
-	if err == nil || errors.Is(err, task.ErrInitFailed) {
+	err := m.Apply(ctx, e, plan)
+	if err == nil || errors.Is(err, setup.ErrInitFailed) {
 		m.runCheckoutHook(ctx, e.Record)
 	}
 	return err
@@ -593,7 +594,7 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		}
 	}
 	if err = m.finish(ctx, e, o); err != nil {
-		if errors.Is(err, task.ErrInitFailed) {
+		if errors.Is(err, setup.ErrInitFailed) {
 			u = Undo{}
 		}
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -16,6 +17,16 @@ import (
 type Handler struct {
 	*task.Manager
 	remover
+	setupper
+}
+
+// setupper readies a new worktree: copies and init.
+type setupper interface {
+	Setup(ctx context.Context, e *record.Entry, o setup.Options) error
+	PlanSetup(o setup.Options) setup.Plan
+	Apply(ctx context.Context, e *record.Entry, p setup.Plan) error
+	InitFailed(rec *record.Record) error
+	FailInterruptedInit(ctx context.Context, e *record.Entry) error
 }
 
 // remover is what the lifecycle needs of removal: rolling back a creation
@@ -27,5 +38,8 @@ type remover interface {
 	EnsureSpace(ctx context.Context, dir string, need int64) error
 }
 
-// New returns the lifecycle of m's tasks; r removes what must go.
-func New(m *task.Manager, r remover) *Handler { return &Handler{Manager: m, remover: r} }
+// New returns the lifecycle of m's tasks; r removes what must go, s
+// readies what is made.
+func New(m *task.Manager, r remover, s setupper) *Handler {
+	return &Handler{Manager: m, remover: r, setupper: s}
+}

@@ -64,7 +64,7 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 		}()
 	}
 	if o.Status || o.Size {
-		meter := m.meter("checking worktrees", int64(len(lives)), false)
+		meter := m.StartMeter("checking worktrees", int64(len(lives)), false)
 		parallel(len(lives), func(i int) {
 			m.fill(ctx, &lives[i], o)
 			meter.Add(1)

@@ -23,8 +23,8 @@ type noMeter struct{}
 func (noMeter) Add(int64) {}
 func (noMeter) Done()     {}
 
-// meter starts a meter on m.Progress, or one that shows nothing.
-func (m *Manager) meter(title string, total int64, bytes bool) Meter {
+// StartMeter starts a StartMeter on m.Progress, or one that shows nothing.
+func (m *Manager) StartMeter(title string, total int64, bytes bool) Meter {
 	if m.Progress == nil {
 		return noMeter{}
 	}

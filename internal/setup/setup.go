@@ -1,4 +1,4 @@
-package task
+package setup
 
 import (
 	"context"
@@ -16,11 +16,12 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
-// SetupOptions say which parts of a worktree's setup run.
-type SetupOptions struct {
+// Options say which parts of a worktree's setup run.
+type Options struct {
 	Copy bool // wt.copy and .worktreeinclude files
 	Init bool // the init commands
 }
@@ -31,7 +32,7 @@ var ErrInitFailed = errors.New("init failed")
 
 // InitFailed is the error of a task whose setup failed: it names the
 // worktree, the log and the command that retries.
-func (m *Manager) InitFailed(rec *record.Record) error {
+func (m *Handler) InitFailed(rec *record.Record) error {
 	detail := ""
 	if rec.Init.Error != "" {
 		detail = ": " + rec.Init.Error
@@ -52,12 +53,12 @@ const initKillDelay = 5 * time.Second
 // failed (an adopted worktree stays adopted). A failure returns an error
 // wrapping ErrInitFailed and leaves the worktree in place; an interrupt
 // returns the context's error.
-func (m *Manager) Setup(ctx context.Context, e *record.Entry, o SetupOptions) error {
-	return m.SetupTask(ctx, e, m.PlanSetup(o))
+func (m *Handler) Setup(ctx context.Context, e *record.Entry, o Options) error {
+	return m.Apply(ctx, e, m.PlanSetup(o))
 }
 
-// SetupTask is Setup with its plan made.
-func (m *Manager) SetupTask(ctx context.Context, e *record.Entry, p setupPlan) error {
+// Apply is Setup with its plan made.
+func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 	if p.Empty() {
 		if e.Record.State == record.Adopted && p.o.Init {
 			return nil // nothing to record
@@ -111,15 +112,15 @@ func (m *Manager) SetupTask(ctx context.Context, e *record.Entry, p setupPlan) e
 	return m.settle(ctx, e, record.InitSuccess, "")
 }
 
-// setupPlan is what a setup will do.
-type setupPlan struct {
-	o              SetupOptions
+// Plan is what a setup will do.
+type Plan struct {
+	o              Options
 	run, untrusted []string // the init commands, trusted or not
 	copies         bool     // wt.copy or .worktreeinclude files to copy
 }
 
-func (m *Manager) PlanSetup(o SetupOptions) setupPlan {
-	p := setupPlan{o: o, copies: o.Copy && m.hasCopyPatterns()}
+func (m *Handler) PlanSetup(o Options) Plan {
+	p := Plan{o: o, copies: o.Copy && m.hasCopyPatterns()}
 	if o.Init {
 		p.run, p.untrusted = m.Settings.InitCommands()
 	}
@@ -127,10 +128,10 @@ func (m *Manager) PlanSetup(o SetupOptions) setupPlan {
 }
 
 // Empty says the setup has nothing to copy or run.
-func (p setupPlan) Empty() bool { return !p.copies && len(p.run) == 0 && len(p.untrusted) == 0 }
+func (p Plan) Empty() bool { return !p.copies && len(p.run) == 0 && len(p.untrusted) == 0 }
 
 // SettleEmpty is the one change an empty setup makes to the record.
-func (p setupPlan) SettleEmpty(rec *record.Record) {
+func (p Plan) SettleEmpty(rec *record.Record) {
 	if !p.o.Init {
 		rec.Init = record.Init{Status: record.InitSkipped}
 	}
@@ -139,7 +140,7 @@ func (p setupPlan) SettleEmpty(rec *record.Record) {
 // settleState moves the task to state to (initializing, or where a setup
 // ends: active or failed) with also applied in the same write. An adopted
 // worktree keeps its state through setup: only also is applied.
-func (m *Manager) settleState(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
+func (m *Handler) settleState(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
 	if e.Record.State != record.Adopted {
 		return m.Transition(ctx, e, to, also)
 	}
@@ -156,7 +157,7 @@ func settled(ok bool) record.State {
 
 // settle records how the setup ended; a failure returns the error that
 // names the log.
-func (m *Manager) settle(ctx context.Context, e *record.Entry, status record.InitStatus, failure string) error {
+func (m *Handler) settle(ctx context.Context, e *record.Entry, status record.InitStatus, failure string) error {
 	ok := status != record.InitFailed
 	end := time.Now().UTC()
 	err := m.settleState(ctx, e, settled(ok), func(rec *record.Record) {
@@ -186,14 +187,14 @@ func openLog(path string) (*os.File, error) {
 // Each runs in its own process group, so that an interrupt stops the
 // whole command, not only its shell; the group is written into the record
 // so that a repair can end it if this process dies (SPEC §7).
-func (m *Manager) runInit(ctx context.Context, e *record.Entry, commands []string, log io.Writer) error {
+func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []string, log io.Writer) error {
 	rec := e.Record
 	out := log
 	if m.InitOutput != nil {
 		out = io.MultiWriter(log, m.InitOutput)
 	}
 	env := m.TaskEnv(rec)
-	meter := m.meter("init in "+rec.Path, int64(len(commands)), false)
+	meter := m.StartMeter("init in "+rec.Path, int64(len(commands)), false)
 	defer meter.Done()
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
@@ -221,7 +222,7 @@ func (m *Manager) runInit(ctx context.Context, e *record.Entry, commands []strin
 // parent-death signal fires when the thread that started the child ends,
 // not the process: the command is started and waited for on one locked
 // OS thread, which lives as long as this process does.
-func (m *Manager) runWatched(ctx context.Context, e *record.Entry, cmd *exec.Cmd) error {
+func (m *Handler) runWatched(ctx context.Context, e *record.Entry, cmd *exec.Cmd) error {
 	started, done := make(chan error, 1), make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
@@ -264,16 +265,16 @@ func firstLine(s string) string {
 // Reinit runs the setup of the task arg names again (`git wt init`). A
 // task that another process is creating or setting up is refused, as is
 // one whose worktree is gone (git wt new makes it again).
-func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*record.Record, error) {
+func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Record, error) {
 	e, err := m.Find(ctx, arg)
 	if err != nil {
 		return nil, err
 	}
 	if e.Err != nil {
-		return nil, Unreadable(e)
+		return nil, task.Unreadable(e)
 	}
 	rec := e.Record
-	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(Owner(rec)) != proc.Dead {
+	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(task.Owner(rec)) != proc.Dead {
 		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
 	}
 	if err := m.FailInterruptedInit(ctx, e); err != nil {
@@ -287,7 +288,7 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 		if ctx.Err() != nil {
 			// Interrupted: say so in the record rather than leave it
 			// "initializing" for a process that is gone.
-			fresh, cancel := context.WithTimeout(context.Background(), RollbackTimeout)
+			fresh, cancel := context.WithTimeout(context.Background(), task.RollbackTimeout)
 			defer cancel()
 			m.settle(fresh, e, record.InitFailed, "interrupted")
 		}
@@ -301,13 +302,13 @@ func (m *Manager) Reinit(ctx context.Context, arg string, o SetupOptions) (*reco
 // next new or init finds a failed task rather than a creation to resume
 // over the agent's work. Anything else is left as it is. A task that
 // moved on meanwhile is read again.
-func (m *Manager) FailInterruptedInit(ctx context.Context, e *record.Entry) error {
+func (m *Handler) FailInterruptedInit(ctx context.Context, e *record.Entry) error {
 	rec := e.Record
-	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(Owner(rec)) != proc.Dead {
+	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(task.Owner(rec)) != proc.Dead {
 		return nil
 	}
 	err := m.ClaimForRepair(ctx, e)
-	if errors.Is(err, ErrMovedOn) {
+	if errors.Is(err, task.ErrMovedOn) {
 		return m.Reload(ctx, e)
 	}
 	if err != nil {

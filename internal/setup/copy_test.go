@@ -1,5 +1,5 @@
 // These tests protect the decisions the hooks make from git's listings.
-package task
+package setup
 
 import (
 	"reflect"

@@ -1,4 +1,4 @@
-package task
+package setup
 
 import (
 	"context"
@@ -23,7 +23,7 @@ const IncludeFile = ".worktreeinclude"
 
 // hasCopyPatterns reports whether wt.copy or a .worktreeinclude asks for
 // files to be copied.
-func (m *Manager) hasCopyPatterns() bool {
+func (m *Handler) hasCopyPatterns() bool {
 	if len(m.Settings.Copy) > 0 {
 		return true
 	}
@@ -36,7 +36,7 @@ func (m *Manager) hasCopyPatterns() bool {
 // the patterns mean what they mean in a .gitignore), split into those git
 // ignores, which are copied, and the others, which are not: a copy must
 // never make the new worktree dirty.
-func (m *Manager) copyPlan(ctx context.Context) (copy, skip []string, err error) {
+func (m *Handler) copyPlan(ctx context.Context) (copy, skip []string, err error) {
 	main := m.Repo.MainDir
 	args := []string{"ls-files", "-z", "--others", "--ignored", "--directory"}
 	if _, err := os.Stat(filepath.Join(main, IncludeFile)); err == nil {
@@ -84,7 +84,7 @@ func (m *Manager) copyPlan(ctx context.Context) (copy, skip []string, err error)
 }
 
 // checkIgnore returns which of paths git's ignore rules ignore.
-func (m *Manager) checkIgnore(ctx context.Context, paths []string) (map[string]bool, error) {
+func (m *Handler) checkIgnore(ctx context.Context, paths []string) (map[string]bool, error) {
 	in := strings.Builder{}
 	for _, p := range paths {
 		in.WriteString(strings.TrimSuffix(p, "/") + "\x00")
@@ -116,7 +116,7 @@ func outermost(paths []string) []string {
 	return out
 }
 
-func (m *Manager) nulList(ctx context.Context, c git.Cmd) ([]string, error) {
+func (m *Handler) nulList(ctx context.Context, c git.Cmd) ([]string, error) {
 	out, err := m.Git.Exec(ctx, c)
 	return splitNul(out), err
 }
@@ -135,7 +135,7 @@ func splitNul(out []byte) []string {
 // worktree into the task's worktree, keeping whatever is there already.
 // Progress shows on a terminal; what was skipped or failed is warned about
 // and written to log.
-func (m *Manager) copyFiles(ctx context.Context, rec *record.Record, log io.Writer) error {
+func (m *Handler) copyFiles(ctx context.Context, rec *record.Record, log io.Writer) error {
 	paths, skipped, err := m.copyPlan(ctx)
 	if err != nil {
 		return fmt.Errorf("cannot list the files to copy from %s: %w", m.Repo.MainDir, err)
@@ -185,7 +185,7 @@ const progressInterval = 200 * time.Millisecond
 // meterBytes feeds a meter the bytes that count() says are done, until
 // the returned stop is called. Without a Progress (not a terminal) it does
 // nothing.
-func (m *Manager) meterBytes(title string, count func() int64) (stop func()) {
+func (m *Handler) meterBytes(title string, count func() int64) (stop func()) {
 	if m.Progress == nil {
 		return func() {}
 	}

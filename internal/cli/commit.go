@@ -32,7 +32,7 @@ func commitCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			sha, made, err := workflowOf(m).Commit(c.Context, ent.Record, c.String("message"), e.toolOutput())
+			sha, made, err := e.handlers(m).workflow.Commit(c.Context, ent.Record, c.String("message"), e.toolOutput())
 			if err != nil {
 				return err
 			}

@@ -33,7 +33,7 @@ func dockerArgsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			args, err := workflowOf(m).DockerArgs(ent.Record)
+			args, err := e.handlers(m).workflow.DockerArgs(ent.Record)
 			switch {
 			case err != nil:
 				return err

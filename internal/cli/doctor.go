@@ -39,13 +39,13 @@ func doctorCommand(e *env) *cli.Command {
 			if c.Bool("fix") {
 				moved = m.MoveLegacy(c.Context)
 			}
-			d, err := policyOf(m).Diagnose(c.Context)
+			d, err := e.handlers(m).policy.Diagnose(c.Context)
 			if err != nil {
 				return err
 			}
 			ok := len(d.Problems) == 0
 			if c.Bool("fix") {
-				ok = policyOf(m).Repair(c.Context, d, task.RepairOptions{Force: c.Bool("force")})
+				ok = e.handlers(m).policy.Repair(c.Context, d, task.RepairOptions{Force: c.Bool("force")})
 			}
 			for _, p := range moved {
 				ok = ok && p.Outcome == task.Fixed

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
@@ -35,7 +36,7 @@ type env struct {
 	// wantStatuses: the command will ask every worktree's status (list),
 	// which may then start from the cached records (early).
 	wantStatuses bool
-	early        *task.EarlyStatuses
+	early        *inspect.EarlyStatuses
 	// wantObjects: the command's first read is a cat-file (new's look at
 	// its task), which may then start beside git config (objects).
 	wantObjects bool
@@ -135,7 +136,7 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 	if e.records != nil {
 		e.records.Warm(record.CacheFile(found.CommonDir()))
 		if e.wantStatuses {
-			e.early = task.StartStatuses(ctx, e.git, e.records.Cached)
+			e.early = inspect.StartStatuses(ctx, e.git, e.records.Cached)
 		}
 	}
 	if e.wantObjects {
@@ -188,7 +189,6 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 	if e.objects != nil && e.objects.Dir() == repo.CommonDir {
 		m.Store.UseObjects(e.objects)
 	}
-	m.UseEarlyStatuses(e.early)
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr
 	if e.isTerminal(e.stderr) || e.verbose {

@@ -28,7 +28,7 @@ func execCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return workflowOf(m).Exec(ent.Record, args[1:])
+			return e.handlers(m).workflow.Exec(ent.Record, args[1:])
 		},
 	}
 }

@@ -51,7 +51,7 @@ func gcCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			report, err := policyOf(m).GC(c.Context, o)
+			report, err := e.handlers(m).policy.GC(c.Context, o)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/git-wt/git-wt/internal/policy"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -9,21 +10,28 @@ import (
 	"github.com/git-wt/git-wt/internal/workflow"
 )
 
-// The command handlers, each built on the tasks of one repository with
-// the handlers it uses below it (docs/ARCHITECTURE.md draws the layers).
-
-func removalOf(m *task.Manager) *removal.Remover { return removal.New(m) }
-
-func lifecycleOf(m *task.Manager) *lifecycle.Handler {
-	return lifecycle.New(m, removalOf(m), setup.New(m))
+// handlers are the command handlers of one repository's tasks, each
+// built on the task core with the handlers it uses below it
+// (docs/ARCHITECTURE.md draws the layers).
+type handlers struct {
+	inspect   *inspect.Inspector
+	setup     *setup.Handler
+	removal   *removal.Remover
+	lifecycle *lifecycle.Handler
+	workflow  *workflow.Flow
+	policy    *policy.Doctor
 }
 
-func workflowOf(m *task.Manager) *workflow.Flow {
-	r := removalOf(m)
-	return workflow.New(m, r, lifecycle.New(m, r, setup.New(m)))
+// handlersOf wires the handlers of m's tasks; early (may be nil) holds
+// the worktree statuses a command started before m was made.
+func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
+	h := &handlers{inspect: inspect.New(m, early), setup: setup.New(m)}
+	h.removal = removal.New(m, h.inspect)
+	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect)
+	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect)
+	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect)
+	return h
 }
 
-func policyOf(m *task.Manager) *policy.Doctor {
-	r := removalOf(m)
-	return policy.New(m, r, lifecycle.New(m, r, setup.New(m)))
-}
+// handlers wires the handlers of m's tasks with what e started early.
+func (e *env) handlers(m *task.Manager) *handlers { return handlersOf(m, e.early) }

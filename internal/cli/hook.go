@@ -33,10 +33,10 @@ func hookCommand(e *env) *cli.Command {
 			}
 			switch {
 			case work == hooks.AdoptWorktree && standingIn() && dotGitIsFile() && e.onABranch(c.Context):
-				e.runHook(c.Context, args[0], func(m *task.Manager) error { return lifecycleOf(m).AdoptCheckout(c.Context, args[2]) })
+				e.runHook(c.Context, args[0], func(m *task.Manager) error { return e.handlers(m).lifecycle.AdoptCheckout(c.Context, args[2]) })
 			case work == hooks.CleanupMerged && standingIn():
 				e.runHook(c.Context, args[0], func(m *task.Manager) error {
-					results, err := workflowOf(m).CleanupMerged(c.Context)
+					results, err := e.handlers(m).workflow.CleanupMerged(c.Context)
 					e.reportCleanup(results)
 					return err
 				})

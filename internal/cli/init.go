@@ -26,7 +26,7 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			rec, err := setup.New(m).Reinit(c.Context, arg, setup.Options{Copy: !c.Bool("no-copy"), Init: true})
+			rec, err := e.handlers(m).setup.Reinit(c.Context, arg, setup.Options{Copy: !c.Bool("no-copy"), Init: true})
 			if err != nil {
 				return err
 			}

@@ -9,9 +9,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
-	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -40,8 +40,8 @@ func listCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := task.LiveOptions{Status: !c.Bool("no-status"), Size: c.Bool("size"), Worktrees: c.Bool("all")}
-			lives, wts, err := m.Inspect(c.Context, o)
+			o := inspect.LiveOptions{Status: !c.Bool("no-status"), Size: c.Bool("size"), Worktrees: c.Bool("all")}
+			lives, wts, err := e.handlers(m).inspect.Inspect(c.Context, o)
 			if err != nil {
 				return err
 			}
@@ -72,7 +72,7 @@ func listCommand(e *env) *cli.Command {
 
 // unmanagedViews are the worktrees without a record: the main one first,
 // then those made by plain git or another tool.
-func unmanagedViews(wts []git.Worktree, lives []task.Live) []taskView {
+func unmanagedViews(wts []git.Worktree, lives []inspect.Live) []taskView {
 	managed := map[string]bool{}
 	for _, l := range lives {
 		if l.Entry.Record != nil {
@@ -98,7 +98,7 @@ func unmanagedViews(wts []git.Worktree, lives []task.Live) []taskView {
 }
 
 // listTable prints the human table of `git wt list`.
-func (e *env) listTable(views []taskView, o task.LiveOptions) error {
+func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 	if len(views) == 0 {
 		e.infof("no task worktrees (create one with git wt new TASK)")
 		return nil

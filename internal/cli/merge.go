@@ -45,7 +45,7 @@ func mergeCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := workflowOf(m).Merge(c.Context, ent, workflow.MergeOptions{
+			res, err := e.handlers(m).workflow.Merge(c.Context, ent, workflow.MergeOptions{
 				Into: c.String("into"), Mode: mode, Message: c.String("message"), Keep: c.Bool("keep"),
 			})
 			if err != nil {

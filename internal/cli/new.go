@@ -34,7 +34,7 @@ func newCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := lifecycleOf(m).Create(c.Context, lifecycle.CreateOptions{
+			res, err := e.handlers(m).lifecycle.Create(c.Context, lifecycle.CreateOptions{
 				TaskID: id,
 				Branch: c.String("branch"),
 				Base:   c.String("base"),
@@ -55,7 +55,7 @@ func newCommand(e *env) *cli.Command {
 			} else {
 				_, err = fmt.Fprintln(e.stdout, res.Record.Path)
 			}
-			policyOf(m).AutoGC(c.Context)
+			e.handlers(m).policy.AutoGC(c.Context)
 			return err
 		},
 	}

@@ -51,11 +51,11 @@ func prCommand(e *env) *cli.Command {
 			pr := ent.Record.PR
 			switch {
 			case create:
-				pr, err = workflowOf(m).CreatePR(c.Context, ent, c.String("title"), extra, e.toolOutput())
+				pr, err = e.handlers(m).workflow.CreatePR(c.Context, ent, c.String("title"), extra, e.toolOutput())
 			case refresh:
-				pr, err = workflowOf(m).RefreshPR(c.Context, ent, e.toolOutput())
+				pr, err = e.handlers(m).workflow.RefreshPR(c.Context, ent, e.toolOutput())
 			case byHand:
-				pr, err = workflowOf(m).SetPR(c.Context, ent, workflow.PRInfo{
+				pr, err = e.handlers(m).workflow.SetPR(c.Context, ent, workflow.PRInfo{
 					URL: c.String("set-url"), Number: c.Int("number"), Title: c.String("title"), State: c.String("state"),
 				})
 			}

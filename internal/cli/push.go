@@ -25,7 +25,7 @@ func pushCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			p, err := workflowOf(m).Push(c.Context, ent.Record, c.String("remote"), e.toolOutput())
+			p, err := e.handlers(m).workflow.Push(c.Context, ent.Record, c.String("remote"), e.toolOutput())
 			if err != nil {
 				return err
 			}

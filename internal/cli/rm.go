@@ -39,7 +39,7 @@ func rmCommand(e *env) *cli.Command {
 			code := exitcode.OK
 			var results []*removal.Removal
 			for _, arg := range c.Args().Slice() {
-				r := removalOf(m).Remove(c.Context, arg, o)
+				r := e.handlers(m).removal.Remove(c.Context, arg, o)
 				results = append(results, r)
 				code = max(code, exitcode.Of(r.Err))
 				e.reportRemoval(r, o)

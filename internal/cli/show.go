@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/urfave/cli/v2"
-
-	"github.com/git-wt/git-wt/internal/task"
 )
 
 func showCommand(e *env) *cli.Command {
@@ -21,8 +20,8 @@ func showCommand(e *env) *cli.Command {
 				return err
 			}
 			m.Touch(ent.Slug)
-			o := task.LiveOptions{Status: true}
-			l, err := m.InspectOne(c.Context, *ent, o)
+			o := inspect.LiveOptions{Status: true}
+			l, err := e.handlers(m).inspect.InspectOne(c.Context, *ent, o)
 			if err != nil {
 				return err
 			}

@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/record"
-	"github.com/git-wt/git-wt/internal/task"
 )
 
 // taskView is a task as `list --json` and `show --json` print it: the
@@ -34,7 +34,7 @@ type taskView struct {
 	GitLockReason string    `json:"git_lock_reason,omitempty"`
 }
 
-func newTaskView(l *task.Live, o task.LiveOptions) taskView {
+func newTaskView(l *inspect.Live, o inspect.LiveOptions) taskView {
 	v := taskView{Record: l.Entry.Record, LastAccessAt: l.LastAccess, Exists: l.Exists}
 	if l.Entry.Err != nil {
 		v.Record = &record.Record{Slug: l.Entry.Slug}

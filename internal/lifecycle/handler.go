@@ -18,6 +18,14 @@ type Handler struct {
 	*task.Manager
 	remover
 	setupper
+	inspector
+}
+
+// inspector tells a repair whether a worktree is dirty and its commits
+// merged.
+type inspector interface {
+	DirtyCount(ctx context.Context, path string) (int, error)
+	Merged(ctx context.Context, rec *record.Record) (bool, error)
 }
 
 // setupper readies a new worktree: copies and init.
@@ -39,7 +47,7 @@ type remover interface {
 }
 
 // New returns the lifecycle of m's tasks; r removes what must go, s
-// readies what is made.
-func New(m *task.Manager, r remover, s setupper) *Handler {
-	return &Handler{Manager: m, remover: r, setupper: s}
+// readies what is made, i looks.
+func New(m *task.Manager, r remover, s setupper, i inspector) *Handler {
+	return &Handler{Manager: m, remover: r, setupper: s, inspector: i}
 }

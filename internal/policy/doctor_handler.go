@@ -19,6 +19,13 @@ type Doctor struct {
 	*task.Manager
 	remover
 	repairer
+	unmerged
+}
+
+// unmerged counts a branch's commits found nowhere else: a leftover
+// branch with any is kept.
+type unmerged interface {
+	UnmergedCommits(ctx context.Context, rec *record.Record) (int, error)
 }
 
 // remover is what doctor and gc need of removal.
@@ -40,6 +47,6 @@ type repairer interface {
 }
 
 // New returns the doctor of m's tasks.
-func New(m *task.Manager, r remover, l repairer) *Doctor {
-	return &Doctor{Manager: m, remover: r, repairer: l}
+func New(m *task.Manager, r remover, l repairer, u unmerged) *Doctor {
+	return &Doctor{Manager: m, remover: r, repairer: l, unmerged: u}
 }

@@ -3,12 +3,30 @@
 // of a removal that a killed process left half done.
 package removal
 
-import "github.com/git-wt/git-wt/internal/task"
+import (
+	"context"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
 
 // Remover removes the tasks of one repository.
 type Remover struct {
 	*task.Manager
+	inspector
+}
+
+// inspector is what removal needs to know before it removes: whether the
+// worktree is dirty, whether its commits are merged, and the listing the
+// retention policy ranks.
+type inspector interface {
+	DirtyCount(ctx context.Context, path string) (int, error)
+	Merged(ctx context.Context, rec *record.Record) (bool, error)
+	UnmergedCommits(ctx context.Context, rec *record.Record) (int, error)
+	Inspect(ctx context.Context, o inspect.LiveOptions) ([]inspect.Live, []git.Worktree, error)
 }
 
 // New returns the remover of m's tasks.
-func New(m *task.Manager) *Remover { return &Remover{Manager: m} }
+func New(m *task.Manager, i inspector) *Remover { return &Remover{Manager: m, inspector: i} }

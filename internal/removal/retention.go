@@ -6,9 +6,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
-	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -48,13 +48,13 @@ func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retai
 	if p.none() {
 		return nil, nil
 	}
-	lives, _, err := m.Inspect(ctx, task.LiveOptions{Size: p.maxTotalSize > 0})
+	lives, _, err := m.Inspect(ctx, inspect.LiveOptions{Size: p.maxTotalSize > 0})
 	if err != nil {
 		return nil, err
 	}
 	var total int64
 	count := 0
-	var cands []*task.Live
+	var cands []*inspect.Live
 	for i := range lives {
 		l := &lives[i]
 		if l.Entry.Record == nil {
@@ -85,7 +85,7 @@ func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retai
 }
 
 // wants says which limit wants the task gone, or "".
-func (p Retention) wants(l *task.Live, count int, total int64) string {
+func (p Retention) wants(l *inspect.Live, count int, total int64) string {
 	switch idle := time.Since(l.LastAccess); {
 	case p.maxAge > 0 && idle > p.maxAge:
 		return fmt.Sprintf("unused for %s (wt.maxAge %s)", settings.FormatDuration(idle), settings.FormatDuration(p.maxAge))
@@ -100,7 +100,7 @@ func (p Retention) wants(l *task.Live, count int, total int64) string {
 // retire removes a task the policy wants gone, if that loses nothing: its
 // commits must be merged or pushed, and RemoveEntry refuses dirty, locked
 // and in-use worktrees.
-func (m *Remover) retire(ctx context.Context, l *task.Live, dryRun bool) string {
+func (m *Remover) retire(ctx context.Context, l *inspect.Live, dryRun bool) string {
 	rec := l.Entry.Record
 	if merged, err := m.Merged(ctx, rec); err != nil || !merged {
 		n, err := m.UnmergedCommits(ctx, rec)

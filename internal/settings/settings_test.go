@@ -3,7 +3,6 @@
 package settings
 
 import (
-	"github.com/git-wt/git-wt/internal/git"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/git"
 )
 
 func TestParseDuration(t *testing.T) {

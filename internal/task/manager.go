@@ -35,13 +35,9 @@ type Manager struct {
 	// shows hook output on stderr); nil discards it.
 	HookOutput io.Writer
 
-	lockWait time.Duration  // time spent waiting for the lock, for the event log
-	prefetch *Prefetch      // a lookup started early, used by the next Find of its id
-	early    *EarlyStatuses // statuses started early, used by Inspect
+	lockWait time.Duration // time spent waiting for the lock, for the event log
+	prefetch *Prefetch     // a lookup started early, used by the next Find of its id
 }
-
-// UseEarlyStatuses makes Inspect take the statuses e asked.
-func (m *Manager) UseEarlyStatuses(e *EarlyStatuses) { m.early = e }
 
 // New returns a Manager for repo; command names the git-wt command in the
 // event log. Records are read and written from the main worktree, which

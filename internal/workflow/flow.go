@@ -16,6 +16,15 @@ type Flow struct {
 	*task.Manager
 	remover
 	worktrees
+	inspector
+}
+
+// inspector tells a merge whether worktrees are clean, how far the branch
+// is ahead, and a cleanup which tasks are merged.
+type inspector interface {
+	DirtyCount(ctx context.Context, path string) (int, error)
+	AheadBehind(ctx context.Context, branch, base string) (ahead, behind int, err error)
+	MergedSet(ctx context.Context, recs []*record.Record, since string) (map[string]bool, error)
 }
 
 // remover removes a task after its merge.
@@ -32,6 +41,6 @@ type worktrees interface {
 }
 
 // New returns the workflow commands for m's tasks.
-func New(m *task.Manager, r remover, w worktrees) *Flow {
-	return &Flow{Manager: m, remover: r, worktrees: w}
+func New(m *task.Manager, r remover, w worktrees, i inspector) *Flow {
+	return &Flow{Manager: m, remover: r, worktrees: w, inspector: i}
 }

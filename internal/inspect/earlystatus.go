@@ -1,4 +1,4 @@
-package task
+package inspect
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func (e *EarlyStatuses) status(rec *record.Record) *earlyStatus {
 
 // taskStatus is the status of rec's worktree: the one asked early, if it
 // was, else asked now.
-func (m *Manager) taskStatus(ctx context.Context, rec *record.Record) (worktreeStatus, error) {
+func (m *Inspector) taskStatus(ctx context.Context, rec *record.Record) (worktreeStatus, error) {
 	if early := m.early.status(rec); early != nil {
 		return early.st, early.err
 	}

@@ -1,4 +1,4 @@
-package task
+package inspect
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // DirtyCount counts the changes that make a worktree dirty (SPEC §7):
@@ -13,7 +14,7 @@ import (
 // are not ignored, and dirty submodules. The options are explicit so that
 // the user's status.* settings (which can hide untracked files) do not
 // count. If git status fails, the caller must treat the worktree as dirty.
-func (m *Manager) DirtyCount(ctx context.Context, path string) (int, error) {
+func (m *Inspector) DirtyCount(ctx context.Context, path string) (int, error) {
 	st, err := readStatus(ctx, m.Git, path, nil)
 	return st.dirty, err
 }
@@ -64,6 +65,6 @@ func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Rec
 
 // AheadBehind counts the commits of branch that base lacks (ahead) and
 // those of base that branch lacks (behind).
-func (m *Manager) AheadBehind(ctx context.Context, branch, base string) (ahead, behind int, err error) {
-	return m.Git.AheadBehind(ctx, m.Repo.MainDir, base, BranchRef(branch))
+func (m *Inspector) AheadBehind(ctx context.Context, branch, base string) (ahead, behind int, err error) {
+	return m.Git.AheadBehind(ctx, m.Repo.MainDir, base, task.BranchRef(branch))
 }

@@ -1,4 +1,4 @@
-package task
+package inspect
 
 import (
 	"context"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Merged is the one definition of "merged" (SPEC §7) that rm, gc, list and
 // the post-merge hook share; see MergedSet.
-func (m *Manager) Merged(ctx context.Context, rec *record.Record) (bool, error) {
+func (m *Inspector) Merged(ctx context.Context, rec *record.Record) (bool, error) {
 	set, err := m.MergedSet(ctx, []*record.Record{rec}, "")
 	return set[rec.Slug], err
 }
@@ -35,7 +36,7 @@ func (m *Manager) Merged(ctx context.Context, rec *record.Record) (bool, error) 
 // branch whose change is not in the base changed a path the base left
 // alone. since, when set, limits the patch-id search to the base's commits
 // after it (the post-merge hook looks at what the merge brought in).
-func (m *Manager) MergedSet(ctx context.Context, recs []*record.Record, since string) (map[string]bool, error) {
+func (m *Inspector) MergedSet(ctx context.Context, recs []*record.Record, since string) (map[string]bool, error) {
 	merged := map[string]bool{}
 	var pending []*record.Record
 	for _, rec := range recs {
@@ -82,11 +83,11 @@ type mergeCheck struct {
 
 // resolveChecks reads every branch tip and base with one cat-file and
 // keeps the branches that have commits of their own.
-func (m *Manager) resolveChecks(ctx context.Context, recs []*record.Record) ([]*mergeCheck, error) {
+func (m *Inspector) resolveChecks(ctx context.Context, recs []*record.Record) ([]*mergeCheck, error) {
 	names := make([]string, 0, 3*len(recs))
 	for _, rec := range recs {
 		b := baseRev(rec)
-		names = append(names, BranchRef(rec.Branch)+"^{commit}", b+"^{commit}", b+"^{tree}")
+		names = append(names, task.BranchRef(rec.Branch)+"^{commit}", b+"^{commit}", b+"^{tree}")
 	}
 	oids, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, names...)
 	if err != nil {
@@ -104,7 +105,7 @@ func (m *Manager) resolveChecks(ctx context.Context, recs []*record.Record) ([]*
 
 // notAncestors marks the branches that are ancestors of their base (one
 // for-each-ref per base) and returns the others.
-func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged map[string]bool) ([]*mergeCheck, error) {
+func (m *Inspector) notAncestors(ctx context.Context, checks []*mergeCheck, merged map[string]bool) ([]*mergeCheck, error) {
 	byBase := map[string][]*mergeCheck{}
 	var bases []string
 	for _, c := range checks {
@@ -117,7 +118,7 @@ func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged
 	for _, b := range bases {
 		args := []string{"for-each-ref", "--format=%(refname)", "--merged=" + b}
 		for _, c := range byBase[b] {
-			args = append(args, BranchRef(c.rec.Branch))
+			args = append(args, task.BranchRef(c.rec.Branch))
 		}
 		lines, err := m.Git.Lines(ctx, m.Repo.MainDir, args...)
 		if err != nil {
@@ -128,7 +129,7 @@ func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged
 			in[l] = true
 		}
 		for _, c := range byBase[b] {
-			if in[BranchRef(c.rec.Branch)] {
+			if in[task.BranchRef(c.rec.Branch)] {
 				merged[c.rec.Slug] = true
 			} else {
 				rest = append(rest, c)
@@ -140,7 +141,7 @@ func (m *Manager) notAncestors(ctx context.Context, checks []*mergeCheck, merged
 
 // changedOnBase keeps the tasks whose every changed path (since base_sha)
 // the base has changed too.
-func (m *Manager) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*mergeCheck, error) {
+func (m *Inspector) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*mergeCheck, error) {
 	var in strings.Builder
 	for _, c := range checks {
 		fmt.Fprintf(&in, "%s %s\n", c.tip, c.rec.BaseSHA)
@@ -198,7 +199,7 @@ func (m *Manager) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*m
 // mergeTreeUnchanged marks the tasks whose merge into their base would
 // leave the base's tree as it is, and returns the others. The merges run
 // in parallel.
-func (m *Manager) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck, merged map[string]bool) []*mergeCheck {
+func (m *Inspector) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck, merged map[string]bool) []*mergeCheck {
 	same := make([]bool, len(checks))
 	parallel(len(checks), func(i int) {
 		c := checks[i]
@@ -219,7 +220,7 @@ func (m *Manager) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck, 
 // patchMerged tells whether the task's whole diff, or each of its own
 // commits, has an equal (same patch id) among the base's commits since it
 // forked (or since `since`). upstream caches the base's patch ids.
-func (m *Manager) patchMerged(ctx context.Context, c *mergeCheck, since string, upstream map[string]map[string]bool) (bool, error) {
+func (m *Inspector) patchMerged(ctx context.Context, c *mergeCheck, since string, upstream map[string]map[string]bool) (bool, error) {
 	lower := since
 	if lower == "" {
 		lower = c.rec.BaseSHA
@@ -261,7 +262,7 @@ func (m *Manager) patchMerged(ctx context.Context, c *mergeCheck, since string, 
 
 // commitPatchIDs returns the patch ids of the commits of from that are
 // not in notIn, merges left out.
-func (m *Manager) commitPatchIDs(ctx context.Context, from, notIn string) (map[string]string, error) {
+func (m *Inspector) commitPatchIDs(ctx context.Context, from, notIn string) (map[string]string, error) {
 	revs, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-list", "--no-merges", from, "--not", notIn, "--")
 	if err != nil || strings.TrimSpace(revs) == "" {
 		return nil, err
@@ -272,8 +273,8 @@ func (m *Manager) commitPatchIDs(ctx context.Context, from, notIn string) (map[s
 // UnmergedCommits counts the commits of the task's branch that are in no
 // other branch, no remote-tracking branch (its upstream among them) and not
 // in its base: the commits that deleting the branch would lose.
-func (m *Manager) UnmergedCommits(ctx context.Context, rec *record.Record) (int, error) {
-	args := []string{"rev-list", "--count", "--ignore-missing", BranchRef(rec.Branch),
+func (m *Inspector) UnmergedCommits(ctx context.Context, rec *record.Record) (int, error) {
+	args := []string{"rev-list", "--count", "--ignore-missing", task.BranchRef(rec.Branch),
 		"--not", "--exclude=" + rec.Branch, "--branches", "--remotes"}
 	if base := baseRev(rec); base != "" {
 		args = append(args, base) // a tag or commit base is in no branch

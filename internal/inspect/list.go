@@ -1,4 +1,4 @@
-package task
+package inspect
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Live is a task's record with what is true of its worktree right now.
@@ -41,7 +42,7 @@ type LiveOptions struct {
 
 // Inspect reads every record and git's worktree list and, if asked, the
 // status of each worktree, in parallel (bounded by the number of cores).
-func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Worktree, error) {
+func (m *Inspector) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Worktree, error) {
 	entries, err := m.Store.All(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -81,7 +82,7 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 	if o.Worktrees {
 		for i := range lives {
 			if rec := lives[i].Entry.Record; rec != nil {
-				lives[i].Worktree = FindWorktree(wts, rec.Path)
+				lives[i].Worktree = task.FindWorktree(wts, rec.Path)
 			}
 		}
 	}
@@ -90,7 +91,7 @@ func (m *Manager) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.Wor
 
 // markMerged fills in Merged for every task whose worktree exists, with
 // one MergedSet for all of them.
-func (m *Manager) markMerged(ctx context.Context, lives []Live) {
+func (m *Inspector) markMerged(ctx context.Context, lives []Live) {
 	var recs []*record.Record
 	for _, l := range lives {
 		// A branch still at its base commit has no commits of its own,
@@ -111,7 +112,7 @@ func (m *Manager) markMerged(ctx context.Context, lives []Live) {
 }
 
 // InspectOne is Inspect for one task already read.
-func (m *Manager) InspectOne(ctx context.Context, e record.Entry, o LiveOptions) (*Live, error) {
+func (m *Inspector) InspectOne(ctx context.Context, e record.Entry, o LiveOptions) (*Live, error) {
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		return nil, err
@@ -125,12 +126,12 @@ func (m *Manager) InspectOne(ctx context.Context, e record.Entry, o LiveOptions)
 }
 
 // live is what can be said of a task without running git.
-func (m *Manager) live(e record.Entry, wts []git.Worktree) Live {
+func (m *Inspector) live(e record.Entry, wts []git.Worktree) Live {
 	l := Live{Entry: e}
 	if e.Record == nil {
 		return l
 	}
-	l.Worktree = FindWorktree(wts, e.Record.Path)
+	l.Worktree = task.FindWorktree(wts, e.Record.Path)
 	l.LastAccess = m.LastAccess(e.Record)
 	if st, err := os.Stat(e.Record.Path); err == nil && st.IsDir() {
 		l.Exists = true
@@ -139,7 +140,7 @@ func (m *Manager) live(e record.Entry, wts []git.Worktree) Live {
 }
 
 // fill adds the status and size of one task.
-func (m *Manager) fill(ctx context.Context, l *Live, o LiveOptions) {
+func (m *Inspector) fill(ctx context.Context, l *Live, o LiveOptions) {
 	rec := l.Entry.Record
 	if rec == nil || !l.Exists {
 		return

@@ -1,4 +1,4 @@
-package task
+package inspect
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/git/gittest"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // TestReadStatus holds a task's status to what git status says: the base
@@ -58,7 +59,7 @@ func TestDirtyCountFailureIsAnError(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--no-ahead-behind").
 		Fail(128, "fatal: not a git repository")
-	m := &Manager{Git: f.Git()}
+	m := &Inspector{Manager: &task.Manager{Git: f.Git()}}
 	if n, err := m.DirtyCount(context.Background(), "/r/wt"); err == nil || git.ExitCode(err) != 128 || n != 0 {
 		t.Errorf("got %d, %v; want git's error", n, err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/leftover"
 	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/git-wt/git-wt/internal/policy"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -26,10 +27,11 @@ type handlers struct {
 // the worktree statuses a command started before m was made.
 func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
 	h := &handlers{inspect: inspect.New(m, early), setup: setup.New(m)}
+	sweeper := leftover.New(m)
 	h.removal = removal.New(m, h.inspect)
-	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect)
-	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect)
-	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect)
+	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper)
+	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
+	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
 	return h
 }
 

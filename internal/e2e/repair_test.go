@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/git-wt/git-wt/internal/leftover"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/testutil"
 )
@@ -326,7 +327,7 @@ func TestStaleIndexLockOfAKilledNew(t *testing.T) {
 		t.Fatal("the killed checkout left no index.lock: the test does not test what it should")
 	}
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, task.StaleIndexLock) || !strings.Contains(r.Stdout, lock) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, leftover.StaleIndexLock) || !strings.Contains(r.Stdout, lock) {
 		t.Fatalf("doctor must name the stale index.lock: %s", r)
 	}
 	if r := s.WT("new", "T"); r.Code != 0 || !testutil.Exists(filepath.Join(path, "a.slow")) {
@@ -356,7 +357,7 @@ func TestStaleIndexLockOfAKilledCommit(t *testing.T) {
 	}
 	kill()
 	r := s.WT("doctor", "--fix")
-	if r.Code != 0 || !strings.Contains(r.Stdout, task.StaleIndexLock) || testutil.Exists(lock) {
+	if r.Code != 0 || !strings.Contains(r.Stdout, leftover.StaleIndexLock) || testutil.Exists(lock) {
 		t.Fatalf("doctor --fix must delete the stale index.lock: %s", r)
 	}
 	if r := s.WT("doctor"); r.Code != 0 {
@@ -380,7 +381,7 @@ func TestLiveIndexLockIsNotStale(t *testing.T) {
 	blockFilter(s, "clean", reached)
 	add := startIn(t, path, "git", "add", "-A")
 	waitFor(t, func() bool { return testutil.Exists(reached) })
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, task.StaleIndexLock) {
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, leftover.StaleIndexLock) {
 		t.Fatalf("doctor took a running git's lock for stale: %s", r)
 	}
 	if !testutil.Exists(filepath.Join(s.Repo, ".git", "worktrees", "T", "index.lock")) {
@@ -417,7 +418,7 @@ func TestInitializingLockOfAKilledWorktreeAdd(t *testing.T) {
 	path = s.MustWT("new", "U").Out()
 	s.Git(s.Repo, "worktree", "lock", "--reason", "initializing", path)
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, task.InitializingLock) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, leftover.InitializingLock) {
 		t.Fatalf("doctor must report git's initializing lock: %s", r)
 	}
 	if r := s.WT("doctor", "--fix"); r.Code != 0 {
@@ -429,7 +430,7 @@ func TestInitializingLockOfAKilledWorktreeAdd(t *testing.T) {
 	// A lock with any other reason is the user's: left alone.
 	path = s.MustWT("new", "V").Out()
 	s.Git(s.Repo, "worktree", "lock", "--reason", "on a usb disk", path)
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, task.InitializingLock) {
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, leftover.InitializingLock) {
 		t.Fatalf("doctor --fix touched a user's lock: %s", r)
 	}
 	if r := s.WT("rm", "V"); r.Code != 3 {
@@ -559,7 +560,7 @@ func TestStaleRefLocksOfAKilledGit(t *testing.T) {
 		t.Fatalf("rm with the task's refs locked must fail, or the test tests nothing: %s", r)
 	}
 	r := s.WT("doctor")
-	if r.Code != 1 || strings.Count(r.Stdout, task.StaleRefLock) != 2 {
+	if r.Code != 1 || strings.Count(r.Stdout, leftover.StaleRefLock) != 2 {
 		t.Fatalf("doctor must report both stale ref locks: %s", r)
 	}
 	if r := s.WT("doctor", "--fix"); r.Code != 0 {
@@ -611,7 +612,7 @@ func TestStaleIndexLockOfTheMainWorktree(t *testing.T) {
 	for _, name := range []string{"index.lock", "objects/maintenance.lock"} {
 		lock := filepath.Join(s.Repo, ".git", name)
 		s.Write(lock, "")
-		if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StaleRefLock) {
+		if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, leftover.StaleRefLock) {
 			t.Fatalf("doctor must report the stale %s: %s", name, r)
 		}
 		if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(lock) {

@@ -19,6 +19,14 @@ type Handler struct {
 	remover
 	setupper
 	inspector
+	sweeper
+}
+
+// sweeper deletes the lock files a killed git left in a worktree a
+// creation resumes.
+type sweeper interface {
+	ClearStaleLocks(rec *record.Record)
+	ClearInitializingLock(ctx context.Context, rec *record.Record)
 }
 
 // inspector tells a repair whether a worktree is dirty and its commits
@@ -35,6 +43,7 @@ type setupper interface {
 	Apply(ctx context.Context, e *record.Entry, p setup.Plan) error
 	InitFailed(rec *record.Record) error
 	FailInterruptedInit(ctx context.Context, e *record.Entry) error
+	EndLeftoverInit(rec *record.Record)
 }
 
 // remover is what the lifecycle needs of removal: rolling back a creation
@@ -47,7 +56,7 @@ type remover interface {
 }
 
 // New returns the lifecycle of m's tasks; r removes what must go, s
-// readies what is made, i looks.
-func New(m *task.Manager, r remover, s setupper, i inspector) *Handler {
-	return &Handler{Manager: m, remover: r, setupper: s, inspector: i}
+// readies what is made, i looks, w sweeps.
+func New(m *task.Manager, r remover, s setupper, i inspector, w sweeper) *Handler {
+	return &Handler{Manager: m, remover: r, setupper: s, inspector: i, sweeper: w}
 }

@@ -20,6 +20,14 @@ type Doctor struct {
 	remover
 	repairer
 	unmerged
+	finder
+}
+
+// finder finds the leftovers of killed gits in git's own files.
+type finder interface {
+	GitLeftovers(entries []record.Entry, wts []git.Worktree) []*task.Problem
+	StaleRefLocks() []*task.Problem
+	DiagnoseLock(e *record.Entry, wt *git.Worktree, p *task.Problem) *task.Problem
 }
 
 // unmerged counts a branch's commits found nowhere else: a leftover
@@ -47,6 +55,6 @@ type repairer interface {
 }
 
 // New returns the doctor of m's tasks.
-func New(m *task.Manager, r remover, l repairer, u unmerged) *Doctor {
-	return &Doctor{Manager: m, remover: r, repairer: l, unmerged: u}
+func New(m *task.Manager, r remover, l repairer, u unmerged, f finder) *Doctor {
+	return &Doctor{Manager: m, remover: r, repairer: l, unmerged: u, finder: f}
 }

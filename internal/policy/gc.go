@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/leftover"
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -30,7 +31,7 @@ type GCReport struct {
 var orphanKinds = map[string]bool{
 	task.StuckCreation: true, task.InterruptedInit: true, task.MissingWorktree: true, task.UnregisteredFolder: true,
 	task.PrunableEntry: true, task.LeftoverBranch: true, task.LeftoverTrash: true, task.LeftoverMerge: true,
-	task.LegacyRecord: true, task.StuckRemoval: true, task.StaleRefLock: true,
+	task.LegacyRecord: true, task.StuckRemoval: true, leftover.StaleRefLock: true,
 }
 
 // GC cleans orphans, then applies the retention policy (SPEC §7).

@@ -17,6 +17,12 @@ type Flow struct {
 	remover
 	worktrees
 	inspector
+	sweeper
+}
+
+// sweeper deletes the lock files a killed git left, before a commit.
+type sweeper interface {
+	ClearStaleLocks(rec *record.Record)
 }
 
 // inspector tells a merge whether worktrees are clean, how far the branch
@@ -41,6 +47,6 @@ type worktrees interface {
 }
 
 // New returns the workflow commands for m's tasks.
-func New(m *task.Manager, r remover, w worktrees, i inspector) *Flow {
-	return &Flow{Manager: m, remover: r, worktrees: w, inspector: i}
+func New(m *task.Manager, r remover, w worktrees, i inspector, s sweeper) *Flow {
+	return &Flow{Manager: m, remover: r, worktrees: w, inspector: i, sweeper: s}
 }

@@ -1,4 +1,4 @@
-package task
+package leftover
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // StaleRefLock is a ref's lock file (refs/heads/wt/x.lock,
@@ -26,13 +27,13 @@ var refLockRoots = []string{"refs/git-wt", "refs/wt", "refs/heads"}
 // it open" is not enough: a lock is stale only when, besides, no git
 // working in this repository (the main worktree, the base dir with the
 // tasks, the git dir) started before it was made.
-func (m *Manager) StaleRefLocks() []*Problem {
-	var problems []*Problem
+func (m *Sweeper) StaleRefLocks() []*task.Problem {
+	var problems []*task.Problem
 	for _, lock := range m.refLockFiles() {
 		if !m.refLockIsStale(lock) {
 			continue
 		}
-		problems = append(problems, &Problem{Kind: StaleRefLock, Path: lock, Age: -1,
+		problems = append(problems, &task.Problem{Kind: StaleRefLock, Path: lock, Age: -1,
 			Ref:    strings.TrimSuffix(filepath.ToSlash(relTo(m.Repo.CommonDir, lock)), ".lock"),
 			Detail: "a git that was killed in a ref update left this lock file: git cannot update that ref until it is gone",
 			Fix:    "delete the lock file",
@@ -45,7 +46,7 @@ func (m *Manager) StaleRefLocks() []*Problem {
 
 // refLockFiles lists the lock files under refLockRoots, and the lock
 // files of the git common dir itself.
-func (m *Manager) refLockFiles() []string {
+func (m *Sweeper) refLockFiles() []string {
 	var locks []string
 	for _, root := range refLockRoots {
 		filepath.WalkDir(filepath.Join(m.Repo.CommonDir, root), func(p string, d fs.DirEntry, err error) error {
@@ -70,12 +71,12 @@ func (m *Manager) refLockFiles() []string {
 
 // repoDirs are the folders where a git of this repository works: the
 // main worktree, the base dir with the tasks, the git dir.
-func (m *Manager) repoDirs() []string {
+func (m *Sweeper) repoDirs() []string {
 	return []string{m.Repo.MainDir, m.Settings.BaseDir, m.Repo.CommonDir}
 }
 
 // refLockIsStale judges one ref lock file (see staleRefLocks).
-func (m *Manager) refLockIsStale(lock string) bool {
+func (m *Sweeper) refLockIsStale(lock string) bool {
 	st, err := os.Lstat(lock)
 	if err != nil {
 		return false

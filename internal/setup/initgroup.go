@@ -1,4 +1,4 @@
-package task
+package setup
 
 import (
 	"github.com/git-wt/git-wt/internal/proc"
@@ -8,7 +8,7 @@ import (
 // EndLeftoverInit ends the process group of an init that outlived the
 // git-wt that started it (SPEC §7): the record names the group and its
 // leader's start time. Only for a record whose owner is dead.
-func (m *Manager) EndLeftoverInit(rec *record.Record) {
+func (m *Handler) EndLeftoverInit(rec *record.Record) {
 	if rec.Init.PGID <= 0 || rec.Init.Status != record.InitRunning {
 		return
 	}

@@ -1,4 +1,4 @@
-package task
+package leftover
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // LockMismatch is a record and git's admin entry that disagree on
@@ -19,7 +20,7 @@ const LockMismatch = "lock-mismatch"
 // one a person changes by hand, so the fix makes the record follow it.
 // git's own "initializing" lock is a killed `git worktree add`'s, reported
 // as such (leftovers.go).
-func (m *Manager) DiagnoseLock(e *record.Entry, wt *git.Worktree, p *Problem) *Problem {
+func (m *Sweeper) DiagnoseLock(e *record.Entry, wt *git.Worktree, p *task.Problem) *task.Problem {
 	rec := e.Record
 	if wt == nil || wt.Locked == rec.Locked || wt.LockReason == initializingReason {
 		return nil
@@ -33,7 +34,7 @@ func (m *Manager) DiagnoseLock(e *record.Entry, wt *git.Worktree, p *Problem) *P
 		claimed := *e
 		claimed.Record = &fixed
 		if err := m.Store.Save(ctx, &claimed); errors.Is(err, git.ErrStale) {
-			return ErrMovedOn // a lock or unlock since doctor looked: it wrote both
+			return task.ErrMovedOn // a lock or unlock since doctor looked: it wrote both
 		} else if err != nil {
 			return err
 		}

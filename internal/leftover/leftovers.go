@@ -1,4 +1,4 @@
-package task
+package leftover
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // What a killed git leaves in a task (SPEC §7): a stale index.lock or
@@ -31,8 +32,8 @@ var gitLocks = []struct{ name, kind string }{{"index.lock", StaleIndexLock}, {"H
 const initializingReason = "initializing"
 
 // GitLeftovers finds what killed gits left in the tasks' worktrees.
-func (m *Manager) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*Problem {
-	var problems []*Problem
+func (m *Sweeper) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*task.Problem {
+	var problems []*task.Problem
 	for i := range entries {
 		e := &entries[i]
 		rec := e.Record
@@ -45,15 +46,15 @@ func (m *Manager) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*Pr
 				continue
 			}
 			name := l.name
-			problems = append(problems, &Problem{Kind: l.kind, Task: rec.Task, Path: lock, Branch: rec.Branch, Entry: e, Age: -1,
+			problems = append(problems, &task.Problem{Kind: l.kind, Task: rec.Task, Path: lock, Branch: rec.Branch, Entry: e, Age: -1,
 				Detail: "a git that was killed left its " + name + ": git refuses to work in " + rec.Path + " until it is gone",
 				Fix:    "delete the lock file",
 				FixWith: func(context.Context, bool) error {
 					return removeStaleLock(rec.Path, name)
 				}})
 		}
-		if wt := FindWorktree(wts, rec.Path); wt != nil && wt.Locked && wt.LockReason == initializingReason {
-			problems = append(problems, &Problem{Kind: InitializingLock, Task: rec.Task, Path: rec.Path, Branch: rec.Branch, Entry: e, Age: -1,
+		if wt := task.FindWorktree(wts, rec.Path); wt != nil && wt.Locked && wt.LockReason == initializingReason {
+			problems = append(problems, &task.Problem{Kind: InitializingLock, Task: rec.Task, Path: rec.Path, Branch: rec.Branch, Entry: e, Age: -1,
 				Detail: "a git worktree add that was killed left the worktree locked (" + initializingReason + ")",
 				Fix:    "unlock the worktree",
 				FixWith: func(ctx context.Context, _ bool) error {
@@ -71,7 +72,7 @@ func midOperation(rec *record.Record) bool {
 	case record.Active, record.Adopted, record.Failed:
 		return false
 	}
-	return proc.Check(Owner(rec)) != proc.Dead
+	return proc.Check(task.Owner(rec)) != proc.Dead
 }
 
 // lockOf is the lock file name in the admin dir of the worktree at dir.
@@ -132,7 +133,7 @@ func removeLockIfStale(lock string, dirs ...string) error {
 
 // ClearStaleLocks removes the stale lock files of a killed git before
 // git-wt works in a task's worktree (new resuming it, commit), saying so.
-func (m *Manager) ClearStaleLocks(rec *record.Record) {
+func (m *Sweeper) ClearStaleLocks(rec *record.Record) {
 	for _, l := range gitLocks {
 		lock, ok := staleLock(rec.Path, l.name)
 		if !ok {
@@ -150,7 +151,7 @@ func (m *Manager) ClearStaleLocks(rec *record.Record) {
 // unlockInitializing unlocks the worktree at dir if `git worktree add`'s
 // own lock is still on it, under the repository lock (git worktree add
 // runs under it).
-func (m *Manager) unlockInitializing(ctx context.Context, dir string) error {
+func (m *Sweeper) unlockInitializing(ctx context.Context, dir string) error {
 	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
@@ -165,7 +166,7 @@ func (m *Manager) unlockInitializing(ctx context.Context, dir string) error {
 
 // ClearInitializingLock is unlockInitializing for the task new or rm is
 // about to use, when its owner is dead (or it is settled).
-func (m *Manager) ClearInitializingLock(ctx context.Context, rec *record.Record) {
+func (m *Sweeper) ClearInitializingLock(ctx context.Context, rec *record.Record) {
 	if locked, reason := git.WorktreeLock(rec.Path); !locked || reason != initializingReason {
 		return
 	}

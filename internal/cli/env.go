@@ -2,15 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/progress"
@@ -78,7 +77,7 @@ func (e *env) locate(ctx context.Context) (*git.Repo, error) {
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, exitcode.Failedf("cannot read the current directory (%v): it was removed, perhaps with its worktree; cd into the repository, or use git wt -C DIR", unwrapPathErr(err))
+		return nil, exitcode.Failedf("cannot read the current directory (%v): it was removed, perhaps with its worktree; cd into the repository, or use git wt -C DIR", fsutil.UnwrapPathErr(err))
 	}
 	repo, err := e.git.Locate(ctx, cwd)
 	if err != nil {
@@ -245,19 +244,4 @@ func (e *env) task(c *cli.Context, command string) (*task.Manager, *record.Entry
 		return nil, nil, err
 	}
 	return e.findTask(c.Context, command, arg)
-}
-
-// unwrapPathErr drops the operation (and path) from a system call's error
-// ("getwd: no such file or directory" → "no such file or directory"): our
-// messages say what was done themselves.
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var se *os.SyscallError
-	if errors.As(err, &se) {
-		return se.Err
-	}
-	return err
 }

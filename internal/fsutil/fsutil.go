@@ -116,3 +116,13 @@ func DiskUsage(path string) int64 {
 	})
 	return total
 }
+
+// UnwrapPathErr drops the path from a *fs.PathError: our messages name the
+// path themselves.
+func UnwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/setup"
@@ -215,7 +216,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	} else if b, err = m.ResolveBase(ctx, o.Base); err != nil {
 		return nil, err
 	}
-	baseDir, err := m.PlaceNew(ctx, b.SHA)
+	baseDir, err := m.Place.PlaceNew(ctx, b.SHA)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +322,7 @@ func (m *Handler) claim(ctx context.Context, o CreateOptions, b task.Base, baseD
 			return nil, false, exitcode.Usagef("invalid branch %q (check wt.branchPrefix)", branch)
 		}
 	}
-	path, err := task.WorktreePath(baseDir, m.Settings.BaseDir, name, o.Path)
+	path, err := place.WorktreePath(baseDir, m.Settings.BaseDir, name, o.Path)
 	if err != nil {
 		// What was seen may be old: a folder that is there now may be the
 		// same task's, made meanwhile by another new.
@@ -333,7 +334,7 @@ func (m *Handler) claim(ctx context.Context, o CreateOptions, b task.Base, baseD
 		return nil, false, err
 	}
 	if o.Path != "" {
-		if err := m.CheckChosenPath(ctx, baseDir, path); err != nil {
+		if err := m.Place.CheckChosenPath(ctx, baseDir, path); err != nil {
 			return nil, false, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -166,9 +167,9 @@ func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
 // <base dir>/.git-wt-tmp/merge-<pid>, and returns the pid.
 func mergeWorktreePID(baseDir, path string) (int, bool) {
 	dir := filepath.Dir(path)
-	if dir != filepath.Join(baseDir, task.MergeTmpDir) {
+	if dir != filepath.Join(baseDir, place.MergeTmpDir) {
 		real, err := filepath.EvalSymlinks(baseDir) // the base dir may be a symlink
-		if err != nil || dir != filepath.Join(real, task.MergeTmpDir) {
+		if err != nil || dir != filepath.Join(real, place.MergeTmpDir) {
 			return 0, false
 		}
 	}
@@ -235,7 +236,7 @@ func leftoverTrash(dirs, removing map[string]bool) []*task.Problem {
 	var problems []*task.Problem
 	self := proc.Self()
 	for dir := range dirs {
-		trash := filepath.Join(dir, task.TrashDir)
+		trash := filepath.Join(dir, place.TrashDir)
 		entries, _ := os.ReadDir(trash)
 		for _, e := range entries {
 			path := filepath.Join(trash, e.Name())

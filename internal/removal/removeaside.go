@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -34,9 +35,9 @@ import (
 // system than the base dir's trash.
 func (m *Remover) trashPaths(rec *record.Record, pid int) []string {
 	name := rec.Slug + "." + strconv.Itoa(pid)
-	beside := filepath.Join(filepath.Dir(rec.Path), task.TrashDir, name)
+	beside := filepath.Join(filepath.Dir(rec.Path), place.TrashDir, name)
 	if m.Settings != nil && m.Settings.BaseDir != "" && fsutil.Within(m.Settings.BaseDir, rec.Path) {
-		if inBase := filepath.Join(m.Settings.BaseDir, task.TrashDir, name); inBase != beside {
+		if inBase := filepath.Join(m.Settings.BaseDir, place.TrashDir, name); inBase != beside {
 			return []string{inBase, beside}
 		}
 	}

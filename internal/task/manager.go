@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 )
@@ -24,6 +25,8 @@ type Manager struct {
 	Settings *settings.Settings
 	Store    *record.Store
 	Events   *events.Log
+	// Place decides where worktrees go.
+	Place *place.Rules
 	// Warn prints a warning for the user (stderr).
 	Warn func(format string, args ...any)
 	// Progress shows how far long operations have got; nil shows nothing.
@@ -52,8 +55,10 @@ func New(g *git.Runner, repo *git.Repo, s *settings.Settings, command string) *M
 		Events:   &events.Log{Path: filepath.Join(repo.CommonDir, "wt", "events.jsonl"), Command: command},
 		Warn:     func(string, ...any) {},
 	}
+	m.Place = &place.Rules{Git: g, Repo: repo, Settings: s, Lock: m.Lock,
+		Warn: func(format string, args ...any) { m.Warn(format, args...) }}
 	if s != nil {
-		m.allowedBaseDir() // a .gitwt's base dir that breaks the rules is ignored by every command
+		m.Place.AllowedBaseDir() // a .gitwt's base dir that breaks the rules is ignored by every command
 	}
 	return m
 }

@@ -2,14 +2,9 @@ package task
 
 import (
 	"context"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // Base is the commit a new task starts from and the ref it merges back to.
@@ -95,65 +90,4 @@ func (m *Manager) Branches(ctx context.Context, pattern string) ([]BranchState, 
 		}
 	}
 	return all, nil
-}
-
-// BaseDir returns the base dir, if SPEC §14 allows it, with its symlinks
-// resolved, creating it if needed (see basedir.go).
-func (m *Manager) BaseDir() (string, error) {
-	dir, err := m.allowedBaseDir()
-	if err != nil {
-		return "", err
-	}
-	return makeBaseDir(dir)
-}
-
-// WorktreePath decides where a task's worktree goes: base/slug, or --path
-// (relative to the base dir). It must lie inside the base dir with no
-// symlink on the way (baseDir itself is resolved already; linkedBase is
-// the same dir as configured, before resolving), else it is a usage error;
-// an existing path is accepted only as an empty folder.
-func WorktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
-	p := filepath.Join(baseDir, slugName)
-	if want != "" {
-		p = want
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(baseDir, p)
-		}
-		p = filepath.Clean(p)
-		if rel, err := filepath.Rel(linkedBase, p); err == nil && fsutil.Within(linkedBase, p) {
-			p = filepath.Join(baseDir, rel)
-		}
-	}
-	if p == baseDir {
-		return "", exitcode.Usagef("worktree path %s is the base dir itself: choose a folder inside it", p)
-	}
-	if !fsutil.Within(baseDir, p) {
-		return "", exitcode.Usagef("worktree path %s lies outside the base dir %s (set wt.baseDir to put worktrees elsewhere)", p, baseDir)
-	}
-	real, err := fsutil.ResolveExisting(p)
-	if err != nil {
-		return "", exitcode.Failedf("cannot resolve %s: %v", p, UnwrapPathErr(err))
-	}
-	if real != p {
-		return "", exitcode.Usagef("worktree path %s goes through a symlink (to %s): refusing to create a worktree there", p, real)
-	}
-	if st, err := os.Lstat(p); err == nil {
-		if !st.IsDir() {
-			return "", exitcode.Refusedf("%s exists and is not a directory: remove it or choose another --path", p)
-		}
-		if entries, _ := os.ReadDir(p); len(entries) > 0 {
-			return "", exitcode.Refusedf("%s exists and is not empty: remove it or choose another --path", p)
-		}
-	}
-	return p, nil
-}
-
-// UnwrapPathErr drops the path from a *fs.PathError: our messages name the
-// path themselves.
-func UnwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

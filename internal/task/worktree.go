@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 )
@@ -30,5 +31,15 @@ func FindWorktree(wts []git.Worktree, path string) *git.Worktree {
 	return nil
 }
 
-// TrashDir is where rm moves a worktree folder before deleting it.
-const TrashDir = ".git-wt-trash"
+// RefuseNested refuses (exit 3, even with --force) to remove the task's
+// worktree while another registered worktree lies inside it: deleting the
+// folder would delete that worktree's files too. An entry whose folder is
+// gone (prunable) holds nothing to lose.
+func (m *Manager) RefuseNested(rec *record.Record, wts []git.Worktree) error {
+	for _, wt := range wts {
+		if wt.Path != rec.Path && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
+			return m.Refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
+		}
+	}
+	return nil
+}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -31,7 +32,7 @@ func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 	}
 	st, err := os.Stat(rec.Path)
 	if err != nil {
-		return nil, exitcode.Failedf("cannot read the worktree %s: %v", rec.Path, task.UnwrapPathErr(err))
+		return nil, exitcode.Failedf("cannot read the worktree %s: %v", rec.Path, fsutil.UnwrapPathErr(err))
 	}
 	owner, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {
@@ -57,7 +58,7 @@ func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 func commonDirs(dir, workdir string) (host, container string, err error) {
 	admin, adminAbs, err := git.AdminDir(dir)
 	if err != nil {
-		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), task.UnwrapPathErr(err))
+		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), fsutil.UnwrapPathErr(err))
 	}
 	common, ok := git.CommonDirWritten(adminAbs)
 	if !ok {

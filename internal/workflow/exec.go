@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -31,7 +32,7 @@ func (m *Flow) Exec(rec *record.Record, argv []string) error {
 	}
 	task.Checkpoint(context.Background(), "exec:found")
 	if err := os.Chdir(rec.Path); err != nil {
-		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, task.UnwrapPathErr(err)))
+		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, fsutil.UnwrapPathErr(err)))
 	}
 	// Looked up after the chdir: "./run.sh" is the worktree's.
 	path, err := exec.LookPath(argv[0])
@@ -56,5 +57,5 @@ func cannotRun(rec *record.Record, name string, err error) error {
 	if errors.As(err, &ee) {
 		err = ee.Err
 	}
-	return &exitcode.Error{Code: code, Err: fmt.Errorf("cannot run %s in %s: %v", name, rec.Path, task.UnwrapPathErr(err))}
+	return &exitcode.Error{Code: code, Err: fmt.Errorf("cannot run %s in %s: %v", name, rec.Path, fsutil.UnwrapPathErr(err))}
 }

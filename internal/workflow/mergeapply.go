@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lifecycle"
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
@@ -208,11 +209,11 @@ func (m *Flow) unmergedPaths(ctx context.Context, dir string) []string {
 // `merge-tree --write-tree`, and for a rebase of a task whose worktree is
 // gone.
 func (m *Flow) withCheckout(ctx context.Context, branch string, fn func(dir string) error) error {
-	baseDir, err := m.BaseDir()
+	baseDir, err := m.Place.BaseDir()
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(baseDir, task.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
+	dir := filepath.Join(baseDir, place.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
 	// addWorktree and dropWorktree take the repository lock themselves.
 	err = m.AddWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &lifecycle.Undo{}, false)
 	defer func() {

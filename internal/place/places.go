@@ -1,4 +1,4 @@
-package task
+package place
 
 import (
 	"context"
@@ -8,8 +8,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
-	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/record"
 )
 
 // Where worktrees may go (SPEC §7, §14 "--path"): a worktree never lies
@@ -32,7 +30,7 @@ var ownFolders = []string{TrashDir, poolDir, MergeTmpDir}
 // inside or contains another worktree (a task, a pool entry, the main
 // worktree): removing one would delete the other's files. It lists the
 // worktrees, so it runs only when --path was given.
-func (m *Manager) CheckChosenPath(ctx context.Context, baseDir, p string) error {
+func (r *Rules) CheckChosenPath(ctx context.Context, baseDir, p string) error {
 	rel, err := filepath.Rel(baseDir, p)
 	if err != nil {
 		return exitcode.Usagef("worktree path %s lies outside the base dir %s", p, baseDir)
@@ -42,7 +40,7 @@ func (m *Manager) CheckChosenPath(ctx context.Context, baseDir, p string) error 
 			return exitcode.Usagef("worktree path %s lies in %s, a folder git-wt keeps for itself (and empties): choose another --path", p, filepath.Join(baseDir, c))
 		}
 	}
-	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	wts, err := r.Git.Worktrees(ctx, r.Repo.MainDir)
 	if err != nil {
 		return err
 	}
@@ -57,15 +55,5 @@ func (m *Manager) CheckChosenPath(ctx context.Context, baseDir, p string) error 
 	return nil
 }
 
-// RefuseNested refuses (exit 3, even with --force) to remove the task's
-// worktree while another registered worktree lies inside it: deleting the
-// folder would delete that worktree's files too. An entry whose folder is
-// gone (prunable) holds nothing to lose.
-func (m *Manager) RefuseNested(rec *record.Record, wts []git.Worktree) error {
-	for _, wt := range wts {
-		if wt.Path != rec.Path && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
-			return m.Refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
-		}
-	}
-	return nil
-}
+// TrashDir is where rm moves a worktree folder before deleting it.
+const TrashDir = ".git-wt-trash"

@@ -1,4 +1,4 @@
-package task
+package place
 
 import (
 	"context"
@@ -25,34 +25,34 @@ import (
 // made if needed and, when it lies inside the main worktree, kept out of
 // the main worktree's status by .git/info/exclude. base is the commit the
 // task starts from.
-func (m *Manager) PlaceNew(ctx context.Context, base string) (string, error) {
-	if len(m.Settings.Invalid) > 0 {
-		return "", exitcode.Usagef("%v", m.Settings.Invalid[0])
+func (r *Rules) PlaceNew(ctx context.Context, base string) (string, error) {
+	if len(r.Settings.Invalid) > 0 {
+		return "", exitcode.Usagef("%v", r.Settings.Invalid[0])
 	}
-	dir, err := m.allowedBaseDir()
+	dir, err := r.AllowedBaseDir()
 	if err != nil {
 		return "", err
 	}
-	if dir, err = m.untrackedBaseDir(ctx, dir, base); err != nil {
+	if dir, err = r.untrackedBaseDir(ctx, dir, base); err != nil {
 		return "", err
 	}
-	for _, w := range m.Settings.Warnings {
-		m.Warn("%s", w)
+	for _, w := range r.Settings.Warnings {
+		r.Warn("%s", w)
 	}
-	if err := m.excludeBaseDir(ctx, dir); err != nil {
+	if err := r.excludeBaseDir(ctx, dir); err != nil {
 		return "", err
 	}
 	return makeBaseDir(dir)
 }
 
-// allowedBaseDir is the configured base dir if the rules that need no git
+// AllowedBaseDir is the configured base dir if the rules that need no git
 // allow it (else the default, when a .gitwt named it). New runs it for
 // every command, so that all agree on the base dir; only those that use
 // it (new, merge) report a refusal.
-func (m *Manager) allowedBaseDir() (string, error) {
-	dir := m.Settings.BaseDir
-	if why := m.baseDirProblem(dir); why != "" {
-		return m.rejectBaseDir(dir, why)
+func (r *Rules) AllowedBaseDir() (string, error) {
+	dir := r.Settings.BaseDir
+	if why := r.baseDirProblem(dir); why != "" {
+		return r.rejectBaseDir(dir, why)
 	}
 	return dir, nil
 }
@@ -61,31 +61,31 @@ func (m *Manager) allowedBaseDir() (string, error) {
 // path that the commit base tracks (a tracked file or folder, or a folder
 // holding one): worktrees there would mix with the main worktree's files.
 // One git process, and only for a base dir inside the main worktree.
-func (m *Manager) untrackedBaseDir(ctx context.Context, dir, base string) (string, error) {
-	rel, ok := m.inMainWorktree(dir)
+func (r *Rules) untrackedBaseDir(ctx context.Context, dir, base string) (string, error) {
+	rel, ok := r.inMainWorktree(dir)
 	if !ok || base == "" {
 		return dir, nil
 	}
-	out, err := m.Git.Run(ctx, m.Repo.MainDir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", base, "--", filepath.ToSlash(rel))
+	out, err := r.Git.Run(ctx, r.Repo.MainDir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", base, "--", filepath.ToSlash(rel))
 	if err != nil {
 		return "", err
 	}
 	if out != "" {
-		return m.rejectBaseDir(dir, fmt.Sprintf("%s is tracked in the commit %s (worktrees would mix with the main worktree's files)", rel, shortID(base)))
+		return r.rejectBaseDir(dir, fmt.Sprintf("%s is tracked in the commit %s (worktrees would mix with the main worktree's files)", rel, shortID(base)))
 	}
 	return dir, nil
 }
 
 // inMainWorktree is dir (its symlinks resolved) relative to the main
 // worktree, when it lies strictly inside it.
-func (m *Manager) inMainWorktree(dir string) (string, bool) {
+func (r *Rules) inMainWorktree(dir string) (string, bool) {
 	real, err := fsutil.ResolveExisting(dir)
 	if err != nil {
 		real = dir
 	}
 	for _, d := range []string{real, dir} {
-		if d != m.Repo.MainDir && fsutil.Within(m.Repo.MainDir, d) {
-			rel, err := filepath.Rel(m.Repo.MainDir, d)
+		if d != r.Repo.MainDir && fsutil.Within(r.Repo.MainDir, d) {
+			rel, err := filepath.Rel(r.Repo.MainDir, d)
 			return rel, err == nil
 		}
 	}
@@ -94,14 +94,14 @@ func (m *Manager) inMainWorktree(dir string) (string, bool) {
 
 // rejectBaseDir refuses dir, which breaks a rule (why), or, when it came
 // from a .gitwt, warns and falls back to the default base dir.
-func (m *Manager) rejectBaseDir(dir, why string) (string, error) {
-	s := m.Settings
+func (r *Rules) rejectBaseDir(dir, why string) (string, error) {
+	s := r.Settings
 	switch s.BaseDirScope {
 	case settings.ScopeGitwt:
 		s.IgnoreGitwt("wt.baseDir", dir, why)
-		s.BaseDir, s.BaseDirScope = settings.DefaultBaseDir(m.Repo.MainDir), ""
-		if why := m.baseDirProblem(s.BaseDir); why != "" {
-			return m.rejectBaseDir(s.BaseDir, why)
+		s.BaseDir, s.BaseDirScope = settings.DefaultBaseDir(r.Repo.MainDir), ""
+		if why := r.baseDirProblem(s.BaseDir); why != "" {
+			return r.rejectBaseDir(s.BaseDir, why)
 		}
 		return s.BaseDir, nil
 	case "":
@@ -113,24 +113,24 @@ func (m *Manager) rejectBaseDir(dir, why string) (string, error) {
 // baseDirProblem says which rule dir breaks, or "" when none, looking at
 // dir as written and with its symlinks resolved. Paths and a few lstat
 // calls, no git.
-func (m *Manager) baseDirProblem(dir string) string {
+func (r *Rules) baseDirProblem(dir string) string {
 	real, err := fsutil.ResolveExisting(dir)
 	if err != nil {
 		real = dir
 	}
-	main, trusted := m.Repo.MainDir, m.Settings.BaseDirScope != settings.ScopeGitwt || m.Settings.GitwtTrusted()
+	main, trusted := r.Repo.MainDir, r.Settings.BaseDirScope != settings.ScopeGitwt || r.Settings.GitwtTrusted()
 	for _, d := range []string{dir, real} {
 		switch {
 		case d == main:
 			return "it is the main worktree"
 		case fsutil.Within(d, main):
 			return fmt.Sprintf("it contains the main worktree %s", main)
-		case fsutil.Within(m.Repo.CommonDir, d) || fsutil.Within(m.Repo.GitDir, d):
-			return fmt.Sprintf("it lies inside git's own folder %s", m.Repo.CommonDir)
+		case fsutil.Within(r.Repo.CommonDir, d) || fsutil.Within(r.Repo.GitDir, d):
+			return fmt.Sprintf("it lies inside git's own folder %s", r.Repo.CommonDir)
 		case !trusted && !settings.UntrustedBaseDirAllowed(main, d):
 			return fmt.Sprintf("it resolves to %s, outside the places an untrusted .gitwt may name (git wt trust accepts the file as it is)", d)
 		}
-		if wt := m.linkedWorktreeAt(d); wt != "" {
+		if wt := r.linkedWorktreeAt(d); wt != "" {
 			return fmt.Sprintf("it lies inside the worktree %s", wt)
 		}
 	}
@@ -140,10 +140,10 @@ func (m *Manager) baseDirProblem(dir string) string {
 // linkedWorktreeAt is the linked worktree of this repository that dir is
 // or lies inside ("" when none), found by walking up to the main worktree
 // or the root and reading each .git file on the way.
-func (m *Manager) linkedWorktreeAt(dir string) string {
-	for d := dir; d != m.Repo.MainDir; d = filepath.Dir(d) {
+func (r *Rules) linkedWorktreeAt(dir string) string {
+	for d := dir; d != r.Repo.MainDir; d = filepath.Dir(d) {
 		if st, err := os.Lstat(filepath.Join(d, ".git")); err == nil && st.Mode().IsRegular() {
-			if _, admin, err := git.AdminDir(d); err == nil && git.CommonDirOf(admin) == m.Repo.CommonDir {
+			if _, admin, err := git.AdminDir(d); err == nil && git.CommonDirOf(admin) == r.Repo.CommonDir {
 				return d
 			}
 		}
@@ -159,11 +159,11 @@ func (m *Manager) linkedWorktreeAt(dir string) string {
 // allowed).
 func makeBaseDir(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", exitcode.Failedf("cannot create the worktree base dir %s: %v", dir, UnwrapPathErr(err))
+		return "", exitcode.Failedf("cannot create the worktree base dir %s: %v", dir, fsutil.UnwrapPathErr(err))
 	}
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, UnwrapPathErr(err))
+		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, fsutil.UnwrapPathErr(err))
 	}
 	return real, nil
 }
@@ -174,4 +174,55 @@ func shortID(oid string) string {
 		return oid[:12]
 	}
 	return oid
+}
+
+// BaseDir returns the base dir, if SPEC §14 allows it, with its symlinks
+// resolved, creating it if needed (see basedir.go).
+func (r *Rules) BaseDir() (string, error) {
+	dir, err := r.AllowedBaseDir()
+	if err != nil {
+		return "", err
+	}
+	return makeBaseDir(dir)
+}
+
+// WorktreePath decides where a task's worktree goes: base/slug, or --path
+// (relative to the base dir). It must lie inside the base dir with no
+// symlink on the way (baseDir itself is resolved already; linkedBase is
+// the same dir as configured, before resolving), else it is a usage error;
+// an existing path is accepted only as an empty folder.
+func WorktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
+	p := filepath.Join(baseDir, slugName)
+	if want != "" {
+		p = want
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(baseDir, p)
+		}
+		p = filepath.Clean(p)
+		if rel, err := filepath.Rel(linkedBase, p); err == nil && fsutil.Within(linkedBase, p) {
+			p = filepath.Join(baseDir, rel)
+		}
+	}
+	if p == baseDir {
+		return "", exitcode.Usagef("worktree path %s is the base dir itself: choose a folder inside it", p)
+	}
+	if !fsutil.Within(baseDir, p) {
+		return "", exitcode.Usagef("worktree path %s lies outside the base dir %s (set wt.baseDir to put worktrees elsewhere)", p, baseDir)
+	}
+	real, err := fsutil.ResolveExisting(p)
+	if err != nil {
+		return "", exitcode.Failedf("cannot resolve %s: %v", p, fsutil.UnwrapPathErr(err))
+	}
+	if real != p {
+		return "", exitcode.Usagef("worktree path %s goes through a symlink (to %s): refusing to create a worktree there", p, real)
+	}
+	if st, err := os.Lstat(p); err == nil {
+		if !st.IsDir() {
+			return "", exitcode.Refusedf("%s exists and is not a directory: remove it or choose another --path", p)
+		}
+		if entries, _ := os.ReadDir(p); len(entries) > 0 {
+			return "", exitcode.Refusedf("%s exists and is not empty: remove it or choose another --path", p)
+		}
+	}
+	return p, nil
 }

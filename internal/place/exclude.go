@@ -1,4 +1,4 @@
-package task
+package place
 
 import (
 	"context"
@@ -24,28 +24,28 @@ const excludeMark = "# git-wt: the worktree base dir (wt.baseDir); git wt new ke
 // lies inside the main worktree, and no line of git-wt's otherwise. It
 // reads the file (no git), and takes the repository lock only to change
 // it.
-func (m *Manager) excludeBaseDir(ctx context.Context, dir string) error {
+func (r *Rules) excludeBaseDir(ctx context.Context, dir string) error {
 	want := ""
-	if rel, ok := m.inMainWorktree(dir); ok {
+	if rel, ok := r.inMainWorktree(dir); ok {
 		if want, ok = anchoredLiteral(rel); !ok {
-			m.Warn("cannot keep %s out of the main worktree's status: its name cannot be written in %s", dir, m.excludeFile())
+			r.Warn("cannot keep %s out of the main worktree's status: its name cannot be written in %s", dir, r.excludeFile())
 			return nil
 		}
 	}
-	if have, _ := readExclude(m.excludeFile()); have == want {
+	if have, _ := readExclude(r.excludeFile()); have == want {
 		return nil
 	}
-	l, err := m.Lock(ctx)
+	l, err := r.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer l.Release()
-	return m.writeExclude(want)
+	return r.writeExclude(want)
 }
 
 // excludeFile is the exclude file every worktree of the repository reads.
-func (m *Manager) excludeFile() string {
-	return filepath.Join(m.Repo.CommonDir, "info", "exclude")
+func (r *Rules) excludeFile() string {
+	return filepath.Join(r.Repo.CommonDir, "info", "exclude")
 }
 
 // readExclude returns the line git-wt keeps in the exclude file ("" when
@@ -67,8 +67,8 @@ func readExclude(path string) (string, []string) {
 // writeExclude replaces git-wt's line (and its marker) in the exclude
 // file by want, or removes them when want is "". The caller holds the
 // lock; the file is replaced whole, by a rename.
-func (m *Manager) writeExclude(want string) error {
-	path := m.excludeFile()
+func (r *Rules) writeExclude(want string) error {
+	path := r.excludeFile()
 	have, lines := readExclude(path)
 	if have == want {
 		return nil

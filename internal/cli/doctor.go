@@ -82,7 +82,7 @@ func (e *env) printProblems(problems []*task.Problem) {
 		default:
 			where = p.Ref
 		}
-		line := fmt.Sprintf("%s: %s: %s", e.out.yellow(p.Kind), where, p.Detail)
+		line := fmt.Sprintf("%s: %s: %s", e.out.yellow(string(p.Kind)), where, p.Detail)
 		switch {
 		case p.Outcome != "":
 			line += " [" + p.Outcome + "]"

@@ -46,7 +46,7 @@ func TestCorruptRecordIsNeitherListedNorCounted(t *testing.T) {
 	if n := s.MustWT("count").Out(); n != "1" {
 		t.Errorf("count = %s, want 1 (corrupt records are no tasks)", n)
 	}
-	if r := s.WT("doctor"); r.Code != 1 || strings.Count(r.Stdout, task.CorruptRecord) != len(bad) {
+	if r := s.WT("doctor"); r.Code != 1 || strings.Count(r.Stdout, string(task.CorruptRecord)) != len(bad) {
 		t.Errorf("doctor must report each corrupt record: %s", r)
 	}
 }

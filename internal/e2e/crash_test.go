@@ -41,7 +41,7 @@ func TestKilledNewIsRepairedByDoctor(t *testing.T) {
 			s := testutil.NewSandbox(t)
 			kill(stopAt(t, s, cp, "new", "T"))
 			r := s.WT("doctor")
-			if r.Code != 1 || !strings.Contains(r.Stdout, task.StuckCreation) {
+			if r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckCreation)) {
 				t.Fatalf("doctor after a kill at %s: %s", cp, r)
 			}
 			if r := s.WT("doctor", "--fix"); r.Code != 0 {
@@ -141,7 +141,7 @@ func TestDeadCreatorIsToldApartFromALiveOne(t *testing.T) {
 	rec := readRecord(t, s, "T")
 	rec["creator_start"] = "2000-01-01T00:00:00Z"
 	writeRecord(t, s, "T", rec)
-	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckCreation) {
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckCreation)) {
 		t.Fatalf("a reused pid must count as dead: %s", r)
 	}
 	kill(live)
@@ -162,7 +162,7 @@ func TestKilledDuringInitIsRepairedByDoctor(t *testing.T) {
 	kill(cmd)
 	system("kill", "-9", initPID)
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, task.StuckCreation) || !strings.Contains(r.Stdout, "initializing") {
+	if r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckCreation)) || !strings.Contains(r.Stdout, "initializing") {
 		t.Fatalf("doctor after a kill during init: %s", r)
 	}
 	if r := s.WT("doctor", "--fix"); r.Code != 0 {

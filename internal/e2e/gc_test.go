@@ -42,13 +42,13 @@ func TestDoctorFindsAndFixesEachOrphan(t *testing.T) {
 	kinds := map[string]string{}
 	for _, p := range problems {
 		kinds[p.Kind] = p.Path
-		if p.Kind == task.LeftoverBranch {
+		if p.Kind == string(task.LeftoverBranch) {
 			kinds[p.Kind] = p.Branch
 		}
 	}
 	want := map[string]string{
-		task.MissingWorktree: missing, task.ForeignWorktree: foreign, task.PrunableEntry: gone,
-		task.LeftoverBranch: "wt/leftover",
+		string(task.MissingWorktree): missing, string(task.ForeignWorktree): foreign, string(task.PrunableEntry): gone,
+		string(task.LeftoverBranch): "wt/leftover",
 	}
 	for k, v := range want {
 		if kinds[k] != v {
@@ -83,7 +83,7 @@ func TestRepairLeavesYoungAndDirtyOrphans(t *testing.T) {
 	s.Write(filepath.Join(path, "unsaved.txt"), "work")
 	os.RemoveAll(filepath.Join(s.Repo, ".git", "worktrees", "dirty"))
 	r := s.WT("doctor", "--fix")
-	if r.Code != 1 || !strings.Contains(r.Stdout, task.LeftYoung) || !strings.Contains(r.Stdout, task.UnregisteredFolder) || !strings.Contains(r.Stdout, "kept: ") {
+	if r.Code != 1 || !strings.Contains(r.Stdout, task.LeftYoung) || !strings.Contains(r.Stdout, string(task.UnregisteredFolder)) || !strings.Contains(r.Stdout, "kept: ") {
 		t.Fatalf("doctor --fix must leave the young branch and the dirty orphan: %s", r)
 	}
 	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/fresh") {

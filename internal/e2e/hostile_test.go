@@ -117,7 +117,7 @@ func TestBadRecordsAreRemovedOnlyByDoctorFixForce(t *testing.T) {
 		}
 	}
 	r := s.WT("doctor")
-	if r.Code != 1 || strings.Count(r.Stdout, task.CorruptRecord) != len(bad) {
+	if r.Code != 1 || strings.Count(r.Stdout, string(task.CorruptRecord)) != len(bad) {
 		t.Fatalf("doctor must report each bad record: %s", r)
 	}
 	if r := s.WT("doctor", "--fix"); r.Code != 1 {

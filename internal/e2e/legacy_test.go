@@ -67,13 +67,13 @@ func TestLegacyRecordsAreTasksUntilDoctorFixMovesThem(t *testing.T) {
 		t.Errorf("count = %s, want 2", n)
 	}
 	r = s.WT("doctor")
-	if r.Code != 1 || strings.Count(r.Stdout, task.LegacyRecord) != 2 || strings.Contains(r.Stdout, task.ForeignWorktree) {
+	if r.Code != 1 || strings.Count(r.Stdout, string(task.LegacyRecord)) != 2 || strings.Contains(r.Stdout, string(task.ForeignWorktree)) {
 		t.Fatalf("doctor must report each legacy record, and their worktrees as tasks, not foreign: %s", r)
 	}
 	if refOID(s, "refs/wt/a") != oidA {
 		t.Fatal("doctor without --fix moved a record")
 	}
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Count(r.Stdout, "[fixed]") != 2 || strings.Contains(r.Stdout, task.ForeignWorktree) {
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Count(r.Stdout, "[fixed]") != 2 || strings.Contains(r.Stdout, string(task.ForeignWorktree)) {
 		t.Fatalf("doctor --fix must move both records and adopt nothing: %s", r)
 	}
 	movedOnce(t, s, "a", oidA)
@@ -97,7 +97,7 @@ func TestGCMovesLegacyRecordsBeforeLookingForForeignWorktrees(t *testing.T) {
 		t.Fatalf("gc --dry-run must change nothing: %s", r)
 	}
 	r := s.MustWT("gc")
-	if !strings.Contains(r.Stdout, task.LegacyRecord) {
+	if !strings.Contains(r.Stdout, string(task.LegacyRecord)) {
 		t.Errorf("gc must say it moved the record: %s", r)
 	}
 	movedOnce(t, s, "a", oid)
@@ -144,7 +144,7 @@ func TestLegacyRecordKeptTwiceIsDropped(t *testing.T) {
 	s.MustWT("new", "a")
 	oid := s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/a")
 	s.Git(s.Repo, "update-ref", "refs/wt/a", oid)
-	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.LegacyRecord) {
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.LegacyRecord)) {
 		t.Fatalf("doctor must report the second copy: %s", r)
 	}
 	s.MustWT("new", "b")
@@ -165,10 +165,10 @@ func TestLegacyConflictChangesNothing(t *testing.T) {
 	s.Git(s.Repo, "update-ref", "refs/wt/a", old)
 
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, task.LegacyConflict) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, string(task.LegacyConflict)) {
 		t.Fatalf("doctor must report the conflict: %s", r)
 	}
-	if r := s.WT("doctor", "--fix"); r.Code != 1 || !strings.Contains(r.Stdout, task.LegacyConflict) {
+	if r := s.WT("doctor", "--fix"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.LegacyConflict)) {
 		t.Fatalf("doctor --fix must leave the conflict to a person: %s", r)
 	}
 	s.MustWT("gc")

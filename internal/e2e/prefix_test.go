@@ -26,7 +26,7 @@ func TestLeftoverBranchesAreFoundWithAPrefixWithoutSlash(t *testing.T) {
 	}
 	var found []string
 	for _, p := range problems {
-		if p.Kind == task.LeftoverBranch {
+		if p.Kind == string(task.LeftoverBranch) {
 			found = append(found, p.Branch)
 		}
 	}

@@ -137,7 +137,7 @@ func TestRmThatFailsHalfWayIsFinishedByTheNextRm(t *testing.T) {
 	if st := recordState(s, "T"); st != "removing" {
 		t.Fatalf("record state %q after a half-done rm, want removing", st)
 	}
-	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckRemoval) {
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckRemoval)) {
 		t.Fatalf("doctor while the removal is stuck: %s", r)
 	}
 	os.Chmod(branches, 0o755)
@@ -165,7 +165,7 @@ func TestRmOfAnUndeletableFileIsFinishedByDoctor(t *testing.T) {
 	if st := recordState(s, "T"); st != "removing" {
 		t.Fatalf("record state %q, want removing", st)
 	}
-	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckRemoval) || strings.Contains(r.Stdout, task.LeftoverTrash) {
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckRemoval)) || strings.Contains(r.Stdout, string(task.LeftoverTrash)) {
 		t.Fatalf("doctor while the removal is stuck: %s", r)
 	}
 	s.GiveToNobody() // the cause fixed
@@ -247,7 +247,7 @@ func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
 	// Written before the move, seen by no check yet.
 	s.Write(filepath.Join(moved[0], "late.txt"), "late")
 	kill(rm)
-	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, task.StuckRemoval) || strings.Contains(r.Stdout, task.LeftoverTrash) {
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckRemoval)) || strings.Contains(r.Stdout, string(task.LeftoverTrash)) {
 		t.Fatalf("doctor after a kill between the move and the second check: %s", r)
 	}
 	s.WT("doctor", "--fix") // keeps the dirty worktree, and says so

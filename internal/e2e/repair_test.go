@@ -38,7 +38,7 @@ func TestZombieCreatorCountsAsDead(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGKILL)
 	waitFor(t, func() bool { return procState(cmd.Process.Pid) == "Z" })
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, task.StuckCreation) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckCreation)) {
 		t.Fatalf("doctor must see the stuck creation of a zombie creator: %s", r)
 	}
 	// new takes the task over at once instead of waiting for the zombie.
@@ -159,7 +159,7 @@ func TestKilledInitOfAnExistingTaskKeepsIt(t *testing.T) {
 	syscall.Kill(initPID, syscall.SIGKILL)
 	cmd.Wait()
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, task.InterruptedInit) || strings.Contains(r.Stdout, task.StuckCreation) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, string(task.InterruptedInit)) || strings.Contains(r.Stdout, string(task.StuckCreation)) {
 		t.Fatalf("doctor after a killed init of an existing task: %s", r)
 	}
 	s.WT("doctor", "--fix", "--force")
@@ -327,7 +327,7 @@ func TestStaleIndexLockOfAKilledNew(t *testing.T) {
 		t.Fatal("the killed checkout left no index.lock: the test does not test what it should")
 	}
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, leftover.StaleIndexLock) || !strings.Contains(r.Stdout, lock) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.StaleIndexLock)) || !strings.Contains(r.Stdout, lock) {
 		t.Fatalf("doctor must name the stale index.lock: %s", r)
 	}
 	if r := s.WT("new", "T"); r.Code != 0 || !testutil.Exists(filepath.Join(path, "a.slow")) {
@@ -357,7 +357,7 @@ func TestStaleIndexLockOfAKilledCommit(t *testing.T) {
 	}
 	kill()
 	r := s.WT("doctor", "--fix")
-	if r.Code != 0 || !strings.Contains(r.Stdout, leftover.StaleIndexLock) || testutil.Exists(lock) {
+	if r.Code != 0 || !strings.Contains(r.Stdout, string(leftover.StaleIndexLock)) || testutil.Exists(lock) {
 		t.Fatalf("doctor --fix must delete the stale index.lock: %s", r)
 	}
 	if r := s.WT("doctor"); r.Code != 0 {
@@ -381,7 +381,7 @@ func TestLiveIndexLockIsNotStale(t *testing.T) {
 	blockFilter(s, "clean", reached)
 	add := startIn(t, path, "git", "add", "-A")
 	waitFor(t, func() bool { return testutil.Exists(reached) })
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, leftover.StaleIndexLock) {
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, string(leftover.StaleIndexLock)) {
 		t.Fatalf("doctor took a running git's lock for stale: %s", r)
 	}
 	if !testutil.Exists(filepath.Join(s.Repo, ".git", "worktrees", "T", "index.lock")) {
@@ -418,7 +418,7 @@ func TestInitializingLockOfAKilledWorktreeAdd(t *testing.T) {
 	path = s.MustWT("new", "U").Out()
 	s.Git(s.Repo, "worktree", "lock", "--reason", "initializing", path)
 	r := s.WT("doctor")
-	if r.Code != 1 || !strings.Contains(r.Stdout, leftover.InitializingLock) {
+	if r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.InitializingLock)) {
 		t.Fatalf("doctor must report git's initializing lock: %s", r)
 	}
 	if r := s.WT("doctor", "--fix"); r.Code != 0 {
@@ -430,7 +430,7 @@ func TestInitializingLockOfAKilledWorktreeAdd(t *testing.T) {
 	// A lock with any other reason is the user's: left alone.
 	path = s.MustWT("new", "V").Out()
 	s.Git(s.Repo, "worktree", "lock", "--reason", "on a usb disk", path)
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, leftover.InitializingLock) {
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || strings.Contains(r.Stdout, string(leftover.InitializingLock)) {
 		t.Fatalf("doctor --fix touched a user's lock: %s", r)
 	}
 	if r := s.WT("rm", "V"); r.Code != 3 {
@@ -449,11 +449,11 @@ func TestInterruptedMergeIsFinished(t *testing.T) {
 		state      string // the state the kill leaves
 		problem    string // what doctor reports
 	}{
-		{"merge:cleanup", true, "merging", task.InterruptedMerge},
+		{"merge:cleanup", true, "merging", string(task.InterruptedMerge)},
 		// The cleanup had begun removing: the worktree folder already
 		// moved to the trash, the task in state removing.
-		{"rm:renamed", true, "removing", task.StuckRemoval},
-		{"merge:merging", false, "merging", task.InterruptedMerge},
+		{"rm:renamed", true, "removing", string(task.StuckRemoval)},
+		{"merge:merging", false, "merging", string(task.InterruptedMerge)},
 	} {
 		t.Run(tc.checkpoint, func(t *testing.T) {
 			s, path, taskTip, _ := mergeSetup(t, false)
@@ -560,7 +560,7 @@ func TestStaleRefLocksOfAKilledGit(t *testing.T) {
 		t.Fatalf("rm with the task's refs locked must fail, or the test tests nothing: %s", r)
 	}
 	r := s.WT("doctor")
-	if r.Code != 1 || strings.Count(r.Stdout, leftover.StaleRefLock) != 2 {
+	if r.Code != 1 || strings.Count(r.Stdout, string(leftover.StaleRefLock)) != 2 {
 		t.Fatalf("doctor must report both stale ref locks: %s", r)
 	}
 	if r := s.WT("doctor", "--fix"); r.Code != 0 {
@@ -612,7 +612,7 @@ func TestStaleIndexLockOfTheMainWorktree(t *testing.T) {
 	for _, name := range []string{"index.lock", "objects/maintenance.lock"} {
 		lock := filepath.Join(s.Repo, ".git", name)
 		s.Write(lock, "")
-		if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, leftover.StaleRefLock) {
+		if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.StaleRefLock)) {
 			t.Fatalf("doctor must report the stale %s: %s", name, r)
 		}
 		if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(lock) {

@@ -17,14 +17,17 @@ import (
 // HEAD.lock in its admin dir, and the "initializing" lock that `git
 // worktree add` puts on the admin entry while it works.
 const (
-	StaleIndexLock   = "stale-index-lock"  // index.lock of a git that died
-	StaleHeadLock    = "stale-head-lock"   // HEAD.lock of a git that died
-	InitializingLock = "initializing-lock" // git worktree add's own lock, its process gone
+	StaleIndexLock   task.Kind = "stale-index-lock"  // index.lock of a git that died
+	StaleHeadLock    task.Kind = "stale-head-lock"   // HEAD.lock of a git that died
+	InitializingLock task.Kind = "initializing-lock" // git worktree add's own lock, its process gone
 )
 
 // gitLocks are the lock files a killed git leaves in a worktree's admin
 // dir that stop every later git there, by the problem kind they are.
-var gitLocks = []struct{ name, kind string }{{"index.lock", StaleIndexLock}, {"HEAD.lock", StaleHeadLock}}
+var gitLocks = []struct {
+	name string
+	kind task.Kind
+}{{"index.lock", StaleIndexLock}, {"HEAD.lock", StaleHeadLock}}
 
 // initializingReason is the lock reason `git worktree add` writes while it
 // sets a worktree up (git-wt runs it with LC_ALL=C, so it is not
@@ -144,7 +147,7 @@ func (m *Sweeper) ClearStaleLocks(rec *record.Record) {
 			continue
 		}
 		m.Warn("deleted %s, which a git that was killed left behind", lock)
-		m.LogEvent(rec, "repaired", l.kind+": "+lock)
+		m.LogEvent(rec, "repaired", string(l.kind)+": "+lock)
 	}
 }
 
@@ -174,5 +177,5 @@ func (m *Sweeper) ClearInitializingLock(ctx context.Context, rec *record.Record)
 		m.Warn("could not unlock %s, which a killed git worktree add left locked: %v (run git worktree unlock %s)", rec.Path, err, rec.Path)
 		return
 	}
-	m.LogEvent(rec, "repaired", InitializingLock+": "+rec.Path)
+	m.LogEvent(rec, "repaired", string(InitializingLock)+": "+rec.Path)
 }

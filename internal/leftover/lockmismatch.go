@@ -13,7 +13,7 @@ import (
 // LockMismatch is a record and git's admin entry that disagree on
 // whether the worktree is locked: a `git wt lock` killed between its two
 // writes, or a `git worktree lock`/`unlock` run by hand.
-const LockMismatch = "lock-mismatch"
+const LockMismatch task.Kind = "lock-mismatch"
 
 // DiagnoseLock reports a task whose record and git's admin entry disagree
 // on its lock. git's entry is the later write of `git wt lock` and the

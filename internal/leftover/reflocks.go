@@ -16,7 +16,7 @@ import (
 // middle of a ref transaction: until it goes, every update of that ref
 // fails ("cannot lock ref"). The main worktree's index.lock and HEAD.lock
 // (a killed git wt merge's) are found the same way.
-const StaleRefLock = "stale-ref-lock"
+const StaleRefLock task.Kind = "stale-ref-lock"
 
 // refLockRoots are where git-wt's and its tasks' ref lock files may be,
 // relative to the git common dir: git-wt's own refs, and the branches.

@@ -290,7 +290,7 @@ func (m *Doctor) applyFix(ctx context.Context, p *task.Problem, force bool) stri
 		rec = p.Entry.Record
 	}
 	if err == nil {
-		m.LogEvent(rec, "repaired", p.Kind+": "+p.Fix)
+		m.LogEvent(rec, "repaired", string(p.Kind)+": "+p.Fix)
 		return task.Fixed
 	}
 	if errors.Is(err, task.ErrMovedOn) {

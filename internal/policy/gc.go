@@ -28,7 +28,7 @@ type GCReport struct {
 
 // orphanKinds are the problems gc cleans; the rest (foreign worktrees to
 // adopt, corrupt records, interrupted merges) are doctor's to report.
-var orphanKinds = map[string]bool{
+var orphanKinds = map[task.Kind]bool{
 	task.StuckCreation: true, task.InterruptedInit: true, task.MissingWorktree: true, task.UnregisteredFolder: true,
 	task.PrunableEntry: true, task.LeftoverBranch: true, task.LeftoverTrash: true, task.LeftoverMerge: true,
 	task.LegacyRecord: true, task.StuckRemoval: true, leftover.StaleRefLock: true,

@@ -15,8 +15,8 @@ import (
 // The doctor kinds of records an earlier git-wt kept under refs/wt/
 // (SPEC §14 "Legacy records").
 const (
-	LegacyRecord   = "legacy-record"   // a record still under refs/wt/, where it hides the task branch
-	LegacyConflict = "legacy-conflict" // refs/wt/<slug> and refs/git-wt/tasks/<slug> hold different records
+	LegacyRecord   Kind = "legacy-record"   // a record still under refs/wt/, where it hides the task branch
+	LegacyConflict Kind = "legacy-conflict" // refs/wt/<slug> and refs/git-wt/tasks/<slug> hold different records
 )
 
 // legacyMaybe says whether refs/wt/ may hold records, without a git

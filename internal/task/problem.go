@@ -8,26 +8,31 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
+// Kind names one way records, worktrees, branches and git's own files can
+// disagree; doctor --json prints it.
+type Kind string
+
 // The ways records, worktrees, branches and git's admin entries can
-// disagree (SPEC §7).
+// disagree (SPEC §7). Leftovers of killed gits are in internal/leftover,
+// records under refs/wt/ in legacy.go.
 const (
-	CorruptRecord      = "corrupt-record"          // a record ref whose blob cannot be read
-	StuckCreation      = "stuck-creation"          // creating/initializing, creator gone
-	InterruptedInit    = "interrupted-init"        // git wt init of an existing task, its process gone
-	InterruptedMerge   = "interrupted-merge"       // merging, its process gone
-	MissingWorktree    = "missing-worktree"        // a record whose worktree folder is gone
-	UnregisteredFolder = "unregistered-worktree"   // a record and folder git no longer knows
-	PrunableEntry      = "prunable-admin-entry"    // git's admin entry for a folder that is gone
-	ForeignWorktree    = "foreign-worktree"        // a worktree git-wt did not make (no record)
-	LeftoverBranch     = "leftover-branch"         // a task branch with no worktree, no record, no unique commits
-	LeftoverTrash      = "leftover-trash"          // what an interrupted rm was deleting
-	LeftoverMerge      = "leftover-merge-worktree" // the temporary worktree of a merge whose process died
-	StuckRemoval       = "stuck-removal"           // removing, its process gone (stuckremoval.go)
+	CorruptRecord      Kind = "corrupt-record"          // a record ref whose blob cannot be read
+	StuckCreation      Kind = "stuck-creation"          // creating/initializing, creator gone
+	InterruptedInit    Kind = "interrupted-init"        // git wt init of an existing task, its process gone
+	InterruptedMerge   Kind = "interrupted-merge"       // merging, its process gone
+	MissingWorktree    Kind = "missing-worktree"        // a record whose worktree folder is gone
+	UnregisteredFolder Kind = "unregistered-worktree"   // a record and folder git no longer knows
+	PrunableEntry      Kind = "prunable-admin-entry"    // git's admin entry for a folder that is gone
+	ForeignWorktree    Kind = "foreign-worktree"        // a worktree git-wt did not make (no record)
+	LeftoverBranch     Kind = "leftover-branch"         // a task branch with no worktree, no record, no unique commits
+	LeftoverTrash      Kind = "leftover-trash"          // what an interrupted rm was deleting
+	LeftoverMerge      Kind = "leftover-merge-worktree" // the temporary worktree of a merge whose process died
+	StuckRemoval       Kind = "stuck-removal"           // removing, its process gone (stuckremoval.go)
 )
 
 // Problem is one disagreement, what fixing it does, and what happened.
 type Problem struct {
-	Kind    string `json:"kind"`
+	Kind    Kind   `json:"kind"`
 	Task    string `json:"task,omitempty"`
 	Path    string `json:"path,omitempty"`
 	Branch  string `json:"branch,omitempty"`

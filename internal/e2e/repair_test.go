@@ -162,12 +162,12 @@ func TestKilledInitOfAnExistingTaskKeepsIt(t *testing.T) {
 	if r.Code != 1 || !strings.Contains(r.Stdout, string(task.InterruptedInit)) || strings.Contains(r.Stdout, string(task.StuckCreation)) {
 		t.Fatalf("doctor after a killed init of an existing task: %s", r)
 	}
-	s.WT("doctor", "--fix", "--force")
+	fix := s.WT("doctor", "--fix", "--force")
 	if !testutil.Exists(filepath.Join(path, "work.txt")) {
 		t.Fatal("doctor --fix --force deleted a task whose init was killed, with its work")
 	}
 	if state := readRecord(t, s, "T")["state"]; state != "failed" {
-		t.Fatalf("task state %v, want failed", state)
+		t.Fatalf("task state %v, want failed; doctor --fix --force: %s", state, fix)
 	}
 	if r := s.WT("new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "git wt init") {
 		t.Fatalf("new of a task whose init was killed must say to run git wt init: %s", r)

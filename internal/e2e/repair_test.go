@@ -574,6 +574,31 @@ func TestStaleRefLocksOfAKilledGit(t *testing.T) {
 	}
 }
 
+// A git-wt killed in the middle of writing a task's record leaves git's
+// lock file on the record's ref beside the task it was changing. Every
+// repair of the task writes that ref, so doctor --fix deletes the stale
+// lock files first, whatever order it lists the problems in.
+func TestDoctorFixesStaleRefLocksBeforeTheTasksBehindThem(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	cmd, initPID := startInit(t, s, "init", "T")
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	syscall.Kill(initPID, syscall.SIGKILL)
+	cmd.Wait()
+	ref := "refs/git-wt/tasks/T"
+	s.Write(filepath.Join(s.Repo, ".git", ref+".lock"), s.Git(s.Repo, "rev-parse", ref)+"\n")
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.InterruptedInit)) || !strings.Contains(r.Stdout, string(leftover.StaleRefLock)) {
+		t.Fatalf("doctor must report the interrupted init and the stale lock: %s", r)
+	}
+	fix := s.WT("doctor", "--fix")
+	if state := readRecord(t, s, "T")["state"]; state != "failed" || testutil.Exists(filepath.Join(s.Repo, ".git", ref+".lock")) {
+		t.Fatalf("task state %v, want failed, and no lock file left; doctor --fix: %s", state, fix)
+	}
+	if !testutil.Exists(path) {
+		t.Fatal("the repair removed the task's worktree")
+	}
+}
+
 // A new killed inside git worktree add, after git wrote the all-zero id
 // into the worktree's HEAD and before it pointed HEAD anywhere, leaves a
 // worktree every git command fails in (git fsck: "detached HEAD points at

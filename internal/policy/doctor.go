@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/leftover"
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -262,7 +263,7 @@ func leftoverTrash(dirs, removing map[string]bool) []*task.Problem {
 func (m *Doctor) Repair(ctx context.Context, d *task.Diagnosis, o task.RepairOptions) bool {
 	massMissing := mostLookMissing(d)
 	ok := true
-	for _, p := range d.Problems {
+	for _, p := range lockFilesFirst(d.Problems) {
 		switch {
 		case p.FixWith == nil:
 			p.Outcome = task.LeftManual
@@ -280,6 +281,27 @@ func (m *Doctor) Repair(ctx context.Context, d *task.Diagnosis, o task.RepairOpt
 		}
 	}
 	return ok
+}
+
+// lockFileKinds are the lock files killed gits leave. git refuses to
+// write a ref, the index or HEAD while its lock file is there, and most
+// other repairs write one of them (a task's record, its branch).
+var lockFileKinds = map[task.Kind]bool{
+	leftover.StaleRefLock: true, leftover.StaleIndexLock: true, leftover.StaleHeadLock: true, leftover.InitializingLock: true,
+}
+
+// lockFilesFirst is the order repairs run in: the lock files first, then
+// the rest as listed.
+func lockFilesFirst(problems []*task.Problem) []*task.Problem {
+	ordered := make([]*task.Problem, 0, len(problems))
+	for _, first := range []bool{true, false} {
+		for _, p := range problems {
+			if lockFileKinds[p.Kind] == first {
+				ordered = append(ordered, p)
+			}
+		}
+	}
+	return ordered
 }
 
 func (m *Doctor) applyFix(ctx context.Context, p *task.Problem, force bool) string {

@@ -86,8 +86,42 @@ func (m *Remover) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 	return m.RemoveEntry(ctx, e, o)
 }
 
-// RemoveEntry removes the task of a record already read.
+// RemoveEntry removes the task of a record already read. A refusal that
+// another process caused by changing the task meanwhile (another rm of it
+// moved its folder aside, or put it back) is not the answer: the task is
+// looked at again, as the user would, a bounded number of times.
 func (m *Remover) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
+	for attempt := 1; ; attempt++ {
+		r := m.removeOnce(ctx, e, o)
+		if exitcode.Of(r.Err) != exitcode.Refused || attempt >= task.MaxRaces || ctx.Err() != nil {
+			return r
+		}
+		switch changed, err := m.changedMeanwhile(ctx, e, r.Err); {
+		case exitcode.Of(err) == exitcode.NotFound:
+			return &Removal{Task: r.Task, Slug: r.Slug, Path: r.Path, Branch: r.Branch, WorktreeOutcome: AlreadyGone}
+		case err != nil || !changed:
+			return r
+		}
+	}
+}
+
+// changedMeanwhile reports whether the task's record changed since this
+// process last read or wrote it (its refusal may be stale), reading it
+// into e again; or whether the refusal itself says another removal put
+// the task back.
+func (m *Remover) changedMeanwhile(ctx context.Context, e *record.Entry, refusal error) (bool, error) {
+	if errors.As(refusal, new(lookAgain)) {
+		return true, nil
+	}
+	seen := e.OID
+	if err := m.Reload(ctx, e); err != nil {
+		return false, err
+	}
+	return e.OID != seen, nil
+}
+
+// removeOnce looks at the task once and removes it, or refuses.
+func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	rec := e.Record
 	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
 	if err := m.takeOver(ctx, e, o.DryRun); err != nil {
@@ -329,6 +363,11 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		case exitcode.Refused:
 			if e.Record.State == record.Removing && m.awaitRemoval(ctx, e) {
 				return AlreadyGone, errRemovedMeanwhile
+			}
+			if removable(e.Record.State) {
+				// The other removal put the task back: what it saw may
+				// have been this process's own look.
+				return KeptBusy, lookAgain{err}
 			}
 			return KeptBusy, err
 		case exitcode.NotFound:

@@ -111,6 +111,18 @@ func (m *Remover) inUse(rec *record.Record, u proc.User, why string) error {
 // rm's look and its own removal: rm is idempotent, that is success.
 var errRemovedMeanwhile = errors.New("task removed meanwhile by another process")
 
+// lookAgain is a refusal that another removal of the task caused by
+// putting it back: the task is to be looked at again. It reads as the
+// refusal it wraps.
+type lookAgain struct{ error }
+
+func (l lookAgain) Unwrap() error { return l.error }
+
+// removable reports whether rm may start on a task in state s.
+func removable(s record.State) bool {
+	return s == record.Active || s == record.Adopted || s == record.Failed
+}
+
 // beginRemoval moves the task to state removing, signed by this process,
 // if it is still in the state rm examined (another process may have
 // started a merge, say, or finished a creation meanwhile).
@@ -186,7 +198,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		if rec.State == record.Removing && m.awaitRemoval(ctx, e) {
 			return errRemovedMeanwhile
 		}
-		if rec = e.Record; !(rec.State == record.Active || rec.State == record.Adopted || rec.State == record.Failed) {
+		if rec = e.Record; !removable(rec.State) {
 			return exitcode.Refusedf("task %q is being worked on by process %d (state %s): wait for it to finish, then run git wt rm %s again", rec.Task, task.Owner(rec).PID, rec.State, text.ShellQuote(rec.Task))
 		}
 		return nil // put back by the other removal: look at it again

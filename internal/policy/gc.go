@@ -60,15 +60,20 @@ func (m *Doctor) collectOrphans(ctx context.Context, o task.RepairOptions) ([]*t
 	if err != nil {
 		return nil, err
 	}
-	orphans := d.Problems[:0]
-	for _, p := range d.Problems {
+	d.Problems = orphansOf(d.Problems)
+	m.Repair(ctx, d, o)
+	return append(moved, d.Problems...), nil
+}
+
+// orphansOf keeps the problems gc cleans, in their order.
+func orphansOf(problems []*task.Problem) []*task.Problem {
+	var orphans []*task.Problem
+	for _, p := range problems {
 		if orphanKinds[p.Kind] {
 			orphans = append(orphans, p)
 		}
 	}
-	d.Problems = orphans
-	m.Repair(ctx, d, o)
-	return append(moved, orphans...), nil
+	return orphans
 }
 
 // AutoGC is the orphan part of gc, run by `new` at most once per

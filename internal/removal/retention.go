@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/inspect"
-	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -29,8 +28,8 @@ type Retention struct {
 
 func (p Retention) none() bool { return p.maxAge <= 0 && p.maxCount <= 0 && p.maxTotalSize <= 0 }
 
-// RetentionPolicy is the retention RetentionPolicy of the settings, with the limits that
-// are set (a gc flag) overriding them.
+// RetentionPolicy is the retention policy of the settings, with the
+// limits that are set (a gc flag) overriding them.
 func (m *Remover) RetentionPolicy(maxAge *time.Duration, maxCount *int) Retention {
 	p := Retention{maxAge: m.Settings.MaxAge, maxCount: m.Settings.MaxCount, maxTotalSize: m.Settings.MaxTotalSize}
 	if maxAge != nil {
@@ -52,6 +51,13 @@ func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retai
 	if err != nil {
 		return nil, err
 	}
+	return p.apply(lives, func(l *inspect.Live) string { return m.retire(ctx, l, dryRun) }), nil
+}
+
+// apply walks the tasks that may go, least recently used first, and
+// retires each one a limit wants gone. A task retired (or that would be)
+// no longer counts toward the limits; one kept still does.
+func (p Retention) apply(lives []inspect.Live, retire func(*inspect.Live) string) []Retained {
 	var total int64
 	count := 0
 	var cands []*inspect.Live
@@ -62,7 +68,7 @@ func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retai
 		}
 		count++
 		total += l.Size
-		if l.Exists && (l.Entry.Record.State == record.Active || l.Entry.Record.State == record.Adopted || l.Entry.Record.State == record.Failed) {
+		if l.Exists && removable(l.Entry.Record.State) {
 			cands = append(cands, l)
 		}
 	}
@@ -74,14 +80,14 @@ func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retai
 			continue
 		}
 		rec := l.Entry.Record
-		r := Retained{Task: rec.Task, Path: rec.Path, Reason: reason, Outcome: m.retire(ctx, l, dryRun)}
+		r := Retained{Task: rec.Task, Path: rec.Path, Reason: reason, Outcome: retire(l)}
 		if r.Outcome == "removed" || r.Outcome == "would remove" {
 			count--
 			total -= l.Size
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out
 }
 
 // wants says which limit wants the task gone, or "".

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -465,7 +466,7 @@ func (m *Handler) AddWorktree(ctx context.Context, rec *record.Record, startSHA 
 		}
 		startSHA = bs.SHA
 	}
-	return m.addLocked(ctx, rec, startSHA, u)
+	return m.addLocked(ctx, l, rec, startSHA, u)
 }
 
 // registerWorktree is addLocked under the lock.
@@ -475,12 +476,12 @@ func (m *Handler) registerWorktree(ctx context.Context, rec *record.Record, star
 		return err
 	}
 	defer l.Release()
-	return m.addLocked(ctx, rec, startSHA, u)
+	return m.addLocked(ctx, l, rec, startSHA, u)
 }
 
-// addLocked registers the worktree, detached at startSHA. The caller
-// holds the lock.
-func (m *Handler) addLocked(ctx context.Context, rec *record.Record, startSHA string, u *Undo) error {
+// addLocked registers the worktree, detached at startSHA, under the lock
+// the caller holds (held).
+func (m *Handler) addLocked(ctx context.Context, held *lock.Lock, rec *record.Record, startSHA string, u *Undo) error {
 	// LC_ALL=C: the lock reason git writes while it adds ("initializing")
 	// is then the same in every language, so a repair can tell it.
 	_, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Env: []string{"LC_ALL=C"},

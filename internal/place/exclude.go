@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-wt/git-wt/internal/lock"
 )
 
 // A base dir inside the main worktree would show there as untracked
@@ -40,7 +42,7 @@ func (r *Rules) excludeBaseDir(ctx context.Context, dir string) error {
 		return err
 	}
 	defer l.Release()
-	return r.writeExclude(want)
+	return r.writeExclude(l, want)
 }
 
 // excludeFile is the exclude file every worktree of the repository reads.
@@ -65,9 +67,9 @@ func readExclude(path string) (string, []string) {
 }
 
 // writeExclude replaces git-wt's line (and its marker) in the exclude
-// file by want, or removes them when want is "". The caller holds the
-// lock; the file is replaced whole, by a rename.
-func (r *Rules) writeExclude(want string) error {
+// file by want, or removes them when want is "", under the lock the
+// caller holds (held); the file is replaced whole, by a rename.
+func (r *Rules) writeExclude(held *lock.Lock, want string) error {
 	path := r.excludeFile()
 	have, lines := readExclude(path)
 	if have == want {

@@ -1,6 +1,10 @@
 package record
 
-import "context"
+import (
+	"context"
+
+	"github.com/git-wt/git-wt/internal/lock"
+)
 
 // The outcomes of moving one legacy record (SPEC §14 "Legacy records").
 const (
@@ -25,8 +29,9 @@ type LegacyMove struct {
 // create the new one with the same blob), so that a record changed or
 // moved meanwhile by another process is left alone. When RefPrefix holds
 // the slug already, the old ref is deleted if it holds the same blob and
-// both are left as they are if not. The caller holds the repository lock.
-func (s *Store) MoveLegacy(ctx context.Context) ([]LegacyMove, error) {
+// both are left as they are if not, under the repository lock the caller
+// holds (held).
+func (s *Store) MoveLegacy(ctx context.Context, held *lock.Lock) ([]LegacyMove, error) {
 	refs, err := s.Git.ListRefs(ctx, s.Dir, RefPrefix, LegacyPrefix)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -42,13 +43,13 @@ func (m *Manager) legacyMaybe() bool {
 }
 
 // moveLegacy moves the records under refs/wt/, if there are any, to
-// refs/git-wt/tasks/ (SPEC §14); the caller holds the lock. It returns a
-// problem for each record moved or left, with its outcome.
-func (m *Manager) moveLegacy(ctx context.Context) []*Problem {
+// refs/git-wt/tasks/ (SPEC §14), under the lock the caller holds (held).
+// It returns a problem for each record moved or left, with its outcome.
+func (m *Manager) moveLegacy(ctx context.Context, held *lock.Lock) []*Problem {
 	if !m.legacyMaybe() {
 		return nil
 	}
-	moves, err := m.Store.MoveLegacy(ctx)
+	moves, err := m.Store.MoveLegacy(ctx, held)
 	if err != nil {
 		return []*Problem{{Kind: LegacyRecord, Ref: record.LegacyPrefix, Age: -1, Outcome: RepairFailed + ": " + err.Error(),
 			Detail: "cannot list the records under " + record.LegacyPrefix}}
@@ -89,7 +90,7 @@ func (m *Manager) MoveLegacy(ctx context.Context) []*Problem {
 	}
 	defer l.Release()
 	var moved []*Problem
-	for _, p := range m.moveLegacy(ctx) {
+	for _, p := range m.moveLegacy(ctx, l) {
 		if p.Kind == LegacyRecord { // conflicts: Diagnose reports them
 			moved = append(moved, p)
 		}
@@ -176,7 +177,7 @@ func (m *Manager) moveLegacyNow(ctx context.Context) error {
 		return err
 	}
 	defer l.Release()
-	for _, p := range m.moveLegacy(ctx) {
+	for _, p := range m.moveLegacy(ctx, l) {
 		if p.Kind == LegacyRecord && p.Outcome != Fixed {
 			return fmt.Errorf("%s: %s", p.Ref, p.Outcome)
 		}

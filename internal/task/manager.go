@@ -72,14 +72,19 @@ func (m *Manager) StateDir(parts ...string) string {
 // LogPath is where the init output of a task goes.
 func (m *Manager) LogPath(slug string) string { return m.StateDir("logs", slug+".log") }
 
-// Lock takes the repository-wide Lock and, while refs/wt/ holds records
+// Lock takes the repository-wide lock and, while refs/wt/ holds records
 // an earlier git-wt wrote, moves them (SPEC §14): every command that takes
-// the Lock does, whatever wt.gcInterval says. Finding there are none costs
+// the lock does, whatever wt.gcInterval says. Finding there are none costs
 // no git process.
+//
+// The lock is a token: what must run under it takes the *lock.Lock as a
+// parameter (held), so that it cannot be called without it, and never
+// calls Lock itself (flock is per open file: a second Lock in the same
+// process would wait for itself until wt.lockTimeout).
 func (m *Manager) Lock(ctx context.Context) (*lock.Lock, error) {
 	l, err := m.acquire(ctx)
 	if err == nil {
-		m.warnMoved(m.moveLegacy(ctx))
+		m.warnMoved(m.moveLegacy(ctx, l))
 	}
 	return l, err
 }

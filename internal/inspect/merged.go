@@ -51,7 +51,7 @@ func (m *Inspector) MergedSet(ctx context.Context, recs []*record.Record, since 
 		return merged, err
 	}
 	rest, err := m.notAncestors(ctx, checks, merged)
-	if err == nil {
+	if err == nil && len(rest) > 0 {
 		rest, err = m.changedOnBase(ctx, rest)
 	}
 	if err != nil || len(rest) == 0 {

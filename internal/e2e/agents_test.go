@@ -128,3 +128,25 @@ func TestAdoptedWorktreeTakesNoMaxWorktreesSlot(t *testing.T) {
 		t.Fatalf("new past wt.maxWorktrees: %s", r)
 	}
 }
+
+// A worktree adopted long after it was made starts where it forked from
+// the base: its base_sha is the merge base, not the base's tip, or its
+// commits would be counted against the wrong commit.
+func TestAdoptedWorktreeStartsAtItsMergeBase(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	fork := s.Git(s.Repo, "rev-parse", "HEAD")
+	path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "by-hand")
+	s.Git(s.Repo, "worktree", "add", "-b", "by-hand", path)
+	s.Write(filepath.Join(path, "mine.txt"), "x")
+	s.Git(path, "add", "mine.txt")
+	s.Git(path, "commit", "-qm", "on the branch")
+	s.Write(filepath.Join(s.Repo, "theirs.txt"), "y")
+	s.Git(s.Repo, "add", "theirs.txt")
+	s.Git(s.Repo, "commit", "-qm", "on the base")
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix must adopt the plain worktree: %s", r)
+	}
+	if got := readRecord(t, s, "by-hand")["base_sha"]; got != fork {
+		t.Fatalf("adopted base_sha %v, want the merge base %s", got, fork)
+	}
+}

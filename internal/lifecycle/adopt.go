@@ -16,9 +16,9 @@ import (
 // Adopt gives a worktree that git-wt did not make a record (state
 // adopted), so that list, gc and the hooks treat it as a task. Its task id
 // is its branch (a record names a branch: a detached worktree is not
-// adopted); its task.Base is the main worktree's branch, and baseSHA where the
+// adopted); its base is the main worktree's branch, and baseSHA where the
 // task started: the commit git checked out (post-checkout), or "" for the
-// worktree's merge task.Base with the task.Base (doctor --fix, long after).
+// worktree's merge base with the base (doctor --fix, long after).
 func (m *Handler) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error) {
 	branch, ok := strings.CutPrefix(wt.Branch, "refs/heads/")
 	if !ok {
@@ -30,7 +30,7 @@ func (m *Handler) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 	}
 	if baseSHA == "" {
 		baseSHA = b.SHA
-		if mb, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-task.Base", b.SHA, wt.Head); err == nil {
+		if mb, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-base", b.SHA, wt.Head); err == nil {
 			baseSHA = strings.TrimSpace(mb)
 		}
 	}

@@ -14,9 +14,9 @@ import (
 )
 
 // checkAskedAgain refuses `new` for an existing task with flags that
-// contradict it (SPEC §2): another --branch, --task.Base or --path changes
+// contradict it (SPEC §2): another --branch, --base or --path changes
 // nothing and is a usage error saying what differs. Bases are compared
-// resolved: "main" and "refs/heads/main" are one task.Base.
+// resolved: "main" and "refs/heads/main" are one base.
 func (m *Handler) checkAskedAgain(ctx context.Context, rec *record.Record, o CreateOptions) error {
 	var diffs []string
 	if o.Branch != "" && o.Branch != rec.Branch {
@@ -31,7 +31,7 @@ func (m *Handler) checkAskedAgain(ctx context.Context, rec *record.Record, o Cre
 			return err
 		}
 		if !sameBase(rec, b) {
-			diffs = append(diffs, fmt.Sprintf("its task.Base is %s, not %s", rec.Base, o.Base))
+			diffs = append(diffs, fmt.Sprintf("its base is %s, not %s", rec.Base, o.Base))
 		}
 	}
 	if len(diffs) == 0 {
@@ -41,7 +41,7 @@ func (m *Handler) checkAskedAgain(ctx context.Context, rec *record.Record, o Cre
 		rec.Task, strings.Join(diffs, ", "), text.ShellQuote(rec.Task))
 }
 
-// samePath reports whether --path want (relative to the task.Base dir, as new
+// samePath reports whether --path want (relative to the base dir, as new
 // reads it) names the worktree at path.
 func (m *Handler) samePath(path, want string) bool {
 	if !filepath.IsAbs(want) {
@@ -55,7 +55,7 @@ func (m *Handler) samePath(path, want string) bool {
 	return err == nil && real == path
 }
 
-// sameBase reports whether the resolved --task.Base b is the task's task.Base: the
+// sameBase reports whether the resolved --base b is the task's base: the
 // same ref when both are refs, else the same commit as the one it
 // started from.
 func sameBase(rec *record.Record, b task.Base) bool {

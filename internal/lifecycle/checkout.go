@@ -57,7 +57,7 @@ func (m *Handler) AdoptCheckout(ctx context.Context, head string) error {
 
 // hasRecord tells whether the worktree has a record already, with one
 // read of the few names it can have one under: its folder's name (git wt
-// new puts a task at <task.Base dir>/<slug>) and the slugs of its branch (an
+// new puts a task at <base dir>/<slug>) and the slugs of its branch (an
 // adopted worktree's task id is its branch). No scan of every record: the
 // hook runs on every git worktree add.
 func (m *Handler) hasRecord(ctx context.Context, wt *git.Worktree) (bool, error) {

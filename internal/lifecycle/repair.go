@@ -119,10 +119,10 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 }
 
 // RepairMerge ends a merge whose process died (SPEC §7). One that landed
-// (the branch is merged into its task.Base, or the cleanup had already moved
+// (the branch is merged into its base, or the cleanup had already moved
 // the worktree away) is cleaned up as merge would have: the worktree if
 // clean, the branch if that loses no commits, the record. One that did not
-// land puts the task back to active, unless the worktree that has the task.Base
+// land puts the task back to active, unless the worktree that has the base
 // checked out is dirty or in the middle of a merge: that may be the merge's
 // own half-done work, for a person to look at.
 func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {

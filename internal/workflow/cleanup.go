@@ -14,7 +14,7 @@ import (
 // are removed with their branches and records — when wt.cleanupOnMerge is
 // on, and only the clean, unlocked ones that no process works in. It
 // returns what happened to each merged task; the kept ones say why
-// (KeptDirty, KeptLocked, KeptInUse, removal.KeptByConfig).
+// (removal.KeptDirty, KeptLocked, KeptInUse, KeptByConfig).
 func (m *Flow) CleanupMerged(ctx context.Context) ([]*removal.Removal, error) {
 	all, err := m.Store.All(ctx)
 	if err != nil || len(all) == 0 {

@@ -1,0 +1,70 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/setup"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// resume takes over a task whose record exists but whose creation did not
+// finish (its creator died) or whose directory has gone: it makes what is
+// missing, under the lock, and finishes the job.
+func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) (c *Created, err error) {
+	var u Undo
+	defer func() {
+		if err != nil {
+			u.run(m, rollbackReason(err))
+		}
+	}()
+	fresh, err := m.Store.Get(ctx, e.Slug)
+	if err != nil {
+		return nil, err
+	}
+	if len(fresh) != 1 || fresh[0].OID != e.OID {
+		return nil, errBusy // changed since we looked: look again
+	}
+	rec := e.Record
+	// Writing our name into the record (compare-and-swap) claims the task:
+	// other processes now see a live creator and wait. A resumed creation
+	// is a creation again, whatever state it stopped in.
+	if err := rec.Move(record.Creating, task.Self()); err != nil {
+		return nil, task.NotNow(rec, record.Creating, err)
+	}
+	if err := m.Save(ctx, e); err != nil {
+		return nil, busyIfStale(err)
+	}
+	m.EndLeftoverInit(rec) // the dead creator's init, if it outlived it
+	// What a killed git left: its index.lock, git worktree add's lock.
+	m.ClearStaleLocks(rec)
+	m.ClearInitializingLock(ctx, rec)
+	_, statErr := os.Lstat(rec.Path)
+	registered := m.Registered(ctx, rec.Path)
+	if statErr == nil && !registered {
+		if entries, _ := os.ReadDir(rec.Path); len(entries) > 0 {
+			return nil, exitcode.Refusedf("%s exists but is not a worktree of this repository: move it away, then run git wt new again", rec.Path)
+		}
+	}
+	if statErr != nil || !registered {
+		// Drop what is left (git's stale admin entry, an empty folder),
+		// then add the worktree again from the branch or the base commit.
+		if err := m.DropWorktree(ctx, rec.Path); err != nil {
+			return nil, err
+		}
+		if err := m.AddWorktree(ctx, rec, rec.BaseSHA, &u, false); err != nil {
+			return nil, err
+		}
+	}
+	if err = m.finish(ctx, e, o); err != nil {
+		if errors.Is(err, setup.ErrInitFailed) {
+			u = Undo{}
+		}
+		return nil, err
+	}
+	m.LogEvent(rec, "created", "resumed an unfinished creation")
+	return &Created{Record: rec}, nil
+}

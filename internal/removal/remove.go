@@ -36,37 +36,41 @@ type RemoveOptions struct {
 	PutBack record.State
 }
 
+// Outcome is what a removal did, or would do, with the worktree or with
+// the branch; rm --json prints it.
+type Outcome string
+
 // Outcomes of a removal, for the worktree and for the branch.
 const (
-	Deleted        = "deleted"
-	WouldDelete    = "would_delete"
-	AlreadyGone    = "already_gone"
-	NotFound       = "not_found"
-	KeptDirty      = "kept_dirty"
-	KeptLocked     = "kept_locked"
-	KeptInUse      = "kept_in_use"
-	KeptNotOurs    = "kept_not_ours"    // a symlink or file where the worktree was
-	KeptBusy       = "kept_busy"        // another process is creating, merging or removing it
-	KeptNotCreated = "kept_not_created" // a branch that existed before the task
-	KeptUnmerged   = "kept_unmerged"
-	KeptCheckedOut = "kept_checked_out"
-	KeptByFlag     = "kept_by_flag"
-	KeptByConfig   = "kept_by_config"
-	Failed         = "failed"
+	Deleted        Outcome = "deleted"
+	WouldDelete    Outcome = "would_delete"
+	AlreadyGone    Outcome = "already_gone"
+	NotFound       Outcome = "not_found"
+	KeptDirty      Outcome = "kept_dirty"
+	KeptLocked     Outcome = "kept_locked"
+	KeptInUse      Outcome = "kept_in_use"
+	KeptNotOurs    Outcome = "kept_not_ours"    // a symlink or file where the worktree was
+	KeptBusy       Outcome = "kept_busy"        // another process is creating, merging or removing it
+	KeptNotCreated Outcome = "kept_not_created" // a branch that existed before the task
+	KeptUnmerged   Outcome = "kept_unmerged"
+	KeptCheckedOut Outcome = "kept_checked_out"
+	KeptByFlag     Outcome = "kept_by_flag"
+	KeptByConfig   Outcome = "kept_by_config"
+	Failed         Outcome = "failed"
 )
 
 // Removal reports what rm did (or would do) with one task.
 type Removal struct {
-	Task            string `json:"task"`
-	Slug            string `json:"slug,omitempty"`
-	Path            string `json:"path,omitempty"`
-	Branch          string `json:"branch,omitempty"`
-	WorktreeOutcome string `json:"worktree_outcome"`
-	BranchOutcome   string `json:"branch_outcome,omitempty"`
-	Dirty           int    `json:"dirty,omitempty"`
-	Unmerged        int    `json:"unmerged_commits,omitempty"`
-	Err             error  `json:"-"`
-	branchSHA       string // where the branch was when rm read it
+	Task            string  `json:"task"`
+	Slug            string  `json:"slug,omitempty"`
+	Path            string  `json:"path,omitempty"`
+	Branch          string  `json:"branch,omitempty"`
+	WorktreeOutcome Outcome `json:"worktree_outcome"`
+	BranchOutcome   Outcome `json:"branch_outcome,omitempty"`
+	Dirty           int     `json:"dirty,omitempty"`
+	Unmerged        int     `json:"unmerged_commits,omitempty"`
+	Err             error   `json:"-"`
+	branchSHA       string  // where the branch was when rm read it
 }
 
 // Remove removes the task arg names: its worktree, then its branch when
@@ -209,7 +213,7 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 
 // checkWorktree decides whether the worktree may go, and refuses (exit 3,
 // nothing changed) when it holds work or is protected.
-func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty func() (int, error)) (string, error) {
+func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty func() (int, error)) (Outcome, error) {
 	if rec.Path == m.Repo.MainDir || len(wts) > 0 && rec.Path == wts[0].Path {
 		return KeptNotOurs, m.Refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
 	}
@@ -280,7 +284,7 @@ func early(now bool, f func() (int, error)) func() (int, error) {
 
 // decideBranch says what happens to the task's branch: deleted when that
 // loses no commits (merged, or all its commits are elsewhere), else kept.
-func (m *Remover) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, unmerged func() (int, error)) string {
+func (m *Remover) decideBranch(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, unmerged func() (int, error)) Outcome {
 	bs, ok := branchInWorktrees(wts, rec.Branch) // mostly: checked out in the task's worktree
 	var err error
 	if !ok {
@@ -346,7 +350,7 @@ func branchInWorktrees(wts []git.Worktree, branch string) (task.BranchState, boo
 // deleted out of the lock. A folder that is already gone only loses its
 // admin entry. It returns the worktree's outcome; on an error the task is
 // either as it was or left in state removing, as the error says.
-func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveOptions, r *Removal) (string, error) {
+func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveOptions, r *Removal) (Outcome, error) {
 	rec := e.Record
 	outcome, prior := r.WorktreeOutcome, rec.State
 	back := prior

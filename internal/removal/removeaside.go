@@ -65,7 +65,7 @@ func (m *Remover) moveAside(rec *record.Record) (string, error) {
 
 // recheck looks at the moved folder again, as rm looked at it in place:
 // a change or a user that appeared since is a refusal (exit 3).
-func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (string, error) {
+func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (Outcome, error) {
 	n, err := m.movedDirtyCount(ctx, trash)
 	if err != nil {
 		return KeptDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/ports"
 )
 
 // Scope says where a value came from.
@@ -49,6 +51,9 @@ type Settings struct {
 	MaxTotalSize     int64
 	Init             []Value // trust decided by scope; see InitCommands
 	Copy             []string
+	Ports            []string    // wt.port: the names of the variables that get a port each
+	PortRange        ports.Range // wt.portRange
+	EnvFile          string      // wt.envFile: relative to the worktree, "" for none
 	CleanupOnMerge   bool
 	DeleteBranch     bool
 	ContainerWorkdir string
@@ -220,6 +225,8 @@ func (s *Settings) resolve(mainDir string) error {
 	for _, v := range s.All("wt.copy") {
 		s.Copy = append(s.Copy, v.Value)
 	}
+	check("wt.port", s.parsePorts())
+	check("wt.envFile", s.parseEnvFile())
 	s.settlePlaces(mainDir)
 	if len(errs) > 0 {
 		return errs[0]
@@ -306,4 +313,46 @@ func (s *Settings) InitCommands() (run, untrusted []string) {
 		}
 	}
 	return run, untrusted
+}
+
+// parsePorts reads wt.port (each name once, in order) and wt.portRange.
+func (s *Settings) parsePorts() error {
+	s.PortRange = ports.DefaultRange
+	for _, v := range s.All("wt.port") {
+		name := strings.TrimSpace(v.Value)
+		if err := ports.CheckName(name); err != nil {
+			return err
+		}
+		if !slices.Contains(s.Ports, name) {
+			s.Ports = append(s.Ports, name)
+		}
+	}
+	if v, ok := s.Get("wt.portRange"); ok {
+		r, err := ports.ParseRange(v.Value)
+		if err != nil {
+			return fmt.Errorf("bad wt.portRange: %v", err)
+		}
+		s.PortRange = r
+	}
+	return nil
+}
+
+// parseEnvFile reads wt.envFile: a relative path inside the worktree with
+// no glob character, no .. and no .git component (SPEC §14); the rest
+// (tracked, symlinks) is checked where the file is written.
+func (s *Settings) parseEnvFile() error {
+	p := strings.TrimSpace(s.str("wt.envFile", ""))
+	if p == "" {
+		return nil
+	}
+	if filepath.IsAbs(p) || strings.ContainsAny(p, "*?[\\\n") {
+		return fmt.Errorf("%q is not a plain path relative to the worktree", p)
+	}
+	for _, c := range strings.Split(filepath.ToSlash(filepath.Clean(p)), "/") {
+		if c == ".." || strings.EqualFold(c, ".git") {
+			return fmt.Errorf("%q leaves the worktree or names .git", p)
+		}
+	}
+	s.EnvFile = filepath.Clean(p)
+	return nil
 }

@@ -1,0 +1,120 @@
+// Package ports hands out the TCP ports of tasks (SPEC §10): each name in
+// wt.port gets a port of the range that no other task holds and that
+// nothing on this host listens on, the same first choice every time for
+// the same task of the same repository.
+package ports
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Range is the inclusive range ports come from (wt.portRange).
+type Range struct{ First, Last int }
+
+// DefaultRange is wt.portRange's default.
+var DefaultRange = Range{20000, 29999}
+
+func (r Range) String() string { return fmt.Sprintf("%d-%d", r.First, r.Last) }
+
+func (r Range) size() int { return r.Last - r.First + 1 }
+
+// ParseRange reads "FIRST-LAST", both within 1-65535, FIRST <= LAST.
+func ParseRange(s string) (Range, error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(s), "-")
+	first, err1 := strconv.Atoi(strings.TrimSpace(a))
+	last, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || first < 1 || last > 65535 || first > last {
+		return Range{}, fmt.Errorf("%q is not a port range like 20000-29999", s)
+	}
+	return Range{first, last}, nil
+}
+
+var namePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// CheckName refuses a wt.port value that cannot be an environment
+// variable's name, or that would replace one of git-wt's own (WT_*).
+func CheckName(name string) error {
+	if !namePattern.MatchString(name) {
+		return fmt.Errorf("%q is not an environment variable name", name)
+	}
+	if strings.HasPrefix(name, "WT_") {
+		return fmt.Errorf("%q would replace one of git-wt's WT_ variables", name)
+	}
+	return nil
+}
+
+// ErrExhausted means every port of the range is held or in use.
+var ErrExhausted = errors.New("no free port left in the range")
+
+// Allocate gives each of names that has no port in have a port of r: the
+// first candidate hashed from the repository (its git common dir), the
+// task's slug and the name, then the next ones, wrapping around. A port
+// in taken (held by another task) or in this allocation, or one inUse
+// reports busy, is skipped. It returns have with the new ports added.
+func Allocate(names []string, have map[string]int, repo, slug string, r Range, taken map[int]bool, inUse func(port int) bool) (map[string]int, error) {
+	out := make(map[string]int, len(names))
+	held := make(map[int]bool, len(taken)+len(have))
+	for p := range taken {
+		held[p] = true
+	}
+	for name, p := range have {
+		out[name] = p
+		held[p] = true
+	}
+	for _, name := range names {
+		if _, ok := out[name]; ok {
+			continue
+		}
+		p, err := pick(first(repo, slug, name, r), r, held, inUse)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = p
+		held[p] = true
+	}
+	return out, nil
+}
+
+// first is a name's first candidate for the task.
+func first(repo, slug, name string, r Range) int {
+	h := fnv.New32a()
+	h.Write([]byte(repo + "\x00" + slug + "\x00" + name))
+	return r.First + int(h.Sum32()%uint32(r.size()))
+}
+
+// pick walks the range from start and returns the first port neither
+// held nor in use.
+func pick(start int, r Range, held map[int]bool, inUse func(int) bool) (int, error) {
+	for i := 0; i < r.size(); i++ {
+		p := r.First + (start-r.First+i)%r.size()
+		if !held[p] && !inUse(p) {
+			return p, nil
+		}
+	}
+	return 0, ErrExhausted
+}
+
+// InUse reports whether something on this host has port: a bind on
+// 127.0.0.1 and on ::1 that fails with EADDRINUSE or EACCES. Any other
+// failure (no IPv6 in a container: EADDRNOTAVAIL, EAFNOSUPPORT) says
+// nothing about the port (SPEC §14).
+func InUse(port int) bool {
+	for _, host := range []string{"127.0.0.1", "::1"} {
+		l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+		if err == nil {
+			l.Close()
+			continue
+		}
+		if errors.Is(err, syscall.EADDRINUSE) || errors.Is(err, syscall.EACCES) {
+			return true
+		}
+	}
+	return false
+}

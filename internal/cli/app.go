@@ -126,6 +126,7 @@ func commands(e *env) []*cli.Command {
 		listCommand(e),
 		pathCommand(e),
 		showCommand(e),
+		envCommand(e),
 		countCommand(e),
 		rmCommand(e),
 		gcCommand(e),

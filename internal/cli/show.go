@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/urfave/cli/v2"
 )
 
@@ -59,6 +60,9 @@ func (e *env) showText(v taskView) error {
 	}
 	if v.LockReason != "" {
 		field("lock reason", v.LockReason)
+	}
+	if env := task.PortEnv(v.Record); len(env) > 0 {
+		field("ports", strings.Join(env[:len(env)-1], " ")) // all but WT_PORTS
 	}
 	if v.PR != nil {
 		field("pr", fmt.Sprintf("#%d %s %s %s", v.PR.Number, v.PR.State, v.PR.URL, v.PR.Title))

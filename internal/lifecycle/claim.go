@@ -8,18 +8,20 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
-// claimLocked is claim, under the lock when wt.maxWorktrees is set: the
-// count and the new record must then not interleave with another new's,
-// so what was seen before the lock is read again. Without a limit the
-// record's compare-and-swap is all it takes.
+// claimLocked is claim, under the lock when wt.maxWorktrees or wt.port
+// is set: the count, or the ports handed out, and the new record must then
+// not interleave with another new's, so what was seen before the lock is
+// read again. Without either the record's compare-and-swap is all it
+// takes.
 func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (*record.Entry, bool, error) {
-	if m.Settings.MaxWorktrees <= 0 {
-		return m.claim(ctx, o, b, baseDir, u, seen)
+	if m.Settings.MaxWorktrees <= 0 && len(m.Settings.Ports) == 0 {
+		return m.claim(ctx, nil, o, b, baseDir, u, seen)
 	}
 	l, err := m.Lock(ctx)
 	if err != nil {
@@ -29,15 +31,16 @@ func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base,
 	if seen, err = m.sight(ctx, o); err != nil {
 		return nil, false, err
 	}
-	return m.claim(ctx, o, b, baseDir, u, seen)
+	return m.claim(ctx, l, o, b, baseDir, u, seen)
 }
 
 // claim picks the slug, checks the limit, the branch name and the path,
 // and writes the record in state "creating" before anything else exists,
 // so that a crash never leaves a worktree without a record. A branch that
 // does not exist yet is created in the same transaction as the record;
-// branchMade says so.
-func (m *Handler) claim(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
+// branchMade says so. held is the repository lock when the limit or the
+// ports need it, else nil.
+func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
 	// Both the case check and the limit need every record: read them
 	// once (the blobs from the cache), and only if either is on.
@@ -100,6 +103,15 @@ func (m *Handler) claim(ctx context.Context, o CreateOptions, b task.Base, baseD
 		Task: o.TaskID, Slug: name, Branch: branch, Path: path,
 		Base: b.Name(), BaseSHA: b.SHA, State: record.Creating,
 		CreatedAt: now, LastAccessAt: now,
+	}
+	if len(m.Settings.Ports) > 0 {
+		entries, err := records()
+		if err != nil {
+			return nil, false, err
+		}
+		if rec.Ports, err = m.AllocatePorts(held, entries, name, nil); err != nil {
+			return nil, false, err
+		}
 	}
 	rec.Stamp(task.Self())
 	var also []git.Ref

@@ -202,7 +202,12 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 		return nil, m.InitFailed(rec)
 	}
 	m.ClearInitializingLock(ctx, rec)
-	return &Created{Record: rec, Existed: true}, nil
+	if m.MissingPorts(rec) {
+		if err := m.ReadyEnvironment(ctx, e); err != nil {
+			return nil, err
+		}
+	}
+	return &Created{Record: e.Record, Existed: true}, nil
 }
 
 // createNew makes a task that has no record yet.

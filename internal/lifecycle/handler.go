@@ -44,6 +44,7 @@ type setupper interface {
 	InitFailed(rec *record.Record) error
 	FailInterruptedInit(ctx context.Context, e *record.Entry) error
 	EndLeftoverInit(rec *record.Record)
+	ReadyEnvironment(ctx context.Context, e *record.Entry) error
 }
 
 // remover is what the lifecycle needs of removal: rolling back a creation

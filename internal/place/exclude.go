@@ -3,6 +3,7 @@ package place
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,8 +20,13 @@ import (
 // so that it is written once, replaced when wt.baseDir moves, and taken
 // out when the base dir leaves the main worktree.
 
-// excludeMark is the comment line above the line git-wt keeps.
-const excludeMark = "# git-wt: the worktree base dir (wt.baseDir); git wt new keeps the line below"
+// The comment lines above the lines git-wt keeps: the base dir's, and
+// wt.envFile's (SPEC §10: the task's dotenv file never makes a worktree
+// dirty).
+const (
+	excludeMark    = "# git-wt: the worktree base dir (wt.baseDir); git wt new keeps the line below"
+	envExcludeMark = "# git-wt: the task environment file (wt.envFile); git wt new keeps the line below"
+)
 
 // excludeBaseDir makes info/exclude hold the base dir dir's line when dir
 // lies inside the main worktree, and no line of git-wt's otherwise. It
@@ -29,12 +35,30 @@ const excludeMark = "# git-wt: the worktree base dir (wt.baseDir); git wt new ke
 func (r *Rules) excludeBaseDir(ctx context.Context, dir string) error {
 	want := ""
 	if rel, ok := r.inMainWorktree(dir); ok {
-		if want, ok = anchoredLiteral(rel); !ok {
+		if want, ok = anchoredLiteral(rel, true); !ok {
 			r.Warn("cannot keep %s out of the main worktree's status: its name cannot be written in %s", dir, r.excludeFile())
 			return nil
 		}
 	}
-	if have, _ := readExclude(r.excludeFile()); have == want {
+	return r.keepExcludeLine(ctx, excludeMark, want)
+}
+
+// ExcludeEnvFile makes info/exclude hold the line of wt.envFile's path rel
+// (relative to every worktree's root), so that the file never shows in a
+// worktree's status.
+func (r *Rules) ExcludeEnvFile(ctx context.Context, rel string) error {
+	want, ok := anchoredLiteral(rel, false)
+	if !ok {
+		return fmt.Errorf("wt.envFile %q cannot be written in %s", rel, r.excludeFile())
+	}
+	return r.keepExcludeLine(ctx, envExcludeMark, want)
+}
+
+// keepExcludeLine makes want the line below mark in info/exclude (none
+// when want is ""). It reads the file (no git), and takes the repository
+// lock only to change it.
+func (r *Rules) keepExcludeLine(ctx context.Context, mark, want string) error {
+	if have, _ := readExclude(r.excludeFile(), mark); have == want {
 		return nil
 	}
 	l, err := r.Lock(ctx)
@@ -42,7 +66,7 @@ func (r *Rules) excludeBaseDir(ctx context.Context, dir string) error {
 		return err
 	}
 	defer l.Release()
-	return r.writeExclude(l, want)
+	return r.writeExclude(l, mark, want)
 }
 
 // excludeFile is the exclude file every worktree of the repository reads.
@@ -50,34 +74,34 @@ func (r *Rules) excludeFile() string {
 	return filepath.Join(r.Repo.CommonDir, "info", "exclude")
 }
 
-// readExclude returns the line git-wt keeps in the exclude file ("" when
-// none) and the file's lines.
-func readExclude(path string) (string, []string) {
+// readExclude returns the line git-wt keeps below mark in the exclude
+// file ("" when none) and the file's lines.
+func readExclude(path, mark string) (string, []string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", nil
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	for i, l := range lines {
-		if l == excludeMark && i+1 < len(lines) {
+		if l == mark && i+1 < len(lines) {
 			return lines[i+1], lines
 		}
 	}
 	return "", lines
 }
 
-// writeExclude replaces git-wt's line (and its marker) in the exclude
-// file by want, or removes them when want is "", under the lock the
-// caller holds (held); the file is replaced whole, by a rename.
-func (r *Rules) writeExclude(held *lock.Lock, want string) error {
+// writeExclude replaces git-wt's line below mark (and the mark) in the
+// exclude file by want, or removes them when want is "", under the lock
+// the caller holds (held); the file is replaced whole, by a rename.
+func (r *Rules) writeExclude(held *lock.Lock, mark, want string) error {
 	path := r.excludeFile()
-	have, lines := readExclude(path)
+	have, lines := readExclude(path, mark)
 	if have == want {
 		return nil
 	}
 	var kept []string
 	for i := 0; i < len(lines); i++ {
-		if lines[i] == excludeMark {
+		if lines[i] == mark {
 			i++ // and the line below it
 			continue
 		}
@@ -87,7 +111,7 @@ func (r *Rules) writeExclude(held *lock.Lock, want string) error {
 		kept = nil
 	}
 	if want != "" {
-		kept = append(kept, excludeMark, want)
+		kept = append(kept, mark, want)
 	}
 	mode := fs.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
@@ -109,12 +133,12 @@ func (r *Rules) writeExclude(held *lock.Lock, want string) error {
 	return os.Rename(tmp, path)
 }
 
-// anchoredLiteral is the gitignore line that matches exactly the folder
-// rel (relative to the worktree root) and nothing else: "/" in front
-// anchors it, "/" behind makes it a folder, and every character that a
-// pattern would read specially is escaped. A name with a line break
-// cannot be written.
-func anchoredLiteral(rel string) (string, bool) {
+// anchoredLiteral is the gitignore line that matches exactly rel
+// (relative to the worktree root), a folder when dir, and nothing else:
+// "/" in front anchors it, "/" behind makes it a folder, and every
+// character that a pattern would read specially is escaped. A name with a
+// line break cannot be written.
+func anchoredLiteral(rel string, dir bool) (string, bool) {
 	rel = filepath.ToSlash(rel)
 	if strings.ContainsAny(rel, "\n\r") {
 		return "", false
@@ -127,6 +151,8 @@ func anchoredLiteral(rel string) (string, bool) {
 		}
 		b.WriteRune(r)
 	}
-	b.WriteByte('/')
+	if dir {
+		b.WriteByte('/')
+	}
 	return b.String(), true
 }

@@ -92,6 +92,10 @@ type Record struct {
 	// "Branch ownership"); nil in records written before the field
 	// existed (see CreatedBranch).
 	BranchCreated *bool `json:"branch_created,omitempty"`
+
+	// Ports are the task's TCP ports by variable name (SPEC §10), held
+	// for its life.
+	Ports map[string]int `json:"ports,omitempty"`
 }
 
 // Encode returns the record as the JSON stored in its blob.

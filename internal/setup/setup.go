@@ -59,6 +59,9 @@ func (m *Handler) Setup(ctx context.Context, e *record.Entry, o Options) error {
 
 // Apply is Setup with its plan made.
 func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
+	if err := m.ReadyEnvironment(ctx, e); err != nil {
+		return err
+	}
 	if p.Empty() {
 		if e.Record.State == record.Adopted && p.o.Init {
 			return nil // nothing to record

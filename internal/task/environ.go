@@ -14,17 +14,23 @@ import (
 // init, `git wt exec`): this process's own, less the variables that would
 // point git at another repository (a hook inherits GIT_DIR and
 // GIT_INDEX_FILE from git), with WT_TASK, WT_SLUG, WT_BRANCH, WT_PATH,
-// WT_MAIN and WT_BASE, and extra (KEY=VALUE), replacing any of the same
-// name.
+// WT_MAIN and WT_BASE, the task's ports (SPEC §10), and extra (KEY=VALUE),
+// replacing any of the same name.
 func (m *Manager) TaskEnv(rec *record.Record, extra ...string) []string {
-	return withEnv(git.ScrubbedEnv(os.Environ()), append([]string{
+	return withEnv(git.ScrubbedEnv(os.Environ()), append(m.OwnEnv(rec), extra...)...)
+}
+
+// OwnEnv is what git-wt adds to a task's environment: the WT_ variables
+// and its ports (git wt env prints it).
+func (m *Manager) OwnEnv(rec *record.Record) []string {
+	return append([]string{
 		"WT_TASK=" + rec.Task,
 		"WT_SLUG=" + rec.Slug,
 		"WT_BRANCH=" + rec.Branch,
 		"WT_PATH=" + rec.Path,
 		"WT_MAIN=" + m.Repo.MainDir,
 		"WT_BASE=" + rec.Base,
-	}, extra...)...)
+	}, PortEnv(rec)...)
 }
 
 // withEnv returns env with the variables of set (KEY=VALUE) replacing any
@@ -50,4 +56,31 @@ func RequireWorktree(rec *record.Record) error {
 		return nil
 	}
 	return exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, text.ShellQuote(rec.Task))
+}
+
+// Dotenv writes env (KEY=VALUE) as dotenv lines: a value of plain
+// characters as it is, any other in double quotes with \, ", $ and line
+// breaks escaped (task ids hold spaces and #).
+func Dotenv(env []string) string {
+	var b strings.Builder
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		b.WriteString(name + "=" + dotenvValue(value) + "\n")
+	}
+	return b.String()
+}
+
+func dotenvValue(v string) string {
+	plain := v != ""
+	for _, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:-,@+%", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return v
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, "\n", `\n`, "\r", `\r`)
+	return `"` + r.Replace(v) + `"`
 }

@@ -42,12 +42,28 @@ func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{
+	args := []string{
 		"--mount=" + bindMount(rec.Path, workdir),
 		"--mount=" + bindMount(common, inContainer),
 		"--workdir=" + workdir,
 		fmt.Sprintf("--user=%d:%d", owner.Uid, owner.Gid),
-	}, nil
+	}
+	return append(args, portArgs(rec)...), nil
+}
+
+// portArgs publish the task's ports on this host's loopback only, each at
+// its own number, and name them in the container's environment (SPEC
+// §10), WT_PORTS included.
+func portArgs(rec *record.Record) []string {
+	var args []string
+	for _, kv := range task.PortEnv(rec) {
+		name, port, _ := strings.Cut(kv, "=")
+		if name != "WT_PORTS" {
+			args = append(args, "--publish=127.0.0.1:"+port+":"+port)
+		}
+		args = append(args, "--env="+kv)
+	}
+	return args
 }
 
 // commonDirs finds the git common dir of the worktree at dir the way git

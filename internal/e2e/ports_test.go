@@ -1,0 +1,252 @@
+// These tests protect the ports of tasks (SPEC §10): every task gets its
+// own for each name in wt.port, never one another task holds or the host
+// listens on, even thirty at once; they reach the init, exec, git wt env,
+// docker-args and wt.envFile; an exhausted range creates nothing.
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/ports"
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// taskPorts reads the ports in the task's record.
+func taskPorts(t *testing.T, s *testutil.Sandbox, slug string) map[string]int {
+	t.Helper()
+	var v struct {
+		Ports map[string]int `json:"ports"`
+	}
+	if err := json.Unmarshal([]byte(s.MustWT("show", "--json", slug).Out()), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Ports
+}
+
+func withPorts(s *testutil.Sandbox, names ...string) {
+	for _, n := range names {
+		s.Git(s.Repo, "config", "--add", "wt.port", n)
+	}
+}
+
+func TestNewGivesEachTaskItsOwnPortsAndRmFreesThem(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "PORT", "API_PORT")
+	s.MustWT("new", "A")
+	s.MustWT("new", "B")
+	a, b := taskPorts(t, s, "A"), taskPorts(t, s, "B")
+	seen := map[int]bool{}
+	for _, p := range []int{a["PORT"], a["API_PORT"], b["PORT"], b["API_PORT"]} {
+		if p < 20000 || p > 29999 || seen[p] {
+			t.Fatalf("ports %v and %v: want four distinct ports of 20000-29999", a, b)
+		}
+		seen[p] = true
+	}
+	s.MustWT("rm", "A")
+	s.MustWT("new", "A")
+	if again := taskPorts(t, s, "A"); again["PORT"] != a["PORT"] || again["API_PORT"] != a["API_PORT"] {
+		t.Fatalf("the same task got %v, then %v after rm: rm frees them and the first choice is the same", a, again)
+	}
+}
+
+func TestThirtyNewAtOnceGetSixtyDistinctFreePorts(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "PORT", "API_PORT")
+	var cmds []*exec.Cmd
+	for i := 0; i < 30; i++ {
+		cmds = append(cmds, s.Cmd(s.Repo, "new", fmt.Sprintf("agent-%02d", i)))
+	}
+	startTogether(t, cmds)
+	seen := map[int]string{}
+	for i, c := range cmds {
+		if code := exitCode(c); code != 0 {
+			t.Fatalf("agent %d exited %d", i, code)
+		}
+		slug := fmt.Sprintf("agent-%02d", i)
+		got := taskPorts(t, s, slug)
+		if len(got) != 2 {
+			t.Fatalf("%s has ports %v, want two", slug, got)
+		}
+		for _, p := range got {
+			if other, dup := seen[p]; dup {
+				t.Fatalf("port %d given to %s and %s", p, other, slug)
+			}
+			seen[p] = slug
+			if ports.InUse(p) {
+				t.Fatalf("port %d of %s is in use on this host", p, slug)
+			}
+		}
+	}
+}
+
+func TestAPortTheHostListensOnIsSkipped(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "PORT")
+	s.MustWT("new", "T")
+	first := taskPorts(t, s, "T")["PORT"]
+	s.MustWT("rm", "T")
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(first))
+	if err != nil {
+		t.Skipf("cannot listen on the first choice %d: %v", first, err)
+	}
+	defer l.Close()
+	s.MustWT("new", "T")
+	if got := taskPorts(t, s, "T")["PORT"]; got == first {
+		t.Fatalf("new gave port %d, on which something listens", got)
+	}
+}
+
+func TestAnExhaustedPortRangeExitsFourAndCreatesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "A", "B", "C")
+	s.Git(s.Repo, "config", "wt.portRange", "29998-29999")
+	r := s.WT("new", "T")
+	if r.Code != 4 || !strings.Contains(r.Stderr, "wt.portRange") {
+		t.Fatalf("new with 3 names and 2 ports: %s", r)
+	}
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") || s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") {
+		t.Fatal("a refused new left a record or a branch")
+	}
+	if testutil.Exists(filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")) {
+		t.Fatal("a refused new left a worktree")
+	}
+}
+
+func TestInitAndExecSeeThePorts(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "PORT", "API_PORT")
+	out := filepath.Join(t.TempDir(), "init-env")
+	s.Git(s.Repo, "config", "wt.init", `echo "$PORT $API_PORT $WT_PORTS" > `+out)
+	s.MustWT("new", "T")
+	p := taskPorts(t, s, "T")
+	want := fmt.Sprintf("%d %d API_PORT,PORT", p["PORT"], p["API_PORT"])
+	if got, _ := os.ReadFile(out); strings.TrimSpace(string(got)) != want {
+		t.Fatalf("the init saw %q, want %q", got, want)
+	}
+	if got := s.MustWT("exec", "T", "--", "sh", "-c", `echo "$PORT $API_PORT $WT_PORTS"`).Out(); got != want {
+		t.Fatalf("exec saw %q, want %q", got, want)
+	}
+}
+
+func TestEnvPrintsTheTasksEnvironmentInEachFormat(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "PORT")
+	path := s.MustWT("new", "fix: bug #123").Out()
+	port := strconv.Itoa(taskPorts(t, s, "fix: bug #123")["PORT"])
+	plain := s.MustWT("env", "fix: bug #123").Out()
+	for _, line := range []string{"WT_TASK=fix: bug #123", "WT_PATH=" + path, "PORT=" + port, "WT_PORTS=PORT"} {
+		if !strings.Contains(plain+"\n", line+"\n") {
+			t.Fatalf("git wt env lacks %q:\n%s", line, plain)
+		}
+	}
+	// --shell is for eval: the shell must read back exactly the values.
+	shell := s.MustWT("env", "--shell", "fix: bug #123").Out()
+	got, err := exec.Command("sh", "-c", shell+"\nprintf '%s|%s' \"$WT_TASK\" \"$PORT\"").Output()
+	if err != nil || string(got) != "fix: bug #123|"+port {
+		t.Fatalf("eval of --shell gave %q, %v:\n%s", got, err, shell)
+	}
+	if dotenv := s.MustWT("env", "--dotenv", "fix: bug #123").Out(); !strings.Contains(dotenv, `WT_TASK="fix: bug #123"`) || !strings.Contains(dotenv, "PORT="+port) {
+		t.Fatalf("--dotenv:\n%s", dotenv)
+	}
+	var obj map[string]string
+	if err := json.Unmarshal([]byte(s.MustWT("env", "--json", "fix: bug #123").Out()), &obj); err != nil || obj["PORT"] != port || obj["WT_TASK"] != "fix: bug #123" {
+		t.Fatalf("--json: %v, %v", obj, err)
+	}
+	if r := s.WT("env", "--json", "--shell", "fix: bug #123"); r.Code != 2 {
+		t.Fatalf("two formats: %s", r)
+	}
+}
+
+func TestEnvFileIsWrittenWithoutMakingTheWorktreeDirty(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "PORT")
+	s.Git(s.Repo, "config", "wt.envFile", "config/.env.local")
+	s.Git(s.Repo, "config", "wt.init", "true")
+	path := s.MustWT("new", "T").Out()
+	file := filepath.Join(path, "config", ".env.local")
+	data, err := os.ReadFile(file)
+	port := strconv.Itoa(taskPorts(t, s, "T")["PORT"])
+	if err != nil || !strings.Contains(string(data), "PORT="+port+"\n") || !strings.Contains(string(data), "WT_SLUG=T\n") {
+		t.Fatalf("wt.envFile holds %q, %v", data, err)
+	}
+	if st := s.Git(path, "status", "--porcelain"); st != "" {
+		t.Fatalf("the env file made the worktree dirty: %q", st)
+	}
+	// The user's own lines in the file are kept when git-wt writes again.
+	os.WriteFile(file, append([]byte("MINE=1\n"), data...), 0o644)
+	s.MustWT("init", "T")
+	data, _ = os.ReadFile(file)
+	if !strings.HasPrefix(string(data), "MINE=1\n") || strings.Count(string(data), "PORT="+port) != 1 {
+		t.Fatalf("after git wt init the env file holds %q", data)
+	}
+}
+
+func TestEnvFileThroughASymlinkIsRefused(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.init", "true")
+	target := t.TempDir()
+	path := s.MustWT("new", "T").Out()
+	if err := os.Symlink(target, filepath.Join(path, "out")); err != nil {
+		t.Fatal(err)
+	}
+	s.Git(s.Repo, "config", "wt.envFile", "out/.env")
+	if r := s.WT("init", "T"); r.Code == 0 {
+		t.Fatalf("init wrote wt.envFile through a symlink: %s", r)
+	}
+	if entries, _ := os.ReadDir(target); len(entries) != 0 {
+		t.Fatal("a file was written where the symlink points")
+	}
+}
+
+func TestDockerArgsPublishThePortsOnLoopback(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "PORT")
+	s.MustWT("new", "T")
+	port := strconv.Itoa(taskPorts(t, s, "T")["PORT"])
+	args := s.MustWT("docker-args", "T").Out()
+	for _, want := range []string{"--publish=127.0.0.1:" + port + ":" + port, "--env=PORT=" + port, "--env=WT_PORTS=PORT"} {
+		if !strings.Contains(args+"\n", want+"\n") {
+			t.Fatalf("docker-args lacks %s:\n%s", want, args)
+		}
+	}
+}
+
+func TestANameAddedToWtPortLaterGetsAPortAtTheNextNew(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	if got := taskPorts(t, s, "T"); len(got) != 0 {
+		t.Fatalf("ports %v without wt.port", got)
+	}
+	withPorts(s, "PORT")
+	s.MustWT("new", "T")
+	if got := taskPorts(t, s, "T"); got["PORT"] == 0 {
+		t.Fatalf("after wt.port was added, new again gave no port: %v", got)
+	}
+}
+
+func TestWtPortAppliesFromAnUntrustedGitwt(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write(filepath.Join(s.Repo, ".gitwt"), "[wt]\n\tport = PORT\n")
+	s.Git(s.Repo, "add", ".gitwt")
+	s.Git(s.Repo, "commit", "-qm", "gitwt")
+	s.MustWT("new", "T")
+	if got := taskPorts(t, s, "T"); got["PORT"] == 0 {
+		t.Fatalf("wt.port from an untrusted .gitwt gave no port: %v", got)
+	}
+}
+
+func TestABadPortNameIsAConfigError(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withPorts(s, "MY-PORT")
+	if r := s.WT("new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "bad config wt.port") {
+		t.Fatalf("new with wt.port MY-PORT: %s", r)
+	}
+}

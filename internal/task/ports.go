@@ -1,0 +1,86 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/ports"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// MissingPorts reports whether rec lacks a port for a name in wt.port: a
+// new task, or a name added to wt.port since the task was made.
+func (m *Manager) MissingPorts(rec *record.Record) bool {
+	for _, name := range m.Settings.Ports {
+		if _, ok := rec.Ports[name]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// AllocatePorts gives the task slug a port for each name in wt.port it
+// has none for (have), under the repository lock (held) so that no other
+// new hands out the same port meanwhile (SPEC §10): a port that another
+// task among entries holds, or that something on this host listens on,
+// is skipped. A range with no port left is a limit (exit 4).
+func (m *Manager) AllocatePorts(held *lock.Lock, entries []record.Entry, slug string, have map[string]int) (map[string]int, error) {
+	taken := map[int]bool{}
+	for _, e := range entries {
+		if e.Record != nil && e.Slug != slug {
+			for _, p := range e.Record.Ports {
+				taken[p] = true
+			}
+		}
+	}
+	got, err := ports.Allocate(m.Settings.Ports, have, m.Repo.CommonDir, slug, m.Settings.PortRange, taken, ports.InUse)
+	if errors.Is(err, ports.ErrExhausted) {
+		return nil, exitcode.Limitf("no free port left in wt.portRange %s for task %s: remove a task (git wt rm, git wt gc) or widen the range", m.Settings.PortRange, slug)
+	}
+	return got, err
+}
+
+// EnsurePorts gives an existing task the ports of names added to wt.port
+// since it was made (its next new or init), and writes them to its record.
+func (m *Manager) EnsurePorts(ctx context.Context, e *record.Entry) error {
+	if !m.MissingPorts(e.Record) {
+		return nil
+	}
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	entries, err := m.Store.All(ctx)
+	if err != nil {
+		return err
+	}
+	return m.Update(ctx, e, func(r *record.Record) error {
+		got, err := m.AllocatePorts(l, entries, r.Slug, r.Ports)
+		r.Ports = got
+		return err
+	})
+}
+
+// PortEnv is the task's ports as environment variables (NAME=port, by
+// name), and WT_PORTS naming them; none when the task has no ports.
+func PortEnv(rec *record.Record) []string {
+	if len(rec.Ports) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(rec.Ports))
+	for name := range rec.Ports {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	env := make([]string, 0, len(names)+1)
+	for _, name := range names {
+		env = append(env, name+"="+strconv.Itoa(rec.Ports[name]))
+	}
+	return append(env, "WT_PORTS="+strings.Join(names, ","))
+}

@@ -66,6 +66,7 @@ func main() {
 		{"path", func(env []string) []row { return benchPath(env, root) }},
 		{"list", func(env []string) []row { return benchList(env, root) }},
 		{"rm", func(env []string) []row { return benchRm(env, root) }},
+		{"ports", func(env []string) []row { return benchPorts(env, root) }},
 		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
@@ -380,4 +381,34 @@ func printTable(rows []row) {
 		}
 		fmt.Println(line)
 	}
+}
+
+// benchPorts measures what allocating two ports (wt.port PORT, API_PORT,
+// with 20 tasks holding theirs) adds to new: new in a repository with
+// wt.port against new in its twin without, interleaved (SPEC §9: under
+// 2 ms).
+func benchPorts(env []string, root string) []row {
+	with := filepath.Join(root, "ports", "with")
+	without := filepath.Join(root, "ports", "without")
+	for _, repo := range []string{with, without} {
+		makeRepo(env, repo, 10, 1)
+		if repo == with {
+			git(env, repo, "config", "--add", "wt.port", "PORT")
+			git(env, repo, "config", "--add", "wt.port", "API_PORT")
+		}
+		for i := 0; i < 20; i++ {
+			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("held-%d", i))
+		}
+	}
+	newAndRm := func(repo string) func(i int) time.Duration {
+		return func(i int) time.Duration {
+			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
+			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
+			return d
+		}
+	}
+	withD, withoutD := interleave(*rounds, newAndRm(with), newAndRm(without))
+	r := absRow("ports: what two add to new", 2*time.Millisecond, withD-withoutD, 0)
+	r.note = fmt.Sprintf("new %s with, %s without", withD.Round(10*time.Microsecond), withoutD.Round(10*time.Microsecond))
+	return []row{r}
 }

@@ -212,6 +212,10 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 
 // createNew makes a task that has no record yet.
 func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
+	var early *task.PortsView
+	if len(m.Settings.Ports) > 0 {
+		early = m.StartPortsView(ctx) // beside the base, the place and the lock
+	}
 	var b task.Base
 	if seen.head != nil {
 		b = *seen.head
@@ -236,7 +240,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		}
 	}()
 
-	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen)
+	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen, early)
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,12 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/lock"
@@ -22,6 +25,63 @@ func (m *Manager) MissingPorts(rec *record.Record) bool {
 		}
 	}
 	return false
+}
+
+// PortsView is the records as read before the lock was taken, with the
+// ports generation seen before the read: if no allocation happened since
+// (the generation is the same under the lock), the records hold every
+// port handed out, and the lock need not wait for a second read.
+type PortsView struct {
+	gen     string
+	done    chan struct{}
+	entries []record.Entry
+	err     error
+}
+
+// StartPortsView reads the records in the background, for an allocation
+// under the lock later: the read then overlaps what new does before it
+// takes the lock.
+func (m *Manager) StartPortsView(ctx context.Context) *PortsView {
+	v := &PortsView{gen: m.portsGen(), done: make(chan struct{})}
+	store := *m.Store // its own copy: the read runs beside the command's
+	go func() {
+		defer close(v.done)
+		v.entries, v.err = store.All(ctx)
+	}()
+	return v
+}
+
+// PortsHeld returns the records that hold every port handed out, under
+// the lock (held): the early view when no allocation happened since it
+// began, else a fresh read.
+func (m *Manager) PortsHeld(ctx context.Context, held *lock.Lock, early *PortsView) ([]record.Entry, error) {
+	if early != nil {
+		<-early.done
+		if early.err == nil && early.gen != "" && early.gen == m.portsGen() {
+			return early.entries, nil
+		}
+	}
+	return m.Store.All(ctx)
+}
+
+// portsGen is the ports generation: changed by every allocation, before
+// its record is written, so that a process killed between the two still
+// makes the next allocator read the records again. "" when unreadable.
+func (m *Manager) portsGen() string {
+	data, _ := os.ReadFile(m.StateDir("ports-gen"))
+	return string(data)
+}
+
+// bumpPortsGen changes the ports generation, under the lock (held).
+func (m *Manager) bumpPortsGen(held *lock.Lock) {
+	path := m.StateDir("ports-gen")
+	tmp := fmt.Sprintf("%s.%d", path, os.Getpid())
+	if os.WriteFile(tmp, []byte(strconv.FormatInt(time.Now().UnixNano(), 36)), 0o666) == nil {
+		if os.Rename(tmp, path) != nil {
+			os.Remove(tmp)
+			os.Remove(path) // unreadable: every allocator reads the records again
+		}
+	}
 }
 
 // AllocatePorts gives the task slug a port for each name in wt.port it
@@ -42,6 +102,9 @@ func (m *Manager) AllocatePorts(held *lock.Lock, entries []record.Entry, slug st
 	if errors.Is(err, ports.ErrExhausted) {
 		return nil, exitcode.Limitf("no free port left in wt.portRange %s for task %s: remove a task (git wt rm, git wt gc) or widen the range", m.Settings.PortRange, slug)
 	}
+	if err == nil {
+		m.bumpPortsGen(held)
+	}
 	return got, err
 }
 
@@ -56,7 +119,7 @@ func (m *Manager) EnsurePorts(ctx context.Context, e *record.Entry) error {
 		return err
 	}
 	defer l.Release()
-	entries, err := m.Store.All(ctx)
+	entries, err := m.PortsHeld(ctx, l, nil)
 	if err != nil {
 		return err
 	}

@@ -250,3 +250,17 @@ func TestABadPortNameIsAConfigError(t *testing.T) {
 		t.Fatalf("new with wt.port MY-PORT: %s", r)
 	}
 }
+
+// git wt init with nothing to copy or run still gives a task the ports of
+// names added to wt.port since, and succeeds.
+func TestInitWithNothingToRunGivesNewPortNamesTheirPorts(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	withPorts(s, "PORT")
+	if r := s.WT("init", "T"); r.Code != 0 {
+		t.Fatalf("init with nothing to run: %s", r)
+	}
+	if got := taskPorts(t, s, "T"); got["PORT"] == 0 {
+		t.Fatalf("after init the task has ports %v", got)
+	}
+}

@@ -63,8 +63,8 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 		return err
 	}
 	if p.Empty() {
-		if e.Record.State == record.Adopted && p.o.Init {
-			return nil // nothing to record
+		if (e.Record.State == record.Adopted || e.Record.State == record.Active) && p.o.Init {
+			return nil // git wt init with nothing to copy or run: nothing to record
 		}
 		return m.settleState(ctx, e, record.Active, p.SettleEmpty)
 	}

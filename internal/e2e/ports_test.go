@@ -264,3 +264,19 @@ func TestInitWithNothingToRunGivesNewPortNamesTheirPorts(t *testing.T) {
 		t.Fatalf("after init the task has ports %v", got)
 	}
 }
+
+// What git-wt adds to info/exclude goes when the setting goes (SPEC §14).
+func TestTheEnvFileExcludeLineGoesWithTheSetting(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	exclude := filepath.Join(s.Repo, ".git", "info", "exclude")
+	s.Git(s.Repo, "config", "wt.envFile", ".env.local")
+	s.MustWT("new", "A")
+	if data, _ := os.ReadFile(exclude); !strings.Contains(string(data), "\n/.env.local\n") {
+		t.Fatalf("info/exclude lacks the env file's line:\n%s", data)
+	}
+	s.Git(s.Repo, "config", "--unset", "wt.envFile")
+	s.MustWT("new", "B")
+	if data, _ := os.ReadFile(exclude); strings.Contains(string(data), ".env.local") || strings.Contains(string(data), "git-wt") {
+		t.Fatalf("info/exclude keeps git-wt's line after wt.envFile went:\n%s", data)
+	}
+}

@@ -42,6 +42,9 @@ func (r *Rules) PlaceNew(ctx context.Context, base string) (string, error) {
 	if err := r.excludeBaseDir(ctx, dir); err != nil {
 		return "", err
 	}
+	if err := r.ExcludeEnvFile(ctx); err != nil {
+		return "", err
+	}
 	return makeBaseDir(dir)
 }
 

@@ -43,13 +43,17 @@ func (r *Rules) excludeBaseDir(ctx context.Context, dir string) error {
 	return r.keepExcludeLine(ctx, excludeMark, want)
 }
 
-// ExcludeEnvFile makes info/exclude hold the line of wt.envFile's path rel
+// ExcludeEnvFile makes info/exclude hold the line of wt.envFile's path
 // (relative to every worktree's root), so that the file never shows in a
-// worktree's status.
-func (r *Rules) ExcludeEnvFile(ctx context.Context, rel string) error {
-	want, ok := anchoredLiteral(rel, false)
-	if !ok {
-		return fmt.Errorf("wt.envFile %q cannot be written in %s", rel, r.excludeFile())
+// worktree's status, and no such line of git-wt's when wt.envFile is
+// unset (SPEC §14: what git-wt added goes when the setting goes).
+func (r *Rules) ExcludeEnvFile(ctx context.Context) error {
+	want := ""
+	if rel := r.Settings.EnvFile; rel != "" {
+		var ok bool
+		if want, ok = anchoredLiteral(rel, false); !ok {
+			return fmt.Errorf("wt.envFile %q cannot be written in %s", rel, r.excludeFile())
+		}
 	}
 	return r.keepExcludeLine(ctx, envExcludeMark, want)
 }

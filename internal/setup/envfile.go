@@ -45,7 +45,7 @@ func (m *Handler) writeEnvFile(ctx context.Context, rec *record.Record) error {
 		m.Warn("wt.envFile %s is tracked in task %q: not written (it would make the worktree dirty)", rel, rec.Task)
 		return nil
 	}
-	if err := m.Place.ExcludeEnvFile(ctx, rel); err != nil {
+	if err := m.Place.ExcludeEnvFile(ctx); err != nil {
 		return err
 	}
 	block := envBegin + "\n" + task.Dotenv(m.OwnEnv(rec)) + envEnd + "\n"

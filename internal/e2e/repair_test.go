@@ -630,11 +630,12 @@ func TestStuckCreationWithAnUnbornHeadIsRepaired(t *testing.T) {
 
 // A git wt merge killed while git merged in the main worktree leaves the
 // main worktree's index.lock, a git wt commit killed in git's
-// auto-maintenance its maintenance.lock: doctor --fix deletes them when
-// no git of the repository could still own them.
+// auto-maintenance its maintenance.lock, a merge killed as it moved HEAD
+// ORIG_HEAD.lock: doctor --fix deletes them when no git of the repository
+// could still own them.
 func TestStaleIndexLockOfTheMainWorktree(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	for _, name := range []string{"index.lock", "objects/maintenance.lock"} {
+	for _, name := range []string{"index.lock", "objects/maintenance.lock", "ORIG_HEAD.lock"} {
 		lock := filepath.Join(s.Repo, ".git", name)
 		s.Write(lock, "")
 		if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.StaleRefLock)) {
@@ -643,5 +644,21 @@ func TestStaleIndexLockOfTheMainWorktree(t *testing.T) {
 		if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(lock) {
 			t.Fatalf("doctor --fix must delete %s: %s", name, r)
 		}
+	}
+}
+
+// A merge or rebase killed in a task's worktree as it moved HEAD leaves
+// ORIG_HEAD.lock in the task's admin dir: the next merge or rebase there
+// fails until it goes.
+func TestStaleOrigHeadLockOfATask(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	lock := filepath.Join(s.Repo, ".git", "worktrees", "T", "ORIG_HEAD.lock")
+	s.Write(lock, "")
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, "ORIG_HEAD.lock") {
+		t.Fatalf("doctor must report the stale ORIG_HEAD.lock: %s", r)
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(lock) {
+		t.Fatalf("doctor --fix must delete ORIG_HEAD.lock: %s", r)
 	}
 }

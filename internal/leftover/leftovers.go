@@ -23,11 +23,12 @@ const (
 )
 
 // gitLocks are the lock files a killed git leaves in a worktree's admin
-// dir that stop every later git there, by the problem kind they are.
+// dir that stop every later git there, by the problem kind they are
+// (ORIG_HEAD.lock: a merge or rebase killed as it moved HEAD).
 var gitLocks = []struct {
 	name string
 	kind task.Kind
-}{{"index.lock", StaleIndexLock}, {"HEAD.lock", StaleHeadLock}}
+}{{"index.lock", StaleIndexLock}, {"HEAD.lock", StaleHeadLock}, {"ORIG_HEAD.lock", StaleHeadLock}}
 
 // initializingReason is the lock reason `git worktree add` writes while it
 // sets a worktree up (git-wt runs it with LC_ALL=C, so it is not

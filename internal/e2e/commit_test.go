@@ -153,3 +153,24 @@ func TestPushChoosesItsRemote(t *testing.T) {
 		t.Fatalf("push --remote a: %s", r)
 	}
 }
+
+// A commit whose worktree is being removed meanwhile (rm deletes git's
+// admin entry before the folder) ends with one git-wt line, not git's
+// complaints about a repository that is gone.
+func TestCommitWhoseAdminEntryGoesMeanwhileSaysOneLine(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "work.txt"), "x")
+	hook := filepath.Join(s.Repo, ".git", "hooks", "pre-commit")
+	s.Write(hook, "#!/bin/sh\necho 'fatal: the hook saw its repository go' >&2\nrm -rf \"$(git rev-parse --absolute-git-dir)\"\nexit 1\n")
+	os.Chmod(hook, 0o755)
+	r := s.WT("commit", "T", "-m", "m")
+	if r.Code == 0 {
+		t.Fatalf("commit with its admin entry gone: %s", r)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(r.Stderr), "\n") {
+		if !strings.HasPrefix(line, "git-wt:") {
+			t.Fatalf("an unprefixed line %q on stderr: %s", line, r)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -42,10 +43,11 @@ func (m *Flow) gitCommit(ctx context.Context, rec *record.Record, msg string, ho
 		time.Sleep(delay)
 	}
 	// What git and the hooks said is shown, except after a failure that
-	// came from the worktree going away meanwhile (a concurrent rm): then
-	// git's complaints about files it could not write say nothing that
-	// worktreeGone's message does not.
-	if hookOutput != nil && !git.IsLockError(err) && (err == nil || task.RequireWorktree(rec) == nil) {
+	// came from the worktree going away meanwhile (a concurrent rm: its
+	// admin entry goes before its folder): then git's complaints about
+	// files it could not read or write say nothing that worktreeGone's
+	// message does not.
+	if hookOutput != nil && !git.IsLockError(err) && (err == nil || registered(rec)) {
 		hookOutput.Write(stderr.Bytes())
 	}
 	if err != nil {
@@ -62,4 +64,18 @@ func worktreeGone(rec *record.Record, err error) error {
 		return gone
 	}
 	return err
+}
+
+// registered reports whether the task's worktree is still there for git:
+// its folder, and the admin entry its .git file names.
+func registered(rec *record.Record) bool {
+	if task.RequireWorktree(rec) != nil {
+		return false
+	}
+	_, admin, err := git.AdminDir(rec.Path)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(admin)
+	return err == nil
 }

@@ -33,11 +33,13 @@ func doctorCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			// Records an earlier git-wt left under refs/wt/ move first: their
-			// worktrees would look foreign.
-			var moved []*task.Problem
+			// Admin entries git cannot read are repaired first (git cannot
+			// list worktrees until then), and records an earlier git-wt left
+			// under refs/wt/ move before the diagnosis: their worktrees
+			// would look foreign.
+			var first []*task.Problem
 			if c.Bool("fix") {
-				moved = m.MoveLegacy(c.Context)
+				first = append(e.handlers(m).policy.RepairAdminEntries(c.Context), m.MoveLegacy(c.Context)...)
 			}
 			d, err := e.handlers(m).policy.Diagnose(c.Context)
 			if err != nil {
@@ -47,10 +49,10 @@ func doctorCommand(e *env) *cli.Command {
 			if c.Bool("fix") {
 				ok = e.handlers(m).policy.Repair(c.Context, d, task.RepairOptions{Force: c.Bool("force")})
 			}
-			for _, p := range moved {
+			for _, p := range first {
 				ok = ok && p.Outcome == task.Fixed
 			}
-			d.Problems = append(moved, d.Problems...)
+			d.Problems = append(first, d.Problems...)
 			if c.Bool("json") {
 				if err := writeJSON(e.stdout, d.Problems); err != nil {
 					return err

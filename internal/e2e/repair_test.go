@@ -662,3 +662,30 @@ func TestStaleOrigHeadLockOfATask(t *testing.T) {
 		t.Fatalf("doctor --fix must delete ORIG_HEAD.lock: %s", r)
 	}
 }
+
+// A git worktree add killed as it wrote the admin entry's commondir file
+// leaves it empty, and then every git worktree command of the repository
+// fails. doctor reads the files itself, reports it, and --fix writes what
+// git writes there; then the rest is diagnosed as usual.
+func TestEmptyCommondirOfAKilledWorktreeAddIsRepaired(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	commondir := filepath.Join(s.Repo, ".git", "worktrees", "T", "commondir")
+	s.Write(commondir, "")
+	if s.GitOK(s.Repo, "worktree", "list") {
+		t.Fatal("git lists worktrees with an empty commondir: the test tests nothing")
+	}
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.BrokenAdminEntry)) {
+		t.Fatalf("doctor must report the broken admin entry: %s", r)
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	if !s.GitOK(s.Repo, "worktree", "list") {
+		t.Fatal("git still cannot list worktrees after doctor --fix")
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the repair: %s", r)
+	}
+	s.MustWT("rm", "T")
+}

@@ -23,6 +23,11 @@ import (
 // Diagnose finds every disagreement between records, worktrees, branches
 // and git's admin entries.
 func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
+	// An admin entry git cannot read stops every git worktree command:
+	// until RepairAdminEntries fixes it, it is all there is to report.
+	if broken := m.BrokenAdminEntries(); len(broken) > 0 {
+		return &task.Diagnosis{Problems: broken}, nil
+	}
 	// Branches and worktrees are read before the records: new writes a
 	// record before (or with) its branch and worktree, so a branch or a
 	// worktree seen here has its record in the later read, and a creation
@@ -338,4 +343,15 @@ func mostLookMissing(d *task.Diagnosis) bool {
 		}
 	}
 	return missing >= 2 && missing*2 > d.Worktrees
+}
+
+// RepairAdminEntries repairs the admin entries git cannot read, before
+// anything else is diagnosed (doctor --fix, gc): every other look at the
+// worktrees needs git worktree list. It returns them with their outcome.
+func (m *Doctor) RepairAdminEntries(ctx context.Context) []*task.Problem {
+	broken := m.BrokenAdminEntries()
+	for _, p := range broken {
+		p.Outcome = m.applyFix(ctx, p, false)
+	}
+	return broken
 }

@@ -27,6 +27,7 @@ type Doctor struct {
 type finder interface {
 	GitLeftovers(entries []record.Entry, wts []git.Worktree) []*task.Problem
 	StaleRefLocks() []*task.Problem
+	BrokenAdminEntries() []*task.Problem
 	DiagnoseLock(e *record.Entry, wt *git.Worktree, p *task.Problem) *task.Problem
 }
 

@@ -52,9 +52,9 @@ func (m *Doctor) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
 // records an earlier git-wt left under refs/wt/ (whose worktrees would
 // otherwise look foreign).
 func (m *Doctor) collectOrphans(ctx context.Context, o task.RepairOptions) ([]*task.Problem, error) {
-	var moved []*task.Problem
+	var first []*task.Problem
 	if !o.DryRun {
-		moved = m.MoveLegacy(ctx)
+		first = append(m.RepairAdminEntries(ctx), m.MoveLegacy(ctx)...)
 	}
 	d, err := m.Diagnose(ctx)
 	if err != nil {
@@ -62,7 +62,7 @@ func (m *Doctor) collectOrphans(ctx context.Context, o task.RepairOptions) ([]*t
 	}
 	d.Problems = orphansOf(d.Problems)
 	m.Repair(ctx, d, o)
-	return append(moved, d.Problems...), nil
+	return append(first, d.Problems...), nil
 }
 
 // orphansOf keeps the problems gc cleans, in their order.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/testutil"
@@ -169,4 +170,34 @@ func TestKilledDuringInitIsRepairedByDoctor(t *testing.T) {
 		t.Fatalf("doctor --fix: %s", r)
 	}
 	assertNothingLeft(t, s)
+}
+
+// A repair killed while it compared a stuck creation's files against a
+// temporary index leaves that index inside the repository, never in the
+// system's temp dir, and a later repair deletes it once it is old.
+func TestKilledRepairLeavesNothingInTheTempDir(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	kill(stopAt(t, s, "new:checked-out", "new", "T"))
+	tmp := t.TempDir()
+	reached := filepath.Join(t.TempDir(), "reached")
+	repair := s.Cmd(s.Repo, "doctor", "--fix")
+	repair.Env = append(repair.Env, "TMPDIR="+tmp, task.CheckpointEnv+"=repair:index", task.CheckpointEnv+"_FILE="+reached)
+	if err := repair.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	kill(repair)
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Fatalf("the killed repair left %d entries in the temp dir", len(entries))
+	}
+	left, _ := filepath.Glob(filepath.Join(s.Repo, ".git", "wt", "tmp", "index-*"))
+	if len(left) != 1 {
+		t.Fatalf("the killed repair left %v in git-wt's state dir, want its one index folder", left)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(left[0], old, old)
+	s.WT("doctor", "--fix")
+	if testutil.Exists(left[0]) {
+		t.Fatal("a later repair did not delete the old index folder")
+	}
 }

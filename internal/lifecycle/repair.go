@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
@@ -94,7 +95,7 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	if rec.State != record.Creating {
 		return m.DirtyCount(ctx, rec.Path)
 	}
-	tmp, err := os.MkdirTemp("", "git-wt-index-")
+	tmp, err := m.tempDir("index-")
 	if err != nil {
 		return 0, err
 	}
@@ -104,6 +105,7 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	if _, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Env: env, Args: []string{"read-tree", "HEAD"}}); err != nil {
 		return 0, err
 	}
+	task.Checkpoint(ctx, "repair:index")
 	status, err := m.Git.Status(ctx, rec.Path, git.StatusOptions{Untracked: "all", Env: []string{index}})
 	if err != nil {
 		return 0, err
@@ -176,4 +178,23 @@ func (m *Handler) RemoveOrphan(ctx context.Context, e *record.Entry, force bool)
 		return err
 	}
 	return m.RemoveForRepair(ctx, e, force)
+}
+
+// tempDir makes a temporary folder in git-wt's state dir, inside the
+// repository rather than the system's temp dir: a repair killed while it
+// used one leaves nothing outside, and the next one deletes what such
+// repairs left more than an hour ago.
+func (m *Handler) tempDir(prefix string) (string, error) {
+	root := m.StateDir("tmp")
+	if err := os.MkdirAll(root, 0o777); err != nil {
+		return "", err
+	}
+	if old, err := os.ReadDir(root); err == nil {
+		for _, d := range old {
+			if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				os.RemoveAll(filepath.Join(root, d.Name()))
+			}
+		}
+	}
+	return os.MkdirTemp(root, prefix)
 }

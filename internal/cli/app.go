@@ -38,7 +38,21 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = app.RunContext(ctx, normalized)
 	}
+	e.jsonErrors = cmd != nil && findFlag(cmd.Flags, "json") != nil && wantsJSON(normalized)
 	return e.report(ctx, err)
+}
+
+// wantsJSON reports whether the arguments ask for --json before a "--".
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--json", "--json=true":
+			return true
+		}
+	}
+	return false
 }
 
 // readOnly are the commands that change nothing an interrupt could leave
@@ -69,6 +83,9 @@ func (e *env) report(ctx context.Context, err error) int {
 		err = errors.New("git is not installed or not on PATH: install git 2.31 or newer")
 	}
 	e.errorf("%v", err)
+	if e.jsonErrors {
+		writeJSON(e.stdout, errorDocument(ctx, err, code))
+	}
 	return code
 }
 

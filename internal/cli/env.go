@@ -22,6 +22,9 @@ import (
 // env is what every command shares: its streams, the global flags, and the
 // repository, located once and only when a command needs it.
 type env struct {
+	// jsonErrors: the command was asked for --json, so a failure also
+	// prints an error document on stdout.
+	jsonErrors     bool
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	quiet, verbose bool

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -37,10 +39,10 @@ func rmCommand(e *env) *cli.Command {
 			}
 			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run")}
 			code := exitcode.OK
-			var results []*removal.Removal
+			var results []removalView
 			for _, arg := range c.Args().Slice() {
 				r := e.handlers(m).removal.Remove(c.Context, arg, o)
-				results = append(results, r)
+				results = append(results, newRemovalView(c.Context, r))
 				code = max(code, exitcode.Of(r.Err))
 				e.reportRemoval(r, o)
 			}
@@ -85,4 +87,23 @@ func (e *env) reportRemoval(r *removal.Removal, o removal.RemoveOptions) {
 	if !o.DryRun {
 		e.infof("removed %s", r.Path)
 	}
+}
+
+// removalView is one task in rm --json: what happened, and the error of
+// SPEC §2's shape when it failed or was refused.
+type removalView struct {
+	*removal.Removal
+	Error *errorBody `json:"error,omitempty"`
+}
+
+func newRemovalView(ctx context.Context, r *removal.Removal) removalView {
+	v := removalView{Removal: r}
+	if r.Err != nil {
+		body := errorDocument(ctx, r.Err, exitcode.Of(r.Err)).Error
+		if body.Task == "" {
+			body.Task, body.Path = r.Task, r.Path
+		}
+		v.Error = &body
+	}
+	return v
 }

@@ -34,10 +34,65 @@ var Meanings = []string{
 	NotFound: "not found: no such task (rm exits 0 instead)",
 }
 
-// Error is an error with the exit code it should end the process with.
+// Kind names what went wrong, for the error document a command prints
+// with --json (SPEC §2, §14): a closed list, extended only with a line in
+// the man page's ERRORS section.
+type Kind string
+
+// The error kinds.
+const (
+	KindUsage          Kind = "usage"
+	KindNotFound       Kind = "not_found"
+	KindDirty          Kind = "dirty"
+	KindUnmerged       Kind = "unmerged"
+	KindLocked         Kind = "locked"
+	KindInUse          Kind = "in_use"
+	KindMainWorktree   Kind = "main_worktree"
+	KindBusy           Kind = "busy" // a task in the middle of an operation
+	KindLimit          Kind = "limit"
+	KindConflict       Kind = "conflict"
+	KindLockTimeout    Kind = "lock_timeout"
+	KindNoSpace        Kind = "no_space"
+	KindNotARepository Kind = "not_a_repository"
+	KindUntrusted      Kind = "untrusted"
+	KindGitFailed      Kind = "git_failed"
+	KindIO             Kind = "io"
+	KindInterrupted    Kind = "interrupted"
+)
+
+// Kinds are the error kinds with what each means, for the man page.
+var Kinds = []struct {
+	Kind    Kind
+	Meaning string
+}{
+	{KindUsage, "bad input: unknown flag, missing argument, invalid task id or setting (exit 2)"},
+	{KindNotFound, "no such task (exit 5)"},
+	{KindDirty, "the worktree has uncommitted changes, or its status cannot be read (exit 3)"},
+	{KindUnmerged, "commits would be lost (exit 3)"},
+	{KindLocked, "the task is locked: git wt unlock (exit 3)"},
+	{KindInUse, "a process works in the worktree, or another worktree lies in it (exit 3)"},
+	{KindMainWorktree, "the main worktree, which git-wt never removes (exit 3)"},
+	{KindBusy, "another process is creating, merging or removing the task, or its setup failed (exit 3)"},
+	{KindLimit, "wt.maxWorktrees, or no free port in wt.portRange (exit 4)"},
+	{KindConflict, "a branch checked out elsewhere, a path taken, a merge conflict (exit 3)"},
+	{KindLockTimeout, "the repository lock was not free within wt.lockTimeout (exit 1)"},
+	{KindNoSpace, "not enough disk space (exit 1)"},
+	{KindNotARepository, "not in a git repository (exit 1)"},
+	{KindUntrusted, "the committed .gitwt's commands are not trusted yet: git wt trust"},
+	{KindGitFailed, "git failed (exit 1)"},
+	{KindIO, "a file could not be read or written (exit 1)"},
+	{KindInterrupted, "interrupted: what the command had started was rolled back (exit 1)"},
+}
+
+// Error is an error with the exit code it should end the process with,
+// and, where the code that made it knows them, its kind and the task and
+// path it is about.
 type Error struct {
 	Code int
 	Err  error
+	Kind Kind
+	Task string
+	Path string
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -50,8 +105,14 @@ func newf(code int, format string, args ...any) error {
 // Usagef reports bad input from the user: exit 2.
 func Usagef(format string, args ...any) error { return newf(Usage, format, args...) }
 
-// Refusedf reports a refusal that protects the user's data: exit 3.
+// Refusedf reports a refusal that protects the user's data: exit 3, of
+// kind busy unless RefusedAs names another.
 func Refusedf(format string, args ...any) error { return newf(Refused, format, args...) }
+
+// RefusedAs reports a refusal of a known kind: exit 3.
+func RefusedAs(kind Kind, format string, args ...any) error {
+	return &Error{Code: Refused, Kind: kind, Err: fmt.Errorf(format, args...)}
+}
 
 // Limitf reports a configured limit that was reached: exit 4.
 func Limitf(format string, args ...any) error { return newf(Limit, format, args...) }

@@ -46,7 +46,7 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	registered := m.Registered(ctx, rec.Path)
 	if statErr == nil && !registered {
 		if entries, _ := os.ReadDir(rec.Path); len(entries) > 0 {
-			return nil, exitcode.Refusedf("%s exists but is not a worktree of this repository: move it away, then run git wt new again", rec.Path)
+			return nil, exitcode.RefusedAs(exitcode.KindConflict, "%s exists but is not a worktree of this repository: move it away, then run git wt new again", rec.Path)
 		}
 	}
 	if statErr != nil || !registered {

@@ -37,7 +37,7 @@ func (m *Handler) AddWorktree(ctx context.Context, rec *record.Record, startSHA 
 			return err
 		}
 		if bs.CheckedOut != "" {
-			return exitcode.Refusedf("branch %s is checked out in %s: a branch can be checked out in one worktree only", rec.Branch, bs.CheckedOut)
+			return exitcode.RefusedAs(exitcode.KindConflict, "branch %s is checked out in %s: a branch can be checked out in one worktree only", rec.Branch, bs.CheckedOut)
 		}
 		startSHA = bs.SHA
 	}

@@ -44,11 +44,12 @@ func Render(app *cli.App) ([]byte, error) {
 	}
 	var md bytes.Buffer
 	err = t.Execute(&md, map[string]any{
-		"App":       app,
-		"Version":   app.Version,
-		"Commands":  app.VisibleCommands(),
-		"Keys":      settings.Keys,
-		"ExitCodes": exitcode.Meanings,
+		"App":        app,
+		"Version":    app.Version,
+		"Commands":   app.VisibleCommands(),
+		"Keys":       settings.Keys,
+		"ExitCodes":  exitcode.Meanings,
+		"ErrorKinds": exitcode.Kinds,
 	})
 	if err != nil {
 		return nil, err

@@ -221,10 +221,10 @@ func WorktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
 	}
 	if st, err := os.Lstat(p); err == nil {
 		if !st.IsDir() {
-			return "", exitcode.Refusedf("%s exists and is not a directory: remove it or choose another --path", p)
+			return "", exitcode.RefusedAs(exitcode.KindConflict, "%s exists and is not a directory: remove it or choose another --path", p)
 		}
 		if entries, _ := os.ReadDir(p); len(entries) > 0 {
-			return "", exitcode.Refusedf("%s exists and is not empty: remove it or choose another --path", p)
+			return "", exitcode.RefusedAs(exitcode.KindConflict, "%s exists and is not empty: remove it or choose another --path", p)
 		}
 	}
 	return p, nil

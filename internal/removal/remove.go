@@ -523,9 +523,9 @@ func (m *Remover) removeUnknown(ctx context.Context, arg string) *Removal {
 		}
 		r.Path, r.WorktreeOutcome = wt.Path, KeptNotOurs
 		if i == 0 {
-			r.Err = exitcode.Refusedf("%s is the main worktree: git-wt never removes it", wt.Path)
+			r.Err = exitcode.RefusedAs(exitcode.KindMainWorktree, "%s is the main worktree: git-wt never removes it", wt.Path)
 		} else {
-			r.Err = exitcode.Refusedf("%s is not a git-wt task (it has no record): remove it with git worktree remove, or adopt it with git wt doctor --fix", wt.Path)
+			r.Err = exitcode.RefusedAs(exitcode.KindNotFound, "%s is not a git-wt task (it has no record): remove it with git worktree remove, or adopt it with git wt doctor --fix", wt.Path)
 		}
 	}
 	return r

@@ -19,7 +19,7 @@ func (m *Manager) CorruptRecordProblem(e *record.Entry) *Problem {
 		Fix:    "delete the ref (needs --force)",
 		FixWith: func(ctx context.Context, force bool) error {
 			if !force {
-				return exitcode.Refusedf("%s may still hold what a person needs: use doctor --fix --force to delete it", ref)
+				return exitcode.RefusedAs(exitcode.KindDirty, "%s may still hold what a person needs: use doctor --fix --force to delete it", ref)
 			}
 			return m.Store.DeleteEntry(ctx, e)
 		}}

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
@@ -9,11 +10,23 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// Refuse logs a refusal and returns the exit-3 error for it.
+// Refuse logs a refusal and returns the exit-3 error for it, of the kind
+// its reason is (--json's error document names it, with the task).
 func (m *Manager) Refuse(rec *record.Record, reason, format string, args ...any) error {
-	err := exitcode.Refusedf(format, args...)
+	err := &exitcode.Error{Code: exitcode.Refused, Kind: refusalKinds[reason], Task: rec.Task, Path: rec.Path, Err: fmt.Errorf(format, args...)}
+	if err.Kind == "" {
+		err.Kind = exitcode.KindBusy
+	}
 	m.LogEvent(rec, "refused", reason+": "+err.Error())
 	return err
+}
+
+// refusalKinds are the error kinds of the refusals' reasons (the event
+// log's words).
+var refusalKinds = map[string]exitcode.Kind{
+	"dirty": exitcode.KindDirty, "status-failed": exitcode.KindDirty, "locked": exitcode.KindLocked,
+	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
+	"not-a-directory": exitcode.KindConflict, "in-progress": exitcode.KindConflict, "not-ready": exitcode.KindBusy,
 }
 
 // Registered reports whether git still has an admin entry for path.

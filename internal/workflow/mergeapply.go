@@ -184,8 +184,8 @@ func (m *Flow) takeBack(ctx context.Context, dir string, p *mergePlan, what stri
 // conflictError says which files conflict and how to go on.
 func (m *Flow) conflictError(p *mergePlan, what string, files []string) error {
 	list := text.ListSome(files, 10)
-	return exitcode.Failedf("%s conflicts in %s, so nothing was changed: merge %s into the task and resolve them there (git -C %s merge %s), then run git wt merge %s again",
-		what, list, p.intoName, text.ShellQuote(p.rec.Path), p.intoName, text.ShellQuote(p.rec.Task))
+	return &exitcode.Error{Code: exitcode.Failed, Kind: exitcode.KindConflict, Task: p.rec.Task, Path: p.rec.Path, Err: fmt.Errorf("%s conflicts in %s, so nothing was changed: merge %s into the task and resolve them there (git -C %s merge %s), then run git wt merge %s again",
+		what, list, p.intoName, text.ShellQuote(p.rec.Path), p.intoName, text.ShellQuote(p.rec.Task))}
 }
 
 // unmergedPaths lists the paths with conflicts in the index of the

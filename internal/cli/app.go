@@ -130,6 +130,7 @@ func newApp(e *env) *cli.App {
 		Commands: commands(e),
 	}
 	for _, c := range app.Commands {
+		c.Before = e.startEarly
 		c.OnUsageError = app.OnUsageError
 		c.HideHelpCommand = true
 	}

@@ -35,15 +35,14 @@ type env struct {
 	settings *settings.Settings
 	records  *record.Pending // every record, read early for the manager's store
 	prefetch *task.Prefetch  // one task's records, read early for the manager's Find
-	// wantStatuses: the command will ask every worktree's status (list),
-	// which may then start from the cached records (early).
+	// wantStatuses and wantObjects are what the command declared it needs
+	// started once the repository is found (early.go): every worktree's
+	// status, from the cached records (early); a cat-file (objects).
 	wantStatuses bool
 	early        *inspect.EarlyStatuses
-	// wantObjects: the command's first read is a cat-file (new's look at
-	// its task), which may then start beside git config (objects).
-	wantObjects bool
-	objects     *git.ObjectReader
-	out, err    *painter // colour for stdout and for stderr, decided apart
+	wantObjects  bool
+	objects      *git.ObjectReader
+	out, err     *painter // colour for stdout and for stderr, decided apart
 }
 
 // newEnv returns the env of one run of git-wt.

@@ -11,7 +11,6 @@ import (
 // findTask locates the repository and the task that arg names, for a
 // command that acts on one task; a record git-wt cannot read is an error.
 func (e *env) findTask(ctx context.Context, command, arg string) (*task.Manager, *record.Entry, error) {
-	e.prefetchTask(ctx, arg)
 	m, err := e.manager(ctx, command)
 	if err != nil {
 		return nil, nil, err

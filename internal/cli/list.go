@@ -30,12 +30,6 @@ func listCommand(e *env) *cli.Command {
 			if c.NArg() != 0 {
 				return noArgs(c)
 			}
-			// The records are read while the repository is located, and the
-			// statuses of the cached ones asked.
-			if cwd, ok := e.earlyDir(); ok {
-				e.records = record.StartAll(c.Context, e.git, cwd)
-				e.wantStatuses = !c.Bool("no-status")
-			}
 			m, err := e.manager(c.Context, "list")
 			if err != nil {
 				return err

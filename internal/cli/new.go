@@ -29,7 +29,6 @@ func newCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			e.wantObjects = true
 			m, err := e.manager(c.Context, "new")
 			if err != nil {
 				return err

@@ -25,9 +25,8 @@ func pathCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			// The hot path: no settings are read, and the records are read
-			// while the repository is located.
-			e.prefetchTask(c.Context, arg)
+			// The hot path: no settings are read (the records were started
+			// early, beside locating the repository: startEarly).
 			m, err := e.finder(c.Context, "path")
 			if err != nil {
 				return err

@@ -30,9 +30,6 @@ func rmCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return exitcode.Usagef("git wt rm needs at least one TASK (see git wt rm -h)")
 			}
-			if c.NArg() == 1 {
-				e.prefetchTask(c.Context, c.Args().First())
-			}
 			m, err := e.manager(c.Context, "rm")
 			if err != nil {
 				return err

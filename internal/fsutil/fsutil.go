@@ -7,10 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"syscall"
+
+	"github.com/git-wt/git-wt/internal/async"
 )
 
 // Within reports whether path is dir or lies below it. Both must be clean
@@ -75,28 +75,14 @@ func removeAll(path string) error {
 	}
 	entries, _ := dir.ReadDir(-1)
 	dir.Close()
-	next := make(chan string)
-	errs := make(chan error, len(entries))
-	var wg sync.WaitGroup
-	for range min(runtime.NumCPU(), len(entries)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range next {
-				if err := os.RemoveAll(p); err != nil {
-					errs <- err
-				}
-			}
-		}()
-	}
-	for _, e := range entries {
-		next <- filepath.Join(path, e.Name())
-	}
-	close(next)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return err
+	errs := make([]error, len(entries))
+	async.Each(len(entries), 0, func(i int) {
+		errs[i] = os.RemoveAll(filepath.Join(path, entries[i].Name()))
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return os.RemoveAll(path)
 }

@@ -3,10 +3,9 @@ package inspect
 import (
 	"context"
 	"os"
-	"runtime"
-	"sync"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
@@ -54,19 +53,13 @@ func (m *Inspector) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.W
 	// git's worktree list reads every worktree's HEAD: only the foreign
 	// worktrees (--all) need it, and it runs beside the statuses. Without
 	// it, each task's status says what its worktree has checked out.
-	var wts []git.Worktree
-	var wtsErr error
-	var wg sync.WaitGroup
+	var listed *async.Value[[]git.Worktree]
 	if o.Worktrees {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wts, wtsErr = m.Git.Worktrees(ctx, m.Repo.MainDir)
-		}()
+		listed = async.Start(func() ([]git.Worktree, error) { return m.Git.Worktrees(ctx, m.Repo.MainDir) })
 	}
 	if o.Status || o.Size {
 		meter := m.StartMeter("checking worktrees", int64(len(lives)), false)
-		parallel(len(lives), func(i int) {
+		async.Each(len(lives), 0, func(i int) {
 			m.fill(ctx, &lives[i], o)
 			meter.Add(1)
 		})
@@ -75,9 +68,9 @@ func (m *Inspector) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.W
 	if o.Status {
 		m.markMerged(ctx, lives)
 	}
-	wg.Wait()
-	if wtsErr != nil {
-		return nil, nil, wtsErr
+	wts, err := listed.Get()
+	if err != nil {
+		return nil, nil, err
 	}
 	if o.Worktrees {
 		for i := range lives {
@@ -160,26 +153,4 @@ func (m *Inspector) fill(ctx context.Context, l *Live, o LiveOptions) {
 	if o.Size {
 		l.Size = fsutil.DiskUsage(rec.Path)
 	}
-}
-
-// parallel runs f(0..n-1) on as many goroutines as there are cores: each
-// f starts git processes, and more at once than cores only thrash.
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.NumCPU(), n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

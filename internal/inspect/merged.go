@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -201,7 +202,7 @@ func (m *Inspector) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]
 // in parallel.
 func (m *Inspector) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck, merged map[string]bool) []*mergeCheck {
 	same := make([]bool, len(checks))
-	parallel(len(checks), func(i int) {
+	async.Each(len(checks), 0, func(i int) {
 		c := checks[i]
 		tree, conflicts, err := m.Git.MergeTree(ctx, m.Repo.MainDir, c.base, c.tip)
 		same[i] = err == nil && len(conflicts) == 0 && tree == c.baseTree

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/git"
 )
 
@@ -73,7 +74,7 @@ type Store struct {
 	// that a record under RefPrefix shadows included.
 	legacy []git.Ref
 	// prewritten is a blob Prewrite is writing, by content.
-	prewritten map[string]*prewrite
+	prewritten map[string]*async.Value[*prewrite]
 	early      *git.ObjectReader // started early: the next GetAlong reads with it
 }
 
@@ -81,10 +82,9 @@ type Store struct {
 // started early in this store's repository.
 func (s *Store) UseObjects(o *git.ObjectReader) { s.early = o }
 
-// prewrite is a blob being written ahead of the record write that uses
-// it, and the update-ref started for that write.
+// prewrite is a blob written ahead of the record write that uses it (or
+// the failure to), and the update-ref started for that write.
 type prewrite struct {
-	done   chan struct{}
 	oid    string
 	err    error
 	update *git.RefUpdate
@@ -98,18 +98,15 @@ func CacheFile(commonDir string) string { return filepath.Join(commonDir, "wt", 
 // was located (from the current directory), so that it runs beside
 // rev-parse.
 type Pending struct {
-	done chan struct{}
-	refs []git.Ref
-	err  error
+	refs *async.Value[[]git.Ref]
 
-	warm *warmCache // the cache, read and decoded while git lists the refs
+	warmFile string                   // the cache file Warm reads
+	warm     *async.Value[*warmCache] // the cache, read and decoded while git lists the refs
 }
 
 // warmCache is the blob cache read, and its records decoded, ahead of the
 // refs that say which of them are live.
 type warmCache struct {
-	done    chan struct{}
-	file    string
 	blobs   map[string][]byte
 	intact  bool
 	records map[string]*Record // by blob id, for the blobs that parse
@@ -120,10 +117,9 @@ type warmCache struct {
 // The file may be a guess (the repository is not confirmed yet): All uses
 // what was read only if its store's cache is the same file.
 func (p *Pending) Warm(file string) {
-	w := &warmCache{done: make(chan struct{}), file: file}
-	p.warm = w
-	go func() {
-		defer close(w.done)
+	p.warmFile = file
+	p.warm = async.Start(func() (*warmCache, error) {
+		w := &warmCache{}
 		w.blobs, w.intact = blobCache{file}.load()
 		w.records = make(map[string]*Record, len(w.blobs))
 		for oid, blob := range w.blobs {
@@ -132,17 +128,15 @@ func (p *Pending) Warm(file string) {
 				w.records[oid] = &r
 			}
 		}
-	}()
+		return w, nil
+	})
 }
 
 // StartAll begins listing every record ref from dir.
 func StartAll(ctx context.Context, g *git.Runner, dir string) *Pending {
-	p := &Pending{done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		p.refs, p.err = g.ListRefs(ctx, dir, RefPrefix, LegacyPrefix)
-	}()
-	return p
+	return &Pending{refs: async.Start(func() ([]git.Ref, error) {
+		return g.ListRefs(ctx, dir, RefPrefix, LegacyPrefix)
+	})}
 }
 
 // Use makes the next All return what p read.
@@ -166,11 +160,9 @@ func (s *Store) All(ctx context.Context) ([]Entry, error) {
 	var warm *warmCache
 	if p := s.pending; p != nil {
 		s.pending = nil
-		<-p.done
-		refs, err = p.refs, p.err
-		if p.warm != nil && p.warm.file == s.Cache {
-			warm = p.warm
-			<-warm.done
+		refs, err = p.refs.Get()
+		if p.warmFile == s.Cache {
+			warm, _ = p.warm.Get()
 		}
 	} else {
 		refs, err = s.Git.ListRefs(ctx, s.Dir, RefPrefix, LegacyPrefix)
@@ -222,11 +214,10 @@ func (s *Store) LegacyRefs() []git.Ref { return s.legacy }
 // Cached waits for Warm and returns the records it decoded, live or not
 // (the refs, not the cache, say which are); none without Warm.
 func (p *Pending) Cached() []*Record {
-	w := p.warm
+	w, _ := p.warm.Get()
 	if w == nil {
 		return nil
 	}
-	<-w.done
 	recs := make([]*Record, 0, len(w.records))
 	for _, r := range w.records {
 		recs = append(recs, r)
@@ -412,21 +403,16 @@ func (s *Store) Move(ctx context.Context, slug, oid string) error {
 // to git gc, like any unreachable object.
 func (s *Store) Prewrite(ctx context.Context, r *Record) {
 	data := r.Encode()
-	p := &prewrite{done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		p.update = s.Git.StartRefUpdate(ctx, s.Dir, false)
+	s.prewritten = map[string]*async.Value[*prewrite]{string(data): async.Start(func() (*prewrite, error) {
+		p := &prewrite{update: s.Git.StartRefUpdate(ctx, s.Dir, false)}
 		p.oid, p.err = s.Git.HashObject(ctx, s.Dir, data)
-	}()
-	s.prewritten = map[string]*prewrite{string(data): p}
+		return p, nil
+	})}
 }
 
 // prewriteOf is the Prewrite of data, done, or nil.
 func (s *Store) prewriteOf(data []byte) *prewrite {
-	p := s.prewritten[string(data)]
-	if p != nil {
-		<-p.done
-	}
+	p, _ := s.prewritten[string(data)].Get()
 	return p
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/ports"
 )
@@ -76,41 +77,36 @@ type Settings struct {
 // Pending is a settings read under way: Start runs `git config` at once,
 // so that it overlaps with locating the repository.
 type Pending struct {
-	entries []git.ConfigEntry
-	err     error
-	done    chan struct{}
+	list *async.Value[[]git.ConfigEntry]
 }
 
 // Start begins reading git config from dir.
 func Start(ctx context.Context, g *git.Runner, dir string) *Pending {
-	p := &Pending{done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
+	return &Pending{async.Start(func() ([]git.ConfigEntry, error) {
 		out, err := g.Run(ctx, dir, git.ConfigListArgs...)
-		p.entries, p.err = git.ParseConfigList(out), err
-	}()
-	return p
+		return git.ParseConfigList(out), err
+	})}
 }
 
 // Entries waits for git config and returns what it listed, origins
 // included (which say what repository git found).
 func (p *Pending) Entries() []git.ConfigEntry {
-	<-p.done
-	return p.entries
+	entries, _ := p.list.Get()
+	return entries
 }
 
 // Finish waits for git config and adds the .gitwt file of the main
 // worktree at mainDir, the lowest layer.
 func (p *Pending) Finish(mainDir string) (*Settings, error) {
-	<-p.done
-	if p.err != nil && git.ExitCode(p.err) != 1 { // 1: no config at all
-		return nil, p.err
+	entries, err := p.list.Get()
+	if err != nil && git.ExitCode(err) != 1 { // 1: no config at all
+		return nil, err
 	}
 	gitwt, sum, err := readGitwt(filepath.Join(mainDir, GitwtFile))
 	if err != nil {
 		return nil, err
 	}
-	s := &Settings{values: layer(gitwt, configValues(p.entries)), GitwtSHA256: sum}
+	s := &Settings{values: layer(gitwt, configValues(entries)), GitwtSHA256: sum}
 	if err := s.resolve(mainDir); err != nil {
 		return nil, err
 	}

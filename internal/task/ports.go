@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/ports"
@@ -33,22 +34,16 @@ func (m *Manager) MissingPorts(rec *record.Record) bool {
 // port handed out, and the lock need not wait for a second read.
 type PortsView struct {
 	gen     string
-	done    chan struct{}
-	entries []record.Entry
-	err     error
+	entries *async.Value[[]record.Entry]
 }
 
 // StartPortsView reads the records in the background, for an allocation
 // under the lock later: the read then overlaps what new does before it
 // takes the lock.
 func (m *Manager) StartPortsView(ctx context.Context) *PortsView {
-	v := &PortsView{gen: m.portsGen(), done: make(chan struct{})}
+	gen := m.portsGen()
 	store := *m.Store // its own copy: the read runs beside the command's
-	go func() {
-		defer close(v.done)
-		v.entries, v.err = store.All(ctx)
-	}()
-	return v
+	return &PortsView{gen: gen, entries: async.Start(func() ([]record.Entry, error) { return store.All(ctx) })}
 }
 
 // PortsHeld returns the records that hold every port handed out, under
@@ -56,9 +51,9 @@ func (m *Manager) StartPortsView(ctx context.Context) *PortsView {
 // began, else a fresh read.
 func (m *Manager) PortsHeld(ctx context.Context, held *lock.Lock, early *PortsView) ([]record.Entry, error) {
 	if early != nil {
-		<-early.done
-		if early.err == nil && early.gen != "" && early.gen == m.portsGen() {
-			return early.entries, nil
+		entries, err := early.entries.Get()
+		if err == nil && early.gen != "" && early.gen == m.portsGen() {
+			return entries, nil
 		}
 	}
 	return m.Store.All(ctx)

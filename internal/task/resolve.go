@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
@@ -48,20 +49,15 @@ func Pick(id string, cands [2]string, entries []record.Entry) *record.Entry {
 // side. Only when no GIT_DIR points git elsewhere.
 type Prefetch struct {
 	id      string
-	done    chan struct{}
-	entries []record.Entry
-	err     error
+	entries *async.Value[[]record.Entry]
 }
 
 // StartPrefetch begins reading id's records from dir.
 func StartPrefetch(ctx context.Context, g *git.Runner, dir, id string) *Prefetch {
-	p := &Prefetch{id: id, done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
+	return &Prefetch{id: id, entries: async.Start(func() ([]record.Entry, error) {
 		cands := slug.Candidates(id)
-		p.entries, p.err = (&record.Store{Git: g, Dir: dir}).Get(ctx, cands[0], cands[1])
-	}()
-	return p
+		return (&record.Store{Git: g, Dir: dir}).Get(ctx, cands[0], cands[1])
+	})}
 }
 
 // UsePrefetch makes the next Find of p's id use what p read, when it read
@@ -75,11 +71,11 @@ func (m *Manager) prefetched(id string) *record.Entry {
 		return nil
 	}
 	m.prefetch = nil
-	<-p.done
-	if p.err != nil {
+	entries, err := p.entries.Get()
+	if err != nil {
 		return nil
 	}
-	return Pick(id, slug.Candidates(id), p.entries)
+	return Pick(id, slug.Candidates(id), entries)
 }
 
 // Unreadable is the error for a record git-wt cannot read (exit 1): doctor

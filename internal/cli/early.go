@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/urfave/cli/v2"
+)
+
+// early is what a command needs started before it has located the
+// repository: a git process costs milliseconds before it reads its input,
+// so what the command will read first starts beside rev-parse and git
+// config (docs/ARCHITECTURE.md, "Start-up overlap").
+type early struct {
+	lookup   bool // the records its first argument, a task, may name
+	records  bool // every record, and the record cache decoded
+	statuses bool // with records: the cached worktrees' statuses
+	objects  bool // a cat-file for its first read (new's look at its task)
+}
+
+// earlyStarts declares what each command needs started early. A command
+// whose first argument is one task (ArgsUsage "TASK ...") and that is not
+// here gets its task's lookup.
+var earlyStarts = map[string]func(*cli.Context) early{
+	"list": func(c *cli.Context) early { return early{records: true, statuses: !c.Bool("no-status")} },
+	"new":  func(*cli.Context) early { return early{objects: true} },
+	"rm":   func(c *cli.Context) early { return early{lookup: c.NArg() == 1} },
+}
+
+// declaredEarly is what c's command declared.
+func declaredEarly(c *cli.Context) early {
+	if declared, ok := earlyStarts[c.Command.Name]; ok {
+		return declared(c)
+	}
+	usage := c.Command.ArgsUsage
+	return early{lookup: usage == "TASK" || strings.HasPrefix(usage, "TASK ")}
+}
+
+// startEarly starts what the command declared, before its action runs:
+// the one place where start-up overlap is begun.
+func (e *env) startEarly(c *cli.Context) error {
+	want := declaredEarly(c)
+	if want.lookup && c.NArg() > 0 {
+		e.prefetchTask(c.Context, c.Args().First())
+	}
+	e.wantObjects = want.objects
+	if cwd, ok := e.earlyDir(); ok && want.records {
+		e.records = record.StartAll(c.Context, e.git, cwd)
+		e.wantStatuses = want.statuses
+	}
+	return nil
+}

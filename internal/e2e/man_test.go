@@ -66,7 +66,7 @@ func TestManPage(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	for _, k := range settings.Keys {
+	for _, k := range settings.Table {
 		if !strings.Contains(text, k.Name) {
 			t.Errorf("CONFIGURATION lacks %s", k.Name)
 		}

@@ -1,6 +1,6 @@
 // Package manpage renders the man page git-wt.1 from the command
 // definitions (so a command added to the app is documented without more
-// work), settings.Keys and exitcode.Meanings, in the page layout of
+// work), settings.Table and exitcode.Meanings, in the page layout of
 // man/git-wt.1.md. It is a package apart so that the markdown-to-roff
 // converter (md2man, blackfriday) is linked only into cmd/git-wt-man, the
 // build-time tool install.sh runs, and not into git-wt, where its start-up
@@ -47,7 +47,7 @@ func Render(app *cli.App) ([]byte, error) {
 		"App":        app,
 		"Version":    app.Version,
 		"Commands":   app.VisibleCommands(),
-		"Keys":       settings.Keys,
+		"Keys":       settings.Table,
 		"ExitCodes":  exitcode.Meanings,
 		"ErrorKinds": exitcode.Kinds,
 	})

@@ -1,34 +1,114 @@
 package settings
 
-// Key is one setting git-wt reads, as its documentation (the man page's
-// CONFIGURATION section) shows it.
-type Key struct {
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Setting is one key git-wt reads, declared once: its name, its default
+// (as the man page prints it, and parsed by the same reader as a
+// configured value, so that the two cannot disagree), what it means,
+// whether a committed .gitwt needs git wt trust for it, and how its value
+// is read into the snapshot.
+type Setting struct {
 	Name    string
 	Default string // "" when unset means nothing
 	Meaning string
+	// Runs: the setting runs commands, so from a committed .gitwt it
+	// applies only once trusted (SPEC §4, §14); the others apply at once.
+	Runs bool
+	// read sets the snapshot's field from the value in effect (the
+	// default when none is configured); nil for the keys whose reading
+	// needs more than their last value (resolve reads those).
+	read func(s *Settings, value string) error
 }
 
-// Keys are the settings git-wt reads, in the order the man page lists
+// Table is every setting git-wt reads, in the order the man page lists
 // them. A test checks that every wt.* key the code names is here.
-var Keys = []Key{
-	{"wt.baseDir", "../<repo>-worktrees", "where worktrees go; a relative path is relative to the main worktree, ~ is your home; not inside .git, a worktree or a tracked path (inside the main worktree it is added to .git/info/exclude); from an untrusted .gitwt only inside the main worktree or beside it, named after the repository"},
-	{"wt.branchPrefix", "wt/", "prefix of task branches; may not start with git-wt/"},
-	{"wt.maxWorktrees", "0", "most task worktrees at once (0: no limit); new beyond it exits 4"},
-	{"wt.maxAge", "0", "gc removes clean, fully merged or pushed worktrees idle longer than this (7d, 36h; 0: never)"},
-	{"wt.maxCount", "0", "gc keeps at most this many (0: no limit), removing the least recently used clean ones first"},
-	{"wt.maxTotalSize", "0", "gc removes least recently used clean worktrees until all together use less disk than this (20G; 0: no limit)"},
-	{"wt.init", "", "shell command run (sh -c) in each new worktree; multi-valued: run in order, stopping at the first failure"},
-	{"wt.hook", "", "read as wt.init when wt.init is unset (the key of k1LoW's git-wt)"},
-	{"wt.copy", "", "multi-valued; gitignore-style patterns of ignored files and folders copied from the main worktree into each new worktree (a committed .worktreeinclude adds more)"},
-	{"wt.port", "", "multi-valued; names of environment variables (PORT, API_PORT) that each get a TCP port of the task's own, free on this host and held by no other task, for the task's life; in the init's and exec's environment, git wt env, show, list --json and docker-args; applies from an untrusted .gitwt"},
-	{"wt.portRange", "20000-29999", "the range wt.port's ports come from"},
-	{"wt.envFile", "", "a path in the worktree (.env.local) where new writes the task's environment as a dotenv file, kept out of git status by .git/info/exclude; applies from an untrusted .gitwt"},
-	{"wt.cleanupOnMerge", "true", "the post-merge hook removes clean task worktrees whose branch got merged"},
-	{"wt.deleteBranch", "true", "removing a task also deletes its branch when that loses no commits"},
-	{"wt.containerWorkdir", "/workspace", "workdir used by docker-args"},
-	{"wt.lockTimeout", "2m", "how long a command waits for the repository lock"},
-	{"wt.orphanGrace", "10m", "orphans younger than this are left alone"},
-	{"wt.gcInterval", "24h", "how often new runs the orphan part of gc (0: never)"},
-	{"wt.trusted", "", "written by git wt trust: the SHA-256 of the .gitwt content whose commands may run"},
-	{"color.wt", "", "colour: always, never, or auto (on terminals only); unset: color.ui decides; NO_COLOR and --no-color turn it off"},
+var Table = []Setting{
+	{Name: "wt.baseDir", Default: "../<repo>-worktrees", Meaning: "where worktrees go; a relative path is relative to the main worktree, ~ is your home; not inside .git, a worktree or a tracked path (inside the main worktree it is added to .git/info/exclude); from an untrusted .gitwt only inside the main worktree or beside it, named after the repository"},
+	text("wt.branchPrefix", "wt/", "prefix of task branches; may not start with git-wt/", func(s *Settings) *string { return &s.BranchPrefix }),
+	count("wt.maxWorktrees", "0", "most task worktrees at once (0: no limit); new beyond it exits 4", func(s *Settings) *int { return &s.MaxWorktrees }),
+	duration("wt.maxAge", "0", "gc removes clean, fully merged or pushed worktrees idle longer than this (7d, 36h; 0: never)", func(s *Settings) *time.Duration { return &s.MaxAge }),
+	count("wt.maxCount", "0", "gc keeps at most this many (0: no limit), removing the least recently used clean ones first", func(s *Settings) *int { return &s.MaxCount }),
+	size("wt.maxTotalSize", "0", "gc removes least recently used clean worktrees until all together use less disk than this (20G; 0: no limit)", func(s *Settings) *int64 { return &s.MaxTotalSize }),
+	{Name: "wt.init", Runs: true, Meaning: "shell command run (sh -c) in each new worktree; multi-valued: run in order, stopping at the first failure"},
+	{Name: "wt.hook", Runs: true, Meaning: "read as wt.init when wt.init is unset (the key of k1LoW's git-wt)"},
+	{Name: "wt.copy", Meaning: "multi-valued; gitignore-style patterns of ignored files and folders copied from the main worktree into each new worktree (a committed .worktreeinclude adds more)"},
+	{Name: "wt.port", Meaning: "multi-valued; names of environment variables (PORT, API_PORT) that each get a TCP port of the task's own, free on this host and held by no other task, for the task's life; in the init's and exec's environment, git wt env, show, list --json and docker-args"},
+	{Name: "wt.portRange", Default: "20000-29999", Meaning: "the range wt.port's ports come from", read: func(s *Settings, v string) error { return s.parsePortRange(v) }},
+	{Name: "wt.envFile", Meaning: "a path in the worktree (.env.local) where new writes the task's environment as a dotenv file, kept out of git status by .git/info/exclude", read: func(s *Settings, v string) error { return s.parseEnvFile(v) }},
+	boolean("wt.cleanupOnMerge", "true", "the post-merge hook removes clean task worktrees whose branch got merged", func(s *Settings) *bool { return &s.CleanupOnMerge }),
+	boolean("wt.deleteBranch", "true", "removing a task also deletes its branch when that loses no commits", func(s *Settings) *bool { return &s.DeleteBranch }),
+	text("wt.containerWorkdir", "/workspace", "workdir used by docker-args", func(s *Settings) *string { return &s.ContainerWorkdir }),
+	duration("wt.lockTimeout", "2m", "how long a command waits for the repository lock", func(s *Settings) *time.Duration { return &s.LockTimeout }),
+	duration("wt.orphanGrace", "10m", "orphans younger than this are left alone", func(s *Settings) *time.Duration { return &s.OrphanGrace }),
+	duration("wt.gcInterval", "24h", "how often new runs the orphan part of gc (0: never)", func(s *Settings) *time.Duration { return &s.GCInterval }),
+	{Name: "wt.trusted", Meaning: "written by git wt trust: the SHA-256 of the .gitwt content whose commands may run; never read from .gitwt itself"},
+	{Name: "color.wt", Meaning: "colour: always, never, or auto (on terminals only); unset: color.ui decides; NO_COLOR and --no-color turn it off"},
+}
+
+// The readers of the usual kinds of value.
+
+func text(name, def, meaning string, field func(*Settings) *string) Setting {
+	return Setting{Name: name, Default: def, Meaning: meaning, read: func(s *Settings, v string) error {
+		*field(s) = v
+		return nil
+	}}
+}
+
+func count(name, def, meaning string, field func(*Settings) *int) Setting {
+	return Setting{Name: name, Default: def, Meaning: meaning, read: func(s *Settings, v string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a whole number", v)
+		}
+		*field(s) = n
+		return nil
+	}}
+}
+
+func duration(name, def, meaning string, field func(*Settings) *time.Duration) Setting {
+	return Setting{Name: name, Default: def, Meaning: meaning, read: func(s *Settings, v string) (err error) {
+		*field(s), err = ParseDuration(v)
+		return err
+	}}
+}
+
+func size(name, def, meaning string, field func(*Settings) *int64) Setting {
+	return Setting{Name: name, Default: def, Meaning: meaning, read: func(s *Settings, v string) (err error) {
+		*field(s), err = ParseSize(v)
+		return err
+	}}
+}
+
+func boolean(name, def, meaning string, field func(*Settings) *bool) Setting {
+	return Setting{Name: name, Default: def, Meaning: meaning, read: func(s *Settings, v string) (err error) {
+		*field(s), err = ParseBool(v)
+		return err
+	}}
+}
+
+// readTable sets the field of every setting that has a reader, from its
+// last configured value or its default, and returns the first bad value.
+func (s *Settings) readTable() error {
+	var first error
+	for _, k := range Table {
+		if k.read == nil {
+			continue
+		}
+		v := k.Default
+		if got, ok := s.Get(k.Name); ok {
+			v = got.Value
+		}
+		if v == "" {
+			continue
+		}
+		if err := k.read(s, v); err != nil && first == nil {
+			first = fmt.Errorf("bad config %s: %v", k.Name, err)
+		}
+	}
+	return first
 }

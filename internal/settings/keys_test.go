@@ -3,16 +3,18 @@
 package settings
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEveryKeyTheCodeReadsIsDocumented(t *testing.T) {
 	documented := map[string]bool{}
-	for _, k := range Keys {
+	for _, k := range Table {
 		documented[strings.ToLower(k.Name)] = true
 	}
 	literal := regexp.MustCompile(`"(wt\.[A-Za-z]+)"`)
@@ -40,4 +42,52 @@ func TestEveryKeyTheCodeReadsIsDocumented(t *testing.T) {
 	if found == 0 {
 		t.Fatal("found no wt.* key in the code: the scan is broken")
 	}
+}
+
+// Each default is read by the same reader as a configured value: it must
+// parse, and the snapshot of an empty configuration must be what the man
+// page prints as the defaults.
+func TestEveryDefaultParsesAndIsTheSnapshotOfNoConfig(t *testing.T) {
+	s := &Settings{values: map[string][]Value{}}
+	if err := s.readTable(); err != nil {
+		t.Fatalf("a default does not parse: %v", err)
+	}
+	for name, got := range map[string]any{
+		"wt.branchPrefix": s.BranchPrefix, "wt.maxWorktrees": s.MaxWorktrees, "wt.maxAge": s.MaxAge,
+		"wt.maxCount": s.MaxCount, "wt.maxTotalSize": s.MaxTotalSize, "wt.cleanupOnMerge": s.CleanupOnMerge,
+		"wt.deleteBranch": s.DeleteBranch, "wt.containerWorkdir": s.ContainerWorkdir, "wt.lockTimeout": s.LockTimeout,
+		"wt.orphanGrace": s.OrphanGrace, "wt.gcInterval": s.GCInterval, "wt.portRange": s.PortRange.String(),
+	} {
+		if printed := printedDefault(t, name); fmt.Sprint(formatLike(got)) != printed {
+			t.Errorf("%s: the man page says the default is %q, the snapshot holds %v", name, printed, got)
+		}
+	}
+}
+
+func printedDefault(t *testing.T, name string) string {
+	t.Helper()
+	for _, k := range Table {
+		if k.Name == name {
+			return k.Default
+		}
+	}
+	t.Fatalf("%s is not in Table", name)
+	return ""
+}
+
+// formatLike prints a typed value as the table's defaults are written.
+func formatLike(v any) any {
+	switch v := v.(type) {
+	case time.Duration:
+		if v == 0 {
+			return "0"
+		}
+		return FormatDuration(v)
+	case int64:
+		if v == 0 {
+			return "0"
+		}
+		return FormatSize(v)
+	}
+	return v
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -183,36 +182,23 @@ func (s *Settings) str(key, def string) string {
 	return def
 }
 
-// resolve fills the typed fields, reporting the first invalid value.
+// resolve fills the typed fields, reporting the first invalid value:
+// those of Table from their readers, then the few that take more than
+// their last value.
 func (s *Settings) resolve(mainDir string) error {
-	var errs []error
-	check := func(key string, err error) {
-		if err != nil {
-			errs = append(errs, fmt.Errorf("bad config %s: %v", key, err))
-		}
-	}
+	err := s.readTable()
 	s.BaseDir = s.baseDir(mainDir)
-	s.BranchPrefix = s.str("wt.branchPrefix", "wt/")
-	s.ContainerWorkdir = s.str("wt.containerWorkdir", "/workspace")
 	// A .gitwt cannot vouch for itself: only the user's own config trusts it.
 	for _, v := range s.All("wt.trusted") {
 		if v.Scope != ScopeGitwt {
 			s.TrustedSHA256 = v.Value
 		}
 	}
-	check("wt.maxWorktrees", s.parseInt("wt.maxWorktrees", &s.MaxWorktrees))
-	check("wt.maxCount", s.parseInt("wt.maxCount", &s.MaxCount))
-	check("wt.maxAge", s.parseDuration("wt.maxAge", 0, &s.MaxAge))
-	check("wt.lockTimeout", s.parseDuration("wt.lockTimeout", 2*time.Minute, &s.LockTimeout))
-	check("wt.orphanGrace", s.parseDuration("wt.orphanGrace", 10*time.Minute, &s.OrphanGrace))
-	check("wt.gcInterval", s.parseDuration("wt.gcInterval", 24*time.Hour, &s.GCInterval))
-	check("wt.cleanupOnMerge", s.parseBool("wt.cleanupOnMerge", true, &s.CleanupOnMerge))
-	check("wt.deleteBranch", s.parseBool("wt.deleteBranch", true, &s.DeleteBranch))
-	check("core.ignoreCase", s.parseBool("core.ignoreCase", false, &s.IgnoreCase))
-	if v, ok := s.Get("wt.maxTotalSize"); ok {
-		n, err := ParseSize(v.Value)
-		check("wt.maxTotalSize", err)
-		s.MaxTotalSize = n
+	if v, ok := s.Get("core.ignoreCase"); ok { // git's own: the file system folds case
+		var cerr error
+		if s.IgnoreCase, cerr = ParseBool(v.Value); err == nil && cerr != nil {
+			err = fmt.Errorf("bad config core.ignoreCase: %v", cerr)
+		}
 	}
 	s.Init = s.All("wt.init")
 	if len(s.Init) == 0 {
@@ -221,54 +207,11 @@ func (s *Settings) resolve(mainDir string) error {
 	for _, v := range s.All("wt.copy") {
 		s.Copy = append(s.Copy, v.Value)
 	}
-	check("wt.port", s.parsePorts())
-	check("wt.envFile", s.parseEnvFile())
+	if perr := s.parsePortNames(); err == nil && perr != nil {
+		err = fmt.Errorf("bad config wt.port: %v", perr)
+	}
 	s.settlePlaces(mainDir)
-	if len(errs) > 0 {
-		return errs[0]
-	}
-	return nil
-}
-
-func (s *Settings) parseInt(key string, dst *int) error {
-	v, ok := s.Get(key)
-	if !ok {
-		return nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(v.Value))
-	if err != nil || n < 0 {
-		return fmt.Errorf("%q is not a whole number", v.Value)
-	}
-	*dst = n
-	return nil
-}
-
-func (s *Settings) parseDuration(key string, def time.Duration, dst *time.Duration) error {
-	*dst = def
-	v, ok := s.Get(key)
-	if !ok {
-		return nil
-	}
-	d, err := ParseDuration(v.Value)
-	if err != nil {
-		return err
-	}
-	*dst = d
-	return nil
-}
-
-func (s *Settings) parseBool(key string, def bool, dst *bool) error {
-	*dst = def
-	v, ok := s.Get(key)
-	if !ok {
-		return nil
-	}
-	b, err := ParseBool(v.Value)
-	if err != nil {
-		return err
-	}
-	*dst = b
-	return nil
+	return err
 }
 
 // baseDir is wt.baseDir made absolute: "~" is the home directory, a
@@ -311,9 +254,8 @@ func (s *Settings) InitCommands() (run, untrusted []string) {
 	return run, untrusted
 }
 
-// parsePorts reads wt.port (each name once, in order) and wt.portRange.
-func (s *Settings) parsePorts() error {
-	s.PortRange = ports.DefaultRange
+// parsePortNames reads wt.port: each name once, in order.
+func (s *Settings) parsePortNames() error {
 	for _, v := range s.All("wt.port") {
 		name := strings.TrimSpace(v.Value)
 		if err := ports.CheckName(name); err != nil {
@@ -323,21 +265,20 @@ func (s *Settings) parsePorts() error {
 			s.Ports = append(s.Ports, name)
 		}
 	}
-	if v, ok := s.Get("wt.portRange"); ok {
-		r, err := ports.ParseRange(v.Value)
-		if err != nil {
-			return fmt.Errorf("bad wt.portRange: %v", err)
-		}
-		s.PortRange = r
-	}
 	return nil
+}
+
+// parsePortRange reads wt.portRange.
+func (s *Settings) parsePortRange(v string) (err error) {
+	s.PortRange, err = ports.ParseRange(v)
+	return err
 }
 
 // parseEnvFile reads wt.envFile: a relative path inside the worktree with
 // no glob character, no .. and no .git component (SPEC §14); the rest
 // (tracked, symlinks) is checked where the file is written.
-func (s *Settings) parseEnvFile() error {
-	p := strings.TrimSpace(s.str("wt.envFile", ""))
+func (s *Settings) parseEnvFile(v string) error {
+	p := strings.TrimSpace(v)
 	if p == "" {
 		return nil
 	}

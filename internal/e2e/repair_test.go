@@ -549,19 +549,21 @@ func TestOrphanRepairLeavesATaskMadeAgain(t *testing.T) {
 // file (the stress test met refs/heads/wt/T.lock and
 // refs/git-wt/tasks/T.lock after a killed rm): every later update of
 // that ref fails until it goes. doctor reports it, --fix deletes it, and
-// the task can be removed again.
+// the task can be removed again. (The lock of the record's own ref is
+// deleted by the next write of the record:
+// TestTheNextRecordWriteDeletesAStaleRecordLock.)
 func TestStaleRefLocksOfAKilledGit(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "T")
 	for _, ref := range []string{"refs/heads/wt/T", "refs/git-wt/tasks/T"} {
 		s.Write(filepath.Join(s.Repo, ".git", ref+".lock"), s.Git(s.Repo, "rev-parse", ref)+"\n")
 	}
-	if r := s.WT("rm", "T"); r.Code == 0 {
-		t.Fatalf("rm with the task's refs locked must fail, or the test tests nothing: %s", r)
-	}
 	r := s.WT("doctor")
 	if r.Code != 1 || strings.Count(r.Stdout, string(leftover.StaleRefLock)) != 2 {
 		t.Fatalf("doctor must report both stale ref locks: %s", r)
+	}
+	if r := s.WT("rm", "T"); r.Code == 0 {
+		t.Fatalf("rm with the task's branch locked must fail, or the test tests nothing: %s", r)
 	}
 	if r := s.WT("doctor", "--fix"); r.Code != 0 {
 		t.Fatalf("doctor --fix: %s", r)
@@ -688,4 +690,20 @@ func TestEmptyCommondirOfAKilledWorktreeAddIsRepaired(t *testing.T) {
 		t.Fatalf("doctor after the repair: %s", r)
 	}
 	s.MustWT("rm", "T")
+}
+
+// A lock file on a task's record ref, left by a git killed as it wrote
+// the record, no longer stops the next command that writes the record:
+// the writer judges it as doctor does, deletes it, and writes.
+func TestTheNextRecordWriteDeletesAStaleRecordLock(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	lock := filepath.Join(s.Repo, ".git", "refs", "git-wt", "tasks", "T.lock")
+	s.Write(lock, s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/T")+"\n")
+	if r := s.WT("lock", "T", "--reason", "r"); r.Code != 0 {
+		t.Fatalf("lock with a stale record lock: %s", r)
+	}
+	if testutil.Exists(lock) || readRecord(t, s, "T")["locked"] != true {
+		t.Fatal("the stale lock file is still there, or the record was not written")
+	}
 }

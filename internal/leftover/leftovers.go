@@ -2,8 +2,6 @@ package leftover
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -108,31 +106,7 @@ func removeStaleLock(dir, name string) error {
 	if !ok {
 		return nil
 	}
-	return removeLockIfStale(lock, dir)
-}
-
-// removeLockIfStale deletes a git lock file if it is (still) stale, judged
-// by proc.LockIsStale with the gits working in dirs, and only the very
-// file that was judged: a git cannot make a new one while it exists, and
-// the inode is compared before it goes.
-func removeLockIfStale(lock string, dirs ...string) error {
-	before, err := os.Lstat(lock)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if !proc.LockIsStale(lock, before.ModTime(), dirs...) {
-		return fmt.Errorf("%s is in use by a running git", lock)
-	}
-	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {
-		return nil // gone, or another git's now
-	}
-	if err := os.Remove(lock); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
+	return proc.RemoveStaleLock(lock, dir)
 }
 
 // ClearStaleLocks removes the stale lock files of a killed git before

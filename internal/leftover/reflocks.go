@@ -38,7 +38,7 @@ func (m *Sweeper) StaleRefLocks() []*task.Problem {
 			Detail: "a git that was killed in a ref update left this lock file: git cannot update that ref until it is gone",
 			Fix:    "delete the lock file",
 			FixWith: func(context.Context, bool) error {
-				return removeLockIfStale(lock, m.repoDirs()...)
+				return proc.RemoveStaleLock(lock, m.RepoDirs()...)
 			}})
 	}
 	return problems
@@ -70,19 +70,13 @@ func (m *Sweeper) refLockFiles() []string {
 	return locks
 }
 
-// repoDirs are the folders where a git of this repository works: the
-// main worktree, the base dir with the tasks, the git dir.
-func (m *Sweeper) repoDirs() []string {
-	return []string{m.Repo.MainDir, m.Settings.BaseDir, m.Repo.CommonDir}
-}
-
 // refLockIsStale judges one ref lock file (see staleRefLocks).
 func (m *Sweeper) refLockIsStale(lock string) bool {
 	st, err := os.Lstat(lock)
 	if err != nil {
 		return false
 	}
-	return proc.LockIsStale(lock, st.ModTime(), m.repoDirs()...)
+	return proc.LockIsStale(lock, st.ModTime(), m.RepoDirs()...)
 }
 
 // relTo is p relative to dir, or p itself when it is not below dir.

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,4 +85,28 @@ func hasOpen(pid int, path string) bool {
 		}
 	}
 	return false
+}
+
+// RemoveStaleLock deletes a git lock file if it is (still) stale, judged
+// by LockIsStale with the gits working in dirs, and only the very
+// file that was judged: a git cannot make a new one while it exists, and
+// the inode is compared before it goes.
+func RemoveStaleLock(lock string, dirs ...string) error {
+	before, err := os.Lstat(lock)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !LockIsStale(lock, before.ModTime(), dirs...) {
+		return fmt.Errorf("%s is in use by a running git", lock)
+	}
+	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {
+		return nil // gone, or another git's now
+	}
+	if err := os.Remove(lock); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }

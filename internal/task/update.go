@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -93,8 +94,27 @@ func (m *Manager) SetState(e *record.Entry, state record.State) {
 }
 
 // Save writes an updated record over the one read as e.OID.
+//
+// A lock file on the record's ref that a git killed in the middle of
+// writing it left (a killed git wt init, say) would stop every later
+// write until doctor ran: the writer deletes it, when no git of the
+// repository can own it (the judgement doctor makes), and tries once more.
 func (m *Manager) Save(ctx context.Context, e *record.Entry) error {
+	err := m.Store.Save(ctx, e)
+	if !git.IsLockError(err) {
+		return err
+	}
+	lock := filepath.Join(m.Repo.CommonDir, filepath.FromSlash(e.Ref())+".lock")
+	if proc.RemoveStaleLock(lock, m.RepoDirs()...) != nil {
+		return err
+	}
 	return m.Store.Save(ctx, e)
+}
+
+// RepoDirs are the folders where a git of this repository works: the
+// main worktree, the base dir with the tasks, the git dir.
+func (m *Manager) RepoDirs() []string {
+	return []string{m.Repo.MainDir, m.Settings.BaseDir, m.Repo.CommonDir}
 }
 
 // Owner is the process that drives the task's current state change.

@@ -11,12 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
 
-	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -84,20 +83,11 @@ func (r Runner) run(ctx context.Context, args ...string) ([]byte, error) {
 	if err != nil {
 		return nil, ErrNotInstalled
 	}
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Dir = r.Dir
-	cmd.Env = git.ScrubbedEnv(os.Environ())
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if r.Progress != nil {
-		cmd.Stderr = io.MultiWriter(r.Progress, &stderr)
+	var stdout bytes.Buffer
+	err = child.Cmd{Path: path, Args: args, Dir: r.Dir, Stdout: &stdout, Stderr: r.Progress}.Run(ctx)
+	var failed *child.Error
+	if errors.As(err, &failed) {
+		return nil, fmt.Errorf("gh %s failed (%v): %s", strings.Join(args[:2], " "), failed.Err, failed.Stderr)
 	}
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return nil, fmt.Errorf("gh %s failed (%v): %s", strings.Join(args[:2], " "), err, msg)
-	}
-	return stdout.Bytes(), nil
+	return stdout.Bytes(), err
 }

@@ -2,14 +2,15 @@ package lifecycle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/git-wt/git-wt/hooks"
+	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/setup"
@@ -110,11 +111,10 @@ func (m *Handler) runCheckoutHook(ctx context.Context, rec *record.Record) {
 		return
 	}
 	head = strings.TrimSpace(head)
-	cmd := exec.CommandContext(ctx, hook, strings.Repeat("0", len(head)), head, "1")
-	cmd.Dir = rec.Path
-	cmd.Env = append(git.ScrubbedEnv(os.Environ()), git.InternalEnv+"=1")
-	cmd.Stdout, cmd.Stderr = m.HookOutput, m.HookOutput
-	if err := cmd.Run(); err != nil && ctx.Err() == nil {
-		m.Warn("the post-checkout hook %s failed in %s: %v", hook, rec.Path, err)
+	err = child.Cmd{Path: hook, Args: []string{strings.Repeat("0", len(head)), head, "1"}, Dir: rec.Path,
+		Env: []string{git.InternalEnv + "=1"}, Stdout: m.HookOutput, Stderr: m.HookOutput}.Run(ctx)
+	var failed *child.Error
+	if errors.As(err, &failed) && ctx.Err() == nil {
+		m.Warn("the post-checkout hook %s failed in %s: %v", hook, rec.Path, failed.Err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -196,18 +197,15 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 	if m.InitOutput != nil {
 		out = io.MultiWriter(log, m.InitOutput)
 	}
-	env := m.TaskEnv(rec)
+	env := m.OwnEnv(rec)
 	meter := m.StartMeter("init in "+rec.Path, int64(len(commands)), false)
 	defer meter.Done()
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
-		cmd := exec.CommandContext(ctx, "sh", "-c", c)
-		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = rec.Path, env, out, out
-		// Pdeathsig: the shell is killed when this process dies, even by
-		// SIGKILL, which no handler sees.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
-		cmd.WaitDelay = initKillDelay
+		// Its own group, killed when this process dies, even by SIGKILL,
+		// which no handler sees.
+		cmd := child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: rec.Path, Env: env, Stdout: out, Stderr: out,
+			Group: true, GraceDelay: initKillDelay}.Command(ctx)
 		if err := m.runWatched(ctx, e, cmd); err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.Exited() {

@@ -5,20 +5,9 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
 )
-
-// TaskEnv is the environment of a command run for a task (SPEC §6: its
-// init, `git wt exec`): this process's own, less the variables that would
-// point git at another repository (a hook inherits GIT_DIR and
-// GIT_INDEX_FILE from git), with WT_TASK, WT_SLUG, WT_BRANCH, WT_PATH,
-// WT_MAIN and WT_BASE, the task's ports (SPEC §10), and extra (KEY=VALUE),
-// replacing any of the same name.
-func (m *Manager) TaskEnv(rec *record.Record, extra ...string) []string {
-	return withEnv(git.ScrubbedEnv(os.Environ()), append(m.OwnEnv(rec), extra...)...)
-}
 
 // OwnEnv is what git-wt adds to a task's environment: the WT_ variables
 // and its ports (git wt env prints it).
@@ -31,23 +20,6 @@ func (m *Manager) OwnEnv(rec *record.Record) []string {
 		"WT_MAIN=" + m.Repo.MainDir,
 		"WT_BASE=" + rec.Base,
 	}, PortEnv(rec)...)
-}
-
-// withEnv returns env with the variables of set (KEY=VALUE) replacing any
-// of the same name: a C program's getenv reads the first of duplicates.
-func withEnv(env []string, set ...string) []string {
-	names := make(map[string]bool, len(set))
-	for _, kv := range set {
-		name, _, _ := strings.Cut(kv, "=")
-		names[name] = true
-	}
-	out := make([]string, 0, len(env)+len(set))
-	for _, kv := range env {
-		if name, _, _ := strings.Cut(kv, "="); !names[name] {
-			out = append(out, kv)
-		}
-	}
-	return append(out, set...)
 }
 
 // RequireWorktree fails (exit 1) when the task's worktree folder is gone.

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"syscall"
 
+	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/record"
@@ -34,17 +34,10 @@ func (m *Flow) Exec(rec *record.Record, argv []string) error {
 	if err := os.Chdir(rec.Path); err != nil {
 		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, fsutil.UnwrapPathErr(err)))
 	}
-	// Looked up after the chdir: "./run.sh" is the worktree's.
-	path, err := exec.LookPath(argv[0])
-	if errors.Is(err, exec.ErrDot) {
-		err = nil // found through "." in PATH: the shell would run it too
-	}
-	if err != nil {
-		return cannotRun(rec, argv[0], err)
-	}
 	m.Touch(rec.Slug)
-	env := m.TaskEnv(rec, "PWD="+rec.Path)
-	return cannotRun(rec, argv[0], syscall.Exec(path, argv, env))
+	// Looked up after the chdir: "./run.sh" is the worktree's.
+	err := child.Cmd{Path: argv[0], Args: argv[1:], Env: append(m.OwnEnv(rec), "PWD="+rec.Path)}.Exec()
+	return cannotRun(rec, argv[0], err)
 }
 
 // cannotRun is the error of a command that did not start.

@@ -1,0 +1,84 @@
+// These tests protect the policies every non-git child of git-wt runs
+// under: the environment it sees, how a failure is reported, and that a
+// command given its own group does not outlive a cancel.
+package child
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestEnvDropsGitsPointersAndSetReplaces(t *testing.T) {
+	t.Setenv("GIT_DIR", "/elsewhere/.git")
+	t.Setenv("GIT_INDEX_FILE", "/elsewhere/index")
+	t.Setenv("WT_TASK", "stale")
+	t.Setenv("HOME_KEPT", "yes")
+	env := Env("WT_TASK=fresh")
+	joined := "\n" + strings.Join(env, "\n") + "\n"
+	for _, gone := range []string{"GIT_DIR=", "GIT_INDEX_FILE=", "WT_TASK=stale"} {
+		if strings.Contains(joined, "\n"+gone) {
+			t.Errorf("the child's environment still has %s", gone)
+		}
+	}
+	if strings.Count(joined, "\nWT_TASK=") != 1 || !strings.Contains(joined, "\nWT_TASK=fresh\n") || !strings.Contains(joined, "\nHOME_KEPT=yes\n") {
+		t.Errorf("environment:\n%s", joined)
+	}
+}
+
+func TestRunReportsTheExitStatusAndTheLastLineOfStderr(t *testing.T) {
+	var out bytes.Buffer
+	err := Cmd{Path: "sh", Args: []string{"-c", "echo data; echo one >&2; echo two >&2; exit 3"}, Stdout: &out}.Run(context.Background())
+	var failed *Error
+	if !errors.As(err, &failed) || failed.ExitCode != 3 || failed.Stderr != "two" || out.String() != "data\n" {
+		t.Fatalf("got %v (%+v), stdout %q", err, failed, out.String())
+	}
+	if err := (Cmd{Path: "true"}).Run(context.Background()); err != nil {
+		t.Fatalf("true failed: %v", err)
+	}
+}
+
+func TestACancelledGroupIsEndedWhole(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pidFile := t.TempDir() + "/pid"
+	done := make(chan error, 1)
+	go func() {
+		done <- Cmd{Path: "sh", Args: []string{"-c", "sleep 30 & echo $! > " + pidFile + "; wait"}, Group: true, GraceDelay: time.Second}.Run(ctx)
+	}()
+	var pid int
+	for i := 0; i < 200 && pid == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+		data, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+	}
+	if pid == 0 {
+		t.Fatal("the command did not start its child")
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("a cancelled command reported success")
+	}
+	for i := 0; alive(pid); i++ {
+		if i == 100 {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the group's other process %d outlived the cancel", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid runs (a zombie has exited).
+func alive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(data), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
+}

@@ -83,3 +83,51 @@ func parseWorktrees(out, sep string) []Worktree {
 	}
 	return wts
 }
+
+// AddWorktree registers a worktree at path, detached at commit and not
+// checked out (CheckOutBranch does that). LC_ALL=C: the lock reason git
+// writes while it adds ("initializing") is then the same in every
+// language, so that a repair can tell it.
+func (r *Runner) AddWorktree(ctx context.Context, mainDir, path, commit string) error {
+	_, err := r.Exec(ctx, Cmd{Dir: mainDir, Env: []string{"LC_ALL=C"},
+		Args: []string{"worktree", "add", "--no-checkout", "--detach", "--", path, commit}})
+	return err
+}
+
+// RemoveWorktree removes the worktree at path and its admin entry, even
+// when it is dirty or locked: the caller decided.
+func (r *Runner) RemoveWorktree(ctx context.Context, mainDir, path string) error {
+	_, err := r.Run(ctx, mainDir, "worktree", "remove", "--force", "--force", path)
+	return err
+}
+
+// LockWorktree locks the worktree at path with reason ("" for none).
+func (r *Runner) LockWorktree(ctx context.Context, mainDir, path, reason string) error {
+	args := []string{"worktree", "lock", path}
+	if reason != "" {
+		args = append(args, "--reason", reason)
+	}
+	_, err := r.Run(ctx, mainDir, args...)
+	return err
+}
+
+// UnlockWorktree unlocks the worktree at path.
+func (r *Runner) UnlockWorktree(ctx context.Context, mainDir, path string) error {
+	_, err := r.Run(ctx, mainDir, "worktree", "unlock", "--", path)
+	return err
+}
+
+// PointHead points the HEAD of the worktree at dir at ref (a full ref)
+// and changes no file.
+func (r *Runner) PointHead(ctx context.Context, dir, ref string) error {
+	_, err := r.RunIn(ctx, dir, "symbolic-ref", "HEAD", ref)
+	return err
+}
+
+// CheckOutTree makes the index and files of the worktree at dir those of
+// ref, overwriting what an interrupted checkout left, and leaves HEAD
+// alone (unlike reset); submodules are not touched.
+func (r *Runner) CheckOutTree(ctx context.Context, dir, ref string) error {
+	_, err := r.RunIn(ctx, dir, "read-tree", "--reset", "-u", "--no-recurse-submodules", ref)
+	return err
+}

@@ -138,8 +138,7 @@ func (m *Sweeper) unlockInitializing(ctx context.Context, dir string) error {
 	if locked, reason := git.WorktreeLock(dir); !locked || reason != initializingReason {
 		return nil
 	}
-	_, err = m.Git.Run(ctx, m.Repo.MainDir, "worktree", "unlock", "--", dir)
-	return err
+	return m.Git.UnlockWorktree(ctx, m.Repo.MainDir, dir)
 }
 
 // ClearInitializingLock is unlockInitializing for the task new or rm is

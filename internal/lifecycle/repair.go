@@ -64,8 +64,7 @@ func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error
 	if err != nil || strings.Trim(strings.TrimSpace(string(head)), "0") != "" || len(strings.TrimSpace(string(head))) < 40 {
 		return nil
 	}
-	_, err = m.Git.RunIn(ctx, rec.Path, "symbolic-ref", "HEAD", task.BranchRef(rec.Branch))
-	return err
+	return m.Git.PointHead(ctx, rec.Path, task.BranchRef(rec.Branch))
 }
 
 // foreignContent counts the files in the worktree of a stuck creation

@@ -42,7 +42,7 @@ func (m *Handler) DropWorktree(ctx context.Context, path string) error {
 	}
 	// Fails when git never registered the path; the folder check below
 	// still removes what git left.
-	m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", "--force", path)
+	m.Git.RemoveWorktree(ctx, m.Repo.MainDir, path)
 	l.Release()
 	if _, err := os.Lstat(path); err == nil {
 		return fsutil.RemoveAll(path)

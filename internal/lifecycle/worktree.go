@@ -68,10 +68,7 @@ func (m *Handler) ensureBranch(ctx context.Context, rec *record.Record, startSHA
 // addLocked registers the worktree, detached at startSHA, under the lock
 // the caller holds (held).
 func (m *Handler) addLocked(ctx context.Context, held *lock.Lock, rec *record.Record, startSHA string, u *Undo) error {
-	// LC_ALL=C: the lock reason git writes while it adds ("initializing")
-	// is then the same in every language, so a repair can tell it.
-	_, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Env: []string{"LC_ALL=C"},
-		Args: []string{"worktree", "add", "--no-checkout", "--detach", "--", rec.Path, startSHA}})
+	err := m.Git.AddWorktree(ctx, m.Repo.MainDir, rec.Path, startSHA)
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
 	u.push(func(ctx context.Context) error { return m.DropWorktree(ctx, rec.Path) })
@@ -92,11 +89,8 @@ func (m *Handler) addLocked(ctx context.Context, held *lock.Lock, rec *record.Re
 func (m *Handler) CheckOut(ctx context.Context, dir, branch string) error {
 	ref := task.BranchRef(branch)
 	head := make(chan error, 1)
-	go func() {
-		_, err := m.Git.RunIn(ctx, dir, "symbolic-ref", "HEAD", ref)
-		head <- err
-	}()
-	_, err := m.Git.RunIn(ctx, dir, "read-tree", "--reset", "-u", "--no-recurse-submodules", ref)
+	go func() { head <- m.Git.PointHead(ctx, dir, ref) }()
+	err := m.Git.CheckOutTree(ctx, dir, ref)
 	if herr := <-head; err == nil {
 		err = herr
 	}

@@ -422,7 +422,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		}
 		return Failed, exitcode.Failedf("cannot remove %s: %v; nothing was changed", rec.Path, err)
 	}
-	_, gitErr := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "remove", "--force", "--force", rec.Path)
+	gitErr := m.Git.RemoveWorktree(ctx, m.Repo.MainDir, rec.Path)
 	if gitErr != nil && m.Registered(ctx, rec.Path) {
 		l.Release()
 		if perr := putBack(); perr != nil {

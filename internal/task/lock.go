@@ -53,16 +53,12 @@ func (m *Manager) SetLocked(ctx context.Context, e *record.Entry, locked bool, r
 	// old one by an unlock and a lock.
 	if wt != nil && (wt.Locked != locked || locked && wt.LockReason != why) {
 		if wt.Locked {
-			if _, err := m.Git.Run(ctx, m.Repo.MainDir, "worktree", "unlock", rec.Path); err != nil {
+			if err := m.Git.UnlockWorktree(ctx, m.Repo.MainDir, rec.Path); err != nil {
 				return err
 			}
 		}
 		if locked {
-			args := []string{"worktree", "lock", rec.Path}
-			if why != "" {
-				args = append(args, "--reason", why)
-			}
-			if _, err := m.Git.Run(ctx, m.Repo.MainDir, args...); err != nil {
+			if err := m.Git.LockWorktree(ctx, m.Repo.MainDir, rec.Path, why); err != nil {
 				return err
 			}
 		}

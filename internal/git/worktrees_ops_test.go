@@ -1,0 +1,56 @@
+// These tests hold the worktree operations to their argv, against the fake
+// git of gittest: a change of flags (what makes a removal forced, what
+// keeps the checkout's own lock reason readable) fails here first.
+package git_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/git/gittest"
+)
+
+func TestWorktreeOperationsArgv(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		run  func(g *git.Runner) error
+		want []string
+	}{
+		{"add, detached and not checked out", func(g *git.Runner) error { return g.AddWorktree(ctx, "/r", "/w/-odd", h1) },
+			[]string{"worktree", "add", "--no-checkout", "--detach", "--", "/w/-odd", h1}},
+		{"remove, even dirty or locked", func(g *git.Runner) error { return g.RemoveWorktree(ctx, "/r", "/w/t") },
+			[]string{"worktree", "remove", "--force", "--force", "/w/t"}},
+		{"lock with a reason", func(g *git.Runner) error { return g.LockWorktree(ctx, "/r", "/w/t", "agent 7") },
+			[]string{"worktree", "lock", "/w/t", "--reason", "agent 7"}},
+		{"lock without one", func(g *git.Runner) error { return g.LockWorktree(ctx, "/r", "/w/t", "") },
+			[]string{"worktree", "lock", "/w/t"}},
+		{"unlock", func(g *git.Runner) error { return g.UnlockWorktree(ctx, "/r", "/w/-t") },
+			[]string{"worktree", "unlock", "--", "/w/-t"}},
+		{"point HEAD", func(g *git.Runner) error { return g.PointHead(ctx, "/w/t", "refs/heads/wt/t") },
+			[]string{"symbolic-ref", "HEAD", "refs/heads/wt/t"}},
+		{"check the tree out, HEAD left alone", func(g *git.Runner) error { return g.CheckOutTree(ctx, "/w/t", "refs/heads/wt/t") },
+			[]string{"read-tree", "--reset", "-u", "--no-recurse-submodules", "refs/heads/wt/t"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := gittest.New(t)
+			call := f.Expect(tc.want...)
+			if err := tc.run(f.Git()); err != nil {
+				t.Fatal(err)
+			}
+			if tc.name == "add, detached and not checked out" && !slices.Contains(call.Got.Env, "LC_ALL=C") {
+				t.Errorf("worktree add runs with %v: git's lock reason must be written in LC_ALL=C", call.Got.Env)
+			}
+		})
+	}
+}
+
+func TestAFailedWorktreeOperationIsAnError(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("worktree", "remove", "--force", "--force", "/w/t").Fail(128, "fatal: '/w/t' is not a working tree")
+	if err := f.Git().RemoveWorktree(context.Background(), "/r", "/w/t"); git.ExitCode(err) != 128 {
+		t.Fatalf("got %v, want git's exit 128", err)
+	}
+}

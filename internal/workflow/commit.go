@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -32,10 +31,10 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 	defer l.Release()
 	task.Checkpoint(ctx, "commit:locked")
 	m.ClearStaleLocks(rec) // a killed git's: git add would refuse to run
-	if _, err := m.Git.RunIn(ctx, rec.Path, "add", "-A"); err != nil {
+	if err := m.Git.StageAll(ctx, rec.Path); err != nil {
 		return "", false, worktreeGone(rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))
 	}
-	staged, err := m.hasStaged(ctx, rec.Path)
+	staged, err := m.Git.HasStaged(ctx, rec.Path)
 	if err != nil {
 		return "", false, worktreeGone(rec, err)
 	}
@@ -44,25 +43,9 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 			return "", false, worktreeGone(rec, err)
 		}
 	}
-	sha, err = m.head(ctx, rec.Path)
+	sha, err = m.Git.Head(ctx, rec.Path)
 	if err == nil && staged {
 		m.LogEvent(rec, "committed", sha)
 	}
 	return sha, staged, err
-}
-
-// hasStaged reports whether the index of the worktree at dir differs from
-// its HEAD (plumbing: no diff.* setting changes the answer).
-func (m *Flow) hasStaged(ctx context.Context, dir string) (bool, error) {
-	_, err := m.Git.RunIn(ctx, dir, "diff-index", "--cached", "--quiet", "HEAD", "--")
-	if git.ExitCode(err) == 1 {
-		return true, nil
-	}
-	return false, err
-}
-
-// head is the commit the worktree at dir has checked out.
-func (m *Flow) head(ctx context.Context, dir string) (string, error) {
-	out, err := m.Git.RunIn(ctx, dir, "rev-parse", "--verify", "HEAD")
-	return strings.TrimSpace(out), err
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -54,39 +53,37 @@ func (m *Flow) applyMerge(ctx context.Context, p *mergePlan) (how, commit string
 // mergeIn merges the task's branch in the worktree at dir, which has the
 // base checked out: `git merge`, as the user would type it there.
 func (m *Flow) mergeIn(ctx context.Context, dir string, p *mergePlan) (how, commit string, err error) {
-	args, how := []string{"merge", "-q", "--no-edit"}, HowMerge
+	mode, how := git.MergeNoFF, HowMerge
 	switch {
 	case p.mode == MergeSquash:
-		args, how = append(args, "--squash"), HowSquash
+		mode, how = git.MergeSquash, HowSquash
 	case p.fastForward():
-		args, how = append(args, "--ff-only"), HowFastForward
-	default:
-		args = append(args, "--no-ff", "-m", p.message)
+		mode, how = git.MergeFFOnly, HowFastForward
 	}
-	_, err = m.Git.RunIn(ctx, dir, append(args, task.BranchRef(p.rec.Branch))...)
+	err = m.Git.Merge(ctx, dir, task.BranchRef(p.rec.Branch), mode, p.message)
 	if err == nil && how == HowSquash {
 		how, err = m.commitSquash(ctx, dir, p)
 	}
 	if err != nil {
 		return "", "", m.takeBack(ctx, dir, p, "merging "+p.rec.Branch+" into "+p.intoName, err)
 	}
-	commit, err = m.head(ctx, dir)
+	commit, err = m.Git.Head(ctx, dir)
 	return how, commit, err
 }
 
 // commitSquash commits what `git merge --squash` staged; nothing staged
 // means the task's changes are all in the base already.
 func (m *Flow) commitSquash(ctx context.Context, dir string, p *mergePlan) (string, error) {
-	staged, err := m.hasStaged(ctx, dir)
+	staged, err := m.Git.HasStaged(ctx, dir)
 	if err == nil && staged {
-		if _, err = m.Git.RunIn(ctx, dir, "commit", "-q", "-m", p.message); err == nil {
+		if err = m.Git.CommitStaged(ctx, dir, p.message); err == nil {
 			return HowSquash, nil
 		}
 	}
 	// Nothing to commit, or a commit hook said no: drop what the squash
 	// staged and the SQUASH_MSG it left, which the user's next commit
 	// would pick up.
-	m.Git.RunIn(ctx, dir, "reset", "--merge", "-q")
+	m.Git.Abort(ctx, dir, "")
 	if err != nil {
 		return "", err
 	}
@@ -98,11 +95,11 @@ func (m *Flow) commitSquash(ctx context.Context, dir string, p *mergePlan) (stri
 func (m *Flow) rebase(ctx context.Context, p *mergePlan) (string, error) {
 	var tip string
 	in := func(dir string) error {
-		if _, err := m.Git.RunIn(ctx, dir, "rebase", "-q", p.into); err != nil {
+		if err := m.Git.Rebase(ctx, dir, p.into); err != nil {
 			return m.takeBack(ctx, dir, p, "rebasing "+p.rec.Branch+" onto "+p.intoName, err)
 		}
 		var err error
-		tip, err = m.head(ctx, dir)
+		tip, err = m.Git.Head(ctx, dir)
 		return err
 	}
 	var err error
@@ -163,14 +160,9 @@ func (m *Flow) mergeCommit(ctx context.Context, p *mergePlan) (how, commit strin
 // else the index only when the merge got as far as conflicts or was
 // interrupted. What it cannot take back stays for the user to look at.
 func (m *Flow) takeBack(ctx context.Context, dir string, p *mergePlan, what string, cause error) error {
-	conflicts := m.unmergedPaths(ctx, dir)
-	switch op := m.Git.InProgress(ctx, dir); {
-	case op == git.OpMerge:
-		m.Git.RunIn(ctx, dir, "merge", "--abort")
-	case op == git.OpRebase:
-		m.Git.RunIn(ctx, dir, "rebase", "--abort")
-	case len(conflicts) > 0 || p.interrupted(cause):
-		m.Git.RunIn(ctx, dir, "reset", "--merge", "-q")
+	conflicts := m.Git.UnmergedPaths(ctx, dir)
+	if op := m.Git.InProgress(ctx, dir); op == git.OpMerge || op == git.OpRebase || len(conflicts) > 0 || p.interrupted(cause) {
+		m.Git.Abort(ctx, dir, op)
 	}
 	if n, err := m.DirtyCount(ctx, dir); err != nil || n > 0 || m.Git.InProgress(ctx, dir) != "" {
 		return leftChanges{exitcode.Failedf("%s failed (%v) and left changes in %s that git-wt did not discard: look at them with git -C %s status", what, cause, dir, text.ShellQuote(dir))}
@@ -186,19 +178,6 @@ func (m *Flow) conflictError(p *mergePlan, what string, files []string) error {
 	list := text.ListSome(files, 10)
 	return &exitcode.Error{Code: exitcode.Failed, Kind: exitcode.KindConflict, Task: p.rec.Task, Path: p.rec.Path, Err: fmt.Errorf("%s conflicts in %s, so nothing was changed: merge %s into the task and resolve them there (git -C %s merge %s), then run git wt merge %s again",
 		what, list, p.intoName, text.ShellQuote(p.rec.Path), p.intoName, text.ShellQuote(p.rec.Task))}
-}
-
-// unmergedPaths lists the paths with conflicts in the index of the
-// worktree at dir.
-func (m *Flow) unmergedPaths(ctx context.Context, dir string) []string {
-	out, _ := m.Git.RunIn(ctx, dir, "ls-files", "--unmerged", "-z")
-	var paths []string
-	for _, entry := range strings.Split(out, "\x00") {
-		if _, path, ok := strings.Cut(entry, "\t"); ok && !slices.Contains(paths, path) {
-			paths = append(paths, path)
-		}
-	}
-	return paths
 }
 
 // Operations git can stop in the middle of.

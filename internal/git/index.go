@@ -1,0 +1,109 @@
+package git
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// StageAll stages every change in the worktree at dir, new files
+// included, ignored ones not.
+func (r *Runner) StageAll(ctx context.Context, dir string) error {
+	_, err := r.RunIn(ctx, dir, "add", "-A")
+	return err
+}
+
+// HasStaged reports whether the index of the worktree at dir differs from
+// its HEAD (plumbing: no diff.* setting changes the answer).
+func (r *Runner) HasStaged(ctx context.Context, dir string) (bool, error) {
+	_, err := r.RunIn(ctx, dir, "diff-index", "--cached", "--quiet", "HEAD", "--")
+	if ExitCode(err) == 1 {
+		return true, nil
+	}
+	return false, err
+}
+
+// Head is the commit the worktree at dir has checked out.
+func (r *Runner) Head(ctx context.Context, dir string) (string, error) {
+	out, err := r.RunIn(ctx, dir, "rev-parse", "--verify", "HEAD")
+	return strings.TrimSpace(out), err
+}
+
+// CommitStaged commits what is staged in the worktree at dir with msg,
+// quietly.
+func (r *Runner) CommitStaged(ctx context.Context, dir, msg string) error {
+	_, err := r.RunIn(ctx, dir, "commit", "-q", "-m", msg)
+	return err
+}
+
+// The ways Merge merges (git merge's flags).
+type MergeHow int
+
+const (
+	MergeNoFF   MergeHow = iota // a merge commit with message
+	MergeFFOnly                 // fast-forward, or fail
+	MergeSquash                 // stage the result, commit nothing
+)
+
+// Merge merges ref into the branch checked out in the worktree at dir,
+// as the user would type it there.
+func (r *Runner) Merge(ctx context.Context, dir, ref string, how MergeHow, msg string) error {
+	args := []string{"merge", "-q", "--no-edit"}
+	switch how {
+	case MergeSquash:
+		args = append(args, "--squash")
+	case MergeFFOnly:
+		args = append(args, "--ff-only")
+	default:
+		args = append(args, "--no-ff", "-m", msg)
+	}
+	_, err := r.RunIn(ctx, dir, append(args, ref)...)
+	return err
+}
+
+// Rebase rebases the branch checked out in the worktree at dir onto onto.
+func (r *Runner) Rebase(ctx context.Context, dir, onto string) error {
+	_, err := r.RunIn(ctx, dir, "rebase", "-q", onto)
+	return err
+}
+
+// Abort ends what git stopped in the middle of in the worktree at dir
+// (op, as InProgress names it: a merge or a rebase) with git's own abort;
+// any other op resets the index and the files a merge touched. Best
+// effort: what it cannot take back stays for the user to see.
+func (r *Runner) Abort(ctx context.Context, dir, op string) {
+	switch op {
+	case OpMerge:
+		r.RunIn(ctx, dir, "merge", "--abort")
+	case OpRebase:
+		r.RunIn(ctx, dir, "rebase", "--abort")
+	default:
+		r.RunIn(ctx, dir, "reset", "--merge", "-q")
+	}
+}
+
+// UnmergedPaths lists the paths with conflicts in the index of the
+// worktree at dir, each once.
+func (r *Runner) UnmergedPaths(ctx context.Context, dir string) []string {
+	out, _ := r.RunIn(ctx, dir, "ls-files", "--unmerged", "-z")
+	return parseUnmerged(out)
+}
+
+// parseUnmerged reads `ls-files --unmerged -z`: "<mode> <oid> <stage>\t<path>"
+// entries, up to three per path.
+func parseUnmerged(out string) []string {
+	var paths []string
+	for _, entry := range strings.Split(out, "\x00") {
+		if _, path, ok := strings.Cut(entry, "\t"); ok && !slices.Contains(paths, path) {
+			paths = append(paths, path)
+		}
+	}
+	return paths
+}
+
+// Tracked reports whether git tracks path (relative to the worktree at
+// dir) there.
+func (r *Runner) Tracked(ctx context.Context, dir, path string) (bool, error) {
+	out, err := r.RunIn(ctx, dir, "ls-files", "-z", "--", path)
+	return err == nil && out != "", err
+}

@@ -1,0 +1,82 @@
+// These tests hold the index and merge operations to their argv and
+// their parsing, against the fake git of gittest.
+package git_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/git/gittest"
+)
+
+func TestMergeArgv(t *testing.T) {
+	for _, tc := range []struct {
+		how  git.MergeHow
+		want []string
+	}{
+		{git.MergeNoFF, []string{"merge", "-q", "--no-edit", "--no-ff", "-m", "Merge it", "refs/heads/wt/t"}},
+		{git.MergeFFOnly, []string{"merge", "-q", "--no-edit", "--ff-only", "refs/heads/wt/t"}},
+		{git.MergeSquash, []string{"merge", "-q", "--no-edit", "--squash", "refs/heads/wt/t"}},
+	} {
+		f := gittest.New(t)
+		f.Expect(tc.want...)
+		if err := f.Git().Merge(context.Background(), "/w", "refs/heads/wt/t", tc.how, "Merge it"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAbortUsesGitsOwnAbortWhereGitRecordedTheOperation(t *testing.T) {
+	for op, want := range map[string][]string{
+		git.OpMerge:     {"merge", "--abort"},
+		git.OpRebase:    {"rebase", "--abort"},
+		"a cherry-pick": {"reset", "--merge", "-q"},
+		"":              {"reset", "--merge", "-q"},
+	} {
+		f := gittest.New(t)
+		f.Expect(want...)
+		f.Git().Abort(context.Background(), "/w", op)
+	}
+}
+
+func TestHasStagedReadsTheExitCode(t *testing.T) {
+	for code, want := range map[int]bool{0: false, 1: true} {
+		f := gittest.New(t)
+		call := f.Expect("diff-index", "--cached", "--quiet", "HEAD", "--")
+		if code != 0 {
+			call.Fail(code, "")
+		}
+		got, err := f.Git().HasStaged(context.Background(), "/w")
+		if err != nil || got != want {
+			t.Errorf("exit %d: HasStaged = %v, %v; want %v", code, got, err, want)
+		}
+	}
+	f := gittest.New(t)
+	f.Expect("diff-index", "--cached", "--quiet", "HEAD", "--").Fail(128, "fatal: bad revision 'HEAD'")
+	if _, err := f.Git().HasStaged(context.Background(), "/w"); git.ExitCode(err) != 128 {
+		t.Errorf("a failing diff-index must be an error, got %v", err)
+	}
+}
+
+func TestUnmergedPathsAreListedOnceEach(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("ls-files", "--unmerged", "-z").Out("100644 " + h1 + " 1\ta b.txt\x00100644 " + h2 + " 2\ta b.txt\x00100644 " + h3 + " 3\tsub/c\x00")
+	if got, want := f.Git().UnmergedPaths(context.Background(), "/w"), []string{"a b.txt", "sub/c"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestTracked(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("ls-files", "-z", "--", ".env.local").Out(".env.local\x00")
+	f.Expect("ls-files", "-z", "--", "new.txt")
+	g := f.Git()
+	if tracked, _ := g.Tracked(context.Background(), "/w", ".env.local"); !tracked {
+		t.Error("a listed path is tracked")
+	}
+	if tracked, _ := g.Tracked(context.Background(), "/w", "new.txt"); tracked {
+		t.Error("an unlisted path is not tracked")
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/settings"
 )
 
@@ -32,13 +31,13 @@ func trustCommand(e *env) *cli.Command {
 			}
 			file := filepath.Join(m.Repo.MainDir, settings.GitwtFile)
 			if c.Bool("revoke") {
-				_, err := m.Git.Run(c.Context, m.Repo.Toplevel, "config", "--local", "--unset-all", "wt.trusted")
-				if git.ExitCode(err) == 5 { // nothing was set
-					e.infof("%s was not trusted", file)
-					return nil
-				}
+				unset, err := m.Git.ConfigUnsetLocal(c.Context, m.Repo.Toplevel, "wt.trusted")
 				if err != nil {
 					return err
+				}
+				if !unset {
+					e.infof("%s was not trusted", file)
+					return nil
 				}
 				m.LogFileEvent(file, "untrusted", "")
 				e.infof("no longer trusting %s: its init commands will be skipped", file)
@@ -48,7 +47,7 @@ func trustCommand(e *env) *cli.Command {
 			if sum == "" {
 				return exitcode.Failedf("there is no %s to trust", file)
 			}
-			if _, err := m.Git.Run(c.Context, m.Repo.Toplevel, "config", "--local", "--replace-all", "wt.trusted", sum); err != nil {
+			if err := m.Git.ConfigReplaceLocal(c.Context, m.Repo.Toplevel, "wt.trusted", sum); err != nil {
 				return err
 			}
 			m.LogFileEvent(file, "trusted", "sha256 "+sum)

@@ -1,6 +1,9 @@
 package git
 
-import "strings"
+import (
+	"context"
+	"strings"
+)
 
 // ConfigEntry is one value of `git config --list -z --show-scope
 // --show-origin`: its scope (system, global, local, worktree, command),
@@ -28,4 +31,44 @@ func ParseConfigList(out string) []ConfigEntry {
 		entries = append(entries, ConfigEntry{Scope: fields[i], Origin: fields[i+1], Key: key, Value: value})
 	}
 	return entries
+}
+
+// ConfigGet is the value of key in the repository at dir, "" when unset.
+func (r *Runner) ConfigGet(ctx context.Context, dir, key string) string {
+	out, _ := r.Run(ctx, dir, "config", "--get", key)
+	return strings.TrimSpace(out)
+}
+
+// ConfigSet sets key to value in the repository's own config.
+func (r *Runner) ConfigSet(ctx context.Context, dir, key, value string) error {
+	_, err := r.Run(ctx, dir, "config", key, value)
+	return err
+}
+
+// ConfigReplaceLocal makes value the only value of key in the
+// repository's local config.
+func (r *Runner) ConfigReplaceLocal(ctx context.Context, dir, key, value string) error {
+	_, err := r.Run(ctx, dir, "config", "--local", "--replace-all", key, value)
+	return err
+}
+
+// ConfigUnsetLocal removes every value of key from the repository's local
+// config; unset reports whether there was any.
+func (r *Runner) ConfigUnsetLocal(ctx context.Context, dir, key string) (unset bool, err error) {
+	_, err = r.Run(ctx, dir, "config", "--local", "--unset-all", key)
+	if ExitCode(err) == 5 { // nothing was set
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ConfigRemoveSection removes a section ("branch.wt/x") and its keys.
+func (r *Runner) ConfigRemoveSection(ctx context.Context, dir, section string) error {
+	_, err := r.Run(ctx, dir, "config", "--remove-section", section)
+	return err
+}
+
+// Remotes lists the repository's remotes.
+func (r *Runner) Remotes(ctx context.Context, dir string) ([]string, error) {
+	return r.Lines(ctx, dir, "remote")
 }

@@ -43,3 +43,14 @@ func (r *Runner) MoveBranch(ctx context.Context, dir, ref, newOID, oldOID, why s
 	_, err := r.Run(ctx, dir, "update-ref", "-m", why, ref, newOID, oldOID)
 	return r.casResult(ctx, dir, ref, oldOID, err)
 }
+
+// CommitTree writes a commit of tree with parents, in that order, and
+// message msg, and returns it; no ref moves.
+func (r *Runner) CommitTree(ctx context.Context, dir, tree, msg string, parents ...string) (string, error) {
+	args := []string{"commit-tree", tree}
+	for _, p := range parents {
+		args = append(args, "-p", p)
+	}
+	out, err := r.Run(ctx, dir, append(args, "-m", msg)...)
+	return strings.TrimSpace(out), err
+}

@@ -33,7 +33,7 @@ func (m *Sweeper) DiagnoseLock(e *record.Entry, wt *git.Worktree, p *task.Proble
 		fixed.Locked, fixed.LockReason = wt.Locked, wt.LockReason
 		claimed := *e
 		claimed.Record = &fixed
-		if err := m.Store.Save(ctx, &claimed); errors.Is(err, git.ErrStale) {
+		if err := m.Save(ctx, &claimed); errors.Is(err, git.ErrStale) {
 			return task.ErrMovedOn // a lock or unlock since doctor looked: it wrote both
 		} else if err != nil {
 			return err

@@ -30,8 +30,8 @@ func (m *Handler) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 	}
 	if baseSHA == "" {
 		baseSHA = b.SHA
-		if mb, err := m.Git.Run(ctx, m.Repo.MainDir, "merge-base", b.SHA, wt.Head); err == nil {
-			baseSHA = strings.TrimSpace(mb)
+		if mb, err := m.Git.MergeBase(ctx, m.Repo.MainDir, b.SHA, wt.Head); err == nil {
+			baseSHA = mb
 		}
 	}
 	now := time.Now().UTC()

@@ -105,12 +105,11 @@ func (m *Handler) runCheckoutHook(ctx context.Context, rec *record.Record) {
 	if st, err := os.Stat(hook); err != nil || st.IsDir() || syscall.Access(hook, 1 /* X_OK */) != nil || !hooks.RunsUnderGitWt(hook) {
 		return
 	}
-	head, err := m.Git.RunIn(ctx, rec.Path, "rev-parse", "HEAD")
+	head, err := m.Git.Head(ctx, rec.Path)
 	if err != nil {
 		m.Warn("did not run %s in %s: %v", hook, rec.Path, err)
 		return
 	}
-	head = strings.TrimSpace(head)
 	err = child.Cmd{Path: hook, Args: []string{strings.Repeat("0", len(head)), head, "1"}, Dir: rec.Path,
 		Env: []string{git.InternalEnv + "=1"}, Stdout: m.HookOutput, Stderr: m.HookOutput}.Run(ctx)
 	var failed *child.Error

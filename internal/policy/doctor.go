@@ -226,11 +226,8 @@ func (m *Doctor) leftoverBranches(ctx context.Context, branches []task.BranchSta
 // entry), so that a branch someone just made is left alone for
 // wt.orphanGrace.
 func (m *Doctor) branchAge(ctx context.Context, branch string) time.Duration {
-	out, err := m.Git.Run(ctx, m.Repo.MainDir, "reflog", "show", "-1", "--date=unix", "--format=%gd", task.BranchRef(branch), "--")
-	// "refs/heads/wt/x@{1795350689}"
-	_, stamp, _ := strings.Cut(strings.TrimSpace(out), "@{")
-	if sec, perr := strconv.ParseInt(strings.TrimSuffix(stamp, "}"), 10, 64); err == nil && perr == nil {
-		return time.Since(time.Unix(sec, 0))
+	if moved, ok := m.Git.LastMoved(ctx, m.Repo.MainDir, task.BranchRef(branch)); ok {
+		return time.Since(moved)
 	}
 	return 0 // no reflog: say young, and leave it
 }

@@ -64,21 +64,13 @@ func rememberSize(cache, commit string, n int64) {
 
 // treeSize sums the commit's blob sizes, rounded up to blocks.
 func (m *Remover) treeSize(ctx context.Context, commit string) (int64, error) {
-	out, err := m.Git.Run(ctx, m.Repo.MainDir, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+	sizes, err := m.Git.TreeFiles(ctx, m.Repo.MainDir, commit)
 	if err != nil {
 		return 0, err
 	}
 	var total int64
-	for _, entry := range strings.Split(out, "\x00") {
-		// "<mode> <type> <oid> <size>\t<path>"; submodules have size "-".
-		meta, _, ok := strings.Cut(entry, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 4 {
-			continue
-		}
-		if n, err := strconv.ParseInt(f[3], 10, 64); err == nil {
-			total += (n + blockSize - 1) / blockSize * blockSize
-		}
+	for _, n := range sizes {
+		total += (n + blockSize - 1) / blockSize * blockSize
 	}
 	return total + blockSize, nil // and the folder itself
 }

@@ -27,7 +27,7 @@ func (m *Manager) ClaimForRepair(ctx context.Context, e *record.Entry) error {
 	rec.Stamp(Self())
 	claimed := *e
 	claimed.Record = &rec
-	err := m.Store.Save(ctx, &claimed)
+	err := m.Save(ctx, &claimed)
 	if errors.Is(err, git.ErrStale) {
 		return ErrMovedOn
 	}

@@ -31,18 +31,14 @@ func (m *Manager) ResolveBase(ctx context.Context, rev string) (Base, error) {
 	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
 		return Base{}, exitcode.Usagef("invalid base %q", rev)
 	}
-	lines, err := m.Git.Lines(ctx, dir, "rev-parse", rev+"^{commit}", "--symbolic-full-name", rev)
-	if err != nil || len(lines) == 0 {
+	sha, ref, err := m.Git.ResolveCommit(ctx, dir, rev)
+	if err != nil || sha == "" {
 		if rev == "HEAD" && dir == m.Repo.MainDir {
 			return Base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
 		}
 		return Base{}, exitcode.Usagef("base %q is not a commit in %s", rev, m.Repo.MainDir)
 	}
-	b := Base{SHA: lines[0]}
-	if len(lines) > 1 && strings.HasPrefix(lines[1], "refs/") {
-		b.Ref = lines[1]
-	}
-	return b, nil
+	return Base{SHA: sha, Ref: ref}, nil
 }
 
 // CheckBranchName refuses a --branch that git would not take.
@@ -50,7 +46,7 @@ func (m *Manager) CheckBranchName(ctx context.Context, name string) error {
 	if name == "" || strings.HasPrefix(name, "-") {
 		return exitcode.Usagef("invalid branch name %q", name)
 	}
-	if _, err := m.Git.Run(ctx, m.Repo.MainDir, "check-ref-format", "--branch", name); err != nil {
+	if !m.Git.ValidBranchName(ctx, m.Repo.MainDir, name) {
 		return exitcode.Usagef("invalid branch name %q", name)
 	}
 	return nil

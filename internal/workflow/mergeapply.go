@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
@@ -140,17 +139,17 @@ func (m *Flow) mergeCommit(ctx context.Context, p *mergePlan) (how, commit strin
 	if len(conflicts) > 0 {
 		return "", "", m.conflictError(p, "merging "+p.rec.Branch+" into "+p.intoName, conflicts)
 	}
-	args, how := []string{"commit-tree", tree, "-p", p.baseTip}, HowSquash
+	parents, how := []string{p.baseTip}, HowSquash
 	if p.mode == MergeSquash {
-		baseTree, err := m.Git.Run(ctx, dir, "rev-parse", "--verify", p.baseTip+"^{tree}")
-		if err != nil || strings.TrimSpace(baseTree) == tree {
+		baseTree, err := m.Git.Tree(ctx, dir, p.baseTip)
+		if err != nil || baseTree == tree {
 			return HowAlreadyMerged, p.baseTip, err
 		}
 	} else {
-		args, how = append(args, "-p", p.taskTip), HowMerge
+		parents, how = append(parents, p.taskTip), HowMerge
 	}
-	out, err := m.Git.Run(ctx, dir, append(args, "-m", p.message)...)
-	return how, strings.TrimSpace(out), err
+	commit, err = m.Git.CommitTree(ctx, dir, tree, p.message, parents...)
+	return how, commit, err
 }
 
 // takeBack undoes what a failed merge or rebase left in the worktree at

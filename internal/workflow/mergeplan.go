@@ -158,7 +158,7 @@ func (m *Flow) mergeMessage(ctx context.Context, p *mergePlan, given string) (st
 	if p.mode != MergeSquash {
 		return fmt.Sprintf("Merge branch '%s' into %s", p.rec.Branch, p.intoName), nil
 	}
-	subjects, err := m.Git.Lines(ctx, m.Repo.MainDir, "log", "--reverse", "--format=%s", p.baseTip+".."+p.taskTip, "--")
+	subjects, err := m.Git.Subjects(ctx, m.Repo.MainDir, p.baseTip+".."+p.taskTip)
 	if err != nil {
 		return "", err
 	}
@@ -169,8 +169,7 @@ func (m *Flow) mergeMessage(ctx context.Context, p *mergePlan, given string) (st
 			title += fmt.Sprintf(" (#%d)", pr.Number)
 		}
 	} else if len(subjects) == 1 {
-		msg, err := m.Git.Run(ctx, m.Repo.MainDir, "log", "-1", "--format=%B", p.taskTip, "--")
-		return strings.TrimSpace(msg), err
+		return m.Git.Message(ctx, m.Repo.MainDir, p.taskTip)
 	}
 	var b strings.Builder
 	b.WriteString(title + "\n")

@@ -65,7 +65,7 @@ func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, prog
 // the one git would use (branch.<b>.pushRemote, remote.pushDefault,
 // branch.<b>.remote), else the only remote, else origin.
 func (m *Flow) pushRemote(ctx context.Context, branch, asked string) (string, error) {
-	remotes, err := m.Git.Lines(ctx, m.Repo.MainDir, "remote")
+	remotes, err := m.Git.Remotes(ctx, m.Repo.MainDir)
 	if err != nil {
 		return "", err
 	}
@@ -105,9 +105,9 @@ func (m *Flow) ensureUpstream(ctx context.Context, branch, remote string) error 
 		if time.Now().After(deadline) {
 			return err
 		}
-		if _, werr := m.Git.Run(ctx, m.Repo.MainDir, "config", "branch."+branch+".remote", remote); werr != nil {
+		if werr := m.Git.ConfigSet(ctx, m.Repo.MainDir, "branch."+branch+".remote", remote); werr != nil {
 			err = werr
-		} else if _, werr := m.Git.Run(ctx, m.Repo.MainDir, "config", "branch."+branch+".merge", task.BranchRef(branch)); werr != nil {
+		} else if werr := m.Git.ConfigSet(ctx, m.Repo.MainDir, "branch."+branch+".merge", task.BranchRef(branch)); werr != nil {
 			err = werr
 		}
 		select {
@@ -122,7 +122,5 @@ func (m *Flow) ensureUpstream(ctx context.Context, branch, remote string) error 
 // upstream is the remote and the remote branch ref that branch tracks,
 // "" when it tracks none.
 func (m *Flow) upstream(ctx context.Context, branch string) (remote, merge string) {
-	remote, _ = m.Git.Run(ctx, m.Repo.MainDir, "config", "--get", "branch."+branch+".remote")
-	merge, _ = m.Git.Run(ctx, m.Repo.MainDir, "config", "--get", "branch."+branch+".merge")
-	return strings.TrimSpace(remote), strings.TrimSpace(merge)
+	return m.Git.ConfigGet(ctx, m.Repo.MainDir, "branch."+branch+".remote"), m.Git.ConfigGet(ctx, m.Repo.MainDir, "branch."+branch+".merge")
 }

@@ -1,0 +1,111 @@
+package git
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ResolveCommit resolves rev in the repository at dir to a commit ("" if
+// git printed none), and names the full ref it is when it is one ("" for a
+// commit id or an expression).
+func (r *Runner) ResolveCommit(ctx context.Context, dir, rev string) (sha, ref string, err error) {
+	lines, err := r.Lines(ctx, dir, "rev-parse", rev+"^{commit}", "--symbolic-full-name", rev)
+	if err != nil || len(lines) == 0 {
+		return "", "", err
+	}
+	if len(lines) > 1 && strings.HasPrefix(lines[1], "refs/") {
+		ref = lines[1]
+	}
+	return lines[0], ref, nil
+}
+
+// Tree is the tree id of rev.
+func (r *Runner) Tree(ctx context.Context, dir, rev string) (string, error) {
+	out, err := r.Run(ctx, dir, "rev-parse", "--verify", rev+"^{tree}")
+	return strings.TrimSpace(out), err
+}
+
+// RefExists reports whether ref (a full ref) exists, reading it once
+// (loose, then packed): an error is git failing otherwise.
+func (r *Runner) RefExists(ctx context.Context, dir, ref string) (bool, error) {
+	_, err := r.Run(ctx, dir, "rev-parse", "--verify", "-q", ref)
+	switch {
+	case err == nil:
+		return true, nil
+	case ExitCode(err) == 1:
+		return false, nil
+	}
+	return false, err
+}
+
+// ValidBranchName reports whether git takes name as a branch name.
+func (r *Runner) ValidBranchName(ctx context.Context, dir, name string) bool {
+	_, err := r.Run(ctx, dir, "check-ref-format", "--branch", name)
+	return err == nil
+}
+
+// MergeBase is the best common ancestor of a and b.
+func (r *Runner) MergeBase(ctx context.Context, dir, a, b string) (string, error) {
+	out, err := r.Run(ctx, dir, "merge-base", a, b)
+	return strings.TrimSpace(out), err
+}
+
+// LastMoved is when ref last moved, from its newest reflog entry; ok is
+// false when it has none.
+func (r *Runner) LastMoved(ctx context.Context, dir, ref string) (t time.Time, ok bool) {
+	out, err := r.Run(ctx, dir, "reflog", "show", "-1", "--date=unix", "--format=%gd", ref, "--")
+	if err != nil {
+		return time.Time{}, false
+	}
+	return parseReflogDate(out)
+}
+
+// parseReflogDate reads "refs/heads/wt/x@{1795350689}".
+func parseReflogDate(out string) (time.Time, bool) {
+	_, stamp, _ := strings.Cut(strings.TrimSpace(out), "@{")
+	sec, err := strconv.ParseInt(strings.TrimSuffix(stamp, "}"), 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(sec, 0), true
+}
+
+// Subjects are the subjects of the commits in revs (a range), oldest
+// first.
+func (r *Runner) Subjects(ctx context.Context, dir, revs string) ([]string, error) {
+	return r.Lines(ctx, dir, "log", "--reverse", "--format=%s", revs, "--")
+}
+
+// Message is the whole message of commit rev.
+func (r *Runner) Message(ctx context.Context, dir, rev string) (string, error) {
+	out, err := r.Run(ctx, dir, "log", "-1", "--format=%B", rev, "--")
+	return strings.TrimSpace(out), err
+}
+
+// TreeFiles lists the files of rev's tree with their sizes in bytes
+// (submodules have none), for an estimate of a checkout.
+func (r *Runner) TreeFiles(ctx context.Context, dir, rev string) ([]int64, error) {
+	out, err := r.Run(ctx, dir, "ls-tree", "-r", "-l", "-z", "--full-tree", rev)
+	if err != nil {
+		return nil, err
+	}
+	return parseTreeSizes(out), nil
+}
+
+// parseTreeSizes reads `ls-tree -r -l -z`: "<mode> <type> <oid> <size>\t<path>".
+func parseTreeSizes(out string) []int64 {
+	var sizes []int64
+	for _, entry := range strings.Split(out, "\x00") {
+		meta, _, ok := strings.Cut(entry, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 4 {
+			continue
+		}
+		if n, err := strconv.ParseInt(f[3], 10, 64); err == nil {
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
+}

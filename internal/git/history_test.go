@@ -1,0 +1,88 @@
+// These tests hold the config, history and ref reads to their argv and
+// their parsing, against the fake git of gittest.
+package git_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/git/gittest"
+)
+
+func TestResolveCommitNamesTheRefWhenItIsOne(t *testing.T) {
+	ctx := context.Background()
+	f := gittest.New(t)
+	f.Expect("rev-parse", "main^{commit}", "--symbolic-full-name", "main").Out(h1 + "\nrefs/heads/main\n")
+	f.Expect("rev-parse", h2+"^{commit}", "--symbolic-full-name", h2).Out(h2 + "\n")
+	g := f.Git()
+	if sha, ref, err := g.ResolveCommit(ctx, "/r", "main"); sha != h1 || ref != "refs/heads/main" || err != nil {
+		t.Errorf("main: %q %q %v", sha, ref, err)
+	}
+	if sha, ref, err := g.ResolveCommit(ctx, "/r", h2); sha != h2 || ref != "" || err != nil {
+		t.Errorf("a commit id: %q %q %v", sha, ref, err)
+	}
+}
+
+func TestRefExistsTellsAbsenceFromFailure(t *testing.T) {
+	for _, tc := range []struct {
+		code   int
+		exists bool
+		err    bool
+	}{{0, true, false}, {1, false, false}, {128, false, true}} {
+		f := gittest.New(t)
+		call := f.Expect("rev-parse", "--verify", "-q", "refs/heads/wt/t")
+		if tc.code != 0 {
+			call.Fail(tc.code, "")
+		}
+		exists, err := f.Git().RefExists(context.Background(), "/r", "refs/heads/wt/t")
+		if exists != tc.exists || (err != nil) != tc.err {
+			t.Errorf("exit %d: %v, %v", tc.code, exists, err)
+		}
+	}
+}
+
+func TestLastMovedReadsTheNewestReflogEntry(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("reflog", "show", "-1", "--date=unix", "--format=%gd", "refs/heads/wt/x", "--").Out("refs/heads/wt/x@{1795350689}\n")
+	f.Expect("reflog", "show", "-1", "--date=unix", "--format=%gd", "refs/heads/wt/y", "--")
+	g := f.Git()
+	if at, ok := g.LastMoved(context.Background(), "/r", "refs/heads/wt/x"); !ok || !at.Equal(time.Unix(1795350689, 0)) {
+		t.Errorf("got %v, %v", at, ok)
+	}
+	if _, ok := g.LastMoved(context.Background(), "/r", "refs/heads/wt/y"); ok {
+		t.Error("a branch with no reflog has no time")
+	}
+}
+
+func TestTreeFilesSkipsSubmodules(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("ls-tree", "-r", "-l", "-z", "--full-tree", h1).
+		Out("100644 blob " + h2 + "     120\ta b.txt\x00160000 commit " + h3 + "       -\tsub\x00100755 blob " + h3 + "    4096\tbin/run\x00")
+	got, err := f.Git().TreeFiles(context.Background(), "/r", h1)
+	if err != nil || !reflect.DeepEqual(got, []int64{120, 4096}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}
+
+func TestCommitTreeNamesItsParentsInOrder(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("commit-tree", h1, "-p", h2, "-p", h3, "-m", "Merge branch 'wt/t' into main").Out(h3 + "\n")
+	if got, err := f.Git().CommitTree(context.Background(), "/r", h1, "Merge branch 'wt/t' into main", h2, h3); got != h3 || err != nil {
+		t.Fatalf("got %q, %v", got, err)
+	}
+}
+
+func TestConfigUnsetLocalOfNothingIsNoError(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("config", "--local", "--unset-all", "wt.trusted").Fail(5, "")
+	f.Expect("config", "--local", "--unset-all", "wt.trusted")
+	g := f.Git()
+	if unset, err := g.ConfigUnsetLocal(context.Background(), "/r", "wt.trusted"); unset || err != nil {
+		t.Errorf("nothing set: %v, %v", unset, err)
+	}
+	if unset, err := g.ConfigUnsetLocal(context.Background(), "/r", "wt.trusted"); !unset || err != nil {
+		t.Errorf("set: %v, %v", unset, err)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/mattn/go-isatty"
 	"golang.org/x/sys/unix"
 
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/settings"
 )
 
@@ -81,15 +80,7 @@ func (e *env) colorSetting() string {
 		return ""
 	}
 	// Exit 1 (nothing set) and "not a repository" leave the default.
-	out, _ := e.git.Exec(context.Background(), git.Cmd{Dir: cwd, KeepLocation: true, Args: []string{
-		"config", "--null", "--get-regexp", `^color\.(wt|ui)$`,
-	}})
-	values := map[string]string{}
-	for _, kv := range strings.Split(string(out), "\x00") {
-		if k, v, ok := strings.Cut(kv, "\n"); ok {
-			values[k] = v
-		}
-	}
+	values := e.git.ColorSettings(context.Background(), cwd)
 	if v, ok := values["color.wt"]; ok {
 		return v
 	}

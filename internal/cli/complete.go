@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -200,7 +199,7 @@ func (e *env) taskSlugs(ctx context.Context, dir string) ([]string, error) {
 			return nil, err
 		}
 	}
-	refs, err := e.refNames(ctx, dir, "%(refname)", record.RefPrefix, record.LegacyPrefix)
+	refs, err := e.git.RefNames(ctx, dir, "%(refname)", record.RefPrefix, record.LegacyPrefix)
 	seen := map[string]bool{}
 	var slugs []string
 	for _, ref := range refs {
@@ -210,16 +209,6 @@ func (e *env) taskSlugs(ctx context.Context, dir string) ([]string, error) {
 		}
 	}
 	return slugs, err
-}
-
-func (e *env) refNames(ctx context.Context, dir, format string, prefixes ...string) ([]string, error) {
-	out, err := e.git.Exec(ctx, git.Cmd{Dir: dir, KeepLocation: true, Args: append([]string{
-		"for-each-ref", "--format=" + format,
-	}, prefixes...)})
-	if err != nil {
-		return nil, err
-	}
-	return strings.FieldsFunc(string(out), func(r rune) bool { return r == '\n' }), nil
 }
 
 // completeValue offers the values of flag f, by its placeholder: branches
@@ -237,9 +226,9 @@ func (e *env) completeValue(ctx context.Context, f cli.Flag, global bool, dir st
 			return []string{completeDirs}
 		}
 	case "B", "BRANCH":
-		names, _ = e.refNames(ctx, dir, "%(refname:lstrip=2)", "refs/heads/")
+		names, _ = e.git.RefNames(ctx, dir, "%(refname:lstrip=2)", "refs/heads/")
 	case "REF":
-		names, _ = e.refNames(ctx, dir, "%(refname:short)", "refs/heads/", "refs/remotes/", "refs/tags/")
+		names, _ = e.git.RefNames(ctx, dir, "%(refname:short)", "refs/heads/", "refs/remotes/", "refs/tags/")
 	}
 	return names
 }

@@ -65,8 +65,7 @@ func dotGitIsFile() bool {
 // one gets no record (a record names a branch), so there is nothing to do
 // and the hook says so.
 func (e *env) onABranch(ctx context.Context) bool {
-	_, err := e.git.Run(ctx, ".", "symbolic-ref", "-q", "HEAD")
-	if git.ExitCode(err) == 1 {
+	if !e.git.OnABranch(ctx, ".") {
 		cwd, _ := os.Getwd()
 		e.warnf("%s", lifecycle.DetachedNote(cwd))
 		return false

@@ -72,3 +72,18 @@ func (r *Runner) ConfigRemoveSection(ctx context.Context, dir, section string) e
 func (r *Runner) Remotes(ctx context.Context, dir string) ([]string, error) {
 	return r.Lines(ctx, dir, "remote")
 }
+
+// ColorSettings reads color.wt and color.ui from dir, before the
+// repository is located (nothing set, and no repository, read as none).
+func (r *Runner) ColorSettings(ctx context.Context, dir string) map[string]string {
+	out, _ := r.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: []string{
+		"config", "--null", "--get-regexp", `^color\.(wt|ui)$`,
+	}})
+	values := map[string]string{}
+	for _, kv := range strings.Split(string(out), "\x00") {
+		if k, v, ok := strings.Cut(kv, "\n"); ok {
+			values[k] = v
+		}
+	}
+	return values
+}

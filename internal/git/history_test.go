@@ -86,3 +86,25 @@ func TestConfigUnsetLocalOfNothingIsNoError(t *testing.T) {
 		t.Errorf("set: %v, %v", unset, err)
 	}
 }
+
+func TestOnABranchOnlyADetachedHeadIsNot(t *testing.T) {
+	for code, want := range map[int]bool{0: true, 1: false, 128: true} {
+		f := gittest.New(t)
+		call := f.Expect("symbolic-ref", "-q", "HEAD")
+		if code != 0 {
+			call.Fail(code, "")
+		}
+		if got := f.Git().OnABranch(context.Background(), "/w"); got != want {
+			t.Errorf("exit %d: OnABranch = %v, want %v", code, got, want)
+		}
+	}
+}
+
+func TestColorSettingsAreReadNULSeparated(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("config", "--null", "--get-regexp", `^color\.(wt|ui)$`).Out("color.ui\nauto\x00color.wt\nnever\x00")
+	got := f.Git().ColorSettings(context.Background(), "/w")
+	if !reflect.DeepEqual(got, map[string]string{"color.ui": "auto", "color.wt": "never"}) {
+		t.Fatalf("got %v", got)
+	}
+}

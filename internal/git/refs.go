@@ -308,3 +308,21 @@ func (r *Runner) PatchIDs(ctx context.Context, dir, input string) (map[string]st
 	}
 	return ids, nil
 }
+
+// RefNames lists the refs under prefixes in format (for-each-ref's), from
+// dir before the repository is located (completion's quick listing).
+func (r *Runner) RefNames(ctx context.Context, dir, format string, prefixes ...string) ([]string, error) {
+	out, err := r.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: append([]string{"for-each-ref", "--format=" + format}, prefixes...)})
+	if err != nil {
+		return nil, err
+	}
+	return strings.FieldsFunc(string(out), func(c rune) bool { return c == '\n' }), nil
+}
+
+// OnABranch reports whether the worktree at dir has a branch checked out
+// (false when its HEAD is detached); git failing otherwise counts as on a
+// branch, for the caller to find out.
+func (r *Runner) OnABranch(ctx context.Context, dir string) bool {
+	_, err := r.Run(ctx, dir, "symbolic-ref", "-q", "HEAD")
+	return ExitCode(err) != 1
+}

@@ -109,3 +109,10 @@ func parseTreeSizes(out string) []int64 {
 	}
 	return sizes
 }
+
+// TracksUnder reports whether rev's tree holds path (relative to the
+// repository's root, a literal), or anything under it.
+func (r *Runner) TracksUnder(ctx context.Context, dir, rev, path string) (bool, error) {
+	out, err := r.Run(ctx, dir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", rev, "--", path)
+	return out != "", err
+}

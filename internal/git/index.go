@@ -107,3 +107,32 @@ func (r *Runner) Tracked(ctx context.Context, dir, path string) (bool, error) {
 	out, err := r.RunIn(ctx, dir, "ls-files", "-z", "--", path)
 	return err == nil && out != "", err
 }
+
+// ReadTreeInto reads rev's tree into the index file index, for the
+// worktree at dir, and touches neither the worktree's own index nor its
+// files.
+func (r *Runner) ReadTreeInto(ctx context.Context, dir, index, rev string) error {
+	_, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_INDEX_FILE=" + index, "GIT_OPTIONAL_LOCKS=0"},
+		Args: []string{"read-tree", rev}})
+	return err
+}
+
+// CheckIgnore returns which of paths (relative to the worktree at dir)
+// git's ignore rules ignore.
+func (r *Runner) CheckIgnore(ctx context.Context, dir string, paths []string) (map[string]bool, error) {
+	var in strings.Builder
+	for _, p := range paths {
+		in.WriteString(strings.TrimSuffix(p, "/") + "\x00")
+	}
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Stdin: strings.NewReader(in.String()), Args: []string{"check-ignore", "-z", "--stdin"}})
+	if err != nil && ExitCode(err) != 1 { // 1: none of them is ignored
+		return nil, err
+	}
+	set := map[string]bool{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			set[p] = true
+		}
+	}
+	return set, nil
+}

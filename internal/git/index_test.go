@@ -5,6 +5,7 @@ package git_test
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/git"
@@ -78,5 +79,30 @@ func TestTracked(t *testing.T) {
 	}
 	if tracked, _ := g.Tracked(context.Background(), "/w", "new.txt"); tracked {
 		t.Error("an unlisted path is not tracked")
+	}
+}
+
+func TestCheckIgnoreFeedsPathsAndReadsTheIgnoredOnes(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("check-ignore", "-z", "--stdin").Out(".env\x00node_modules\x00")
+	got, err := f.Git().CheckIgnore(context.Background(), "/r", []string{".env", "node_modules/", "src/x.go"})
+	if err != nil || !reflect.DeepEqual(got, map[string]bool{".env": true, "node_modules": true}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	f = gittest.New(t)
+	f.Expect("check-ignore", "-z", "--stdin").Fail(1, "")
+	if got, err := f.Git().CheckIgnore(context.Background(), "/r", []string{"src/x.go"}); err != nil || len(got) != 0 {
+		t.Fatalf("none ignored (exit 1) is no error: %v, %v", got, err)
+	}
+}
+
+func TestReadTreeIntoUsesItsOwnIndex(t *testing.T) {
+	f := gittest.New(t)
+	call := f.Expect("read-tree", "HEAD")
+	if err := f.Git().ReadTreeInto(context.Background(), "/w", "/tmp/i/index", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(call.Got.Env, "GIT_INDEX_FILE=/tmp/i/index") || !call.Got.InWorktree {
+		t.Fatalf("read-tree ran with %+v: it must use the given index, inside the worktree", call.Got)
 	}
 }

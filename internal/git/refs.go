@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -325,4 +326,28 @@ func (r *Runner) RefNames(ctx context.Context, dir, format string, prefixes ...s
 func (r *Runner) OnABranch(ctx context.Context, dir string) bool {
 	_, err := r.Run(ctx, dir, "symbolic-ref", "-q", "HEAD")
 	return ExitCode(err) != 1
+}
+
+// CheckedOutBranch is the branch checked out in the repository's main
+// worktree (a full ref) and its upstream ("" for none); ok is false on a
+// detached HEAD.
+func (r *Runner) CheckedOutBranch(ctx context.Context, dir string) (branch, upstream string, ok bool, err error) {
+	lines, err := r.Lines(ctx, dir, "for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)", "refs/heads/")
+	for _, l := range lines {
+		if f := strings.Split(l, "\x00"); len(f) == 3 && f[0] == "*" {
+			return f[1], f[2], true, err
+		}
+	}
+	return "", "", false, err
+}
+
+// Push pushes ref to the same name on remote and sets it as the branch's
+// upstream; progress receives git's progress (nil: quiet).
+func (r *Runner) Push(ctx context.Context, dir, remote, ref string, progress io.Writer) error {
+	args := []string{"push", "-u"}
+	if progress == nil {
+		args = append(args, "-q")
+	}
+	_, err := r.Exec(ctx, Cmd{Dir: dir, Stderr: progress, Args: append(args, "--", remote, ref+":"+ref)})
+	return err
 }

@@ -99,13 +99,12 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 		return 0, err
 	}
 	defer os.RemoveAll(tmp)
-	index := "GIT_INDEX_FILE=" + filepath.Join(tmp, "index")
-	env := []string{index, "GIT_OPTIONAL_LOCKS=0"}
-	if _, err := m.Git.Exec(ctx, git.Cmd{Dir: rec.Path, InWorktree: true, Env: env, Args: []string{"read-tree", "HEAD"}}); err != nil {
+	index := filepath.Join(tmp, "index")
+	if err := m.Git.ReadTreeInto(ctx, rec.Path, index, "HEAD"); err != nil {
 		return 0, err
 	}
 	task.Checkpoint(ctx, "repair:index")
-	status, err := m.Git.Status(ctx, rec.Path, git.StatusOptions{Untracked: "all", Env: []string{index}})
+	status, err := m.Git.Status(ctx, rec.Path, git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=" + index}})
 	if err != nil {
 		return 0, err
 	}

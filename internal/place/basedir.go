@@ -69,11 +69,11 @@ func (r *Rules) untrackedBaseDir(ctx context.Context, dir, base string) (string,
 	if !ok || base == "" {
 		return dir, nil
 	}
-	out, err := r.Git.Run(ctx, r.Repo.MainDir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", base, "--", filepath.ToSlash(rel))
+	tracked, err := r.Git.TracksUnder(ctx, r.Repo.MainDir, base, filepath.ToSlash(rel))
 	if err != nil {
 		return "", err
 	}
-	if out != "" {
+	if tracked {
 		return r.rejectBaseDir(dir, fmt.Sprintf("%s is tracked in the commit %s (worktrees would mix with the main worktree's files)", rel, shortID(base)))
 	}
 	return dir, nil

@@ -50,7 +50,7 @@ func (m *Handler) copyPlan(ctx context.Context) (copy, skip []string, err error)
 		return nil, nil, err
 	}
 	matched := outermost(listed)
-	ignored, err := m.checkIgnore(ctx, matched)
+	ignored, err := m.Git.CheckIgnore(ctx, m.Repo.MainDir, matched)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -81,24 +81,6 @@ func (m *Handler) copyPlan(ctx context.Context) (copy, skip []string, err error)
 		return nil, nil, err
 	}
 	return append(copy, inner...), append(skip, rest...), nil
-}
-
-// checkIgnore returns which of paths git's ignore rules ignore.
-func (m *Handler) checkIgnore(ctx context.Context, paths []string) (map[string]bool, error) {
-	in := strings.Builder{}
-	for _, p := range paths {
-		in.WriteString(strings.TrimSuffix(p, "/") + "\x00")
-	}
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Stdin: strings.NewReader(in.String()),
-		Args: []string{"check-ignore", "-z", "--stdin"}})
-	if err != nil && git.ExitCode(err) != 1 { // 1: none of them is ignored
-		return nil, err
-	}
-	set := map[string]bool{}
-	for _, p := range splitNul(out) {
-		set[p] = true
-	}
-	return set, nil
 }
 
 // outermost drops the paths that lie in a folder also listed: with

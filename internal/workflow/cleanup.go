@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"strings"
 
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -63,21 +62,13 @@ func (m *Flow) CleanupMerged(ctx context.Context) ([]*removal.Removal, error) {
 // and its upstream, as the bases they are recorded as, and ORIG_HEAD, the
 // commit before the merge. A detached HEAD received no branch's merge.
 func (m *Flow) mergeReceiver(ctx context.Context) (into map[string]bool, since string, err error) {
-	lines, err := m.Git.Lines(ctx, m.Repo.MainDir, "for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)", "refs/heads/")
-	if err != nil {
+	branch, upstream, ok, err := m.Git.CheckedOutBranch(ctx, m.Repo.MainDir)
+	if err != nil || !ok {
 		return nil, "", err
 	}
-	for _, l := range lines {
-		f := strings.Split(l, "\x00")
-		if len(f) == 3 && f[0] == "*" {
-			into = map[string]bool{f[1]: true}
-			if f[2] != "" {
-				into[f[2]] = true
-			}
-		}
-	}
-	if into == nil {
-		return nil, "", nil
+	into = map[string]bool{branch: true}
+	if upstream != "" {
+		into[upstream] = true
 	}
 	oids, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, "ORIG_HEAD^{commit}")
 	if err != nil {

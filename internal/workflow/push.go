@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -42,13 +41,7 @@ func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, prog
 	if remote, err = m.pushRemote(ctx, rec.Branch, remote); err != nil {
 		return nil, err
 	}
-	ref := task.BranchRef(rec.Branch)
-	args := []string{"push", "-u"}
-	if progress == nil {
-		args = append(args, "-q")
-	}
-	args = append(args, "--", remote, ref+":"+ref)
-	if _, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Stderr: progress, Args: args}); err != nil {
+	if err := m.Git.Push(ctx, m.Repo.MainDir, remote, task.BranchRef(rec.Branch), progress); err != nil {
 		m.LogEvent(rec, "push-failed", err.Error())
 		return nil, exitcode.Failedf("cannot push %s to %s: %v", rec.Branch, remote, err)
 	}

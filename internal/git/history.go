@@ -116,3 +116,50 @@ func (r *Runner) TracksUnder(ctx context.Context, dir, rev, path string) (bool, 
 	out, err := r.Run(ctx, dir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", rev, "--", path)
 	return out != "", err
 }
+
+// MergedInto returns which of refs (full refs) are ancestors of (merged
+// into) commit.
+func (r *Runner) MergedInto(ctx context.Context, dir, commit string, refs []string) (map[string]bool, error) {
+	lines, err := r.Lines(ctx, dir, append([]string{"for-each-ref", "--format=%(refname)", "--merged=" + commit}, refs...)...)
+	if err != nil {
+		return nil, err
+	}
+	merged := make(map[string]bool, len(lines))
+	for _, l := range lines {
+		merged[l] = true
+	}
+	return merged, nil
+}
+
+// DiffTrees runs one diff-tree over pairs of commits ("tip base" per
+// line): -r -z, no renames, and a header for every pair even when its
+// diff is empty (--always), so that the output's sections follow the
+// input's order.
+func (r *Runner) DiffTrees(ctx context.Context, dir string, pairs [][2]string) ([]byte, error) {
+	var in strings.Builder
+	for _, p := range pairs {
+		in.WriteString(p[0] + " " + p[1] + "\n")
+	}
+	return r.Exec(ctx, Cmd{Dir: dir, Stdin: strings.NewReader(in.String()),
+		Args: []string{"diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames"}})
+}
+
+// OwnCommits lists the commits of from that are not in notIn, merges left
+// out ("" when there are none).
+func (r *Runner) OwnCommits(ctx context.Context, dir, from, notIn string) (string, error) {
+	revs, err := r.Run(ctx, dir, "rev-list", "--no-merges", from, "--not", notIn, "--")
+	return strings.TrimSpace(revs), err
+}
+
+// CountFoundNowhereElse counts the commits of branch (a short name) that
+// no other branch, no remote-tracking branch, and none of also reach: the
+// commits deleting the branch would lose.
+func (r *Runner) CountFoundNowhereElse(ctx context.Context, dir, branch string, also ...string) (int, error) {
+	args := append([]string{"rev-list", "--count", "--ignore-missing", "refs/heads/" + branch,
+		"--not", "--exclude=" + branch, "--branches", "--remotes"}, also...)
+	out, err := r.Run(ctx, dir, append(args, "--")...)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(out))
+}

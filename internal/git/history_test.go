@@ -108,3 +108,11 @@ func TestColorSettingsAreReadNULSeparated(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+func TestCountFoundNowhereElseLeavesTheBranchItselfOut(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("rev-list", "--count", "--ignore-missing", "refs/heads/wt/t", "--not", "--exclude=wt/t", "--branches", "--remotes", h1, "--").Out("3\n")
+	if n, err := f.Git().CountFoundNowhereElse(context.Background(), "/r", "wt/t", h1); n != 3 || err != nil {
+		t.Fatalf("got %d, %v", n, err)
+	}
+}

@@ -2,8 +2,6 @@ package inspect
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/async"
@@ -117,17 +115,13 @@ func (m *Inspector) notAncestors(ctx context.Context, checks []*mergeCheck, merg
 	}
 	var rest []*mergeCheck
 	for _, b := range bases {
-		args := []string{"for-each-ref", "--format=%(refname)", "--merged=" + b}
+		var refs []string
 		for _, c := range byBase[b] {
-			args = append(args, task.BranchRef(c.rec.Branch))
+			refs = append(refs, task.BranchRef(c.rec.Branch))
 		}
-		lines, err := m.Git.Lines(ctx, m.Repo.MainDir, args...)
+		in, err := m.Git.MergedInto(ctx, m.Repo.MainDir, b, refs)
 		if err != nil {
 			return nil, err
-		}
-		in := map[string]bool{}
-		for _, l := range lines {
-			in[l] = true
 		}
 		for _, c := range byBase[b] {
 			if in[task.BranchRef(c.rec.Branch)] {
@@ -143,14 +137,11 @@ func (m *Inspector) notAncestors(ctx context.Context, checks []*mergeCheck, merg
 // changedOnBase keeps the tasks whose every changed path (since base_sha)
 // the base has changed too.
 func (m *Inspector) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*mergeCheck, error) {
-	var in strings.Builder
-	for _, c := range checks {
-		fmt.Fprintf(&in, "%s %s\n", c.tip, c.rec.BaseSHA)
+	pairs := make([][2]string, len(checks))
+	for i, c := range checks {
+		pairs[i] = [2]string{c.tip, c.rec.BaseSHA}
 	}
-	// --always prints a header for every line, so sections follow the
-	// input's order even where a diff is empty.
-	out, err := m.Git.Exec(ctx, git.Cmd{Dir: m.Repo.MainDir, Stdin: strings.NewReader(in.String()),
-		Args: []string{"diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames"}})
+	out, err := m.Git.DiffTrees(ctx, m.Repo.MainDir, pairs)
 	if err != nil {
 		return nil, err
 	}
@@ -264,8 +255,8 @@ func (m *Inspector) patchMerged(ctx context.Context, c *mergeCheck, since string
 // commitPatchIDs returns the patch ids of the commits of from that are
 // not in notIn, merges left out.
 func (m *Inspector) commitPatchIDs(ctx context.Context, from, notIn string) (map[string]string, error) {
-	revs, err := m.Git.Run(ctx, m.Repo.MainDir, "rev-list", "--no-merges", from, "--not", notIn, "--")
-	if err != nil || strings.TrimSpace(revs) == "" {
+	revs, err := m.Git.OwnCommits(ctx, m.Repo.MainDir, from, notIn)
+	if err != nil || revs == "" {
 		return nil, err
 	}
 	return m.Git.PatchIDs(ctx, m.Repo.MainDir, revs)
@@ -275,16 +266,11 @@ func (m *Inspector) commitPatchIDs(ctx context.Context, from, notIn string) (map
 // other branch, no remote-tracking branch (its upstream among them) and not
 // in its base: the commits that deleting the branch would lose.
 func (m *Inspector) UnmergedCommits(ctx context.Context, rec *record.Record) (int, error) {
-	args := []string{"rev-list", "--count", "--ignore-missing", task.BranchRef(rec.Branch),
-		"--not", "--exclude=" + rec.Branch, "--branches", "--remotes"}
+	var also []string
 	if base := baseRev(rec); base != "" {
-		args = append(args, base) // a tag or commit base is in no branch
+		also = append(also, base) // a tag or commit base is in no branch
 	}
-	out, err := m.Git.Run(ctx, m.Repo.MainDir, append(args, "--")...)
-	if err != nil {
-		return 0, err
-	}
-	return strconv.Atoi(strings.TrimSpace(out))
+	return m.Git.CountFoundNowhereElse(ctx, m.Repo.MainDir, rec.Branch, also...)
 }
 
 // baseRev is the revision a task's base names now: its ref when it has

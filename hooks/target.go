@@ -46,12 +46,9 @@ func Locate(ctx context.Context, g *git.Runner, repo *git.Repo, s *settings.Sett
 		if err != nil {
 			return t, err
 		}
-		out, err := g.Exec(ctx, git.Cmd{Dir: wt, Args: []string{"ls-files", "-z", "--", rel},
-			Env: []string{"GIT_LITERAL_PATHSPECS=1"}})
-		if err != nil {
+		if t.Tracked, err = g.Tracked(ctx, wt, rel); err != nil {
 			return t, err
 		}
-		t.Tracked = len(out) > 0
 		break
 	}
 	return t, nil

@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
 )
@@ -102,10 +103,10 @@ func parseUnmerged(out string) []string {
 }
 
 // Tracked reports whether git tracks path (relative to the worktree at
-// dir) there.
+// dir, a literal path) or anything under it.
 func (r *Runner) Tracked(ctx context.Context, dir, path string) (bool, error) {
-	out, err := r.RunIn(ctx, dir, "ls-files", "-z", "--", path)
-	return err == nil && out != "", err
+	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_LITERAL_PATHSPECS=1"}, Args: []string{"ls-files", "-z", "--", path}})
+	return err == nil && len(out) > 0, err
 }
 
 // ReadTreeInto reads rev's tree into the index file index, for the
@@ -135,4 +136,52 @@ func (r *Runner) CheckIgnore(ctx context.Context, dir string, paths []string) (m
 		}
 	}
 	return set, nil
+}
+
+// IgnoredMatching lists the untracked files and folders of the worktree
+// at dir that the patterns match (each pattern a --exclude, the file
+// excludeFrom, if not "", as more), a folder that matches as a whole
+// listed once with a trailing slash.
+func (r *Runner) IgnoredMatching(ctx context.Context, dir, excludeFrom string, patterns []string) ([]string, error) {
+	args := []string{"ls-files", "-z", "--others", "--ignored", "--directory"}
+	if excludeFrom != "" {
+		args = append(args, "--exclude-from="+excludeFrom)
+	}
+	for _, p := range patterns {
+		args = append(args, "--exclude="+p)
+	}
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: args})
+	return splitNul(out), err
+}
+
+// Untracked lists the untracked files under folders (literal paths) of
+// the worktree at dir that git's ignore rules ignore (ignored) or do not.
+func (r *Runner) Untracked(ctx context.Context, dir string, ignored bool, folders []string) ([]string, error) {
+	args := []string{"ls-files", "-z", "--others"}
+	if ignored {
+		args = append(args, "--ignored")
+	}
+	args = append(append(args, "--exclude-standard", "--"), folders...)
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Env: []string{"GIT_LITERAL_PATHSPECS=1"}, Args: args})
+	return splitNul(out), err
+}
+
+// splitNul splits NUL-terminated output, leaving out empty entries.
+func splitNul(out []byte) []string {
+	var list []string
+	for _, s := range strings.Split(string(out), "\x00") {
+		if s != "" {
+			list = append(list, s)
+		}
+	}
+	return list
+}
+
+// CommitShowing commits what is staged in the worktree at dir with msg,
+// quietly, its stderr (where the user's commit hooks speak) to stderr.
+// It is not retried on a lock another git holds: the caller retries, so
+// that only the last attempt's output is shown.
+func (r *Runner) CommitShowing(ctx context.Context, dir, msg string, stderr io.Writer) error {
+	_, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, NoRetry: true, Stderr: stderr, Args: []string{"commit", "-q", "-m", msg}})
+	return err
 }

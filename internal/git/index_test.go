@@ -106,3 +106,22 @@ func TestReadTreeIntoUsesItsOwnIndex(t *testing.T) {
 		t.Fatalf("read-tree ran with %+v: it must use the given index, inside the worktree", call.Got)
 	}
 }
+
+func TestTheCopyListings(t *testing.T) {
+	ctx := context.Background()
+	f := gittest.New(t)
+	f.Expect("ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-from=/r/.worktreeinclude", "--exclude=.env", "--exclude=node_modules/").
+		Out(".env\x00node_modules/\x00")
+	got, err := f.Git().IgnoredMatching(ctx, "/r", "/r/.worktreeinclude", []string{".env", "node_modules/"})
+	if err != nil || !reflect.DeepEqual(got, []string{".env", "node_modules/"}) {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	f = gittest.New(t)
+	ignored := f.Expect("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "a b/")
+	f.Expect("ls-files", "-z", "--others", "--exclude-standard", "--", "a b/")
+	f.Git().Untracked(ctx, "/r", true, []string{"a b/"})
+	f.Git().Untracked(ctx, "/r", false, []string{"a b/"})
+	if !slices.Contains(ignored.Got.Env, "GIT_LITERAL_PATHSPECS=1") {
+		t.Errorf("folder names are read as literal paths, not patterns: env %v", ignored.Got.Env)
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/fsutil"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
@@ -38,14 +37,11 @@ func (m *Handler) hasCopyPatterns() bool {
 // never make the new worktree dirty.
 func (m *Handler) copyPlan(ctx context.Context) (copy, skip []string, err error) {
 	main := m.Repo.MainDir
-	args := []string{"ls-files", "-z", "--others", "--ignored", "--directory"}
-	if _, err := os.Stat(filepath.Join(main, IncludeFile)); err == nil {
-		args = append(args, "--exclude-from="+filepath.Join(main, IncludeFile))
+	include := filepath.Join(main, IncludeFile)
+	if _, err := os.Stat(include); err != nil {
+		include = ""
 	}
-	for _, p := range m.Settings.Copy {
-		args = append(args, "--exclude="+p)
-	}
-	listed, err := m.nulList(ctx, git.Cmd{Dir: main, Args: args})
+	listed, err := m.Git.IgnoredMatching(ctx, main, include, m.Settings.Copy)
 	if err != nil || len(listed) == 0 {
 		return nil, nil, err
 	}
@@ -69,14 +65,11 @@ func (m *Handler) copyPlan(ctx context.Context) (copy, skip []string, err error)
 		return copy, skip, nil
 	}
 	// In those, copy what git ignores and skip the rest.
-	literal := []string{"GIT_LITERAL_PATHSPECS=1"}
-	inner, err := m.nulList(ctx, git.Cmd{Dir: main, Env: literal,
-		Args: append([]string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}, partial...)})
+	inner, err := m.Git.Untracked(ctx, main, true, partial)
 	if err != nil {
 		return nil, nil, err
 	}
-	rest, err := m.nulList(ctx, git.Cmd{Dir: main, Env: literal,
-		Args: append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, partial...)})
+	rest, err := m.Git.Untracked(ctx, main, false, partial)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,21 +89,6 @@ func outermost(paths []string) []string {
 		out = append(out, p)
 	}
 	return out
-}
-
-func (m *Handler) nulList(ctx context.Context, c git.Cmd) ([]string, error) {
-	out, err := m.Git.Exec(ctx, c)
-	return splitNul(out), err
-}
-
-func splitNul(out []byte) []string {
-	var list []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			list = append(list, p)
-		}
-	}
-	return list
 }
 
 // copyFiles copies the wt.copy and .worktreeinclude files from the main

@@ -1,11 +1,16 @@
-// Package completions holds git-wt's completion scripts for bash, zsh and
-// fish. They are embedded in the binary (`git wt completion SHELL` prints
-// one) and install.sh installs them from this folder where each shell
-// looks. The package is at the root, beside the scripts, because go:embed
-// reaches only its own folder.
+// Package completions holds git-wt's shell integration: the completion
+// scripts for bash, zsh and fish, and the shell-init templates of the
+// wtcd function. They are embedded in the binary (`git wt completion
+// SHELL`, `git wt shell-init SHELL` print them) and install.sh installs the
+// completion scripts from this folder where each shell looks. The package
+// is at the root, beside the scripts, because go:embed reaches only its
+// own folder.
 package completions
 
-import _ "embed"
+import (
+	_ "embed"
+	"text/template"
+)
 
 var (
 	//go:embed git-wt.bash
@@ -14,7 +19,22 @@ var (
 	zsh string
 	//go:embed git-wt.fish
 	fish string
+
+	//go:embed shell-init.sh
+	initPOSIX string
+	//go:embed shell-init.fish
+	initFish string
 )
+
+// ShellInit is the template of the shell function for shell (bash and
+// zsh share one); its data has the fields Shell and Name.
+func ShellInit(shell string) (*template.Template, error) {
+	text := initPOSIX
+	if shell == "fish" {
+		text = initFish
+	}
+	return template.New("shell-init").Parse(text)
+}
 
 // Script returns the completion script for shell ("bash", "zsh" or
 // "fish"), and false for any other shell.

@@ -1,22 +1,14 @@
 package cli
 
 import (
-	"embed"
 	"io"
 	"regexp"
-	"text/template"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/completions"
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
-
-// The shell scripts of the wtcd function (the completion scripts are in
-// the completions package, at the root).
-//
-//go:embed shell
-var shellFiles embed.FS
 
 // shells are the shells git-wt supports, as ArgsUsage shows them (which
 // is also where completion finds the choices).
@@ -69,11 +61,7 @@ func shellInitCommand(e *env) *cli.Command {
 			if !functionName.MatchString(name) {
 				return exitcode.Usagef("%q cannot be a shell function name: use letters, digits, _ and -", name)
 			}
-			file := "shell/init.sh"
-			if sh == "fish" {
-				file = "shell/init.fish"
-			}
-			t, err := template.ParseFS(shellFiles, file)
+			t, err := completions.ShellInit(sh)
 			if err != nil {
 				return err
 			}

@@ -109,11 +109,11 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 		CreatedAt: now, LastAccessAt: now,
 	}
 	if len(m.Settings.Ports) > 0 {
-		entries, err := m.PortsHeld(ctx, held, early)
+		entries, err := m.Ports().Held(ctx, held, early)
 		if err != nil {
 			return nil, false, err
 		}
-		if rec.Ports, err = m.AllocatePorts(held, entries, name, nil); err != nil {
+		if rec.Ports, err = m.Ports().Allocate(held, entries, name, nil); err != nil {
 			return nil, false, err
 		}
 	}

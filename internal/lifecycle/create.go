@@ -202,7 +202,7 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 		return nil, m.InitFailed(rec)
 	}
 	m.ClearInitializingLock(ctx, rec)
-	if m.MissingPorts(rec) {
+	if m.Ports().Missing(rec) {
 		if err := m.ReadyEnvironment(ctx, e); err != nil {
 			return nil, err
 		}
@@ -214,7 +214,7 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
 	var early *task.PortsView
 	if len(m.Settings.Ports) > 0 {
-		early = m.StartPortsView(ctx) // beside the base, the place and the lock
+		early = m.Ports().StartView(ctx) // beside the base, the place and the lock
 	}
 	var b task.Base
 	if seen.head != nil {

@@ -26,7 +26,7 @@ const (
 // setup runs that may read them, and when new finds the task exists (a
 // name added to wt.port since gets its port then).
 func (m *Handler) ReadyEnvironment(ctx context.Context, e *record.Entry) error {
-	if err := m.EnsurePorts(ctx, e); err != nil {
+	if err := m.Ports().Ensure(ctx, e); err != nil {
 		return err
 	}
 	return m.writeEnvFile(ctx, e.Record)

@@ -17,10 +17,16 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// MissingPorts reports whether rec lacks a port for a name in wt.port: a
+// Ports hands out and keeps the tasks' TCP ports (SPEC §10).
+type Ports struct{ m *Manager }
+
+// Ports are the port rules of m's tasks.
+func (m *Manager) Ports() Ports { return Ports{m} }
+
+// Missing reports whether rec lacks a port for a name in wt.port: a
 // new task, or a name added to wt.port since the task was made.
-func (m *Manager) MissingPorts(rec *record.Record) bool {
-	for _, name := range m.Settings.Ports {
+func (p Ports) Missing(rec *record.Record) bool {
+	for _, name := range p.m.Settings.Ports {
 		if _, ok := rec.Ports[name]; !ok {
 			return true
 		}
@@ -37,39 +43,39 @@ type PortsView struct {
 	entries *async.Value[[]record.Entry]
 }
 
-// StartPortsView reads the records in the background, for an allocation
+// StartView reads the records in the background, for an allocation
 // under the lock later: the read then overlaps what new does before it
 // takes the lock.
-func (m *Manager) StartPortsView(ctx context.Context) *PortsView {
-	gen := m.portsGen()
-	store := *m.Store // its own copy: the read runs beside the command's
+func (p Ports) StartView(ctx context.Context) *PortsView {
+	gen := p.gen()
+	store := *p.m.Store // its own copy: the read runs beside the command's
 	return &PortsView{gen: gen, entries: async.Start(func() ([]record.Entry, error) { return store.All(ctx) })}
 }
 
-// PortsHeld returns the records that hold every port handed out, under
+// Held returns the records that hold every port handed out, under
 // the lock (held): the early view when no allocation happened since it
 // began, else a fresh read.
-func (m *Manager) PortsHeld(ctx context.Context, held *lock.Lock, early *PortsView) ([]record.Entry, error) {
+func (p Ports) Held(ctx context.Context, held *lock.Lock, early *PortsView) ([]record.Entry, error) {
 	if early != nil {
 		entries, err := early.entries.Get()
-		if err == nil && early.gen != "" && early.gen == m.portsGen() {
+		if err == nil && early.gen != "" && early.gen == p.gen() {
 			return entries, nil
 		}
 	}
-	return m.Store.All(ctx)
+	return p.m.Store.All(ctx)
 }
 
-// portsGen is the ports generation: changed by every allocation, before
+// gen is the ports generation: changed by every allocation, before
 // its record is written, so that a process killed between the two still
 // makes the next allocator read the records again. "" when unreadable.
-func (m *Manager) portsGen() string {
-	data, _ := os.ReadFile(m.StateDir("ports-gen"))
+func (p Ports) gen() string {
+	data, _ := os.ReadFile(p.m.StateDir("ports-gen"))
 	return string(data)
 }
 
-// bumpPortsGen changes the ports generation, under the lock (held).
-func (m *Manager) bumpPortsGen(held *lock.Lock) {
-	path := m.StateDir("ports-gen")
+// bumpGen changes the ports generation, under the lock (held).
+func (p Ports) bumpGen(held *lock.Lock) {
+	path := p.m.StateDir("ports-gen")
 	tmp := fmt.Sprintf("%s.%d", path, os.Getpid())
 	if os.WriteFile(tmp, []byte(strconv.FormatInt(time.Now().UnixNano(), 36)), 0o666) == nil {
 		if os.Rename(tmp, path) != nil {
@@ -79,12 +85,12 @@ func (m *Manager) bumpPortsGen(held *lock.Lock) {
 	}
 }
 
-// AllocatePorts gives the task slug a port for each name in wt.port it
+// Allocate gives the task slug a port for each name in wt.port it
 // has none for (have), under the repository lock (held) so that no other
 // new hands out the same port meanwhile (SPEC §10): a port that another
 // task among entries holds, or that something on this host listens on,
 // is skipped. A range with no port left is a limit (exit 4).
-func (m *Manager) AllocatePorts(held *lock.Lock, entries []record.Entry, slug string, have map[string]int) (map[string]int, error) {
+func (p Ports) Allocate(held *lock.Lock, entries []record.Entry, slug string, have map[string]int) (map[string]int, error) {
 	taken := map[int]bool{}
 	for _, e := range entries {
 		if e.Record != nil && e.Slug != slug {
@@ -93,33 +99,33 @@ func (m *Manager) AllocatePorts(held *lock.Lock, entries []record.Entry, slug st
 			}
 		}
 	}
-	got, err := ports.Allocate(m.Settings.Ports, have, m.Repo.CommonDir, slug, m.Settings.PortRange, taken, ports.InUse)
+	got, err := ports.Allocate(p.m.Settings.Ports, have, p.m.Repo.CommonDir, slug, p.m.Settings.PortRange, taken, ports.InUse)
 	if errors.Is(err, ports.ErrExhausted) {
-		return nil, exitcode.Limitf("no free port left in wt.portRange %s for task %s: remove a task (git wt rm, git wt gc) or widen the range", m.Settings.PortRange, slug)
+		return nil, exitcode.Limitf("no free port left in wt.portRange %s for task %s: remove a task (git wt rm, git wt gc) or widen the range", p.m.Settings.PortRange, slug)
 	}
 	if err == nil {
-		m.bumpPortsGen(held)
+		p.bumpGen(held)
 	}
 	return got, err
 }
 
-// EnsurePorts gives an existing task the ports of names added to wt.port
+// Ensure gives an existing task the ports of names added to wt.port
 // since it was made (its next new or init), and writes them to its record.
-func (m *Manager) EnsurePorts(ctx context.Context, e *record.Entry) error {
-	if !m.MissingPorts(e.Record) {
+func (p Ports) Ensure(ctx context.Context, e *record.Entry) error {
+	if !p.Missing(e.Record) {
 		return nil
 	}
-	l, err := m.Lock(ctx)
+	l, err := p.m.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer l.Release()
-	entries, err := m.PortsHeld(ctx, l, nil)
+	entries, err := p.Held(ctx, l, nil)
 	if err != nil {
 		return err
 	}
-	return m.Update(ctx, e, func(r *record.Record) error {
-		got, err := m.AllocatePorts(l, entries, r.Slug, r.Ports)
+	return p.m.Update(ctx, e, func(r *record.Record) error {
+		got, err := p.Allocate(l, entries, r.Slug, r.Ports)
 		r.Ports = got
 		return err
 	})

@@ -292,6 +292,9 @@ func (r *Runner) ObjectIDs(ctx context.Context, dir string, names ...string) ([]
 // COMMIT) through `git patch-id --stable`, and returns each diff's patch id
 // keyed by the first commit of its line. An empty diff has no patch id.
 func (r *Runner) PatchIDs(ctx context.Context, dir, input string) (map[string]string, error) {
+	if !strings.HasSuffix(input, "\n") {
+		input += "\n" // diff-tree --stdin leaves out a last line without one
+	}
 	diffs, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"diff-tree", "--stdin", "-p", "--binary"},
 		Stdin: strings.NewReader(input)})
 	if err != nil {

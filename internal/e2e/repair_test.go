@@ -602,21 +602,29 @@ func TestDoctorFixesStaleRefLocksBeforeTheTasksBehindThem(t *testing.T) {
 }
 
 // A new killed inside git worktree add, after git wrote the all-zero id
-// into the worktree's HEAD and before it pointed HEAD anywhere, leaves a
-// worktree every git command fails in (git fsck: "detached HEAD points at
-// nothing"). The repair of the stuck creation points HEAD at the task's
-// branch first, so that it can judge the files and fsck is clean again —
-// here a file an agent wrote keeps the task, marked failed.
+// into the worktree's HEAD and before it pointed HEAD anywhere, or while
+// it wrote that id (git writes it in place: the file may be empty or cut
+// short), leaves a worktree every git command fails in (git fsck:
+// "detached HEAD points at nothing", "invalid worktrees/T/HEAD"). The
+// repair of the stuck creation points HEAD at the task's branch first, so
+// that it can judge the files and fsck is clean again — here a file an
+// agent wrote keeps the task, marked failed.
 func TestStuckCreationWithAnUnbornHeadIsRepaired(t *testing.T) {
+	for name, head := range map[string]string{"all-zero": strings.Repeat("0", 40) + "\n", "empty": "", "cut short": "0000000"} {
+		t.Run(name, func(t *testing.T) { testUnbornHeadRepair(t, head) })
+	}
+}
+
+func testUnbornHeadRepair(t *testing.T, head string) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()
 	s.Write(filepath.Join(path, "agent.txt"), "work\n")
 	rec := readRecord(t, s, "T")
 	rec["state"], rec["creator_pid"], rec["creator_start"] = "creating", 999999999, ""
 	writeRecord(t, s, "T", rec)
-	s.Write(filepath.Join(s.Repo, ".git", "worktrees", "T", "HEAD"), strings.Repeat("0", 40)+"\n")
+	s.Write(filepath.Join(s.Repo, ".git", "worktrees", "T", "HEAD"), head)
 	if s.GitOK(s.Repo, "fsck") {
-		t.Fatal("git fsck passes with an all-zero HEAD: the test does not test what it should")
+		t.Fatalf("git fsck passes with HEAD %q: the test does not test what it should", head)
 	}
 	s.WT("doctor", "--fix")
 	if !s.GitOK(s.Repo, "fsck") {

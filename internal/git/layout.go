@@ -94,3 +94,16 @@ func Resolve(dir, p string) string {
 	}
 	return filepath.Join(dir, p)
 }
+
+// WriteHead points the HEAD of the worktree whose admin dir is gitDir at
+// ref (a full ref), writing the file git itself would ("ref: <ref>"),
+// replaced whole by a rename. Only for a HEAD git cannot read (a git
+// worktree add killed while it wrote it: git refuses to run there at
+// all, so it cannot repair it either).
+func WriteHead(gitDir, ref string) error {
+	tmp := filepath.Join(gitDir, "HEAD.git-wt.tmp")
+	if err := os.WriteFile(tmp, []byte("ref: "+ref+"\n"), 0o666); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(gitDir, "HEAD"))
+}

@@ -51,8 +51,9 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 }
 
 // pointUnbornHead finishes what a `new` killed inside `git worktree add`
-// left: git writes the all-zero id into the new worktree's HEAD, and only
-// then points it where it belongs. Such a HEAD breaks every git command
+// left: git writes the all-zero id into the new worktree's HEAD (in
+// place: a kill may leave it empty or cut short), and only then points it
+// where it belongs. Such a HEAD breaks every git command
 // in the worktree (git fsck, status): it is pointed at the task's branch,
 // as the checkout would have, which touches no file.
 func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error {
@@ -61,8 +62,14 @@ func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error
 		return nil // no worktree to speak of: the rollback deals with it
 	}
 	head, err := os.ReadFile(filepath.Join(admin, "HEAD"))
-	if err != nil || strings.Trim(strings.TrimSpace(string(head)), "0") != "" || len(strings.TrimSpace(string(head))) < 40 {
-		return nil
+	written := strings.TrimSpace(string(head))
+	if err != nil || strings.Trim(written, "0") != "" {
+		return nil // a ref or a commit: git wrote HEAD to the end
+	}
+	if len(written) < 40 {
+		// Cut short while git wrote it: git will not run in the worktree
+		// at all, so the file is written as git would have.
+		return git.WriteHead(admin, task.BranchRef(rec.Branch))
 	}
 	return m.Git.PointHead(ctx, rec.Path, task.BranchRef(rec.Branch))
 }

@@ -3,8 +3,10 @@ package git
 import (
 	"encoding/hex"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -106,4 +108,58 @@ func WriteHead(gitDir, ref string) error {
 		return err
 	}
 	return os.Rename(tmp, filepath.Join(gitDir, "HEAD"))
+}
+
+// FileRefs lists the refs under prefix ("refs/git-wt/tasks/") of the
+// repository whose common dir is commonDir from the files git keeps them
+// in, loose and packed, without a git process: for a read under
+// git-wt's lock that must cost next to nothing. A loose ref wins over a
+// packed one of the same name; symbolic refs are left out. ok is false
+// where the refs are not kept in files (reftable): the caller asks git.
+// A ref being written meanwhile is read as before or after the write:
+// git replaces ref files whole, by a rename.
+func FileRefs(commonDir, prefix string) (refs []Ref, ok bool) {
+	if _, err := os.Stat(filepath.Join(commonDir, "reftable")); err == nil {
+		return nil, false
+	}
+	byName := map[string]string{}
+	if packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs")); err == nil {
+		for _, line := range strings.Split(string(packed), "\n") {
+			oid, name, found := strings.Cut(line, " ")
+			if found && strings.HasPrefix(name, prefix) && isObjectID(oid) {
+				byName[name] = oid
+			}
+		}
+	}
+	root := filepath.Join(commonDir, filepath.FromSlash(strings.TrimSuffix(prefix, "/")))
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".lock") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		oid := strings.TrimSpace(string(data))
+		if rel, rerr := filepath.Rel(commonDir, p); err == nil && rerr == nil && isObjectID(oid) {
+			byName[filepath.ToSlash(rel)] = oid
+		}
+		return nil
+	})
+	for name, oid := range byName {
+		refs = append(refs, Ref{Name: name, OID: oid})
+	}
+	slices.SortFunc(refs, func(a, b Ref) int { return strings.Compare(a.Name, b.Name) })
+	return refs, true
+}
+
+// isObjectID reports whether s is a full hexadecimal object id (SHA-1 or
+// SHA-256).
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -18,11 +18,11 @@ import (
 // is set: the count, or the ports handed out, and the new record must then
 // not interleave with another new's. For the count, what was seen before
 // the lock is read again; the ports are chosen from the records read
-// under the lock. Without either the record's compare-and-swap is all it
-// takes.
-func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting, early *task.PortsView) (*record.Entry, bool, error) {
+// under the lock (from the ref files: no git process). Without either the
+// record's compare-and-swap is all it takes.
+func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (*record.Entry, bool, error) {
 	if m.Settings.MaxWorktrees <= 0 && len(m.Settings.Ports) == 0 {
-		return m.claim(ctx, nil, o, b, baseDir, u, seen, nil)
+		return m.claim(ctx, nil, o, b, baseDir, u, seen)
 	}
 	l, err := m.Lock(ctx)
 	if err != nil {
@@ -34,7 +34,7 @@ func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base,
 			return nil, false, err
 		}
 	}
-	return m.claim(ctx, l, o, b, baseDir, u, seen, early)
+	return m.claim(ctx, l, o, b, baseDir, u, seen)
 }
 
 // claim picks the slug, checks the limit, the branch name and the path,
@@ -42,9 +42,8 @@ func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base,
 // so that a crash never leaves a worktree without a record. A branch that
 // does not exist yet is created in the same transaction as the record;
 // branchMade says so. held is the repository lock when the limit or the
-// ports need it, else nil; early is the records read for the ports before
-// the lock, if they were.
-func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting, early *task.PortsView) (e *record.Entry, branchMade bool, err error) {
+// ports need it, else nil.
+func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
 	// Both the case check and the limit need every record: read them
 	// once (the blobs from the cache), and only if either is on.
@@ -109,7 +108,7 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 		CreatedAt: now, LastAccessAt: now,
 	}
 	if len(m.Settings.Ports) > 0 {
-		entries, err := m.Ports().Held(ctx, held, early)
+		entries, err := m.Ports().Held(ctx, held)
 		if err != nil {
 			return nil, false, err
 		}

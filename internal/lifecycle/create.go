@@ -212,10 +212,6 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 
 // createNew makes a task that has no record yet.
 func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
-	var early *task.PortsView
-	if len(m.Settings.Ports) > 0 {
-		early = m.Ports().StartView(ctx) // beside the base, the place and the lock
-	}
 	var b task.Base
 	if seen.head != nil {
 		b = *seen.head
@@ -240,7 +236,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		}
 	}()
 
-	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen, early)
+	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen)
 	if err != nil {
 		return nil, err
 	}

@@ -170,7 +170,25 @@ func (s *Store) All(ctx context.Context) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	refs = s.sortLegacy(refs)
+	return s.entries(ctx, s.sortLegacy(refs), warm)
+}
+
+// AllFromFiles is every record, with the refs read from the files git
+// keeps them in rather than by a git process (git.FileRefs): with the
+// blobs in the cache, no process at all. For a read under the lock that
+// must cost next to nothing (the ports a new task may take). Records
+// still under refs/wt/ are not read: taking the lock moved them. Where
+// the refs are not kept in files, it is All.
+func (s *Store) AllFromFiles(ctx context.Context, commonDir string) ([]Entry, error) {
+	refs, ok := git.FileRefs(commonDir, RefPrefix)
+	if !ok {
+		return s.All(ctx)
+	}
+	return s.entries(ctx, refs, nil)
+}
+
+// entries reads and decodes the records refs point at.
+func (s *Store) entries(ctx context.Context, refs []git.Ref, warm *warmCache) ([]Entry, error) {
 	objs, err := s.objects(ctx, refs, warm)
 	if err != nil {
 		return nil, err

@@ -3,14 +3,10 @@ package task
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/ports"
@@ -34,55 +30,11 @@ func (p Ports) Missing(rec *record.Record) bool {
 	return false
 }
 
-// PortsView is the records as read before the lock was taken, with the
-// ports generation seen before the read: if no allocation happened since
-// (the generation is the same under the lock), the records hold every
-// port handed out, and the lock need not wait for a second read.
-type PortsView struct {
-	gen     string
-	entries *async.Value[[]record.Entry]
-}
-
-// StartView reads the records in the background, for an allocation
-// under the lock later: the read then overlaps what new does before it
-// takes the lock.
-func (p Ports) StartView(ctx context.Context) *PortsView {
-	gen := p.gen()
-	store := *p.m.Store // its own copy: the read runs beside the command's
-	return &PortsView{gen: gen, entries: async.Start(func() ([]record.Entry, error) { return store.All(ctx) })}
-}
-
-// Held returns the records that hold every port handed out, under
-// the lock (held): the early view when no allocation happened since it
-// began, else a fresh read.
-func (p Ports) Held(ctx context.Context, held *lock.Lock, early *PortsView) ([]record.Entry, error) {
-	if early != nil {
-		entries, err := early.entries.Get()
-		if err == nil && early.gen != "" && early.gen == p.gen() {
-			return entries, nil
-		}
-	}
-	return p.m.Store.All(ctx)
-}
-
-// gen is the ports generation: changed by every allocation, before
-// its record is written, so that a process killed between the two still
-// makes the next allocator read the records again. "" when unreadable.
-func (p Ports) gen() string {
-	data, _ := os.ReadFile(p.m.StateDir("ports-gen"))
-	return string(data)
-}
-
-// bumpGen changes the ports generation, under the lock (held).
-func (p Ports) bumpGen(held *lock.Lock) {
-	path := p.m.StateDir("ports-gen")
-	tmp := fmt.Sprintf("%s.%d", path, os.Getpid())
-	if os.WriteFile(tmp, []byte(strconv.FormatInt(time.Now().UnixNano(), 36)), 0o666) == nil {
-		if os.Rename(tmp, path) != nil {
-			os.Remove(tmp)
-			os.Remove(path) // unreadable: every allocator reads the records again
-		}
-	}
+// Held returns every task's record, read under the lock (held) from the
+// files git keeps the refs in and the record cache: no git process in the
+// common case, so that handing out ports costs new next to nothing.
+func (p Ports) Held(ctx context.Context, held *lock.Lock) ([]record.Entry, error) {
+	return p.m.Store.AllFromFiles(ctx, p.m.Repo.CommonDir)
 }
 
 // Allocate gives the task slug a port for each name in wt.port it
@@ -103,9 +55,6 @@ func (p Ports) Allocate(held *lock.Lock, entries []record.Entry, slug string, ha
 	if errors.Is(err, ports.ErrExhausted) {
 		return nil, exitcode.Limitf("no free port left in wt.portRange %s for task %s: remove a task (git wt rm, git wt gc) or widen the range", p.m.Settings.PortRange, slug)
 	}
-	if err == nil {
-		p.bumpGen(held)
-	}
 	return got, err
 }
 
@@ -120,7 +69,7 @@ func (p Ports) Ensure(ctx context.Context, e *record.Entry) error {
 		return err
 	}
 	defer l.Release()
-	entries, err := p.Held(ctx, l, nil)
+	entries, err := p.Held(ctx, l)
 	if err != nil {
 		return err
 	}

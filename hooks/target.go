@@ -46,7 +46,7 @@ func Locate(ctx context.Context, g *git.Runner, repo *git.Repo, s *settings.Sett
 		if err != nil {
 			return t, err
 		}
-		if t.Tracked, err = g.Tracked(ctx, wt, rel); err != nil {
+		if t.Tracked, err = g.Index().Tracked(ctx, wt, rel); err != nil {
 			return t, err
 		}
 		break

@@ -80,7 +80,7 @@ func (e *env) colorSetting() string {
 		return ""
 	}
 	// Exit 1 (nothing set) and "not a repository" leave the default.
-	values := e.git.ColorSettings(context.Background(), cwd)
+	values := e.git.Config().ColorSettings(context.Background(), cwd)
 	if v, ok := values["color.wt"]; ok {
 		return v
 	}

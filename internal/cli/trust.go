@@ -31,7 +31,7 @@ func trustCommand(e *env) *cli.Command {
 			}
 			file := filepath.Join(m.Repo.MainDir, settings.GitwtFile)
 			if c.Bool("revoke") {
-				unset, err := m.Git.ConfigUnsetLocal(c.Context, m.Repo.Toplevel, "wt.trusted")
+				unset, err := m.Git.Config().UnsetLocal(c.Context, m.Repo.Toplevel, "wt.trusted")
 				if err != nil {
 					return err
 				}
@@ -47,7 +47,7 @@ func trustCommand(e *env) *cli.Command {
 			if sum == "" {
 				return exitcode.Failedf("there is no %s to trust", file)
 			}
-			if err := m.Git.ConfigReplaceLocal(c.Context, m.Repo.Toplevel, "wt.trusted", sum); err != nil {
+			if err := m.Git.Config().ReplaceLocal(c.Context, m.Repo.Toplevel, "wt.trusted", sum); err != nil {
 				return err
 			}
 			m.LogFileEvent(file, "trusted", "sha256 "+sum)

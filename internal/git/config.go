@@ -34,28 +34,28 @@ func ParseConfigList(out string) []ConfigEntry {
 }
 
 // ConfigGet is the value of key in the repository at dir, "" when unset.
-func (r *Runner) ConfigGet(ctx context.Context, dir, key string) string {
-	out, _ := r.Run(ctx, dir, "config", "--get", key)
+func (r Config) Get(ctx context.Context, dir, key string) string {
+	out, _ := r.git.Run(ctx, dir, "config", "--get", key)
 	return strings.TrimSpace(out)
 }
 
 // ConfigSet sets key to value in the repository's own config.
-func (r *Runner) ConfigSet(ctx context.Context, dir, key, value string) error {
-	_, err := r.Run(ctx, dir, "config", key, value)
+func (r Config) Set(ctx context.Context, dir, key, value string) error {
+	_, err := r.git.Run(ctx, dir, "config", key, value)
 	return err
 }
 
 // ConfigReplaceLocal makes value the only value of key in the
 // repository's local config.
-func (r *Runner) ConfigReplaceLocal(ctx context.Context, dir, key, value string) error {
-	_, err := r.Run(ctx, dir, "config", "--local", "--replace-all", key, value)
+func (r Config) ReplaceLocal(ctx context.Context, dir, key, value string) error {
+	_, err := r.git.Run(ctx, dir, "config", "--local", "--replace-all", key, value)
 	return err
 }
 
 // ConfigUnsetLocal removes every value of key from the repository's local
 // config; unset reports whether there was any.
-func (r *Runner) ConfigUnsetLocal(ctx context.Context, dir, key string) (unset bool, err error) {
-	_, err = r.Run(ctx, dir, "config", "--local", "--unset-all", key)
+func (r Config) UnsetLocal(ctx context.Context, dir, key string) (unset bool, err error) {
+	_, err = r.git.Run(ctx, dir, "config", "--local", "--unset-all", key)
 	if ExitCode(err) == 5 { // nothing was set
 		return false, nil
 	}
@@ -63,20 +63,20 @@ func (r *Runner) ConfigUnsetLocal(ctx context.Context, dir, key string) (unset b
 }
 
 // ConfigRemoveSection removes a section ("branch.wt/x") and its keys.
-func (r *Runner) ConfigRemoveSection(ctx context.Context, dir, section string) error {
-	_, err := r.Run(ctx, dir, "config", "--remove-section", section)
+func (r Config) RemoveSection(ctx context.Context, dir, section string) error {
+	_, err := r.git.Run(ctx, dir, "config", "--remove-section", section)
 	return err
 }
 
 // Remotes lists the repository's remotes.
-func (r *Runner) Remotes(ctx context.Context, dir string) ([]string, error) {
-	return r.Lines(ctx, dir, "remote")
+func (r Config) Remotes(ctx context.Context, dir string) ([]string, error) {
+	return r.git.Lines(ctx, dir, "remote")
 }
 
 // ColorSettings reads color.wt and color.ui from dir, before the
 // repository is located (nothing set, and no repository, read as none).
-func (r *Runner) ColorSettings(ctx context.Context, dir string) map[string]string {
-	out, _ := r.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: []string{
+func (r Config) ColorSettings(ctx context.Context, dir string) map[string]string {
+	out, _ := r.git.Exec(ctx, Cmd{Dir: dir, KeepLocation: true, Args: []string{
 		"config", "--null", "--get-regexp", `^color\.(wt|ui)$`,
 	}})
 	values := map[string]string{}

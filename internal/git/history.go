@@ -10,8 +10,8 @@ import (
 // ResolveCommit resolves rev in the repository at dir to a commit ("" if
 // git printed none), and names the full ref it is when it is one ("" for a
 // commit id or an expression).
-func (r *Runner) ResolveCommit(ctx context.Context, dir, rev string) (sha, ref string, err error) {
-	lines, err := r.Lines(ctx, dir, "rev-parse", rev+"^{commit}", "--symbolic-full-name", rev)
+func (r History) ResolveCommit(ctx context.Context, dir, rev string) (sha, ref string, err error) {
+	lines, err := r.git.Lines(ctx, dir, "rev-parse", rev+"^{commit}", "--symbolic-full-name", rev)
 	if err != nil || len(lines) == 0 {
 		return "", "", err
 	}
@@ -22,15 +22,15 @@ func (r *Runner) ResolveCommit(ctx context.Context, dir, rev string) (sha, ref s
 }
 
 // Tree is the tree id of rev.
-func (r *Runner) Tree(ctx context.Context, dir, rev string) (string, error) {
-	out, err := r.Run(ctx, dir, "rev-parse", "--verify", rev+"^{tree}")
+func (r History) Tree(ctx context.Context, dir, rev string) (string, error) {
+	out, err := r.git.Run(ctx, dir, "rev-parse", "--verify", rev+"^{tree}")
 	return strings.TrimSpace(out), err
 }
 
 // RefExists reports whether ref (a full ref) exists, reading it once
 // (loose, then packed): an error is git failing otherwise.
-func (r *Runner) RefExists(ctx context.Context, dir, ref string) (bool, error) {
-	_, err := r.Run(ctx, dir, "rev-parse", "--verify", "-q", ref)
+func (r History) RefExists(ctx context.Context, dir, ref string) (bool, error) {
+	_, err := r.git.Run(ctx, dir, "rev-parse", "--verify", "-q", ref)
 	switch {
 	case err == nil:
 		return true, nil
@@ -41,21 +41,21 @@ func (r *Runner) RefExists(ctx context.Context, dir, ref string) (bool, error) {
 }
 
 // ValidBranchName reports whether git takes name as a branch name.
-func (r *Runner) ValidBranchName(ctx context.Context, dir, name string) bool {
-	_, err := r.Run(ctx, dir, "check-ref-format", "--branch", name)
+func (r History) ValidBranchName(ctx context.Context, dir, name string) bool {
+	_, err := r.git.Run(ctx, dir, "check-ref-format", "--branch", name)
 	return err == nil
 }
 
 // MergeBase is the best common ancestor of a and b.
-func (r *Runner) MergeBase(ctx context.Context, dir, a, b string) (string, error) {
-	out, err := r.Run(ctx, dir, "merge-base", a, b)
+func (r History) MergeBase(ctx context.Context, dir, a, b string) (string, error) {
+	out, err := r.git.Run(ctx, dir, "merge-base", a, b)
 	return strings.TrimSpace(out), err
 }
 
 // LastMoved is when ref last moved, from its newest reflog entry; ok is
 // false when it has none.
-func (r *Runner) LastMoved(ctx context.Context, dir, ref string) (t time.Time, ok bool) {
-	out, err := r.Run(ctx, dir, "reflog", "show", "-1", "--date=unix", "--format=%gd", ref, "--")
+func (r History) LastMoved(ctx context.Context, dir, ref string) (t time.Time, ok bool) {
+	out, err := r.git.Run(ctx, dir, "reflog", "show", "-1", "--date=unix", "--format=%gd", ref, "--")
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -74,20 +74,20 @@ func parseReflogDate(out string) (time.Time, bool) {
 
 // Subjects are the subjects of the commits in revs (a range), oldest
 // first.
-func (r *Runner) Subjects(ctx context.Context, dir, revs string) ([]string, error) {
-	return r.Lines(ctx, dir, "log", "--reverse", "--format=%s", revs, "--")
+func (r History) Subjects(ctx context.Context, dir, revs string) ([]string, error) {
+	return r.git.Lines(ctx, dir, "log", "--reverse", "--format=%s", revs, "--")
 }
 
 // Message is the whole message of commit rev.
-func (r *Runner) Message(ctx context.Context, dir, rev string) (string, error) {
-	out, err := r.Run(ctx, dir, "log", "-1", "--format=%B", rev, "--")
+func (r History) Message(ctx context.Context, dir, rev string) (string, error) {
+	out, err := r.git.Run(ctx, dir, "log", "-1", "--format=%B", rev, "--")
 	return strings.TrimSpace(out), err
 }
 
 // TreeFiles lists the files of rev's tree with their sizes in bytes
 // (submodules have none), for an estimate of a checkout.
-func (r *Runner) TreeFiles(ctx context.Context, dir, rev string) ([]int64, error) {
-	out, err := r.Run(ctx, dir, "ls-tree", "-r", "-l", "-z", "--full-tree", rev)
+func (r History) TreeFiles(ctx context.Context, dir, rev string) ([]int64, error) {
+	out, err := r.git.Run(ctx, dir, "ls-tree", "-r", "-l", "-z", "--full-tree", rev)
 	if err != nil {
 		return nil, err
 	}
@@ -112,15 +112,15 @@ func parseTreeSizes(out string) []int64 {
 
 // TracksUnder reports whether rev's tree holds path (relative to the
 // repository's root, a literal), or anything under it.
-func (r *Runner) TracksUnder(ctx context.Context, dir, rev, path string) (bool, error) {
-	out, err := r.Run(ctx, dir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", rev, "--", path)
+func (r History) TracksUnder(ctx context.Context, dir, rev, path string) (bool, error) {
+	out, err := r.git.Run(ctx, dir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", rev, "--", path)
 	return out != "", err
 }
 
 // MergedInto returns which of refs (full refs) are ancestors of (merged
 // into) commit.
-func (r *Runner) MergedInto(ctx context.Context, dir, commit string, refs []string) (map[string]bool, error) {
-	lines, err := r.Lines(ctx, dir, append([]string{"for-each-ref", "--format=%(refname)", "--merged=" + commit}, refs...)...)
+func (r History) MergedInto(ctx context.Context, dir, commit string, refs []string) (map[string]bool, error) {
+	lines, err := r.git.Lines(ctx, dir, append([]string{"for-each-ref", "--format=%(refname)", "--merged=" + commit}, refs...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -135,29 +135,29 @@ func (r *Runner) MergedInto(ctx context.Context, dir, commit string, refs []stri
 // line): -r -z, no renames, and a header for every pair even when its
 // diff is empty (--always), so that the output's sections follow the
 // input's order.
-func (r *Runner) DiffTrees(ctx context.Context, dir string, pairs [][2]string) ([]byte, error) {
+func (r History) DiffTrees(ctx context.Context, dir string, pairs [][2]string) ([]byte, error) {
 	var in strings.Builder
 	for _, p := range pairs {
 		in.WriteString(p[0] + " " + p[1] + "\n")
 	}
-	return r.Exec(ctx, Cmd{Dir: dir, Stdin: strings.NewReader(in.String()),
+	return r.git.Exec(ctx, Cmd{Dir: dir, Stdin: strings.NewReader(in.String()),
 		Args: []string{"diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames"}})
 }
 
 // OwnCommits lists the commits of from that are not in notIn, merges left
 // out ("" when there are none).
-func (r *Runner) OwnCommits(ctx context.Context, dir, from, notIn string) (string, error) {
-	revs, err := r.Run(ctx, dir, "rev-list", "--no-merges", from, "--not", notIn, "--")
+func (r History) OwnCommits(ctx context.Context, dir, from, notIn string) (string, error) {
+	revs, err := r.git.Run(ctx, dir, "rev-list", "--no-merges", from, "--not", notIn, "--")
 	return strings.TrimSpace(revs), err
 }
 
 // CountFoundNowhereElse counts the commits of branch (a short name) that
 // no other branch, no remote-tracking branch, and none of also reach: the
 // commits deleting the branch would lose.
-func (r *Runner) CountFoundNowhereElse(ctx context.Context, dir, branch string, also ...string) (int, error) {
+func (r History) CountFoundNowhereElse(ctx context.Context, dir, branch string, also ...string) (int, error) {
 	args := append([]string{"rev-list", "--count", "--ignore-missing", "refs/heads/" + branch,
 		"--not", "--exclude=" + branch, "--branches", "--remotes"}, also...)
-	out, err := r.Run(ctx, dir, append(args, "--")...)
+	out, err := r.git.Run(ctx, dir, append(args, "--")...)
 	if err != nil {
 		return 0, err
 	}

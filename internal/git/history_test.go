@@ -17,10 +17,10 @@ func TestResolveCommitNamesTheRefWhenItIsOne(t *testing.T) {
 	f.Expect("rev-parse", "main^{commit}", "--symbolic-full-name", "main").Out(h1 + "\nrefs/heads/main\n")
 	f.Expect("rev-parse", h2+"^{commit}", "--symbolic-full-name", h2).Out(h2 + "\n")
 	g := f.Git()
-	if sha, ref, err := g.ResolveCommit(ctx, "/r", "main"); sha != h1 || ref != "refs/heads/main" || err != nil {
+	if sha, ref, err := g.History().ResolveCommit(ctx, "/r", "main"); sha != h1 || ref != "refs/heads/main" || err != nil {
 		t.Errorf("main: %q %q %v", sha, ref, err)
 	}
-	if sha, ref, err := g.ResolveCommit(ctx, "/r", h2); sha != h2 || ref != "" || err != nil {
+	if sha, ref, err := g.History().ResolveCommit(ctx, "/r", h2); sha != h2 || ref != "" || err != nil {
 		t.Errorf("a commit id: %q %q %v", sha, ref, err)
 	}
 }
@@ -36,7 +36,7 @@ func TestRefExistsTellsAbsenceFromFailure(t *testing.T) {
 		if tc.code != 0 {
 			call.Fail(tc.code, "")
 		}
-		exists, err := f.Git().RefExists(context.Background(), "/r", "refs/heads/wt/t")
+		exists, err := f.Git().History().RefExists(context.Background(), "/r", "refs/heads/wt/t")
 		if exists != tc.exists || (err != nil) != tc.err {
 			t.Errorf("exit %d: %v, %v", tc.code, exists, err)
 		}
@@ -48,10 +48,10 @@ func TestLastMovedReadsTheNewestReflogEntry(t *testing.T) {
 	f.Expect("reflog", "show", "-1", "--date=unix", "--format=%gd", "refs/heads/wt/x", "--").Out("refs/heads/wt/x@{1795350689}\n")
 	f.Expect("reflog", "show", "-1", "--date=unix", "--format=%gd", "refs/heads/wt/y", "--")
 	g := f.Git()
-	if at, ok := g.LastMoved(context.Background(), "/r", "refs/heads/wt/x"); !ok || !at.Equal(time.Unix(1795350689, 0)) {
+	if at, ok := g.History().LastMoved(context.Background(), "/r", "refs/heads/wt/x"); !ok || !at.Equal(time.Unix(1795350689, 0)) {
 		t.Errorf("got %v, %v", at, ok)
 	}
-	if _, ok := g.LastMoved(context.Background(), "/r", "refs/heads/wt/y"); ok {
+	if _, ok := g.History().LastMoved(context.Background(), "/r", "refs/heads/wt/y"); ok {
 		t.Error("a branch with no reflog has no time")
 	}
 }
@@ -60,7 +60,7 @@ func TestTreeFilesSkipsSubmodules(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("ls-tree", "-r", "-l", "-z", "--full-tree", h1).
 		Out("100644 blob " + h2 + "     120\ta b.txt\x00160000 commit " + h3 + "       -\tsub\x00100755 blob " + h3 + "    4096\tbin/run\x00")
-	got, err := f.Git().TreeFiles(context.Background(), "/r", h1)
+	got, err := f.Git().History().TreeFiles(context.Background(), "/r", h1)
 	if err != nil || !reflect.DeepEqual(got, []int64{120, 4096}) {
 		t.Fatalf("got %v, %v", got, err)
 	}
@@ -69,7 +69,7 @@ func TestTreeFilesSkipsSubmodules(t *testing.T) {
 func TestCommitTreeNamesItsParentsInOrder(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("commit-tree", h1, "-p", h2, "-p", h3, "-m", "Merge branch 'wt/t' into main").Out(h3 + "\n")
-	if got, err := f.Git().CommitTree(context.Background(), "/r", h1, "Merge branch 'wt/t' into main", h2, h3); got != h3 || err != nil {
+	if got, err := f.Git().History().CommitTree(context.Background(), "/r", h1, "Merge branch 'wt/t' into main", h2, h3); got != h3 || err != nil {
 		t.Fatalf("got %q, %v", got, err)
 	}
 }
@@ -79,10 +79,10 @@ func TestConfigUnsetLocalOfNothingIsNoError(t *testing.T) {
 	f.Expect("config", "--local", "--unset-all", "wt.trusted").Fail(5, "")
 	f.Expect("config", "--local", "--unset-all", "wt.trusted")
 	g := f.Git()
-	if unset, err := g.ConfigUnsetLocal(context.Background(), "/r", "wt.trusted"); unset || err != nil {
+	if unset, err := g.Config().UnsetLocal(context.Background(), "/r", "wt.trusted"); unset || err != nil {
 		t.Errorf("nothing set: %v, %v", unset, err)
 	}
-	if unset, err := g.ConfigUnsetLocal(context.Background(), "/r", "wt.trusted"); !unset || err != nil {
+	if unset, err := g.Config().UnsetLocal(context.Background(), "/r", "wt.trusted"); !unset || err != nil {
 		t.Errorf("set: %v, %v", unset, err)
 	}
 }
@@ -103,7 +103,7 @@ func TestOnABranchOnlyADetachedHeadIsNot(t *testing.T) {
 func TestColorSettingsAreReadNULSeparated(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("config", "--null", "--get-regexp", `^color\.(wt|ui)$`).Out("color.ui\nauto\x00color.wt\nnever\x00")
-	got := f.Git().ColorSettings(context.Background(), "/w")
+	got := f.Git().Config().ColorSettings(context.Background(), "/w")
 	if !reflect.DeepEqual(got, map[string]string{"color.ui": "auto", "color.wt": "never"}) {
 		t.Fatalf("got %v", got)
 	}
@@ -112,7 +112,7 @@ func TestColorSettingsAreReadNULSeparated(t *testing.T) {
 func TestCountFoundNowhereElseLeavesTheBranchItselfOut(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("rev-list", "--count", "--ignore-missing", "refs/heads/wt/t", "--not", "--exclude=wt/t", "--branches", "--remotes", h1, "--").Out("3\n")
-	if n, err := f.Git().CountFoundNowhereElse(context.Background(), "/r", "wt/t", h1); n != 3 || err != nil {
+	if n, err := f.Git().History().CountFoundNowhereElse(context.Background(), "/r", "wt/t", h1); n != 3 || err != nil {
 		t.Fatalf("got %d, %v", n, err)
 	}
 }

@@ -9,15 +9,15 @@ import (
 
 // StageAll stages every change in the worktree at dir, new files
 // included, ignored ones not.
-func (r *Runner) StageAll(ctx context.Context, dir string) error {
-	_, err := r.RunIn(ctx, dir, "add", "-A")
+func (r Index) StageAll(ctx context.Context, dir string) error {
+	_, err := r.git.RunIn(ctx, dir, "add", "-A")
 	return err
 }
 
 // HasStaged reports whether the index of the worktree at dir differs from
 // its HEAD (plumbing: no diff.* setting changes the answer).
-func (r *Runner) HasStaged(ctx context.Context, dir string) (bool, error) {
-	_, err := r.RunIn(ctx, dir, "diff-index", "--cached", "--quiet", "HEAD", "--")
+func (r Index) HasStaged(ctx context.Context, dir string) (bool, error) {
+	_, err := r.git.RunIn(ctx, dir, "diff-index", "--cached", "--quiet", "HEAD", "--")
 	if ExitCode(err) == 1 {
 		return true, nil
 	}
@@ -25,15 +25,15 @@ func (r *Runner) HasStaged(ctx context.Context, dir string) (bool, error) {
 }
 
 // Head is the commit the worktree at dir has checked out.
-func (r *Runner) Head(ctx context.Context, dir string) (string, error) {
-	out, err := r.RunIn(ctx, dir, "rev-parse", "--verify", "HEAD")
+func (r Index) Head(ctx context.Context, dir string) (string, error) {
+	out, err := r.git.RunIn(ctx, dir, "rev-parse", "--verify", "HEAD")
 	return strings.TrimSpace(out), err
 }
 
 // CommitStaged commits what is staged in the worktree at dir with msg,
 // quietly.
-func (r *Runner) CommitStaged(ctx context.Context, dir, msg string) error {
-	_, err := r.RunIn(ctx, dir, "commit", "-q", "-m", msg)
+func (r Index) CommitStaged(ctx context.Context, dir, msg string) error {
+	_, err := r.git.RunIn(ctx, dir, "commit", "-q", "-m", msg)
 	return err
 }
 
@@ -48,7 +48,7 @@ const (
 
 // Merge merges ref into the branch checked out in the worktree at dir,
 // as the user would type it there.
-func (r *Runner) Merge(ctx context.Context, dir, ref string, how MergeHow, msg string) error {
+func (r Index) Merge(ctx context.Context, dir, ref string, how MergeHow, msg string) error {
 	args := []string{"merge", "-q", "--no-edit"}
 	switch how {
 	case MergeSquash:
@@ -58,13 +58,13 @@ func (r *Runner) Merge(ctx context.Context, dir, ref string, how MergeHow, msg s
 	default:
 		args = append(args, "--no-ff", "-m", msg)
 	}
-	_, err := r.RunIn(ctx, dir, append(args, ref)...)
+	_, err := r.git.RunIn(ctx, dir, append(args, ref)...)
 	return err
 }
 
 // Rebase rebases the branch checked out in the worktree at dir onto onto.
-func (r *Runner) Rebase(ctx context.Context, dir, onto string) error {
-	_, err := r.RunIn(ctx, dir, "rebase", "-q", onto)
+func (r Index) Rebase(ctx context.Context, dir, onto string) error {
+	_, err := r.git.RunIn(ctx, dir, "rebase", "-q", onto)
 	return err
 }
 
@@ -72,21 +72,21 @@ func (r *Runner) Rebase(ctx context.Context, dir, onto string) error {
 // (op, as InProgress names it: a merge or a rebase) with git's own abort;
 // any other op resets the index and the files a merge touched. Best
 // effort: what it cannot take back stays for the user to see.
-func (r *Runner) Abort(ctx context.Context, dir, op string) {
+func (r Index) Abort(ctx context.Context, dir, op string) {
 	switch op {
 	case OpMerge:
-		r.RunIn(ctx, dir, "merge", "--abort")
+		r.git.RunIn(ctx, dir, "merge", "--abort")
 	case OpRebase:
-		r.RunIn(ctx, dir, "rebase", "--abort")
+		r.git.RunIn(ctx, dir, "rebase", "--abort")
 	default:
-		r.RunIn(ctx, dir, "reset", "--merge", "-q")
+		r.git.RunIn(ctx, dir, "reset", "--merge", "-q")
 	}
 }
 
 // UnmergedPaths lists the paths with conflicts in the index of the
 // worktree at dir, each once.
-func (r *Runner) UnmergedPaths(ctx context.Context, dir string) []string {
-	out, _ := r.RunIn(ctx, dir, "ls-files", "--unmerged", "-z")
+func (r Index) UnmergedPaths(ctx context.Context, dir string) []string {
+	out, _ := r.git.RunIn(ctx, dir, "ls-files", "--unmerged", "-z")
 	return parseUnmerged(out)
 }
 
@@ -104,28 +104,28 @@ func parseUnmerged(out string) []string {
 
 // Tracked reports whether git tracks path (relative to the worktree at
 // dir, a literal path) or anything under it.
-func (r *Runner) Tracked(ctx context.Context, dir, path string) (bool, error) {
-	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_LITERAL_PATHSPECS=1"}, Args: []string{"ls-files", "-z", "--", path}})
+func (r Index) Tracked(ctx context.Context, dir, path string) (bool, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_LITERAL_PATHSPECS=1"}, Args: []string{"ls-files", "-z", "--", path}})
 	return err == nil && len(out) > 0, err
 }
 
 // ReadTreeInto reads rev's tree into the index file index, for the
 // worktree at dir, and touches neither the worktree's own index nor its
 // files.
-func (r *Runner) ReadTreeInto(ctx context.Context, dir, index, rev string) error {
-	_, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_INDEX_FILE=" + index, "GIT_OPTIONAL_LOCKS=0"},
+func (r Index) ReadTreeInto(ctx context.Context, dir, index, rev string) error {
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_INDEX_FILE=" + index, "GIT_OPTIONAL_LOCKS=0"},
 		Args: []string{"read-tree", rev}})
 	return err
 }
 
 // CheckIgnore returns which of paths (relative to the worktree at dir)
 // git's ignore rules ignore.
-func (r *Runner) CheckIgnore(ctx context.Context, dir string, paths []string) (map[string]bool, error) {
+func (r Index) CheckIgnore(ctx context.Context, dir string, paths []string) (map[string]bool, error) {
 	var in strings.Builder
 	for _, p := range paths {
 		in.WriteString(strings.TrimSuffix(p, "/") + "\x00")
 	}
-	out, err := r.Exec(ctx, Cmd{Dir: dir, Stdin: strings.NewReader(in.String()), Args: []string{"check-ignore", "-z", "--stdin"}})
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Stdin: strings.NewReader(in.String()), Args: []string{"check-ignore", "-z", "--stdin"}})
 	if err != nil && ExitCode(err) != 1 { // 1: none of them is ignored
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func (r *Runner) CheckIgnore(ctx context.Context, dir string, paths []string) (m
 // at dir that the patterns match (each pattern a --exclude, the file
 // excludeFrom, if not "", as more), a folder that matches as a whole
 // listed once with a trailing slash.
-func (r *Runner) IgnoredMatching(ctx context.Context, dir, excludeFrom string, patterns []string) ([]string, error) {
+func (r Index) IgnoredMatching(ctx context.Context, dir, excludeFrom string, patterns []string) ([]string, error) {
 	args := []string{"ls-files", "-z", "--others", "--ignored", "--directory"}
 	if excludeFrom != "" {
 		args = append(args, "--exclude-from="+excludeFrom)
@@ -150,19 +150,19 @@ func (r *Runner) IgnoredMatching(ctx context.Context, dir, excludeFrom string, p
 	for _, p := range patterns {
 		args = append(args, "--exclude="+p)
 	}
-	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: args})
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Args: args})
 	return splitNul(out), err
 }
 
 // Untracked lists the untracked files under folders (literal paths) of
 // the worktree at dir that git's ignore rules ignore (ignored) or do not.
-func (r *Runner) Untracked(ctx context.Context, dir string, ignored bool, folders []string) ([]string, error) {
+func (r Index) Untracked(ctx context.Context, dir string, ignored bool, folders []string) ([]string, error) {
 	args := []string{"ls-files", "-z", "--others"}
 	if ignored {
 		args = append(args, "--ignored")
 	}
 	args = append(append(args, "--exclude-standard", "--"), folders...)
-	out, err := r.Exec(ctx, Cmd{Dir: dir, Env: []string{"GIT_LITERAL_PATHSPECS=1"}, Args: args})
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: []string{"GIT_LITERAL_PATHSPECS=1"}, Args: args})
 	return splitNul(out), err
 }
 
@@ -181,7 +181,7 @@ func splitNul(out []byte) []string {
 // quietly, its stderr (where the user's commit hooks speak) to stderr.
 // It is not retried on a lock another git holds: the caller retries, so
 // that only the last attempt's output is shown.
-func (r *Runner) CommitShowing(ctx context.Context, dir, msg string, stderr io.Writer) error {
-	_, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, NoRetry: true, Stderr: stderr, Args: []string{"commit", "-q", "-m", msg}})
+func (r Index) CommitShowing(ctx context.Context, dir, msg string, stderr io.Writer) error {
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, NoRetry: true, Stderr: stderr, Args: []string{"commit", "-q", "-m", msg}})
 	return err
 }

@@ -23,7 +23,7 @@ func TestMergeArgv(t *testing.T) {
 	} {
 		f := gittest.New(t)
 		f.Expect(tc.want...)
-		if err := f.Git().Merge(context.Background(), "/w", "refs/heads/wt/t", tc.how, "Merge it"); err != nil {
+		if err := f.Git().Index().Merge(context.Background(), "/w", "refs/heads/wt/t", tc.how, "Merge it"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,7 +38,7 @@ func TestAbortUsesGitsOwnAbortWhereGitRecordedTheOperation(t *testing.T) {
 	} {
 		f := gittest.New(t)
 		f.Expect(want...)
-		f.Git().Abort(context.Background(), "/w", op)
+		f.Git().Index().Abort(context.Background(), "/w", op)
 	}
 }
 
@@ -49,14 +49,14 @@ func TestHasStagedReadsTheExitCode(t *testing.T) {
 		if code != 0 {
 			call.Fail(code, "")
 		}
-		got, err := f.Git().HasStaged(context.Background(), "/w")
+		got, err := f.Git().Index().HasStaged(context.Background(), "/w")
 		if err != nil || got != want {
 			t.Errorf("exit %d: HasStaged = %v, %v; want %v", code, got, err, want)
 		}
 	}
 	f := gittest.New(t)
 	f.Expect("diff-index", "--cached", "--quiet", "HEAD", "--").Fail(128, "fatal: bad revision 'HEAD'")
-	if _, err := f.Git().HasStaged(context.Background(), "/w"); git.ExitCode(err) != 128 {
+	if _, err := f.Git().Index().HasStaged(context.Background(), "/w"); git.ExitCode(err) != 128 {
 		t.Errorf("a failing diff-index must be an error, got %v", err)
 	}
 }
@@ -64,7 +64,7 @@ func TestHasStagedReadsTheExitCode(t *testing.T) {
 func TestUnmergedPathsAreListedOnceEach(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("ls-files", "--unmerged", "-z").Out("100644 " + h1 + " 1\ta b.txt\x00100644 " + h2 + " 2\ta b.txt\x00100644 " + h3 + " 3\tsub/c\x00")
-	if got, want := f.Git().UnmergedPaths(context.Background(), "/w"), []string{"a b.txt", "sub/c"}; !reflect.DeepEqual(got, want) {
+	if got, want := f.Git().Index().UnmergedPaths(context.Background(), "/w"), []string{"a b.txt", "sub/c"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
@@ -74,10 +74,10 @@ func TestTracked(t *testing.T) {
 	f.Expect("ls-files", "-z", "--", ".env.local").Out(".env.local\x00")
 	f.Expect("ls-files", "-z", "--", "new.txt")
 	g := f.Git()
-	if tracked, _ := g.Tracked(context.Background(), "/w", ".env.local"); !tracked {
+	if tracked, _ := g.Index().Tracked(context.Background(), "/w", ".env.local"); !tracked {
 		t.Error("a listed path is tracked")
 	}
-	if tracked, _ := g.Tracked(context.Background(), "/w", "new.txt"); tracked {
+	if tracked, _ := g.Index().Tracked(context.Background(), "/w", "new.txt"); tracked {
 		t.Error("an unlisted path is not tracked")
 	}
 }
@@ -85,13 +85,13 @@ func TestTracked(t *testing.T) {
 func TestCheckIgnoreFeedsPathsAndReadsTheIgnoredOnes(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("check-ignore", "-z", "--stdin").Out(".env\x00node_modules\x00")
-	got, err := f.Git().CheckIgnore(context.Background(), "/r", []string{".env", "node_modules/", "src/x.go"})
+	got, err := f.Git().Index().CheckIgnore(context.Background(), "/r", []string{".env", "node_modules/", "src/x.go"})
 	if err != nil || !reflect.DeepEqual(got, map[string]bool{".env": true, "node_modules": true}) {
 		t.Fatalf("got %v, %v", got, err)
 	}
 	f = gittest.New(t)
 	f.Expect("check-ignore", "-z", "--stdin").Fail(1, "")
-	if got, err := f.Git().CheckIgnore(context.Background(), "/r", []string{"src/x.go"}); err != nil || len(got) != 0 {
+	if got, err := f.Git().Index().CheckIgnore(context.Background(), "/r", []string{"src/x.go"}); err != nil || len(got) != 0 {
 		t.Fatalf("none ignored (exit 1) is no error: %v, %v", got, err)
 	}
 }
@@ -99,7 +99,7 @@ func TestCheckIgnoreFeedsPathsAndReadsTheIgnoredOnes(t *testing.T) {
 func TestReadTreeIntoUsesItsOwnIndex(t *testing.T) {
 	f := gittest.New(t)
 	call := f.Expect("read-tree", "HEAD")
-	if err := f.Git().ReadTreeInto(context.Background(), "/w", "/tmp/i/index", "HEAD"); err != nil {
+	if err := f.Git().Index().ReadTreeInto(context.Background(), "/w", "/tmp/i/index", "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(call.Got.Env, "GIT_INDEX_FILE=/tmp/i/index") || !call.Got.InWorktree {
@@ -112,15 +112,15 @@ func TestTheCopyListings(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("ls-files", "-z", "--others", "--ignored", "--directory", "--exclude-from=/r/.worktreeinclude", "--exclude=.env", "--exclude=node_modules/").
 		Out(".env\x00node_modules/\x00")
-	got, err := f.Git().IgnoredMatching(ctx, "/r", "/r/.worktreeinclude", []string{".env", "node_modules/"})
+	got, err := f.Git().Index().IgnoredMatching(ctx, "/r", "/r/.worktreeinclude", []string{".env", "node_modules/"})
 	if err != nil || !reflect.DeepEqual(got, []string{".env", "node_modules/"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	f = gittest.New(t)
 	ignored := f.Expect("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "a b/")
 	f.Expect("ls-files", "-z", "--others", "--exclude-standard", "--", "a b/")
-	f.Git().Untracked(ctx, "/r", true, []string{"a b/"})
-	f.Git().Untracked(ctx, "/r", false, []string{"a b/"})
+	f.Git().Index().Untracked(ctx, "/r", true, []string{"a b/"})
+	f.Git().Index().Untracked(ctx, "/r", false, []string{"a b/"})
 	if !slices.Contains(ignored.Got.Env, "GIT_LITERAL_PATHSPECS=1") {
 		t.Errorf("folder names are read as literal paths, not patterns: env %v", ignored.Got.Env)
 	}

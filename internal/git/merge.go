@@ -12,8 +12,8 @@ var MergeTreeVersion = Version{2, 38}
 // MergeTree merges theirs into ours as `git merge` would, touching no
 // worktree, index or ref (`git merge-tree --write-tree`, git 2.38 and
 // later). It returns the merged tree, or the paths that conflict.
-func (r *Runner) MergeTree(ctx context.Context, dir, ours, theirs string) (tree string, conflicts []string, err error) {
-	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{
+func (r History) MergeTree(ctx context.Context, dir, ours, theirs string) (tree string, conflicts []string, err error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Args: []string{
 		"merge-tree", "--write-tree", "--name-only", "-z", "--no-messages", ours, theirs,
 	}})
 	if err != nil && ExitCode(err) != 1 { // 1: conflicts, listed below the tree
@@ -46,11 +46,11 @@ func (r *Runner) MoveBranch(ctx context.Context, dir, ref, newOID, oldOID, why s
 
 // CommitTree writes a commit of tree with parents, in that order, and
 // message msg, and returns it; no ref moves.
-func (r *Runner) CommitTree(ctx context.Context, dir, tree, msg string, parents ...string) (string, error) {
+func (r History) CommitTree(ctx context.Context, dir, tree, msg string, parents ...string) (string, error) {
 	args := []string{"commit-tree", tree}
 	for _, p := range parents {
 		args = append(args, "-p", p)
 	}
-	out, err := r.Run(ctx, dir, append(args, "-m", msg)...)
+	out, err := r.git.Run(ctx, dir, append(args, "-m", msg)...)
 	return strings.TrimSpace(out), err
 }

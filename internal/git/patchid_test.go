@@ -19,11 +19,11 @@ func TestPatchIDsOfEveryOwnCommitEvenTheLast(t *testing.T) {
 		gitIn(t, dir, "commit", "-q", "-m", name)
 	}
 	r, ctx := &Runner{}, context.Background()
-	revs, err := r.OwnCommits(ctx, dir, "topic", "topic~2")
+	revs, err := r.History().OwnCommits(ctx, dir, "topic", "topic~2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids, err := r.PatchIDs(ctx, dir, revs)
+	ids, err := r.History().PatchIDs(ctx, dir, revs)
 	if err != nil || len(ids) != 2 {
 		t.Fatalf("patch ids %v, %v: want one for each of the 2 commits", ids, err)
 	}

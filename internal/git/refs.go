@@ -291,16 +291,16 @@ func (r *Runner) ObjectIDs(ctx context.Context, dir string, names ...string) ([]
 // diffed with its parent, or of "COMMIT OTHER", diffed from OTHER to
 // COMMIT) through `git patch-id --stable`, and returns each diff's patch id
 // keyed by the first commit of its line. An empty diff has no patch id.
-func (r *Runner) PatchIDs(ctx context.Context, dir, input string) (map[string]string, error) {
+func (r History) PatchIDs(ctx context.Context, dir, input string) (map[string]string, error) {
 	if !strings.HasSuffix(input, "\n") {
 		input += "\n" // diff-tree --stdin leaves out a last line without one
 	}
-	diffs, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"diff-tree", "--stdin", "-p", "--binary"},
+	diffs, err := r.git.Exec(ctx, Cmd{Dir: dir, Args: []string{"diff-tree", "--stdin", "-p", "--binary"},
 		Stdin: strings.NewReader(input)})
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"patch-id", "--stable"}, Stdin: bytes.NewReader(diffs)})
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Args: []string{"patch-id", "--stable"}, Stdin: bytes.NewReader(diffs)})
 	if err != nil {
 		return nil, err
 	}
@@ -334,8 +334,8 @@ func (r *Runner) OnABranch(ctx context.Context, dir string) bool {
 // CheckedOutBranch is the branch checked out in the repository's main
 // worktree (a full ref) and its upstream ("" for none); ok is false on a
 // detached HEAD.
-func (r *Runner) CheckedOutBranch(ctx context.Context, dir string) (branch, upstream string, ok bool, err error) {
-	lines, err := r.Lines(ctx, dir, "for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)", "refs/heads/")
+func (r History) CheckedOutBranch(ctx context.Context, dir string) (branch, upstream string, ok bool, err error) {
+	lines, err := r.git.Lines(ctx, dir, "for-each-ref", "--format=%(HEAD)%00%(refname)%00%(upstream)", "refs/heads/")
 	for _, l := range lines {
 		if f := strings.Split(l, "\x00"); len(f) == 3 && f[0] == "*" {
 			return f[1], f[2], true, err

@@ -343,3 +343,22 @@ func transientLock(err error) bool {
 	}
 	return lockPath.MatchString(e.Stderr)
 }
+
+// Config reads and writes git config (config.go).
+type Config struct{ git *Runner }
+
+// History asks about commits, trees and what reaches what (history.go).
+type History struct{ git *Runner }
+
+// Index works on a worktree's index and files: staging, commits, merges
+// and their abort, the ignore rules (index.go).
+type Index struct{ git *Runner }
+
+// Config is r's config operations.
+func (r *Runner) Config() Config { return Config{r} }
+
+// History is r's history operations.
+func (r *Runner) History() History { return History{r} }
+
+// Index is r's index operations.
+func (r *Runner) Index() Index { return Index{r} }

@@ -119,7 +119,7 @@ func (m *Inspector) notAncestors(ctx context.Context, checks []*mergeCheck, merg
 		for _, c := range byBase[b] {
 			refs = append(refs, task.BranchRef(c.rec.Branch))
 		}
-		in, err := m.Git.MergedInto(ctx, m.Repo.MainDir, b, refs)
+		in, err := m.Git.History().MergedInto(ctx, m.Repo.MainDir, b, refs)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +141,7 @@ func (m *Inspector) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]
 	for i, c := range checks {
 		pairs[i] = [2]string{c.tip, c.rec.BaseSHA}
 	}
-	out, err := m.Git.DiffTrees(ctx, m.Repo.MainDir, pairs)
+	out, err := m.Git.History().DiffTrees(ctx, m.Repo.MainDir, pairs)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (m *Inspector) mergeTreeUnchanged(ctx context.Context, checks []*mergeCheck
 	same := make([]bool, len(checks))
 	async.Each(len(checks), 0, func(i int) {
 		c := checks[i]
-		tree, conflicts, err := m.Git.MergeTree(ctx, m.Repo.MainDir, c.base, c.tip)
+		tree, conflicts, err := m.Git.History().MergeTree(ctx, m.Repo.MainDir, c.base, c.tip)
 		same[i] = err == nil && len(conflicts) == 0 && tree == c.baseTree
 	})
 	var rest []*mergeCheck
@@ -233,7 +233,7 @@ func (m *Inspector) patchMerged(ctx context.Context, c *mergeCheck, since string
 	if len(ups) == 0 {
 		return false, nil
 	}
-	whole, err := m.Git.PatchIDs(ctx, m.Repo.MainDir, c.tip+" "+c.rec.BaseSHA+"\n")
+	whole, err := m.Git.History().PatchIDs(ctx, m.Repo.MainDir, c.tip+" "+c.rec.BaseSHA+"\n")
 	if err != nil {
 		return false, err
 	}
@@ -255,11 +255,11 @@ func (m *Inspector) patchMerged(ctx context.Context, c *mergeCheck, since string
 // commitPatchIDs returns the patch ids of the commits of from that are
 // not in notIn, merges left out.
 func (m *Inspector) commitPatchIDs(ctx context.Context, from, notIn string) (map[string]string, error) {
-	revs, err := m.Git.OwnCommits(ctx, m.Repo.MainDir, from, notIn)
+	revs, err := m.Git.History().OwnCommits(ctx, m.Repo.MainDir, from, notIn)
 	if err != nil || revs == "" {
 		return nil, err
 	}
-	return m.Git.PatchIDs(ctx, m.Repo.MainDir, revs)
+	return m.Git.History().PatchIDs(ctx, m.Repo.MainDir, revs)
 }
 
 // UnmergedCommits counts the commits of the task's branch that are in no
@@ -270,7 +270,7 @@ func (m *Inspector) UnmergedCommits(ctx context.Context, rec *record.Record) (in
 	if base := baseRev(rec); base != "" {
 		also = append(also, base) // a tag or commit base is in no branch
 	}
-	return m.Git.CountFoundNowhereElse(ctx, m.Repo.MainDir, rec.Branch, also...)
+	return m.Git.History().CountFoundNowhereElse(ctx, m.Repo.MainDir, rec.Branch, also...)
 }
 
 // baseRev is the revision a task's base names now: its ref when it has

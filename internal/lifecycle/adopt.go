@@ -30,7 +30,7 @@ func (m *Handler) Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason st
 	}
 	if baseSHA == "" {
 		baseSHA = b.SHA
-		if mb, err := m.Git.MergeBase(ctx, m.Repo.MainDir, b.SHA, wt.Head); err == nil {
+		if mb, err := m.Git.History().MergeBase(ctx, m.Repo.MainDir, b.SHA, wt.Head); err == nil {
 			baseSHA = mb
 		}
 	}

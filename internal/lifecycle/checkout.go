@@ -105,7 +105,7 @@ func (m *Handler) runCheckoutHook(ctx context.Context, rec *record.Record) {
 	if st, err := os.Stat(hook); err != nil || st.IsDir() || syscall.Access(hook, 1 /* X_OK */) != nil || !hooks.RunsUnderGitWt(hook) {
 		return
 	}
-	head, err := m.Git.Head(ctx, rec.Path)
+	head, err := m.Git.Index().Head(ctx, rec.Path)
 	if err != nil {
 		m.Warn("did not run %s in %s: %v", hook, rec.Path, err)
 		return

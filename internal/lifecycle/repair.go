@@ -107,7 +107,7 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	}
 	defer os.RemoveAll(tmp)
 	index := filepath.Join(tmp, "index")
-	if err := m.Git.ReadTreeInto(ctx, rec.Path, index, "HEAD"); err != nil {
+	if err := m.Git.Index().ReadTreeInto(ctx, rec.Path, index, "HEAD"); err != nil {
 		return 0, err
 	}
 	task.Checkpoint(ctx, "repair:index")

@@ -69,7 +69,7 @@ func (r *Rules) untrackedBaseDir(ctx context.Context, dir, base string) (string,
 	if !ok || base == "" {
 		return dir, nil
 	}
-	tracked, err := r.Git.TracksUnder(ctx, r.Repo.MainDir, base, filepath.ToSlash(rel))
+	tracked, err := r.Git.History().TracksUnder(ctx, r.Repo.MainDir, base, filepath.ToSlash(rel))
 	if err != nil {
 		return "", err
 	}

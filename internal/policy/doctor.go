@@ -226,7 +226,7 @@ func (m *Doctor) leftoverBranches(ctx context.Context, branches []task.BranchSta
 // entry), so that a branch someone just made is left alone for
 // wt.orphanGrace.
 func (m *Doctor) branchAge(ctx context.Context, branch string) time.Duration {
-	if moved, ok := m.Git.LastMoved(ctx, m.Repo.MainDir, task.BranchRef(branch)); ok {
+	if moved, ok := m.Git.History().LastMoved(ctx, m.Repo.MainDir, task.BranchRef(branch)); ok {
 		return time.Since(moved)
 	}
 	return 0 // no reflog: say young, and leave it

@@ -466,10 +466,10 @@ func (m *Remover) deleteBranch(ctx context.Context, branch, sha string) error {
 // came back.
 func (m *Remover) branchDeleted(ctx context.Context, branch, sha string) {
 	if m.Settings.HasSection("branch." + branch) {
-		m.Git.ConfigRemoveSection(ctx, m.Repo.MainDir, "branch."+branch)
+		m.Git.Config().RemoveSection(ctx, m.Repo.MainDir, "branch."+branch)
 	}
 	m.waitForPacking()
-	if exists, err := m.Git.RefExists(ctx, m.Repo.MainDir, task.BranchRef(branch)); exists || err != nil {
+	if exists, err := m.Git.History().RefExists(ctx, m.Repo.MainDir, task.BranchRef(branch)); exists || err != nil {
 		if err := m.deleteBranch(ctx, branch, sha); err != nil {
 			m.Warn("branch %s came back while another git packed refs, and could not be deleted: %v", branch, err)
 		}

@@ -64,7 +64,7 @@ func rememberSize(cache, commit string, n int64) {
 
 // treeSize sums the commit's blob sizes, rounded up to blocks.
 func (m *Remover) treeSize(ctx context.Context, commit string) (int64, error) {
-	sizes, err := m.Git.TreeFiles(ctx, m.Repo.MainDir, commit)
+	sizes, err := m.Git.History().TreeFiles(ctx, m.Repo.MainDir, commit)
 	if err != nil {
 		return 0, err
 	}

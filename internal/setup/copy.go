@@ -41,12 +41,12 @@ func (m *Handler) copyPlan(ctx context.Context) (copy, skip []string, err error)
 	if _, err := os.Stat(include); err != nil {
 		include = ""
 	}
-	listed, err := m.Git.IgnoredMatching(ctx, main, include, m.Settings.Copy)
+	listed, err := m.Git.Index().IgnoredMatching(ctx, main, include, m.Settings.Copy)
 	if err != nil || len(listed) == 0 {
 		return nil, nil, err
 	}
 	matched := outermost(listed)
-	ignored, err := m.Git.CheckIgnore(ctx, m.Repo.MainDir, matched)
+	ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, matched)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -65,11 +65,11 @@ func (m *Handler) copyPlan(ctx context.Context) (copy, skip []string, err error)
 		return copy, skip, nil
 	}
 	// In those, copy what git ignores and skip the rest.
-	inner, err := m.Git.Untracked(ctx, main, true, partial)
+	inner, err := m.Git.Index().Untracked(ctx, main, true, partial)
 	if err != nil {
 		return nil, nil, err
 	}
-	rest, err := m.Git.Untracked(ctx, main, false, partial)
+	rest, err := m.Git.Index().Untracked(ctx, main, false, partial)
 	if err != nil {
 		return nil, nil, err
 	}

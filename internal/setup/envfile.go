@@ -41,7 +41,7 @@ func (m *Handler) writeEnvFile(ctx context.Context, rec *record.Record) error {
 	if rel == "" {
 		return nil
 	}
-	if tracked, _ := m.Git.Tracked(ctx, rec.Path, rel); tracked {
+	if tracked, _ := m.Git.Index().Tracked(ctx, rec.Path, rel); tracked {
 		m.Warn("wt.envFile %s is tracked in task %q: not written (it would make the worktree dirty)", rel, rec.Task)
 		return nil
 	}

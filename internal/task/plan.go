@@ -31,7 +31,7 @@ func (m *Manager) ResolveBase(ctx context.Context, rev string) (Base, error) {
 	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
 		return Base{}, exitcode.Usagef("invalid base %q", rev)
 	}
-	sha, ref, err := m.Git.ResolveCommit(ctx, dir, rev)
+	sha, ref, err := m.Git.History().ResolveCommit(ctx, dir, rev)
 	if err != nil || sha == "" {
 		if rev == "HEAD" && dir == m.Repo.MainDir {
 			return Base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
@@ -46,7 +46,7 @@ func (m *Manager) CheckBranchName(ctx context.Context, name string) error {
 	if name == "" || strings.HasPrefix(name, "-") {
 		return exitcode.Usagef("invalid branch name %q", name)
 	}
-	if !m.Git.ValidBranchName(ctx, m.Repo.MainDir, name) {
+	if !m.Git.History().ValidBranchName(ctx, m.Repo.MainDir, name) {
 		return exitcode.Usagef("invalid branch name %q", name)
 	}
 	return nil

@@ -62,7 +62,7 @@ func (m *Flow) CleanupMerged(ctx context.Context) ([]*removal.Removal, error) {
 // and its upstream, as the bases they are recorded as, and ORIG_HEAD, the
 // commit before the merge. A detached HEAD received no branch's merge.
 func (m *Flow) mergeReceiver(ctx context.Context) (into map[string]bool, since string, err error) {
-	branch, upstream, ok, err := m.Git.CheckedOutBranch(ctx, m.Repo.MainDir)
+	branch, upstream, ok, err := m.Git.History().CheckedOutBranch(ctx, m.Repo.MainDir)
 	if err != nil || !ok {
 		return nil, "", err
 	}

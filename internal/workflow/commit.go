@@ -31,10 +31,10 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 	defer l.Release()
 	task.Checkpoint(ctx, "commit:locked")
 	m.ClearStaleLocks(rec) // a killed git's: git add would refuse to run
-	if err := m.Git.StageAll(ctx, rec.Path); err != nil {
+	if err := m.Git.Index().StageAll(ctx, rec.Path); err != nil {
 		return "", false, worktreeGone(rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))
 	}
-	staged, err := m.Git.HasStaged(ctx, rec.Path)
+	staged, err := m.Git.Index().HasStaged(ctx, rec.Path)
 	if err != nil {
 		return "", false, worktreeGone(rec, err)
 	}
@@ -43,7 +43,7 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 			return "", false, worktreeGone(rec, err)
 		}
 	}
-	sha, err = m.Git.Head(ctx, rec.Path)
+	sha, err = m.Git.Index().Head(ctx, rec.Path)
 	if err == nil && staged {
 		m.LogEvent(rec, "committed", sha)
 	}

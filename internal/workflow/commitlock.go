@@ -36,7 +36,7 @@ func (m *Flow) gitCommit(ctx context.Context, rec *record.Record, msg string, ho
 	// is shown.
 	for attempt, delay := 0, 20*time.Millisecond; ; attempt, delay = attempt+1, delay*2 {
 		stderr.Reset()
-		err = m.Git.CommitShowing(ctx, rec.Path, msg, &stderr)
+		err = m.Git.Index().CommitShowing(ctx, rec.Path, msg, &stderr)
 		if !git.IsLockError(err) || attempt >= 5 || ctx.Err() != nil {
 			break
 		}

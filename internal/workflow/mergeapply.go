@@ -59,30 +59,30 @@ func (m *Flow) mergeIn(ctx context.Context, dir string, p *mergePlan) (how, comm
 	case p.fastForward():
 		mode, how = git.MergeFFOnly, HowFastForward
 	}
-	err = m.Git.Merge(ctx, dir, task.BranchRef(p.rec.Branch), mode, p.message)
+	err = m.Git.Index().Merge(ctx, dir, task.BranchRef(p.rec.Branch), mode, p.message)
 	if err == nil && how == HowSquash {
 		how, err = m.commitSquash(ctx, dir, p)
 	}
 	if err != nil {
 		return "", "", m.takeBack(ctx, dir, p, "merging "+p.rec.Branch+" into "+p.intoName, err)
 	}
-	commit, err = m.Git.Head(ctx, dir)
+	commit, err = m.Git.Index().Head(ctx, dir)
 	return how, commit, err
 }
 
 // commitSquash commits what `git merge --squash` staged; nothing staged
 // means the task's changes are all in the base already.
 func (m *Flow) commitSquash(ctx context.Context, dir string, p *mergePlan) (string, error) {
-	staged, err := m.Git.HasStaged(ctx, dir)
+	staged, err := m.Git.Index().HasStaged(ctx, dir)
 	if err == nil && staged {
-		if err = m.Git.CommitStaged(ctx, dir, p.message); err == nil {
+		if err = m.Git.Index().CommitStaged(ctx, dir, p.message); err == nil {
 			return HowSquash, nil
 		}
 	}
 	// Nothing to commit, or a commit hook said no: drop what the squash
 	// staged and the SQUASH_MSG it left, which the user's next commit
 	// would pick up.
-	m.Git.Abort(ctx, dir, "")
+	m.Git.Index().Abort(ctx, dir, "")
 	if err != nil {
 		return "", err
 	}
@@ -94,11 +94,11 @@ func (m *Flow) commitSquash(ctx context.Context, dir string, p *mergePlan) (stri
 func (m *Flow) rebase(ctx context.Context, p *mergePlan) (string, error) {
 	var tip string
 	in := func(dir string) error {
-		if err := m.Git.Rebase(ctx, dir, p.into); err != nil {
+		if err := m.Git.Index().Rebase(ctx, dir, p.into); err != nil {
 			return m.takeBack(ctx, dir, p, "rebasing "+p.rec.Branch+" onto "+p.intoName, err)
 		}
 		var err error
-		tip, err = m.Git.Head(ctx, dir)
+		tip, err = m.Git.Index().Head(ctx, dir)
 		return err
 	}
 	var err error
@@ -132,7 +132,7 @@ func (m *Flow) mergeWithoutCheckout(ctx context.Context, p *mergePlan) (how, com
 // without a worktree.
 func (m *Flow) mergeCommit(ctx context.Context, p *mergePlan) (how, commit string, err error) {
 	dir := m.Repo.MainDir
-	tree, conflicts, err := m.Git.MergeTree(ctx, dir, p.baseTip, p.taskTip)
+	tree, conflicts, err := m.Git.History().MergeTree(ctx, dir, p.baseTip, p.taskTip)
 	if err != nil {
 		return "", "", err
 	}
@@ -141,14 +141,14 @@ func (m *Flow) mergeCommit(ctx context.Context, p *mergePlan) (how, commit strin
 	}
 	parents, how := []string{p.baseTip}, HowSquash
 	if p.mode == MergeSquash {
-		baseTree, err := m.Git.Tree(ctx, dir, p.baseTip)
+		baseTree, err := m.Git.History().Tree(ctx, dir, p.baseTip)
 		if err != nil || baseTree == tree {
 			return HowAlreadyMerged, p.baseTip, err
 		}
 	} else {
 		parents, how = append(parents, p.taskTip), HowMerge
 	}
-	commit, err = m.Git.CommitTree(ctx, dir, tree, p.message, parents...)
+	commit, err = m.Git.History().CommitTree(ctx, dir, tree, p.message, parents...)
 	return how, commit, err
 }
 
@@ -159,9 +159,9 @@ func (m *Flow) mergeCommit(ctx context.Context, p *mergePlan) (how, commit strin
 // else the index only when the merge got as far as conflicts or was
 // interrupted. What it cannot take back stays for the user to look at.
 func (m *Flow) takeBack(ctx context.Context, dir string, p *mergePlan, what string, cause error) error {
-	conflicts := m.Git.UnmergedPaths(ctx, dir)
+	conflicts := m.Git.Index().UnmergedPaths(ctx, dir)
 	if op := m.Git.InProgress(ctx, dir); op == git.OpMerge || op == git.OpRebase || len(conflicts) > 0 || p.interrupted(cause) {
-		m.Git.Abort(ctx, dir, op)
+		m.Git.Index().Abort(ctx, dir, op)
 	}
 	if n, err := m.DirtyCount(ctx, dir); err != nil || n > 0 || m.Git.InProgress(ctx, dir) != "" {
 		return leftChanges{exitcode.Failedf("%s failed (%v) and left changes in %s that git-wt did not discard: look at them with git -C %s status", what, cause, dir, text.ShellQuote(dir))}

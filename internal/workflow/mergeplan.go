@@ -158,7 +158,7 @@ func (m *Flow) mergeMessage(ctx context.Context, p *mergePlan, given string) (st
 	if p.mode != MergeSquash {
 		return fmt.Sprintf("Merge branch '%s' into %s", p.rec.Branch, p.intoName), nil
 	}
-	subjects, err := m.Git.Subjects(ctx, m.Repo.MainDir, p.baseTip+".."+p.taskTip)
+	subjects, err := m.Git.History().Subjects(ctx, m.Repo.MainDir, p.baseTip+".."+p.taskTip)
 	if err != nil {
 		return "", err
 	}
@@ -169,7 +169,7 @@ func (m *Flow) mergeMessage(ctx context.Context, p *mergePlan, given string) (st
 			title += fmt.Sprintf(" (#%d)", pr.Number)
 		}
 	} else if len(subjects) == 1 {
-		return m.Git.Message(ctx, m.Repo.MainDir, p.taskTip)
+		return m.Git.History().Message(ctx, m.Repo.MainDir, p.taskTip)
 	}
 	var b strings.Builder
 	b.WriteString(title + "\n")

@@ -58,7 +58,7 @@ func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, prog
 // the one git would use (branch.<b>.pushRemote, remote.pushDefault,
 // branch.<b>.remote), else the only remote, else origin.
 func (m *Flow) pushRemote(ctx context.Context, branch, asked string) (string, error) {
-	remotes, err := m.Git.Remotes(ctx, m.Repo.MainDir)
+	remotes, err := m.Git.Config().Remotes(ctx, m.Repo.MainDir)
 	if err != nil {
 		return "", err
 	}
@@ -98,9 +98,9 @@ func (m *Flow) ensureUpstream(ctx context.Context, branch, remote string) error 
 		if time.Now().After(deadline) {
 			return err
 		}
-		if werr := m.Git.ConfigSet(ctx, m.Repo.MainDir, "branch."+branch+".remote", remote); werr != nil {
+		if werr := m.Git.Config().Set(ctx, m.Repo.MainDir, "branch."+branch+".remote", remote); werr != nil {
 			err = werr
-		} else if werr := m.Git.ConfigSet(ctx, m.Repo.MainDir, "branch."+branch+".merge", task.BranchRef(branch)); werr != nil {
+		} else if werr := m.Git.Config().Set(ctx, m.Repo.MainDir, "branch."+branch+".merge", task.BranchRef(branch)); werr != nil {
 			err = werr
 		}
 		select {
@@ -115,5 +115,5 @@ func (m *Flow) ensureUpstream(ctx context.Context, branch, remote string) error 
 // upstream is the remote and the remote branch ref that branch tracks,
 // "" when it tracks none.
 func (m *Flow) upstream(ctx context.Context, branch string) (remote, merge string) {
-	return m.Git.ConfigGet(ctx, m.Repo.MainDir, "branch."+branch+".remote"), m.Git.ConfigGet(ctx, m.Repo.MainDir, "branch."+branch+".merge")
+	return m.Git.Config().Get(ctx, m.Repo.MainDir, "branch."+branch+".remote"), m.Git.Config().Get(ctx, m.Repo.MainDir, "branch."+branch+".merge")
 }

@@ -102,6 +102,11 @@ entries=$(manifest_lines)
 # makedirs is mkdir -p that notes each folder it makes in the manifest.
 makedirs() {
 	[ -d "$destdir$1" ] && return 0
+	case $1 in
+	/ | .) # the top: a DESTDIR that does not exist yet
+		mkdir -p "$destdir$1"
+		return 0 ;;
+	esac
 	makedirs "$(dirname "$1")"
 	mkdir "$destdir$1"
 	entries="$entries${nl}d $1"

@@ -164,8 +164,8 @@ func TestInstallIntoDestdirWithMake(t *testing.T) {
 	needCommands(t, "make")
 	s := testutil.NewSandbox(t)
 	env := buildEnv(t, s)
-	dest := filepath.Join(filepath.Dir(s.Repo), "dest")
-	os.Mkdir(dest, 0o755)
+	// DESTDIR need not exist yet (the README's example).
+	dest := filepath.Join(filepath.Dir(s.Repo), "stage", "dest")
 	vars := []string{"prefix=/opt/wt", "bindir=/opt/wt/libexec", "DESTDIR=" + dest}
 	out := runIn(t, env, "make", append([]string{"install"}, vars...)...)
 	for _, f := range []string{"libexec/git-wt", "share/man/man1/git-wt.1", "share/zsh/site-functions/_git-wt"} {

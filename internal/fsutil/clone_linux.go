@@ -2,18 +2,14 @@ package fsutil
 
 import (
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// ficlone is the FICLONE ioctl: _IOW(0x94, 9, int).
-const ficlone = 0x40049409
-
 // clone makes dst share src's blocks (a reflink) on file systems that
-// can (Btrfs, XFS, ...); elsewhere it fails and the caller copies.
+// can (Btrfs, XFS, ...); elsewhere it fails and the caller copies. The
+// FICLONE request number differs between architectures (mips, ppc and
+// sparc encode it otherwise): x/sys/unix knows each.
 func clone(dst, src *os.File) error {
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, dst.Fd(), ficlone, src.Fd())
-	if errno != 0 {
-		return errno
-	}
-	return nil
+	return unix.IoctlFileClone(int(dst.Fd()), int(src.Fd()))
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
@@ -53,7 +54,7 @@ func normalizeArgs(app *cli.App, args []string) ([]string, *cli.Command, error) 
 			}
 			cmd = app.Command(a)
 			if cmd == nil {
-				return nil, nil, exitcode.Usagef("%q is not a git wt command (see git wt --help)", a)
+				return nil, nil, unknownCommand(app, a)
 			}
 			cmdName = a
 			if cmd.SkipFlagParsing {
@@ -108,4 +109,23 @@ func findFlag(flags []cli.Flag, name string) cli.Flag {
 func takesValue(f cli.Flag) bool {
 	d, ok := f.(cli.DocGenerationFlag)
 	return ok && d.TakesValue()
+}
+
+// unknownCommand is the usage error for a word that names no command,
+// with the closest visible command when one is close ("did you mean",
+// as git says it); Jaro-Winkler with the weights urfave/cli uses for its
+// own suggestions.
+func unknownCommand(app *cli.App, word string) error {
+	best, near := 0.7, "" // below 0.7 nothing is close
+	for _, c := range app.VisibleCommands() {
+		for _, name := range c.Names() {
+			if d := smetrics.JaroWinkler(name, word, 0.7, 4); d > best {
+				best, near = d, name
+			}
+		}
+	}
+	if near != "" {
+		return exitcode.Usagef("%q is not a git wt command; did you mean %q? (see git wt --help)", word, near)
+	}
+	return exitcode.Usagef("%q is not a git wt command (see git wt --help)", word)
 }

@@ -148,3 +148,15 @@ func TestGitLocationVariablesDoNotRedirect(t *testing.T) {
 		t.Fatalf("list with a foreign GIT_INDEX_FILE: %s", r)
 	}
 }
+
+// A mistyped command gets the closest one, as git's own "did you mean";
+// a word close to none gets no guess.
+func TestAMistypedCommandGetsASuggestion(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	if r := s.WT("lsit"); r.Code != 2 || !strings.Contains(r.Stderr, `did you mean "list"?`) {
+		t.Fatalf("git wt lsit: %s", r)
+	}
+	if r := s.WT("zzzzzz"); r.Code != 2 || strings.Contains(r.Stderr, "did you mean") {
+		t.Fatalf("git wt zzzzzz: %s", r)
+	}
+}

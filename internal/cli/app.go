@@ -100,8 +100,8 @@ func (s *silentError) Error() string { return fmt.Sprintf("exit %d", s.code) }
 func DocApp() *cli.App { return newApp(newEnv(nil, io.Discard, io.Discard)) }
 
 func newApp(e *env) *cli.App {
-	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
-	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version", DisableDefaultText: true}
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}
 	app := &cli.App{
 		Name:      "git-wt",
 		HelpName:  "git wt",
@@ -129,7 +129,9 @@ func newApp(e *env) *cli.App {
 		},
 		Commands: commands(e),
 	}
+	quietDefaults(app.Flags)
 	for _, c := range app.Commands {
+		quietDefaults(c.Flags)
 		c.Before = e.startEarly
 		c.OnUsageError = app.OnUsageError
 		c.HideHelpCommand = true
@@ -166,5 +168,16 @@ func commands(e *env) []*cli.Command {
 		completionCommand(e),
 		shellInitCommand(e),
 		completeCommand(e),
+	}
+}
+
+// quietDefaults drops "(default: false)" from the help of boolean flags:
+// a switch is off unless given, which every flag saying so only hides
+// what the others mean.
+func quietDefaults(flags []cli.Flag) {
+	for _, f := range flags {
+		if b, ok := f.(*cli.BoolFlag); ok {
+			b.DisableDefaultText = true
+		}
 	}
 }

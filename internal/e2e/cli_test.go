@@ -160,3 +160,14 @@ func TestAMistypedCommandGetsASuggestion(t *testing.T) {
 		t.Fatalf("git wt zzzzzz: %s", r)
 	}
 }
+
+// A boolean flag's help does not say "(default: false)": a switch is off
+// unless given.
+func TestHelpOfSwitchesHasNoFalseDefault(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, args := range [][]string{{"--help"}, {"rm", "--help"}, {"new", "--help"}, {"list", "--help"}} {
+		if r := s.WT(args...); r.Code != 0 || strings.Contains(r.Stdout, "(default: false)") {
+			t.Errorf("git wt %s: %s", strings.Join(args, " "), r)
+		}
+	}
+}

@@ -98,6 +98,10 @@ func TestInterruptedNewRollsBack(t *testing.T) {
 			if testutil.Exists(filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")) {
 				t.Fatal("the worktree folder was left behind")
 			}
+			// The event log keeps the task: git wt log T finds the rollback.
+			if r := s.WT("log", "T"); r.Code != 0 || !strings.Contains(r.Stdout, "rolled-back") {
+				t.Fatalf("git wt log T after an interrupted new: %s", r)
+			}
 		})
 	}
 }

@@ -229,7 +229,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		n, _ := m.CheckoutSize(ctx, b.SHA)
 		size <- n
 	}()
-	var u Undo
+	u := Undo{task: &record.Record{Task: o.TaskID}}
 	defer func() {
 		if err != nil {
 			u.run(m, rollbackReason(err))

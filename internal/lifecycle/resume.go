@@ -15,7 +15,7 @@ import (
 // finish (its creator died) or whose directory has gone: it makes what is
 // missing, under the lock, and finishes the job.
 func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) (c *Created, err error) {
-	var u Undo
+	u := Undo{task: e.Record}
 	defer func() {
 		if err != nil {
 			u.run(m, rollbackReason(err))

@@ -12,6 +12,9 @@ import (
 // Undo collects the steps that take back what a failed creation made.
 type Undo struct {
 	steps []func(context.Context) error
+	// task is what the event log names the rollback after (git wt log T
+	// must find it), nil for none.
+	task *record.Record
 }
 
 func (u *Undo) push(step func(context.Context) error) { u.steps = append(u.steps, step) }
@@ -29,7 +32,7 @@ func (u *Undo) run(m *Handler, reason string) {
 			m.Warn("rollback: %v (run git wt doctor --fix)", err)
 		}
 	}
-	m.LogEvent(nil, "rolled-back", reason)
+	m.LogEvent(u.task, "rolled-back", reason)
 }
 
 // DropWorktree removes the worktree at path and git's admin entry for it,

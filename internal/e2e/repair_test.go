@@ -715,3 +715,28 @@ func TestTheNextRecordWriteDeletesAStaleRecordLock(t *testing.T) {
 		t.Fatal("the stale lock file is still there, or the record was not written")
 	}
 }
+
+// git wt merge --rebase rebases the task's branch in its own worktree. A
+// merge killed there leaves the worktree mid-rebase, on a detached HEAD:
+// doctor --fix aborts that rebase (the merge's own, the task being in
+// state merging), so the branch and the worktree are as before the merge.
+func TestInterruptedRebaseMergeIsTakenBack(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	commitFile(s, path, "shared.txt", "task's\n", "task")
+	commitFile(s, s.Repo, "shared.txt", "base's\n", "base")
+	tip := s.Git(path, "rev-parse", "HEAD")
+	if s.GitOK(path, "rebase", "main") {
+		t.Fatal("the rebase did not stop on its conflict: the test tests nothing")
+	}
+	rec := readRecord(t, s, "T")
+	rec["state"], rec["creator_pid"], rec["creator_start"] = "merging", 999999999, ""
+	writeRecord(t, s, "T", rec)
+	s.WT("doctor", "--fix")
+	if !s.GitOK(path, "symbolic-ref", "-q", "HEAD") || s.Git(path, "symbolic-ref", "HEAD") != "refs/heads/wt/T" {
+		t.Fatal("after doctor --fix the worktree is not on the task's branch")
+	}
+	if got := s.Git(path, "rev-parse", "HEAD"); got != tip || taskState(t, s) != "active" {
+		t.Fatalf("branch at %s (want %s), state %s", got, tip, taskState(t, s))
+	}
+}

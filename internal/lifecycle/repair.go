@@ -140,6 +140,13 @@ func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 	if _, err := os.Lstat(rec.Path); os.IsNotExist(err) {
 		return m.RemoveForRepair(ctx, e, false)
 	}
+	// merge --rebase rebases the task's branch in its own worktree; killed
+	// there, it left that worktree mid-rebase on a detached HEAD. The
+	// rebase was the merge's (the task was in state merging), so git's
+	// own abort puts the branch and the worktree back as they were.
+	if op := m.Git.InProgress(ctx, rec.Path); op == git.OpRebase {
+		m.Git.Index().Abort(ctx, rec.Path, op)
+	}
 	merged, err := m.Merged(ctx, rec)
 	if err != nil {
 		return err

@@ -163,6 +163,7 @@ func commands(e *env) []*cli.Command {
 		commitCommand(e),
 		pushCommand(e),
 		mergeCommand(e),
+		syncCommand(e),
 		prCommand(e),
 		dockerArgsCommand(e),
 		completionCommand(e),

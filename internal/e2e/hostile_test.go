@@ -161,7 +161,7 @@ func TestGitSpeakingGermanChangesNothing(t *testing.T) {
 	if r := s.WT("rm", "T"); r.Code != 0 || !strings.Contains(r.Stderr, "kept branch wt/T: 1 commit not merged") {
 		t.Fatalf("rm in German: %s", r)
 	}
-	if r := s.WT("new", "T", "--base", "no-such"); r.Code != 2 {
+	if r := s.WT("new", "T", "--base", "no-such"); r.Code != 5 {
 		t.Fatalf("a bad base in German: %s", r)
 	}
 }

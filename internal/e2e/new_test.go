@@ -264,9 +264,11 @@ func TestNewFromAnEmptyRepositoryFailsClearly(t *testing.T) {
 
 func TestNewWithABadBaseIsAUsageError(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	for _, base := range []string{"no-such-ref", "--output=/tmp/x"} {
-		if r := s.WT("new", "T", "--base", base); r.Code != 2 {
-			t.Errorf("--base %q: %s", base, r)
+	// SPEC §14: a base that is neither a commit nor a task is exit 5; one
+	// git could read as an option is bad input.
+	for base, code := range map[string]int{"no-such-ref": 5, "--output=/tmp/x": 2} {
+		if r := s.WT("new", "T", "--base", base); r.Code != code {
+			t.Errorf("--base %q: want exit %d: %s", base, code, r)
 		}
 	}
 	if r := s.WT("new", "T", "--branch", "bad..name"); r.Code != 2 {

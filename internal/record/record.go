@@ -96,6 +96,21 @@ type Record struct {
 	// Ports are the task's TCP ports by variable name (SPEC §10), held
 	// for its life.
 	Ports map[string]int `json:"ports,omitempty"`
+
+	// Sync is the sync under way while the task is syncing (SPEC §12):
+	// what doctor needs to finish it or put it back if its process dies.
+	Sync *SyncStep `json:"sync,omitempty"`
+}
+
+// SyncStep is one sync of a task's branch: the branch moves from From to
+// To, then the files; Base and BaseSHA are what the record says once it
+// is done, and Was the state it goes back to.
+type SyncStep struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Base    string `json:"base"`
+	BaseSHA string `json:"base_sha"`
+	Was     State  `json:"was"`
 }
 
 // Encode returns the record as the JSON stored in its blob.

@@ -32,13 +32,33 @@ func (m *Manager) ResolveBase(ctx context.Context, rev string) (Base, error) {
 		return Base{}, exitcode.Usagef("invalid base %q", rev)
 	}
 	sha, ref, err := m.Git.History().ResolveCommit(ctx, dir, rev)
-	if err != nil || sha == "" {
-		if rev == "HEAD" && dir == m.Repo.MainDir {
-			return Base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
-		}
-		return Base{}, exitcode.Usagef("base %q is not a commit in %s", rev, m.Repo.MainDir)
+	if err == nil && sha != "" {
+		return Base{SHA: sha, Ref: ref}, nil
 	}
-	return Base{SHA: sha, Ref: ref}, nil
+	if rev == "HEAD" && dir == m.Repo.MainDir {
+		return Base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
+	}
+	return m.taskBase(ctx, rev)
+}
+
+// taskBase is the base --base names when it is no commit: a task (id or
+// slug), whose branch the new task stacks on (SPEC §14); else exit 5.
+func (m *Manager) taskBase(ctx context.Context, id string) (Base, error) {
+	e, err := m.byID(ctx, id)
+	if err != nil {
+		return Base{}, err
+	}
+	if e == nil || e.Record == nil {
+		return Base{}, exitcode.NotFoundf("base %q is neither a commit nor a task in %s", id, m.Repo.MainDir)
+	}
+	b, err := m.InspectBranch(ctx, e.Record.Branch)
+	if err != nil {
+		return Base{}, err
+	}
+	if !b.Exists {
+		return Base{}, exitcode.NotFoundf("the branch %s of task %q, named by --base, no longer exists", e.Record.Branch, e.Record.Task)
+	}
+	return Base{SHA: b.SHA, Ref: BranchRef(b.Name)}, nil
 }
 
 // CheckBranchName refuses a --branch that git would not take.

@@ -26,7 +26,7 @@ func (m *Manager) Refuse(rec *record.Record, reason, format string, args ...any)
 var refusalKinds = map[string]exitcode.Kind{
 	"dirty": exitcode.KindDirty, "status-failed": exitcode.KindDirty, "locked": exitcode.KindLocked,
 	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
-	"not-a-directory": exitcode.KindConflict, "in-progress": exitcode.KindConflict, "not-ready": exitcode.KindBusy,
+	"not-a-directory": exitcode.KindConflict, "other-branch": exitcode.KindConflict, "in-progress": exitcode.KindConflict, "not-ready": exitcode.KindBusy,
 }
 
 // Registered reports whether git still has an admin entry for path.

@@ -179,32 +179,51 @@ func (m *Flow) conflictError(p *mergePlan, what string, files []string) error {
 		what, list, p.intoName, text.ShellQuote(p.rec.Path), p.intoName, text.ShellQuote(p.rec.Task))}
 }
 
-// Operations git can stop in the middle of.
-
 // withCheckout runs fn in a temporary worktree that has branch checked
-// out, made under <base dir>/.git-wt-tmp and removed afterwards: for a
-// merge into a branch that no worktree has checked out on a git without
-// `merge-tree --write-tree`, and for a rebase of a task whose worktree is
-// gone.
+// out: for a merge into a branch that no worktree has checked out on a git
+// without `merge-tree --write-tree`, and for a rebase of a task whose
+// worktree is gone.
 func (m *Flow) withCheckout(ctx context.Context, branch string, fn func(dir string) error) error {
+	add := func(dir string) error {
+		// AddWorktree and DropWorktree take the repository lock themselves.
+		if err := m.AddWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &lifecycle.Undo{}, false); err != nil {
+			return err
+		}
+		return m.CheckOut(ctx, dir, branch)
+	}
+	return m.inTempWorktree(ctx, branch, add, fn)
+}
+
+// withDetached runs fn in a temporary worktree detached at commit: the
+// rebase of a sync, which must not touch the task's own files.
+func (m *Flow) withDetached(ctx context.Context, commit string, fn func(dir string) error) error {
+	add := func(dir string) error {
+		if err := m.AddWorktree(ctx, &record.Record{Path: dir}, commit, &lifecycle.Undo{}, true); err != nil {
+			return err
+		}
+		return m.Git.CheckOutTree(ctx, dir, commit)
+	}
+	return m.inTempWorktree(ctx, commit, add, fn)
+}
+
+// inTempWorktree makes a worktree with add under <base dir>/.git-wt-tmp,
+// named for this process (doctor removes one whose process died), runs
+// fn in it, and removes it.
+func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir string) error) error {
 	baseDir, err := m.Place.BaseDir()
 	if err != nil {
 		return err
 	}
 	dir := filepath.Join(baseDir, place.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
-	// addWorktree and dropWorktree take the repository lock themselves.
-	err = m.AddWorktree(ctx, &record.Record{Branch: branch, Path: dir}, "", &lifecycle.Undo{}, false)
+	err = add(dir)
 	defer func() {
 		if err := m.DropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)
 		}
 		os.Remove(filepath.Dir(dir)) // only if empty
 	}()
-	if err == nil {
-		err = m.CheckOut(ctx, dir, branch)
-	}
 	if err != nil {
-		return exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", branch, dir, err)
+		return exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", what, dir, err)
 	}
 	return fn(dir)
 }

@@ -1,0 +1,224 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// syncStep is the sync of one task's branch, planned then made.
+type syncStep struct {
+	rec      *record.Record
+	mode     SyncMode
+	how      string
+	from, to string // the branch's tip now, and after ("" until made)
+	base     string // full ref (or commit) of the base synced with
+	baseTip  string
+	upstream string // the commits upstream..from are the task's own
+	behind   int
+}
+
+// plan decides how the task at tip comes up to baseTip: a fast-forward
+// when it has no commits of its own, else a rebase or a merge (SPEC §12:
+// merge when others may have the branch).
+func (s *syncRun) plan(ctx context.Context, rec *record.Record, tip, base, baseTip string) (*syncStep, error) {
+	step := &syncStep{rec: rec, mode: s.o.Mode, from: tip, base: base, baseTip: baseTip}
+	if step.mode == SyncAuto {
+		pushed, err := s.othersMayHave(ctx, rec)
+		if err != nil {
+			return nil, err
+		}
+		step.mode = SyncRebase
+		if pushed {
+			step.mode = SyncMerge
+		}
+	}
+	var err error
+	if _, step.behind, err = s.m.AheadBehind(ctx, rec.Branch, baseTip); err != nil {
+		return nil, err
+	}
+	if step.upstream, err = s.forkPoint(ctx, rec, tip, baseTip); err != nil {
+		return nil, err
+	}
+	step.how = SyncHowRebase
+	if step.mode == SyncMerge {
+		step.how = SyncHowMerge
+	}
+	ff := step.upstream == tip
+	if !ff && step.mode == SyncMerge {
+		if ff, err = s.m.Git.History().IsAncestor(ctx, s.m.Repo.MainDir, tip, baseTip); err != nil {
+			return nil, err
+		}
+	}
+	if ff {
+		step.how, step.to = SyncHowFastForward, baseTip
+	}
+	return step, nil
+}
+
+// othersMayHave reports whether the task's branch may be in other hands:
+// it has an upstream, a remote-tracking branch of its name exists, or the
+// task has a pull request. Those are merged, never rewritten.
+func (s *syncRun) othersMayHave(ctx context.Context, rec *record.Record) (bool, error) {
+	if rec.PR != nil {
+		return true, nil
+	}
+	if s.pushed == nil {
+		tracking, withUpstream, err := s.m.Git.RemoteBranches(ctx, s.m.Repo.MainDir)
+		if err != nil {
+			return false, err
+		}
+		s.pushed = withUpstream
+		for ref := range s.byRef {
+			for _, t := range tracking {
+				if strings.HasSuffix(t, "/"+strings.TrimPrefix(ref, "refs/heads/")) {
+					s.pushed[ref] = true
+				}
+			}
+		}
+	}
+	return s.pushed[task.BranchRef(rec.Branch)], nil
+}
+
+// forkPoint is where the task's own commits begin: the recorded base_sha,
+// which survives the parent's rewrite or squash-merge (rebase --onto
+// <base tip> <base_sha>), unless the base was merged into the branch
+// since, which moves the fork point up to the merge base.
+func (s *syncRun) forkPoint(ctx context.Context, rec *record.Record, tip, baseTip string) (string, error) {
+	h, dir := s.m.Git.History(), s.m.Repo.MainDir
+	mb, err := h.MergeBase(ctx, dir, tip, baseTip)
+	if err != nil || rec.BaseSHA == "" {
+		return mb, err
+	}
+	if ok, err := h.IsAncestor(ctx, dir, rec.BaseSHA, mb); err != nil || ok {
+		return mb, err
+	}
+	if ok, err := h.IsAncestor(ctx, dir, rec.BaseSHA, tip); err != nil || ok {
+		return rec.BaseSHA, err
+	}
+	return mb, nil
+}
+
+// syncConflict is a sync that would conflict: nothing was changed.
+type syncConflict struct{ paths []string }
+
+func (c *syncConflict) Error() string { return "conflicts in " + text.ListSome(c.paths, 10) }
+
+// err is the conflict as the user reads it (exit 1, kind conflict).
+func (c *syncConflict) err(rec *record.Record, base string) error {
+	return &exitcode.Error{Code: exitcode.Failed, Kind: exitcode.KindConflict, Task: rec.Task, Path: rec.Path,
+		Err: fmt.Errorf("syncing %s with %s: %v, so nothing was changed: merge %s into the task and resolve them there (git -C %s merge %s)",
+			rec.Branch, base, c, base, text.ShellQuote(rec.Path), base)}
+}
+
+// makeTip makes the branch's new tip without touching the task's files:
+// a merge commit from `git merge-tree`, or a rebase in a temporary
+// detached worktree. A dry run only looks for conflicts, where that is
+// cheap (a merge).
+func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
+	if step.to != "" {
+		return nil
+	}
+	dir := m.Repo.MainDir
+	if step.mode == SyncMerge {
+		tree, conflicts, err := m.Git.History().MergeTree(ctx, dir, step.from, step.baseTip)
+		switch {
+		case err != nil:
+			return err
+		case len(conflicts) > 0:
+			return &syncConflict{paths: conflicts}
+		case dryRun:
+			return nil
+		}
+		msg := fmt.Sprintf("Merge %s into %s", describeBase(step.base), step.rec.Branch)
+		step.to, err = m.Git.History().CommitTree(ctx, dir, tree, msg, step.from, step.baseTip)
+		return err
+	}
+	if dryRun {
+		return nil
+	}
+	return m.withDetached(ctx, step.from, func(dir string) error {
+		if err := m.Git.Index().RebaseOnto(ctx, dir, step.baseTip, step.upstream); err != nil {
+			paths := m.Git.Index().UnmergedPaths(ctx, dir)
+			m.Git.Index().Abort(ctx, dir, git.OpRebase)
+			if len(paths) > 0 {
+				return &syncConflict{paths: paths}
+			}
+			return exitcode.Failedf("rebasing %s onto %s failed, so nothing was changed: %v", step.rec.Branch, shortRef(step.base), err)
+		}
+		var err error
+		step.to, err = m.Git.Index().Head(ctx, dir)
+		return err
+	})
+}
+
+// describeBase names a base as git's merge messages do.
+func describeBase(base string) string {
+	switch {
+	case strings.HasPrefix(base, "refs/heads/"):
+		return "branch '" + shortRef(base) + "'"
+	case strings.HasPrefix(base, "refs/remotes/"):
+		return "remote-tracking branch '" + shortRef(base) + "'"
+	}
+	return "commit '" + base + "'"
+}
+
+// applySync moves the task to its new tip, holding it in state syncing:
+// the branch by compare-and-swap, then the files with a two-tree
+// read-tree, which refuses rather than overwrite a change made meanwhile
+// (the branch is then put back). The record's base follows. What it
+// returns on failure is the task's outcome and why.
+func (m *Flow) applySync(ctx context.Context, e *record.Entry, step *syncStep) (string, error) {
+	rec := e.Record
+	was := rec.State
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return SyncFailed, err
+	}
+	err = m.Transition(ctx, e, record.Syncing, func(r *record.Record) {
+		r.Sync = &record.SyncStep{From: step.from, To: step.to, Base: step.base, BaseSHA: step.baseTip, Was: was}
+	})
+	l.Release()
+	if err != nil {
+		return SkippedBusy, err
+	}
+	task.Checkpoint(ctx, "sync:syncing")
+	ctx = context.WithoutCancel(ctx) // once begun, a step ends: then it is put back or kept whole
+	ref, dir := task.BranchRef(rec.Branch), m.Repo.MainDir
+	err = m.Git.MoveBranch(ctx, dir, ref, step.to, step.from, fmt.Sprintf("git wt sync: %s onto %s", step.how, shortRef(step.base)))
+	if err != nil {
+		m.endSync(e, nil)
+		if errors.Is(err, git.ErrStale) {
+			return SkippedDirty, m.Refuse(rec, "dirty", "%s moved while it was synced: nothing was changed; sync it again", rec.Branch)
+		}
+		return SyncFailed, err
+	}
+	task.Checkpoint(ctx, "sync:moved")
+	if err := m.Git.Index().MoveFiles(ctx, rec.Path, step.from, step.to); err != nil {
+		if berr := m.Git.MoveBranch(ctx, dir, ref, step.from, step.to, "git wt sync: put back"); berr != nil {
+			return SyncFailed, exitcode.Failedf("syncing %s: its files could not follow (%v), nor could the branch be put back (%v): run git wt doctor --fix", rec.Branch, err, berr)
+		}
+		m.endSync(e, nil)
+		return SkippedDirty, m.Refuse(rec, "dirty", "%s changed while it was synced, so nothing was changed: %v", rec.Path, err)
+	}
+	m.endSync(e, step)
+	return "", nil
+}
+
+// endSync ends the task's syncing state under the lock: back to the state
+// it had, with the new base when the sync was done (step), as it was when
+// not.
+func (m *Flow) endSync(e *record.Entry, step *syncStep) {
+	ctx, cancel := context.WithTimeout(context.Background(), task.RollbackTimeout)
+	defer cancel()
+	if err := m.EndSync(ctx, e, step != nil); err != nil {
+		m.Warn("could not end the sync of task %q: %v (run git wt doctor)", e.Record.Task, err)
+	}
+}

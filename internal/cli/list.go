@@ -47,7 +47,7 @@ func listCommand(e *env) *cli.Command {
 					e.warnf("skipping %v (run git wt doctor)", lives[i].Entry.Err)
 					continue
 				}
-				views = append(views, newTaskView(&lives[i], o))
+				views = append(views, newTaskView(&lives[i], o, m.Settings.StaleAfter))
 			}
 			if n := len(m.Store.LegacyRefs()); n > 0 {
 				e.warnf("%d task %s still under %s, where an earlier git-wt wrote them and where they shadow the branches wt/<slug> for plain git: run git wt doctor --fix to move them to %s",

@@ -26,7 +26,7 @@ func showCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			v := newTaskView(l, o)
+			v := newTaskView(l, o, m.Settings.StaleAfter)
 			if c.Bool("json") {
 				return writeJSON(e.stdout, v)
 			}

@@ -159,6 +159,10 @@ func (e *env) reportSyncResult(r *workflow.SyncResult) {
 	}
 	switch r.Outcome {
 	case workflow.SyncUpToDate:
+		if r.Merged {
+			e.infof("%s: merged into %s already: left alone (the tasks on it move onto %s)", r.Task, r.Base, r.Base)
+			return
+		}
 		e.infof("%s: up to date with %s", r.Task, r.Base)
 	case workflow.SyncRebased, workflow.SyncMerged, workflow.SyncReparented:
 		how := r.Outcome

@@ -26,6 +26,7 @@ type taskView struct {
 	Ahead         *int      `json:"ahead,omitempty"`
 	Behind        *int      `json:"behind,omitempty"`
 	Merged        *bool     `json:"merged,omitempty"`
+	Stale         *bool     `json:"stale,omitempty"` // behind more than wt.staleAfter
 	SizeBytes     *int64    `json:"size_bytes,omitempty"`
 	Unmanaged     bool      `json:"unmanaged,omitempty"`
 	RecordError   string    `json:"record_error,omitempty"`
@@ -34,7 +35,7 @@ type taskView struct {
 	GitLockReason string    `json:"git_lock_reason,omitempty"`
 }
 
-func newTaskView(l *inspect.Live, o inspect.LiveOptions) taskView {
+func newTaskView(l *inspect.Live, o inspect.LiveOptions, staleAfter int) taskView {
 	v := taskView{Record: l.Entry.Record, LastAccessAt: l.LastAccess, Exists: l.Exists}
 	if l.Entry.Err != nil {
 		v.Record = &record.Record{Slug: l.Entry.Slug}
@@ -47,7 +48,8 @@ func newTaskView(l *inspect.Live, o inspect.LiveOptions) taskView {
 		v.GitLocked, v.GitLockReason = wt.Locked, wt.LockReason
 	}
 	if o.Status && l.Exists {
-		v.Dirty, v.Ahead, v.Behind, v.Merged = &l.Dirty, &l.Ahead, &l.Behind, &l.Merged
+		stale := l.Behind > staleAfter
+		v.Dirty, v.Ahead, v.Behind, v.Merged, v.Stale = &l.Dirty, &l.Ahead, &l.Behind, &l.Merged, &stale
 		if l.StatusErr != nil {
 			v.StatusError = l.StatusErr.Error()
 		}

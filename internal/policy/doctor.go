@@ -117,6 +117,15 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		p.Fix = "finish its cleanup if the merge landed, else set the task back to active"
 		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairMerge(ctx, e, wts) }
 		return p
+	case record.Syncing:
+		if alive != proc.Dead {
+			return nil
+		}
+		p.Kind, p.Age = task.InterruptedSync, -1
+		p.Detail = fmt.Sprintf("a sync by process %d stopped", rec.CreatorPID)
+		p.Fix = "bring the files to the branch if it moved, else set the task back as it was"
+		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairSync(ctx, e) }
+		return p
 	}
 	st, err := os.Lstat(rec.Path)
 	if err != nil {

@@ -50,6 +50,7 @@ type remover interface {
 type repairer interface {
 	RepairStuckCreation(ctx context.Context, e *record.Entry) error
 	RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error
+	RepairSync(ctx context.Context, e *record.Entry) error
 	RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error
 	DropWorktree(ctx context.Context, path string) error
 	Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error)

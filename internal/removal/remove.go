@@ -181,6 +181,9 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		return r
 	}
 	rec = e.Record
+	if r.BranchOutcome != KeptUnmerged {
+		m.reparentChildren(ctx, rec)
+	}
 	if r.BranchOutcome == Deleted {
 		// The branch, only if it is still where rm read it (a commit made
 		// since keeps it), and the record go in one transaction; when that
@@ -441,6 +444,35 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		os.Remove(filepath.Dir(trash)) // only if empty
 	}
 	return outcome, nil
+}
+
+// reparentChildren moves the tasks stacked on rec's branch onto rec's own
+// base (SPEC §12), each by compare-and-swap, before rec goes: their
+// base_sha stays, so their next sync replays only their own commits onto
+// the grandparent. Not when rec's branch stays because it holds unmerged
+// commits: the children stay on it, and keep those commits.
+func (m *Remover) reparentChildren(ctx context.Context, rec *record.Record) {
+	all, err := m.Store.AllFromFiles(ctx, m.Repo.CommonDir)
+	if err != nil {
+		m.Warn("cannot read the tasks stacked on %s (%v): run git wt sync with --base", rec.Branch, err)
+		return
+	}
+	ref := task.BranchRef(rec.Branch)
+	for i := range all {
+		child := &all[i]
+		if child.Record == nil || child.Record.Base != ref || child.Slug == rec.Slug {
+			continue
+		}
+		err := m.Update(ctx, child, func(r *record.Record) error {
+			if r.Base == ref {
+				r.Base = rec.Base
+			}
+			return nil
+		})
+		if err != nil {
+			m.Warn("task %q stands on %s, which goes, and could not be moved onto %s: %v", child.Record.Task, rec.Branch, rec.Base, err)
+		}
+	}
 }
 
 // deleteBranch deletes a branch if it still points at sha (a branch that

@@ -48,6 +48,7 @@ type Settings struct {
 	MaxWorktrees     int
 	MaxAge           time.Duration
 	MaxCount         int
+	StaleAfter       int // wt.staleAfter: behind more than this is stale
 	MaxTotalSize     int64
 	Init             []Value // trust decided by scope; see InitCommands
 	Copy             []string

@@ -68,6 +68,7 @@ type SyncResult struct {
 	Behind         int      `json:"behind"`         // commits of the base the branch lacked
 	ReparentedFrom string   `json:"reparented_from,omitempty"`
 	Conflicts      []string `json:"conflicts,omitempty"`
+	Merged         bool     `json:"merged,omitempty"` // a parent merged into its base: left alone
 	DryRun         bool     `json:"dry_run,omitempty"`
 	// Err is why the task was skipped, or how its sync failed.
 	Err error `json:"-"`
@@ -103,9 +104,9 @@ func (m *Flow) Sync(ctx context.Context, targets []*record.Entry, o SyncOptions)
 	return results, nil
 }
 
-// syncOrder puts every task after the task whose branch is its base, when
-// both are synced (a stack: the child syncs onto its parent's new tip),
-// and keeps the given order otherwise. A cycle of bases is a usage error.
+// syncOrder puts every task after the tasks below it in its stack that
+// are synced too (a child syncs onto its parent's new tip), and keeps the
+// given order otherwise. A cycle of bases is a usage error.
 func syncOrder(targets []*record.Entry, all []record.Entry) ([]*record.Entry, error) {
 	byRef := tasksByBranch(all)
 	for _, e := range targets {
@@ -129,8 +130,13 @@ func syncOrder(targets []*record.Entry, all []record.Entry) ([]*record.Entry, er
 			return
 		}
 		done[e.Slug] = true
-		if parent := byRef[e.Record.Base]; parent != nil && wanted[parent.Slug] != nil {
-			visit(wanted[parent.Slug])
+		// The nearest synced task up the stack goes first, through
+		// tasks that are not synced: c on b on a, with b left out.
+		for p := byRef[e.Record.Base]; p != nil; p = byRef[p.Record.Base] {
+			if w := wanted[p.Slug]; w != nil {
+				visit(w)
+				break
+			}
 		}
 		ordered = append(ordered, e)
 	}
@@ -324,7 +330,9 @@ func (s *syncRun) one(ctx context.Context, e *record.Entry) *SyncResult {
 	if err != nil {
 		return fail(SyncFailed, err)
 	}
-	if up && from == "" {
+	// A parent merged into its own base is left alone: its children move
+	// onto that base instead.
+	if r.Merged = s.merged[rec.Slug]; r.Merged || up && from == "" {
 		r.Outcome = SyncUpToDate
 		return r
 	}

@@ -1,0 +1,346 @@
+// These tests protect `git wt sync` (SPEC §12): a never-pushed task is
+// rebased, a pushed one merged; stacks sync parents first, and children
+// of a squash-merged parent move onto its base; dirty, locked and
+// conflicting tasks are left exactly as they were; a dry run changes
+// nothing; and a sync killed anywhere is ended by doctor --fix.
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// syncDoc is sync --json.
+type syncDoc struct {
+	Tasks []struct {
+		Task      string
+		Outcome   string
+		How       string
+		Base      string
+		From, To  string
+		Conflicts []string
+		DryRun    bool `json:"dry_run"`
+		Error     *struct{ Kind string }
+	}
+}
+
+// syncJSON runs sync --json with args, wants exit code want, and returns
+// each task's outcome by task id.
+func syncJSON(t *testing.T, s *testutil.Sandbox, want int, args ...string) (map[string]string, syncDoc) {
+	t.Helper()
+	r := s.WT(append([]string{"sync", "--json"}, args...)...)
+	if r.Code != want {
+		t.Fatalf("sync %v: want exit %d: %s", args, want, r)
+	}
+	var doc syncDoc
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("sync --json: %v\n%s", err, r.Stdout)
+	}
+	outcomes := map[string]string{}
+	for _, task := range doc.Tasks {
+		outcomes[task.Task] = task.Outcome
+	}
+	return outcomes, doc
+}
+
+// newTaskWithCommit makes a task (with extra new args) and commits a file
+// named after it there; it returns the worktree.
+func newTaskWithCommit(s *testutil.Sandbox, id string, args ...string) string {
+	s.T.Helper()
+	path := s.MustWT(append([]string{"new", "-q", id}, args...)...).Out()
+	commitFile(s, path, id+".txt", id+"\n", id+" work")
+	return path
+}
+
+// recordBlob is the blob the task's record ref points at.
+func recordBlob(s *testutil.Sandbox, slug string) string {
+	return s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/"+slug)
+}
+
+func clean(t *testing.T, s *testutil.Sandbox, dir string) {
+	t.Helper()
+	if st := s.Git(dir, "status", "--porcelain"); st != "" {
+		t.Errorf("%s is not clean after the sync:\n%s", dir, st)
+	}
+}
+
+func TestSyncRebasesATaskThatWasNeverPushed(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := newTaskWithCommit(s, "T")
+	mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	outcomes, doc := syncJSON(t, s, 0, "T")
+	if outcomes["T"] != "rebased" || doc.Tasks[0].How != "rebase" {
+		t.Fatalf("outcome %+v, want rebased", doc.Tasks)
+	}
+	if p := parents(s, "wt/T"); len(p) != 1 || p[0] != mainTip {
+		t.Errorf("the task's commit has parents %v, want only main's tip %s (a rebase)", p, mainTip)
+	}
+	if !testutil.Exists(filepath.Join(path, "main.txt")) || !testutil.Exists(filepath.Join(path, "T.txt")) {
+		t.Error("the worktree's files did not follow the branch")
+	}
+	clean(t, s, path)
+	if rec := readRecord(t, s, "T"); rec["base_sha"] != mainTip || rec["state"] != "active" || rec["sync"] != nil {
+		t.Errorf("record after sync: base_sha %v, state %v, sync %v", rec["base_sha"], rec["state"], rec["sync"])
+	}
+	if _, doc := syncJSON(t, s, 0, "T"); doc.Tasks[0].Outcome != "up_to_date" {
+		t.Errorf("a second sync: %+v, want up_to_date", doc.Tasks)
+	}
+}
+
+func TestSyncMergesATaskThatWasPushed(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(filepath.Dir(s.Repo), "init", "-q", "--bare", "origin.git")
+	s.Git(s.Repo, "remote", "add", "origin", filepath.Join(filepath.Dir(s.Repo), "origin.git"))
+	path := newTaskWithCommit(s, "T")
+	s.Git(path, "push", "-q", "-u", "origin", "wt/T")
+	pushed := s.Git(path, "rev-parse", "HEAD")
+	mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	if outcomes, _ := syncJSON(t, s, 0, "--all"); outcomes["T"] != "merged" {
+		t.Fatalf("outcomes %v, want merged", outcomes)
+	}
+	if p := parents(s, "wt/T"); len(p) != 2 || p[0] != pushed || p[1] != mainTip {
+		t.Errorf("the new tip has parents %v, want the pushed tip then main's (history others have is kept)", p)
+	}
+	if !testutil.Exists(filepath.Join(path, "main.txt")) {
+		t.Error("the worktree's files did not follow the branch")
+	}
+	clean(t, s, path)
+	// --rebase wins over the default.
+	commitFile(s, s.Repo, "main2.txt", "main\n", "main moves again")
+	if outcomes, _ := syncJSON(t, s, 0, "--rebase", "T"); outcomes["T"] != "rebased" {
+		t.Errorf("sync --rebase of a pushed task: %v", outcomes)
+	}
+}
+
+func TestSyncBringsAThreeDeepStackUpAfterMainMoved(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	pa := newTaskWithCommit(s, "a")
+	pb := newTaskWithCommit(s, "b", "--base", "a") // a task id names its branch
+	pc := newTaskWithCommit(s, "c", "--base", "b")
+	if rec := readRecord(t, s, "c"); rec["base"] != "refs/heads/wt/b" {
+		t.Fatalf("new --base b recorded base %v, want b's branch", rec["base"])
+	}
+	mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	// Named children first: the sync still goes parents first.
+	outcomes, doc := syncJSON(t, s, 0, "c", "b", "a")
+	if got := []string{doc.Tasks[0].Task, doc.Tasks[1].Task, doc.Tasks[2].Task}; strings.Join(got, ",") != "a,b,c" {
+		t.Errorf("synced in the order %v, want a,b,c", got)
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		if outcomes[id] != "rebased" {
+			t.Errorf("%s: %s, want rebased", id, outcomes[id])
+		}
+	}
+	for _, link := range [][2]string{{"main", "wt/a"}, {"wt/a", "wt/b"}, {"wt/b", "wt/c"}} {
+		if n := s.Git(s.Repo, "rev-list", "--count", link[0]+".."+link[1]); n != "1" {
+			t.Errorf("%s..%s has %s commits, want the task's own one", link[0], link[1], n)
+		}
+	}
+	if !s.GitOK(s.Repo, "merge-base", "--is-ancestor", mainTip, "wt/c") {
+		t.Error("the top of the stack does not have main's new commit")
+	}
+	for _, p := range []string{pa, pb, pc} {
+		clean(t, s, p)
+		if !testutil.Exists(filepath.Join(p, "main.txt")) {
+			t.Errorf("%s lacks main's file", p)
+		}
+	}
+}
+
+func TestSyncMovesTheChildrenOfASquashMergedParentOntoItsBase(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		t.Run(map[bool]string{true: "parent kept", false: "parent removed"}[keep], func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			newTaskWithCommit(s, "p")
+			c1 := newTaskWithCommit(s, "c1", "--base", "p")
+			c2 := newTaskWithCommit(s, "c2", "--base", "p")
+			commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+			args := []string{"merge", "-q", "--squash", "p"}
+			if keep {
+				args = append(args, "--keep")
+			}
+			s.MustWT(args...)
+			outcomes, _ := syncJSON(t, s, 0, "--all")
+			want := map[string]string{"c1": "reparented", "c2": "reparented"}
+			if keep {
+				want["p"] = "up_to_date" // merged: left alone
+			} else {
+				// rm moved the children's base to main already.
+				want = map[string]string{"c1": "rebased", "c2": "rebased"}
+			}
+			for id, o := range want {
+				if outcomes[id] != o {
+					t.Errorf("%s: %s, want %s", id, outcomes[id], o)
+				}
+			}
+			for _, c := range []struct{ id, path string }{{"c1", c1}, {"c2", c2}} {
+				if n := s.Git(s.Repo, "rev-list", "--count", "main..wt/"+c.id); n != "1" {
+					t.Errorf("main..wt/%s has %s commits, want only the child's own (the parent's are in main's squash)", c.id, n)
+				}
+				if rec := readRecord(t, s, c.id); rec["base"] != "refs/heads/main" {
+					t.Errorf("%s's record has base %v, want main", c.id, rec["base"])
+				}
+				if !testutil.Exists(filepath.Join(c.path, "p.txt")) || !testutil.Exists(filepath.Join(c.path, c.id+".txt")) {
+					t.Errorf("%s lost the parent's or its own file", c.path)
+				}
+				clean(t, s, c.path)
+			}
+		})
+	}
+}
+
+func TestSyncSkipsDirtyAndLockedTasksAndSyncsTheRest(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	dirty := newTaskWithCommit(s, "dirty")
+	newTaskWithCommit(s, "locked")
+	newTaskWithCommit(s, "fine")
+	s.Write(filepath.Join(dirty, "wip.txt"), "uncommitted\n")
+	s.MustWT("lock", "locked")
+	before := map[string]string{"dirty": s.Git(s.Repo, "rev-parse", "wt/dirty"), "locked": s.Git(s.Repo, "rev-parse", "wt/locked")}
+	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	outcomes, doc := syncJSON(t, s, 3, "--all")
+	if outcomes["dirty"] != "skipped_dirty" || outcomes["locked"] != "skipped_locked" || outcomes["fine"] != "rebased" {
+		t.Fatalf("outcomes %v", outcomes)
+	}
+	for _, task := range doc.Tasks {
+		if strings.HasPrefix(task.Outcome, "skipped") && (task.Error == nil || task.Error.Kind == "") {
+			t.Errorf("%s was skipped without an error object: %+v", task.Task, task)
+		}
+	}
+	for id, tip := range before {
+		if got := s.Git(s.Repo, "rev-parse", "wt/"+id); got != tip {
+			t.Errorf("the skipped task %s moved to %s", id, got)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dirty, "wip.txt")); string(b) != "uncommitted\n" {
+		t.Error("the dirty task's uncommitted file changed")
+	}
+}
+
+func TestSyncConflictLeavesTaskExactlyAsItWas(t *testing.T) {
+	for _, mode := range []string{"--rebase", "--merge"} {
+		t.Run(mode, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "-q", "T").Out()
+			commitFile(s, path, "README.md", "the task's words\n", "task edits")
+			newTaskWithCommit(s, "other")
+			commitFile(s, s.Repo, "README.md", "main's words\n", "main edits")
+			tip, blob := s.Git(s.Repo, "rev-parse", "wt/T"), recordBlob(s, "T")
+			worktrees := s.Git(s.Repo, "worktree", "list", "--porcelain")
+			outcomes, doc := syncJSON(t, s, 1, mode, "--all")
+			if outcomes["T"] != "conflict" || outcomes["other"] == "conflict" {
+				t.Fatalf("outcomes %v: want T to conflict and the other to sync", outcomes)
+			}
+			for _, task := range doc.Tasks {
+				if task.Task == "T" && (len(task.Conflicts) != 1 || task.Conflicts[0] != "README.md" || task.Error.Kind != "conflict") {
+					t.Errorf("the conflict's report: %+v", task)
+				}
+			}
+			if got := s.Git(s.Repo, "rev-parse", "wt/T"); got != tip {
+				t.Errorf("the branch moved to %s", got)
+			}
+			if got := recordBlob(s, "T"); got != blob {
+				t.Error("the record changed")
+			}
+			if b, _ := os.ReadFile(filepath.Join(path, "README.md")); string(b) != "the task's words\n" {
+				t.Errorf("the file is now %q", b)
+			}
+			clean(t, s, path)
+			if s.GitOK(path, "rev-parse", "-q", "--verify", "REBASE_HEAD") || s.GitOK(path, "rev-parse", "-q", "--verify", "MERGE_HEAD") {
+				t.Error("an operation was left in progress in the task")
+			}
+			if got := s.Git(s.Repo, "worktree", "list", "--porcelain"); strings.Count(got, "worktree ") != strings.Count(worktrees, "worktree ") {
+				t.Errorf("worktrees after the conflict:\n%s\nbefore:\n%s", got, worktrees)
+			}
+		})
+	}
+}
+
+func TestSyncDryRunChangesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := newTaskWithCommit(s, "T")
+	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	tip, blob := s.Git(s.Repo, "rev-parse", "wt/T"), recordBlob(s, "T")
+	outcomes, doc := syncJSON(t, s, 0, "--dry-run", "T")
+	if outcomes["T"] != "rebased" || !doc.Tasks[0].DryRun {
+		t.Errorf("dry run: %+v, want what would be done (rebased)", doc.Tasks)
+	}
+	if s.Git(s.Repo, "rev-parse", "wt/T") != tip || recordBlob(s, "T") != blob || testutil.Exists(filepath.Join(path, "main.txt")) {
+		t.Error("the dry run changed the branch, the record or the files")
+	}
+}
+
+func TestSyncKilledAnywhereIsEndedByDoctor(t *testing.T) {
+	for _, cp := range []string{"sync:syncing", "sync:moved"} {
+		t.Run(cp, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := newTaskWithCommit(s, "T")
+			tip := s.Git(s.Repo, "rev-parse", "wt/T")
+			mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+			kill(stopAt(t, s, cp, "sync", "T"))
+			if state := taskState(t, s); state != "syncing" {
+				t.Fatalf("killed at %s: state %s, want syncing", cp, state)
+			}
+			if r := s.WT("rm", "T"); r.Code != 3 {
+				t.Errorf("rm of a task that is syncing: %s", r)
+			}
+			s.MustWT("doctor", "--fix")
+			rec := readRecord(t, s, "T")
+			if rec["state"] != "active" || rec["sync"] != nil {
+				t.Fatalf("after doctor --fix: state %v, sync %v", rec["state"], rec["sync"])
+			}
+			clean(t, s, path)
+			got := s.Git(s.Repo, "rev-parse", "wt/T")
+			if cp == "sync:syncing" {
+				if got != tip || rec["base_sha"] == mainTip || testutil.Exists(filepath.Join(path, "main.txt")) {
+					t.Errorf("a sync killed before the branch moved: branch %s (was %s), base_sha %v", got, tip, rec["base_sha"])
+				}
+				return
+			}
+			if got == tip || rec["base_sha"] != mainTip || !testutil.Exists(filepath.Join(path, "main.txt")) {
+				t.Errorf("a sync killed after the branch moved: branch %s, base_sha %v; the files must follow", got, rec["base_sha"])
+			}
+		})
+	}
+}
+
+func TestSyncRefusesACycleOfBases(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	newTaskWithCommit(s, "a")
+	newTaskWithCommit(s, "b", "--base", "a")
+	rec := readRecord(t, s, "a")
+	rec["base"] = "refs/heads/wt/b"
+	writeRecord(t, s, "a", rec)
+	if r := s.WT("sync", "--all"); r.Code != 2 || !strings.Contains(r.Stderr, "circle") {
+		t.Errorf("a cycle of bases: %s", r)
+	}
+}
+
+func TestListSaysHowStaleATaskIs(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	newTaskWithCommit(s, "T")
+	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	stale := func() bool {
+		var views []struct {
+			Behind int
+			Stale  *bool
+		}
+		json.Unmarshal([]byte(s.MustWT("list", "--json").Stdout), &views)
+		if len(views) != 1 || views[0].Behind != 1 || views[0].Stale == nil {
+			t.Fatalf("list --json: %+v", views)
+		}
+		return *views[0].Stale
+	}
+	if stale() {
+		t.Error("1 commit behind is stale with the default wt.staleAfter (50)")
+	}
+	s.Git(s.Repo, "config", "wt.staleAfter", "0")
+	if !stale() {
+		t.Error("1 commit behind is not stale with wt.staleAfter 0")
+	}
+}

@@ -68,6 +68,7 @@ func main() {
 		{"rm", func(env []string) []row { return benchRm(env, root) }},
 		{"ports", func(env []string) []row { return benchPorts(env, root) }},
 		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
+		{"sync", func(env []string) []row { return benchSync(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue
@@ -411,4 +412,25 @@ func benchPorts(env []string, root string) []row {
 	r := absRow("ports: what two add to new", 2*time.Millisecond, withD-withoutD, 0)
 	r.note = fmt.Sprintf("new %s with, %s without", withD.Round(10*time.Microsecond), withoutD.Round(10*time.Microsecond))
 	return []row{r}
+}
+
+// benchSync measures sync --all with 50 tasks that are all up to date
+// (SPEC §9: under 300 ms), against git's own look at the same question:
+// one merge-base --is-ancestor per task branch.
+func benchSync(env []string, root string) []row {
+	repo := filepath.Join(root, "sync", "repo")
+	makeRepo(env, repo, 100, 10)
+	for i := 0; i < 50; i++ {
+		wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%02d", i))
+	}
+	wtD, gitD := interleave(*rounds,
+		func(int) time.Duration { return wt(env, repo, "sync", "--all", "--quiet") },
+		func(int) time.Duration {
+			start := time.Now()
+			for i := 0; i < 50; i++ {
+				git(env, repo, "merge-base", "--is-ancestor", "main", fmt.Sprintf("wt/t%02d", i))
+			}
+			return time.Since(start)
+		})
+	return []row{absRow("sync --all, 50 tasks up to date", 300*time.Millisecond, wtD, gitD)}
 }

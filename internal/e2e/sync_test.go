@@ -8,6 +8,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -342,5 +343,39 @@ func TestListSaysHowStaleATaskIs(t *testing.T) {
 	s.Git(s.Repo, "config", "wt.staleAfter", "0")
 	if !stale() {
 		t.Error("1 commit behind is not stale with wt.staleAfter 0")
+	}
+}
+
+func TestSyncSkipsTasksInUseOnAnotherBranchOrMidRebase(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	used := newTaskWithCommit(s, "used")
+	elsewhere := newTaskWithCommit(s, "elsewhere")
+	stopped := s.MustWT("new", "-q", "stopped").Out()
+	commitFile(s, stopped, "README.md", "the task's words\n", "task edits")
+	commitFile(s, s.Repo, "README.md", "main's words\n", "main edits")
+	agent := exec.Command("sleep", "60") // an agent working in the worktree
+	agent.Dir = used
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
+	s.Git(elsewhere, "checkout", "-q", "-b", "side")
+	if s.GitOK(stopped, "rebase", "-q", "main") {
+		t.Fatal("the rebase was meant to stop on a conflict")
+	}
+	outcomes, _ := syncJSON(t, s, 3, "--all")
+	want := map[string]string{"used": "skipped_in_use", "elsewhere": "skipped_other_branch", "stopped": "skipped_dirty"}
+	for id, o := range want {
+		if outcomes[id] != o {
+			t.Errorf("%s: %s, want %s", id, outcomes[id], o)
+		}
+	}
+	// Doctor knows the rebase, and leaves it to a person.
+	r := s.WT("doctor", "--fix")
+	if r.Code == 0 || !strings.Contains(r.Stdout+r.Stderr, "operation-in-progress") {
+		t.Errorf("doctor --fix with a rebase stopped in a task: %s", r)
+	}
+	if !s.GitOK(stopped, "rev-parse", "-q", "--verify", "REBASE_HEAD") {
+		t.Error("doctor touched the rebase in progress")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Diagnose finds every disagreement between records, worktrees, branches
@@ -141,7 +142,27 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		p.FixWith = func(ctx context.Context, f bool) error { return m.RemoveOrphan(ctx, e, f) }
 		return p
 	}
-	return m.DiagnoseLock(e, task.FindWorktree(wts, rec.Path), p)
+	if lp := m.DiagnoseLock(e, task.FindWorktree(wts, rec.Path), p); lp != nil {
+		return lp
+	}
+	return diagnoseOperation(rec, p)
+}
+
+// diagnoseOperation reports a task whose worktree git stopped in the
+// middle of a merge or a rebase: a person's, or one a killed command left.
+// Only a person can say whether to finish it or abort it.
+func diagnoseOperation(rec *record.Record, p *task.Problem) *task.Problem {
+	_, gitDir, err := git.AdminDir(rec.Path)
+	if err != nil {
+		return nil
+	}
+	op := git.InProgressIn(gitDir)
+	if op == "" {
+		return nil
+	}
+	p.Kind, p.Age = task.OperationStopped, -1
+	p.Detail = fmt.Sprintf("git stopped in the middle of %s here: finish it or abort it (see git -C %s status); sync and merge skip the task until then", op, text.ShellQuote(rec.Path))
+	return p
 }
 
 // diagnoseUnrecorded reports a worktree that has no record.

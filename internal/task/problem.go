@@ -21,6 +21,7 @@ const (
 	InterruptedInit    Kind = "interrupted-init"        // git wt init of an existing task, its process gone
 	InterruptedMerge   Kind = "interrupted-merge"       // merging, its process gone
 	InterruptedSync    Kind = "interrupted-sync"        // syncing, its process gone
+	OperationStopped   Kind = "operation-in-progress"   // git stopped mid-merge or mid-rebase in a task
 	MissingWorktree    Kind = "missing-worktree"        // a record whose worktree folder is gone
 	UnregisteredFolder Kind = "unregistered-worktree"   // a record and folder git no longer knows
 	PrunableEntry      Kind = "prunable-admin-entry"    // git's admin entry for a folder that is gone

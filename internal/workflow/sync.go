@@ -400,14 +400,14 @@ func (m *Flow) checkSyncable(ctx context.Context, rec *record.Record, b task.Bra
 	if locked, _ := git.WorktreeLock(rec.Path); rec.Locked || locked {
 		return SkippedLocked, m.Refuse(rec, "locked", "%s is locked: run git wt unlock %s first", rec.Path, text.ShellQuote(rec.Task))
 	}
+	if op := m.Git.InProgress(ctx, rec.Path); op != "" {
+		return SkippedDirty, m.Refuse(rec, "in-progress", "%s is in the middle of %s: finish or abort it, then sync", rec.Path, op)
+	}
 	if b.CheckedOut != rec.Path {
 		if _, err := os.Stat(rec.Path); err != nil {
 			return SyncFailed, exitcode.Failedf("the worktree %s of task %q is missing: run git wt doctor", rec.Path, rec.Task)
 		}
 		return SkippedElsewhere, m.Refuse(rec, "other-branch", "%s does not have %s checked out: check it out again there, then sync", rec.Path, rec.Branch)
-	}
-	if op := m.Git.InProgress(ctx, rec.Path); op != "" {
-		return SkippedDirty, m.Refuse(rec, "in-progress", "%s is in the middle of %s: finish or abort it, then sync", rec.Path, op)
 	}
 	n, err := m.DirtyCount(ctx, rec.Path)
 	if err != nil {

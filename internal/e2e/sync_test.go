@@ -379,3 +379,29 @@ func TestSyncSkipsTasksInUseOnAnotherBranchOrMidRebase(t *testing.T) {
 		t.Error("doctor touched the rebase in progress")
 	}
 }
+
+func TestSyncFetchesARemoteBaseFirst(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	root := filepath.Dir(s.Repo)
+	s.Git(root, "init", "-q", "--bare", "-b", "main", "origin.git")
+	s.Git(s.Repo, "remote", "add", "origin", filepath.Join(root, "origin.git"))
+	s.Git(s.Repo, "push", "-q", "origin", "main")
+	s.Git(s.Repo, "fetch", "-q", "origin")
+	path := newTaskWithCommit(s, "T", "--base", "origin/main")
+	// Someone else pushes to main.
+	s.Git(root, "clone", "-q", filepath.Join(root, "origin.git"), "other")
+	pushed := commitFile(s, filepath.Join(root, "other"), "theirs.txt", "theirs\n", "pushed by someone else")
+	s.Git(filepath.Join(root, "other"), "push", "-q", "origin", "main")
+	if outcomes, _ := syncJSON(t, s, 0, "T"); outcomes["T"] != "up_to_date" {
+		t.Errorf("without --fetch the task is up to date with what this clone knows: %v", outcomes)
+	}
+	if outcomes, _ := syncJSON(t, s, 0, "--fetch", "T"); outcomes["T"] != "rebased" {
+		t.Fatalf("sync --fetch: %v", outcomes)
+	}
+	if p := parents(s, "wt/T"); len(p) != 1 || p[0] != pushed {
+		t.Errorf("the task now stands on %v, want the pushed commit %s", p, pushed)
+	}
+	if !testutil.Exists(filepath.Join(path, "theirs.txt")) {
+		t.Error("the worktree lacks the fetched file")
+	}
+}

@@ -44,11 +44,15 @@ func syncCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			targets, err := syncTargets(c, m)
+			all, err := m.Store.All(c.Context)
 			if err != nil {
 				return err
 			}
-			results, err := e.handlers(m).workflow.Sync(c.Context, targets, o)
+			targets, err := syncTargets(c, m, all)
+			if err != nil {
+				return err
+			}
+			results, err := e.handlers(m).workflow.Sync(c.Context, targets, all, o)
 			if err != nil {
 				return err
 			}
@@ -74,14 +78,10 @@ func syncOptions(c *cli.Context) (workflow.SyncOptions, error) {
 	return o, nil
 }
 
-// syncTargets are the tasks named, every readable task with --all, or
-// the task of the current directory.
-func syncTargets(c *cli.Context, m *task.Manager) ([]*record.Entry, error) {
+// syncTargets are the tasks named, every readable task of all with
+// --all, or the task of the current directory.
+func syncTargets(c *cli.Context, m *task.Manager, all []record.Entry) ([]*record.Entry, error) {
 	if c.Bool("all") {
-		all, err := m.Store.All(c.Context)
-		if err != nil {
-			return nil, err
-		}
 		var targets []*record.Entry
 		for i := range all {
 			if all[i].Record != nil { // doctor reports the unreadable ones

@@ -73,4 +73,9 @@ func TestGitProcessesPerCommand(t *testing.T) {
 	if n, calls := run("list"); n != 2+5 {
 		t.Errorf("list of 5 tasks started %d git processes, want %d:\n%s", n, 2+5, calls)
 	}
+	// Up-to-date tasks cost nothing each: config, the records, the
+	// branches, one for-each-ref --contains per base.
+	if n, calls := run("sync", "--all"); n != 4 {
+		t.Errorf("sync --all of 5 up-to-date tasks started %d git processes, want 4:\n%s", n, calls)
+	}
 }

@@ -75,14 +75,11 @@ type SyncResult struct {
 }
 
 // Sync brings each target task's branch up to date with its base (SPEC
-// §12), parents before children, and returns one result per task. A
-// task that is skipped or fails does not stop the others; the error is
-// for the whole command only (a cycle of bases, git failing to read).
-func (m *Flow) Sync(ctx context.Context, targets []*record.Entry, o SyncOptions) ([]*SyncResult, error) {
-	all, err := m.Store.All(ctx)
-	if err != nil {
-		return nil, err
-	}
+// §12), parents before children, and returns one result per task; all
+// are the records of every task (the stacks the targets stand on). A task
+// that is skipped or fails does not stop the others; the error is for the
+// whole command only (a cycle of bases, git failing to read).
+func (m *Flow) Sync(ctx context.Context, targets []*record.Entry, all []record.Entry, o SyncOptions) ([]*SyncResult, error) {
 	ordered, err := syncOrder(targets, all)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,8 @@ TESTFLAGS ?= -timeout 15m -count=1
 FUZZTIME ?= 30s
 FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
-	./internal/settings:FuzzParseDuration ./hooks:FuzzDecide
+	./internal/settings:FuzzParseDuration ./hooks:FuzzDecide \
+	./internal/agents:FuzzReadPayload ./internal/agents:FuzzSettingsRoundTrip
 
 .PHONY: all build test test-deps lint install uninstall clean fuzz bench stress
 

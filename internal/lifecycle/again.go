@@ -25,7 +25,7 @@ func (m *Handler) checkAskedAgain(ctx context.Context, rec *record.Record, o Cre
 	if o.Path != "" && !m.samePath(rec.Path, o.Path) {
 		diffs = append(diffs, fmt.Sprintf("its path is %s, not %s", rec.Path, o.Path))
 	}
-	if o.Base != "" {
+	if o.Base != "" && !o.ForRunner { // a runner's base is for a new task only
 		b, err := m.ResolveBase(ctx, o.Base)
 		if err != nil {
 			return err

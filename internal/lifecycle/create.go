@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -25,6 +26,11 @@ type CreateOptions struct {
 	Path   string // --path; default <base dir>/<slug>
 	NoInit bool
 	NoCopy bool
+	// ForRunner is a creation an agent runner asked for (SPEC §13): its
+	// Base applies only to a task that does not exist yet, and a Base that
+	// is a bare commit records as the task's base the branch checked out
+	// where git-wt was started.
+	ForRunner bool
 }
 
 // Created is what `new` made, or found.
@@ -217,6 +223,11 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		b = *seen.head
 	} else if b, err = m.ResolveBase(ctx, o.Base); err != nil {
 		return nil, err
+	}
+	if o.ForRunner && b.Ref == "" {
+		if _, ref, err := m.Git.History().ResolveCommit(ctx, m.Repo.Toplevel, "HEAD"); err == nil && strings.HasPrefix(ref, "refs/heads/") {
+			b.Ref = ref // the branch starts at the commit, and merges back here
+		}
 	}
 	baseDir, err := m.Place.PlaceNew(ctx, b.SHA)
 	if err != nil {

@@ -164,6 +164,8 @@ func commands(e *env) []*cli.Command {
 		pushCommand(e),
 		mergeCommand(e),
 		syncCommand(e),
+		agentSetupCommand(e),
+		agentHookCommand(e),
 		prCommand(e),
 		dockerArgsCommand(e),
 		completionCommand(e),

@@ -24,8 +24,9 @@ import (
 // wt.envFile's (SPEC §10: the task's dotenv file never makes a worktree
 // dirty).
 const (
-	excludeMark    = "# git-wt: the worktree base dir (wt.baseDir); git wt new keeps the line below"
-	envExcludeMark = "# git-wt: the task environment file (wt.envFile); git wt new keeps the line below"
+	excludeMark      = "# git-wt: the worktree base dir (wt.baseDir); git wt new keeps the line below"
+	envExcludeMark   = "# git-wt: the task environment file (wt.envFile); git wt new keeps the line below"
+	agentExcludeMark = "# git-wt: the agent runner's settings of this clone; git wt agent-setup --undo takes the line below out"
 )
 
 // excludeBaseDir makes info/exclude hold the base dir dir's line when dir
@@ -56,6 +57,21 @@ func (r *Rules) ExcludeEnvFile(ctx context.Context) error {
 		}
 	}
 	return r.keepExcludeLine(ctx, envExcludeMark, want)
+}
+
+// ExcludeRunnerSettings keeps the runner's settings file of this clone
+// (rel, relative to the main worktree) out of git status, or takes
+// git-wt's line out again (on false): agent-setup writes the file, and
+// must neither dirty the main worktree nor leave the line behind.
+func (r *Rules) ExcludeRunnerSettings(ctx context.Context, rel string, on bool) error {
+	want := ""
+	if on {
+		var ok bool
+		if want, ok = anchoredLiteral(rel, false); !ok {
+			return fmt.Errorf("%q cannot be written in %s", rel, r.excludeFile())
+		}
+	}
+	return r.keepExcludeLine(ctx, agentExcludeMark, want)
 }
 
 // keepExcludeLine makes want the line below mark in info/exclude (none

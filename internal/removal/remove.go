@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -34,6 +35,10 @@ type RemoveOptions struct {
 	// refused after it began ("" for the state it had): merge's cleanup
 	// puts its task back to the state it had before the merge.
 	PutBack record.State
+	// CallersAway: the processes that started this one do not make the
+	// worktree in use. An agent runner's remove hook runs from the agent
+	// that worked there, which is done with it (SPEC §13).
+	CallersAway bool
 }
 
 // Outcome is what a removal did, or would do, with the worktree or with
@@ -71,6 +76,7 @@ type Removal struct {
 	Unmerged        int     `json:"unmerged_commits,omitempty"`
 	Err             error   `json:"-"`
 	branchSHA       string  // where the branch was when rm read it
+	callersAway     bool    // RemoveOptions.CallersAway, for the second look
 }
 
 // Remove removes the task arg names: its worktree, then its branch when
@@ -127,7 +133,7 @@ func (m *Remover) changedMeanwhile(ctx context.Context, e *record.Entry, refusal
 // removeOnce looks at the task once and removes it, or refuses.
 func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	rec := e.Record
-	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch}
+	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch, callersAway: o.CallersAway}
 	if err := m.takeOver(ctx, e, o.DryRun); err != nil {
 		if errors.Is(err, errRemovedMeanwhile) {
 			r.WorktreeOutcome = AlreadyGone // another rm did it all
@@ -252,7 +258,7 @@ func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 			r.Dirty = n
 			return KeptDirty, m.Refuse(rec, "dirty", "%s has %d uncommitted %s: use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
 		}
-		if users := proc.UsersOf(rec.Path); len(users) > 0 {
+		if users := r.users(rec.Path); len(users) > 0 {
 			return KeptInUse, m.inUse(rec, users[0], "")
 		}
 	}
@@ -444,6 +450,16 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		os.Remove(filepath.Dir(trash)) // only if empty
 	}
 	return outcome, nil
+}
+
+// users are the processes that make the folder at path in use, callers
+// first, the callers left out when they are away.
+func (r *Removal) users(path string) []proc.User {
+	users := proc.UsersOf(path)
+	if r.callersAway {
+		users = slices.DeleteFunc(users, func(u proc.User) bool { return u.Caller })
+	}
+	return users
 }
 
 // reparentChildren moves the tasks stacked on rec's branch onto rec's own

@@ -74,7 +74,7 @@ func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string,
 		r.Dirty = n
 		return KeptDirty, m.Refuse(rec, "dirty", "%s changed while it was being removed: it has %d uncommitted %s now, so it was put back as it was; use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
 	}
-	if users := proc.UsersOf(trash); len(users) > 0 {
+	if users := r.users(trash); len(users) > 0 {
 		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
 	}
 	return Deleted, nil

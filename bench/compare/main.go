@@ -69,6 +69,7 @@ func main() {
 		{"ports", func(env []string) []row { return benchPorts(env, root) }},
 		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
 		{"sync", func(env []string) []row { return benchSync(env, root) }},
+		{"agent-hook", func(env []string) []row { return benchAgentHook(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue
@@ -97,8 +98,13 @@ func benchEnv(home string) []string {
 // run runs a command in dir and returns how long it took; it stops the
 // benchmark if the command fails.
 func run(env []string, dir string, name string, args ...string) time.Duration {
+	return runWith(env, dir, "", name, args...)
+}
+
+// runWith is run with stdin.
+func runWith(env []string, dir, stdin string, name string, args ...string) time.Duration {
 	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -433,4 +439,29 @@ func benchSync(env []string, root string) []row {
 			return time.Since(start)
 		})
 	return []row{absRow("sync --all, 50 tasks up to date", 300*time.Millisecond, wtD, gitD)}
+}
+
+// benchAgentHook measures what the runner's create hook adds to new: the
+// hook with a payload against new itself, interleaved, on a checkout of
+// 5,000 files (SPEC §13; the issue's bar: within 1.05x).
+func benchAgentHook(env []string, root string) []row {
+	repo := filepath.Join(root, "agent-hook", "repo")
+	makeRepo(env, repo, 5000, 200)
+	newAndRm := func(create func(id string) time.Duration) func(i int) time.Duration {
+		return func(i int) time.Duration {
+			id := fmt.Sprintf("t%d", i)
+			d := create(id)
+			wt(env, repo, "rm", "--force", "--quiet", id)
+			return d
+		}
+	}
+	hookD, newD := interleave(*rounds,
+		newAndRm(func(id string) time.Duration {
+			payload := fmt.Sprintf(`{"name":%q,"cwd":%q,"hook_event_name":"WorktreeCreate"}`, id, repo)
+			return runWith(env, repo, payload, *bin, "--quiet", "agent-hook", "claude-create")
+		}),
+		newAndRm(func(id string) time.Duration { return wt(env, repo, "new", "--quiet", id) }))
+	r := ratioRow("agent-hook claude-create, 5,000 files", 1.05, hookD, newD)
+	r.note = "against git wt new"
+	return []row{r}
 }

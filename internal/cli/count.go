@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,6 +12,7 @@ func countCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "count",
 		Usage: "print the number of task worktrees (the main worktree is not a task)",
+		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return noArgs(c)
@@ -32,8 +33,9 @@ func countCommand(e *env) *cli.Command {
 					n++
 				}
 			}
-			_, err = fmt.Fprintln(e.stdout, n)
-			return err
+			return e.printResult(c, struct {
+				Count int `json:"count"`
+			}{n}, strconv.Itoa(n))
 		},
 	}
 }

@@ -16,6 +16,7 @@ func initCommand(e *env) *cli.Command {
 			"goes to the task's log. A failure exits 1 naming the log.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "no-copy", Usage: "run the init commands only"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			arg, err := oneArg(c, "TASK")
@@ -31,7 +32,7 @@ func initCommand(e *env) *cli.Command {
 				return err
 			}
 			e.infof("init of task %q in %s: %s (log: %s)", rec.Task, rec.Path, rec.Init.Status, m.LogPath(rec.Slug))
-			return nil
+			return e.printResult(c, rec, "")
 		},
 	}
 }

@@ -9,7 +9,7 @@ func lockCommand(e *env) *cli.Command {
 		Name:      "lock",
 		Usage:     "protect a task's worktree from gc, merge-time cleanup and rm (uses git worktree lock)",
 		ArgsUsage: "TASK",
-		Flags:     []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "say why (`R`), for whoever finds it locked"}},
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "say why (`R`), for whoever finds it locked"}, jsonFlag},
 		Action:    func(c *cli.Context) error { return e.setLocked(c, true) },
 	}
 }
@@ -19,6 +19,7 @@ func unlockCommand(e *env) *cli.Command {
 		Name:      "unlock",
 		Usage:     "let gc, merge-time cleanup and rm handle a task's worktree again",
 		ArgsUsage: "TASK",
+		Flags:     []cli.Flag{jsonFlag},
 		Action:    func(c *cli.Context) error { return e.setLocked(c, false) },
 	}
 }
@@ -37,5 +38,14 @@ func (e *env) setLocked(c *cli.Context, locked bool) error {
 		return err
 	}
 	e.infof("%sed %s", c.Command.Name, ent.Record.Path)
-	return nil
+	rec := ent.Record
+	return e.printResult(c, lockDoc{Task: rec.Task, Path: rec.Path, Locked: rec.Locked, Reason: rec.LockReason}, "")
+}
+
+// lockDoc is lock --json and unlock --json: the task's lock as it is now.
+type lockDoc struct {
+	Task   string `json:"task"`
+	Path   string `json:"path"`
+	Locked bool   `json:"locked"`
+	Reason string `json:"lock_reason,omitempty"`
 }

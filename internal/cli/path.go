@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -16,6 +15,7 @@ func pathCommand(e *env) *cli.Command {
 		ArgsUsage: "TASK",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "main", Usage: "print the main worktree's path instead (cd back from a task)"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("main") {
@@ -36,8 +36,7 @@ func pathCommand(e *env) *cli.Command {
 				return err
 			}
 			m.Touch(ent.Slug)
-			_, err = fmt.Fprintln(e.stdout, ent.Record.Path)
-			return err
+			return e.printResult(c, pathDoc{Task: ent.Record.Task, Path: ent.Record.Path}, ent.Record.Path)
 		},
 	}
 }
@@ -60,6 +59,11 @@ func (e *env) printMainPath(c *cli.Context) error {
 		}
 		repo = found
 	}
-	_, err = fmt.Fprintln(e.stdout, repo.MainDir)
-	return err
+	return e.printResult(c, pathDoc{Path: repo.MainDir}, repo.MainDir)
+}
+
+// pathDoc is path --json: the task's worktree, or the main worktree's.
+type pathDoc struct {
+	Task string `json:"task,omitempty"`
+	Path string `json:"path"`
 }

@@ -15,6 +15,7 @@ func pushCommand(e *env) *cli.Command {
 			"(git push -u does not fail when another process holds .git/config's lock).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "remote", Usage: "push to remote `R`"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			arg, err := oneArg(c, "TASK")
@@ -30,7 +31,7 @@ func pushCommand(e *env) *cli.Command {
 				return err
 			}
 			e.infof("pushed %s to %s; its upstream is %s", p.Branch, p.Remote, p.Upstream)
-			return nil
+			return e.printResult(c, p, "")
 		},
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -78,6 +79,19 @@ func oneArg(c *cli.Context, what string) (string, error) {
 
 // jsonFlag is the --json flag of the commands that print data.
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document"}
+
+// printResult prints doc as the JSON document with --json, else the
+// plain line (none when plain is "").
+func (e *env) printResult(c *cli.Context, doc any, plain string) error {
+	if c.Bool("json") {
+		return writeJSON(e.stdout, doc)
+	}
+	if plain == "" {
+		return nil
+	}
+	_, err := fmt.Fprintln(e.stdout, plain)
+	return err
+}
 
 // noArgs is the usage error of a command that takes no arguments.
 func noArgs(c *cli.Context) error {

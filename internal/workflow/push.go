@@ -15,9 +15,9 @@ import (
 
 // Pushed says where `git wt push` pushed a task's branch.
 type Pushed struct {
-	Remote   string // the remote's name
-	Branch   string // the branch, the same name on both sides
-	Upstream string // remote/branch, as git shows an upstream
+	Remote   string `json:"remote"`   // the remote's name
+	Branch   string `json:"branch"`   // the branch, the same name on both sides
+	Upstream string `json:"upstream"` // remote/branch, as git shows an upstream
 }
 
 // upstreamRetry bounds how long push keeps trying to write the upstream

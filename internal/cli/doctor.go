@@ -54,7 +54,7 @@ func doctorCommand(e *env) *cli.Command {
 			}
 			d.Problems = append(first, d.Problems...)
 			if c.Bool("json") {
-				if err := writeJSON(e.stdout, d.Problems); err != nil {
+				if err := writeJSON(e.stdout, nonNil(d.Problems)); err != nil {
 					return err
 				}
 			} else {

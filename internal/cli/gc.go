@@ -56,6 +56,8 @@ func gcCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
+				report.Orphans = nonNil(report.Orphans)
+				report.Retention = nonNil(report.Retention)
 				return writeJSON(e.stdout, report)
 			}
 			if len(report.Orphans)+len(report.Retention) == 0 {

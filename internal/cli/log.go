@@ -42,7 +42,7 @@ func logCommand(e *env) *cli.Command {
 				if evs == nil {
 					evs = []events.Event{}
 				}
-				return writeJSON(e.stdout, evs)
+				return writeJSON(e.stdout, nonNil(evs))
 			}
 			for _, ev := range evs {
 				who := ev.Task

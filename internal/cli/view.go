@@ -80,6 +80,15 @@ func oneArg(c *cli.Context, what string) (string, error) {
 // jsonFlag is the --json flag of the commands that print data.
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document"}
 
+// nonNil is list, or an empty one: --json prints [] for nothing, never
+// null.
+func nonNil[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
+}
+
 // printResult prints doc as the JSON document with --json, else the
 // plain line (none when plain is "").
 func (e *env) printResult(c *cli.Context, doc any, plain string) error {

@@ -22,8 +22,8 @@ type GCOptions struct {
 
 // GCReport is what gc found and did.
 type GCReport struct {
-	Orphans   []*task.Problem
-	Retention []removal.Retained
+	Orphans   []*task.Problem    `json:"orphans"`
+	Retention []removal.Retained `json:"retention"`
 }
 
 // orphanKinds are the problems gc cleans; the rest (foreign worktrees to

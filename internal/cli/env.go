@@ -192,21 +192,21 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 	}
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr
+	// Long operations show how far they have got on stderr, when it is a
+	// terminal and --quiet was not given; an init's output on the same
+	// terminal goes through the progress line, which it then never mixes
+	// with.
+	p := progress.NewPrinter(e.stderr, !e.quiet && e.isTerminal(e.stderr), settings.FormatSize)
+	if p != nil {
+		m.Progress = meters{p}
+	}
 	if e.isTerminal(e.stderr) || e.verbose {
 		m.InitOutput = e.stderr
+		if p != nil {
+			m.InitOutput = p.Output()
+		}
 	}
-	m.Progress = e.progress()
 	return m
-}
-
-// progress is where long operations show how far they have got: stderr,
-// when it is a terminal and --quiet was not given; else nil (nothing).
-func (e *env) progress() task.Progress {
-	p := progress.NewPrinter(e.stderr, !e.quiet && e.isTerminal(e.stderr), settings.FormatSize)
-	if p == nil {
-		return nil
-	}
-	return meters{p}
 }
 
 // meters gives the domain's task.Progress the terminal's progress line.

@@ -8,6 +8,7 @@ package e2e
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -113,6 +114,44 @@ func TestProgressOnlyOnTerminals(t *testing.T) {
 	if r := piped.MustWT("list"); strings.Contains(r.Stderr, "checking") {
 		t.Fatalf("progress when piped: %s", r)
 	}
+}
+
+func TestInitProgressShowsDuringALongStepAndNeverMixesWithItsOutput(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "--add", "wt.init", "echo first; sleep 2")
+	s.Git(s.Repo, "config", "--add", "wt.init", "echo second")
+	out := onTerminal(t, s, "git-wt new T >/dev/null", "GIT_PROGRESS_DELAY=1")
+	lines := visibleLines(out)
+	if !strings.Contains(out, "% (0/2)") {
+		t.Errorf("no meter while the first init command ran past the delay:\n%q", out)
+	}
+	if !slices.Contains(lines, "second") || !slices.Contains(lines, "first") {
+		t.Errorf("the init's output shares its lines with the meter: the terminal shows\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// visibleLines is what a terminal shows of out: each line as the last of
+// its carriage returns left it, trailing blanks trimmed.
+func visibleLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		var screen []rune
+		col := 0
+		for _, r := range l {
+			if r == '\r' {
+				col = 0
+				continue
+			}
+			if col < len(screen) {
+				screen[col] = r
+			} else {
+				screen = append(screen, r)
+			}
+			col++
+		}
+		lines = append(lines, strings.TrimRight(string(screen), " "))
+	}
+	return lines
 }
 
 // timeless blanks the clock in a command's output (ages such as "3s",

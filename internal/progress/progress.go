@@ -28,6 +28,12 @@ const DefaultDelay = 2 * time.Second
 // did not change.
 const redraw = 100 * time.Millisecond
 
+// tick is how often a showing meter is drawn again without news, as git's
+// does: a step that takes long (an init command) still shows its meter
+// once the delay has passed, and a line that other output wiped comes
+// back.
+const tick = time.Second
+
 // Unit says how a meter prints its counts.
 type Unit int
 
@@ -41,7 +47,10 @@ type Printer struct {
 	w     io.Writer
 	delay time.Duration
 	size  func(int64) string // how a Bytes count prints
-	mu    sync.Mutex         // one meter line at a time on w
+	mu    sync.Mutex         // one meter line at a time on w; guards active and each meter's drawn
+	// active is the meter whose line is on screen, which other output
+	// (Output) clears first.
+	active *Meter
 }
 
 // NewPrinter returns a Printer drawing on w, or nil (meters that print
@@ -70,7 +79,10 @@ type Meter struct {
 	n, total int64
 	lastDraw time.Time
 	lastPct  int64
-	drawn    int // width of the line last drawn; 0: nothing on screen
+	shown    bool        // the meter has been drawn: Done draws its last line
+	ended    bool        // Done was called
+	timer    *time.Timer // the draw at the delay, then every tick
+	drawn    int         // width of the line on screen (0: none); guarded by p.mu
 }
 
 // Start begins a meter titled title ("checking worktrees") counting up to
@@ -79,7 +91,30 @@ func (p *Printer) Start(title string, total int64, unit Unit) *Meter {
 	if p == nil {
 		return nil
 	}
-	return &Meter{p: p, title: title, total: total, unit: unit, start: time.Now()}
+	m := &Meter{p: p, title: title, total: total, unit: unit, start: time.Now()}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if p.delay == 0 {
+		m.draw(false) // at once, and so in a known order
+		m.timer = time.AfterFunc(tick, m.onTimer)
+	} else {
+		m.timer = time.AfterFunc(p.delay, m.onTimer)
+	}
+	return m
+}
+
+// onTimer draws the meter when nothing else did for a while, then again
+// a tick later, until Done.
+func (m *Meter) onTimer() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ended {
+		return
+	}
+	if time.Since(m.lastDraw) >= tick-redraw {
+		m.draw(false)
+	}
+	m.timer.Reset(tick)
 }
 
 // Add counts n more done.
@@ -101,7 +136,9 @@ func (m *Meter) Done() {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.drawn > 0 {
+	m.ended = true
+	m.timer.Stop()
+	if m.shown {
 		m.draw(true)
 	}
 }
@@ -125,11 +162,35 @@ func (m *Meter) draw(final bool) {
 	if final {
 		line, end = line+", done.", "\n"
 	}
+	p := m.p
+	p.mu.Lock()
 	pad := strings.Repeat(" ", max(0, m.drawn-len(line)))
-	m.p.mu.Lock()
-	fmt.Fprint(m.p.w, "\r"+line+pad+end)
-	m.p.mu.Unlock()
-	m.drawn, m.lastPct, m.lastDraw = len(line), pct, now
+	fmt.Fprint(p.w, "\r"+line+pad+end)
+	m.drawn, p.active = len(line), m
+	if final {
+		m.drawn, p.active = 0, nil
+	}
+	p.mu.Unlock()
+	m.shown, m.lastPct, m.lastDraw = true, pct, now
+}
+
+// Output is a writer for other output to the printer's stream (an init
+// command's, on the same terminal): each write first clears the meter's
+// line, so that the two never mix on one line, and the meter is drawn
+// again below at its next tick.
+func (p *Printer) Output() io.Writer { return clearing{p} }
+
+type clearing struct{ p *Printer }
+
+func (c clearing) Write(b []byte) (int, error) {
+	p := c.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if a := p.active; a != nil && a.drawn > 0 {
+		fmt.Fprint(p.w, "\r"+strings.Repeat(" ", a.drawn)+"\r")
+		a.drawn = 0
+	}
+	return p.w.Write(b)
 }
 
 func (m *Meter) amount(n int64) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestNilPrinterAndMeterDoNothing(t *testing.T) {
@@ -30,7 +31,8 @@ func TestMeterDrawsInPlaceAndEndsWithDone(t *testing.T) {
 		m.Add(1)
 	}
 	m.Done()
-	want := "\rgit-wt: checking worktrees:  25% (1/4)\r" +
+	want := "\rgit-wt: checking worktrees:   0% (0/4)\r" +
+		"\rgit-wt: checking worktrees:  25% (1/4)\r" +
 		"\rgit-wt: checking worktrees:  50% (2/4)\r" +
 		"\rgit-wt: checking worktrees:  75% (3/4)\r" +
 		"\rgit-wt: checking worktrees: 100% (4/4)\r" +
@@ -58,7 +60,7 @@ func TestBytesUnknownTotalAndPadding(t *testing.T) {
 	m := p.Start("copying .env", 0, Bytes)
 	m.Add(3 << 20)
 	m.Done()
-	if want := "\rgit-wt: copying .env: 3.0M\r\rgit-wt: copying .env: 3.0M, done.\n"; buf.String() != want {
+	if want := "\rgit-wt: copying .env: 0.0M\r\rgit-wt: copying .env: 3.0M, done.\n"; buf.String() != want {
 		t.Fatalf("got %q, want %q", buf.String(), want)
 	}
 	// A shorter line blanks out what is left of a longer one.
@@ -86,6 +88,56 @@ func TestMeterCountsFromManyGoroutines(t *testing.T) {
 	if !strings.HasSuffix(buf.String(), "100% (200/200), done.\n") {
 		t.Fatalf("final line: %q", buf.String())
 	}
+}
+
+func TestLongStepShowsTheMeterAtTheDelay(t *testing.T) {
+	t.Setenv("GIT_PROGRESS_DELAY", "1")
+	var buf syncBuffer
+	m := NewPrinter(&buf, true, mebibytes).Start("init in /w", 1, Count)
+	time.Sleep(1300 * time.Millisecond) // one init command that sleeps
+	if got := buf.String(); got != "\rgit-wt: init in /w:   0% (0/1)\r" {
+		t.Errorf("after the delay, with no step done: %q", got)
+	}
+	m.Add(1)
+	m.Done()
+}
+
+func TestOtherOutputClearsTheMeterLineFirst(t *testing.T) {
+	t.Setenv("GIT_PROGRESS_DELAY", "0")
+	var buf bytes.Buffer
+	p := NewPrinter(&buf, true, mebibytes)
+	m := p.Start("init", 2, Count)
+	buf.Reset()
+	fmt.Fprint(p.Output(), "first done\n")
+	if want := "\r" + strings.Repeat(" ", len("git-wt: init:   0% (0/2)")) + "\rfirst done\n"; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	fmt.Fprint(p.Output(), "more\n") // the line is clear already
+	m.Add(1)
+	if want := "more\n\rgit-wt: init:  50% (1/2)\r"; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+	m.Done()
+}
+
+// syncBuffer is a bytes.Buffer the meter's timer and the test may use at
+// once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // mebibytes stands for the size format the cli passes (settings.FormatSize).

@@ -99,9 +99,21 @@ func (s *silentError) Error() string { return fmt.Sprintf("exit %d", s.code) }
 // the man page generator.
 func DocApp() *cli.App { return newApp(newEnv(nil, io.Discard, io.Discard)) }
 
+// printHelp prints help as urfave/cli does, its long lines wrapped to the
+// terminal's width when stdout is one (piped, lines are left whole, for
+// whoever reads them).
+func (e *env) printHelp(w io.Writer, templ string, data any) {
+	funcs := map[string]any{}
+	if width := e.termWidth(); width > 0 {
+		funcs["wrapAt"] = func() int { return max(width, 40) - 1 }
+	}
+	cli.HelpPrinterCustom(w, templ, data, funcs)
+}
+
 func newApp(e *env) *cli.App {
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version", DisableDefaultText: true}
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}
+	cli.HelpPrinter = e.printHelp
 	app := &cli.App{
 		Name:      "git-wt",
 		HelpName:  "git wt",

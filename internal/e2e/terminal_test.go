@@ -130,6 +130,22 @@ func TestInitProgressShowsDuringALongStepAndNeverMixesWithItsOutput(t *testing.T
 	}
 }
 
+func TestHelpIsWrappedToTheTerminal(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, cmd := range []string{"git-wt -h", "git-wt sync -h", "git-wt merge -h"} {
+		out := onTerminal(t, s, "stty cols 60; "+cmd)
+		for _, l := range visibleLines(out) {
+			if utf8.RuneCountInString(l) > 60 {
+				t.Errorf("%s: a line wider than the terminal's 60 columns:\n%s", cmd, l)
+			}
+		}
+	}
+	// Piped, lines stay whole for whoever reads them.
+	if r := s.MustWT("sync", "-h"); !strings.Contains(r.Stdout, "A task stacked on another (git wt new --base PARENT) syncs after its parent") {
+		t.Errorf("piped help was wrapped:\n%s", r.Stdout)
+	}
+}
+
 // visibleLines is what a terminal shows of out: each line as the last of
 // its carriage returns left it, trailing blanks trimmed.
 func visibleLines(out string) []string {

@@ -405,3 +405,44 @@ func TestSyncFetchesARemoteBaseFirst(t *testing.T) {
 		t.Error("the worktree lacks the fetched file")
 	}
 }
+
+func TestConcurrentSyncsRebaseEachTaskOnce(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	ids := []string{"a", "b", "c", "d", "e"}
+	paths := map[string]string{}
+	for _, id := range ids {
+		paths[id] = newTaskWithCommit(s, id)
+	}
+	mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	var cmds []*exec.Cmd
+	for range 4 {
+		cmds = append(cmds, s.Cmd(s.Repo, "sync", "--all", "--json"))
+	}
+	startTogether(t, cmds)
+	for _, c := range cmds {
+		// Each ends: 0, or 3 where another sync had the task (busy, or
+		// its branch moved meanwhile); never 1.
+		if code := exitStatus(t, c.Wait()); code != 0 && code != 3 {
+			t.Errorf("a concurrent sync exited %d", code)
+		}
+	}
+	for _, id := range ids {
+		if n := s.Git(s.Repo, "rev-list", "--count", mainTip+"..wt/"+id); n != "1" {
+			t.Errorf("%s has %s commits on main, want its own one, rebased once", id, n)
+		}
+		if p := parents(s, "wt/"+id); len(p) != 1 || p[0] != mainTip {
+			t.Errorf("%s stands on %v, want main's tip", id, p)
+		}
+		rec := readRecord(t, s, id)
+		if rec["state"] != "active" || rec["base_sha"] != mainTip {
+			t.Errorf("%s: state %v, base_sha %v", id, rec["state"], rec["base_sha"])
+		}
+		clean(t, s, paths[id])
+		if !testutil.Exists(filepath.Join(paths[id], id+".txt")) || !testutil.Exists(filepath.Join(paths[id], "main.txt")) {
+			t.Errorf("%s lost files", id)
+		}
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Errorf("doctor after concurrent syncs: %s", r)
+	}
+}

@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/testutil"
 )
 
@@ -445,4 +447,66 @@ func TestConcurrentSyncsRebaseEachTaskOnce(t *testing.T) {
 	if r := s.WT("doctor"); r.Code != 0 {
 		t.Errorf("doctor after concurrent syncs: %s", r)
 	}
+}
+
+// A git wt commit while a sync has moved the branch but not yet the files
+// would stage the old files on the new tip, undoing the sync in the
+// commit: the commit waits for the sync instead.
+func TestCommitDuringASyncWaitsForIt(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := newTaskWithCommit(s, "T")
+	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	goFile := filepath.Join(t.TempDir(), "go")
+	reached := filepath.Join(t.TempDir(), "reached")
+	sync := s.Cmd(s.Repo, "sync", "T")
+	sync.Env = append(sync.Env, task.CheckpointEnv+"=sync:moved", task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_GO="+goFile)
+	if err := sync.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sync.Process.Kill(); sync.Wait() })
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	s.Write(filepath.Join(path, "wip.txt"), "wip\n")
+	commit := s.Cmd(s.Repo, "commit", "T", "-m", "wip")
+	if err := commit.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- commit.Wait() }()
+	lockFile := filepath.Join(s.Repo, ".git", "wt", "commit", "T.lock")
+	var commitErr error
+	finished := false
+	waitFor(t, func() bool {
+		select {
+		case commitErr = <-done:
+			finished = true
+			return true
+		default:
+			return hasOpen(commit.Process.Pid, lockFile) && !holdsLock(s, commit.Process.Pid)
+		}
+	})
+	os.WriteFile(goFile, nil, 0o644)
+	if err := sync.Wait(); err != nil {
+		t.Fatalf("the sync: %v", err)
+	}
+	if !finished {
+		commitErr = <-done
+	}
+	if commitErr != nil {
+		t.Fatalf("the commit: %v", commitErr)
+	}
+	if !s.GitOK(s.Repo, "cat-file", "-e", "wt/T:main.txt") || !s.GitOK(s.Repo, "cat-file", "-e", "wt/T:wip.txt") {
+		t.Errorf("the commit made during the sync lost the synced files or its own:\n%s", s.Git(s.Repo, "show", "--stat", "wt/T"))
+	}
+	clean(t, s, path)
+}
+
+// holdsLock reports whether process pid holds a flock, as /proc/locks says.
+func holdsLock(s *testutil.Sandbox, pid int) bool {
+	data, _ := os.ReadFile("/proc/locks")
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) > 4 && f[1] == "FLOCK" && f[4] == strconv.Itoa(pid) && !strings.Contains(l, "->") {
+			return true
+		}
+	}
+	return false
 }

@@ -170,7 +170,8 @@ func describeBase(base string) string {
 	return "commit '" + base + "'"
 }
 
-// applySync moves the task to its new tip, holding it in state syncing:
+// applySync moves the task to its new tip, holding it in state syncing
+// and its commit lock:
 // the branch by compare-and-swap, then the files with a two-tree
 // read-tree, which refuses rather than overwrite a change made meanwhile
 // (the branch is then put back). The record's base follows. What it
@@ -178,6 +179,13 @@ func describeBase(base string) string {
 func (m *Flow) applySync(ctx context.Context, e *record.Entry, step *syncStep) (string, error) {
 	rec := e.Record
 	was := rec.State
+	// git wt commit waits: between the branch's move and the files' it
+	// would stage the old files on the new tip, undoing the sync.
+	cl, err := m.commitLock(ctx, rec)
+	if err != nil {
+		return SkippedBusy, err
+	}
+	defer cl.Release()
 	l, err := m.Lock(ctx)
 	if err != nil {
 		return SyncFailed, err

@@ -141,6 +141,9 @@ func (e *env) stateCell(v taskView) cell {
 	if v.Merged != nil && *v.Merged {
 		parts = append(parts, "merged")
 	}
+	if len(v.Sparse) > 0 {
+		parts = append(parts, "sparse")
+	}
 	if v.Init.Status == record.InitFailed || v.Init.Status == record.InitUntrusted {
 		parts = append(parts, "init:"+string(v.Init.Status))
 	}

@@ -22,6 +22,7 @@ func newCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "path", Usage: "put the worktree in `DIR` (inside the base dir; relative to it)"},
 			&cli.BoolFlag{Name: "no-init", Usage: "do not run the init command"},
 			&cli.BoolFlag{Name: "no-copy", Usage: "do not copy wt.copy files"},
+			&cli.StringSliceFlag{Name: "sparse", Usage: "check out only directory `DIR` and the files at the root (repeatable; default: wt.sparse, else the current worktree's)"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -40,6 +41,7 @@ func newCommand(e *env) *cli.Command {
 				Path:   c.String("path"),
 				NoInit: c.Bool("no-init"),
 				NoCopy: c.Bool("no-copy"),
+				Sparse: c.StringSlice("sparse"),
 			})
 			if err != nil {
 				return err

@@ -58,6 +58,9 @@ func (e *env) showText(v taskView) error {
 	if v.Init.Log != "" {
 		field("init log", v.Init.Log)
 	}
+	if len(v.Sparse) > 0 {
+		field("sparse", strings.Join(v.Sparse, " ")+" (and the files at the root)")
+	}
 	if v.LockReason != "" {
 		field("lock reason", v.LockReason)
 	}

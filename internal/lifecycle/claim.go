@@ -105,7 +105,7 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 	rec := &record.Record{
 		Task: o.TaskID, Slug: name, Branch: branch, Path: path,
 		Base: b.Name(), BaseSHA: b.SHA, State: record.Creating,
-		CreatedAt: now, LastAccessAt: now,
+		CreatedAt: now, LastAccessAt: now, Sparse: o.Sparse,
 	}
 	if len(m.Settings.Ports) > 0 {
 		entries, err := m.Ports().Held(ctx, held)

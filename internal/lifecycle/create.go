@@ -26,6 +26,9 @@ type CreateOptions struct {
 	Path   string // --path; default <base dir>/<slug>
 	NoInit bool
 	NoCopy bool
+	// Sparse are the directories --sparse named: only they (and the
+	// files at the root) are checked out.
+	Sparse []string
 	// ForRunner is a creation an agent runner asked for (SPEC §13): its
 	// Base applies only to a task that does not exist yet, and a Base that
 	// is a bare commit records as the task's base the branch checked out
@@ -229,6 +232,9 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 			b.Ref = ref // the branch starts at the commit, and merges back here
 		}
 	}
+	if o.Sparse, err = m.sparseDirs(ctx, o.Sparse); err != nil {
+		return nil, err
+	}
 	baseDir, err := m.Place.PlaceNew(ctx, b.SHA)
 	if err != nil {
 		return nil, err
@@ -283,6 +289,9 @@ func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions) 
 			next.Move(record.Active, task.Self()) // as settleState will: creating → active is a legal move
 			plan.SettleEmpty(&next)
 			m.Store.Prewrite(ctx, &next)
+		}
+		if err := m.shapeCheckout(ctx, rec); err != nil {
+			return err
 		}
 		if err := m.CheckOut(ctx, rec.Path, rec.Branch); err != nil {
 			return err

@@ -97,6 +97,10 @@ type Record struct {
 	// for its life.
 	Ports map[string]int `json:"ports,omitempty"`
 
+	// Sparse are the directories of a sparse checkout (SPEC §11); none
+	// for a full one.
+	Sparse []string `json:"sparse,omitempty"`
+
 	// Sync is the sync under way while the task is syncing (SPEC §12):
 	// what doctor needs to finish it or put it back if its process dies.
 	Sync *SyncStep `json:"sync,omitempty"`

@@ -40,6 +40,8 @@ var Table = []Setting{
 	{Name: "wt.port", Meaning: "multi-valued; names of environment variables (PORT, API_PORT) that each get a TCP port of the task's own, free on this host and held by no other task, for the task's life; in the init's and exec's environment, git wt env, show, list --json and docker-args"},
 	{Name: "wt.portRange", Default: "20000-29999", Meaning: "the range wt.port's ports come from", read: func(s *Settings, v string) error { return s.parsePortRange(v) }},
 	{Name: "wt.envFile", Meaning: "a path in the worktree (.env.local) where new writes the task's environment as a dotenv file, kept out of git status by .git/info/exclude", read: func(s *Settings, v string) error { return s.parseEnvFile(v) }},
+	{Name: "wt.sparse", Meaning: "multi-valued; directories (cone mode) that new tasks check out, with the files at the root; nothing else is ever written (new --sparse DIR for one task)"},
+	boolean("wt.sparseInherit", "true", "a task started from inside a sparse worktree checks out the same directories", func(s *Settings) *bool { return &s.SparseInherit }),
 	count("wt.staleAfter", "50", "list --json marks a task stale when its branch is more commits than this behind its base (git wt sync brings it up)", func(s *Settings) *int { return &s.StaleAfter }),
 	boolean("wt.cleanupOnMerge", "true", "the post-merge hook removes clean task worktrees whose branch got merged", func(s *Settings) *bool { return &s.CleanupOnMerge }),
 	boolean("wt.deleteBranch", "true", "removing a task also deletes its branch when that loses no commits", func(s *Settings) *bool { return &s.DeleteBranch }),

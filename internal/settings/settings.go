@@ -48,7 +48,9 @@ type Settings struct {
 	MaxWorktrees     int
 	MaxAge           time.Duration
 	MaxCount         int
-	StaleAfter       int // wt.staleAfter: behind more than this is stale
+	StaleAfter       int      // wt.staleAfter: behind more than this is stale
+	Sparse           []string // wt.sparse: the directories new tasks check out
+	SparseInherit    bool     // wt.sparseInherit
 	MaxTotalSize     int64
 	Init             []Value // trust decided by scope; see InitCommands
 	Copy             []string
@@ -211,6 +213,13 @@ func (s *Settings) resolve(mainDir string) error {
 	if perr := s.parsePortNames(); err == nil && perr != nil {
 		err = fmt.Errorf("bad config wt.port: %v", perr)
 	}
+	for _, v := range s.All("wt.sparse") {
+		dir, serr := CleanSparseDir(v.Value)
+		if serr != nil && err == nil {
+			err = fmt.Errorf("bad config wt.sparse: %v", serr)
+		}
+		s.Sparse = append(s.Sparse, dir)
+	}
 	s.settlePlaces(mainDir)
 	return err
 }
@@ -253,6 +262,23 @@ func (s *Settings) InitCommands() (run, untrusted []string) {
 		}
 	}
 	return run, untrusted
+}
+
+// CleanSparseDir checks a sparse directory (wt.sparse, new --sparse): a
+// path relative to the worktree's root, inside it, that git reads as a
+// directory and never as an option; it returns it without slashes at its
+// ends.
+func CleanSparseDir(dir string) (string, error) {
+	clean := strings.Trim(filepath.ToSlash(strings.TrimSpace(dir)), "/")
+	switch {
+	case clean == "" || clean == ".":
+		return "", fmt.Errorf("%q names no directory (leave --sparse out for a full checkout)", dir)
+	case strings.HasPrefix(clean, "-"), strings.ContainsAny(clean, "\x00\n\r"):
+		return "", fmt.Errorf("%q is not a directory name git-wt passes to git", dir)
+	case slices.Contains(strings.Split(clean, "/"), ".."), slices.Contains(strings.Split(clean, "/"), ".git"):
+		return "", fmt.Errorf("%q leaves the worktree or enters .git", dir)
+	}
+	return clean, nil
 }
 
 // parsePortNames reads wt.port: each name once, in order.

@@ -70,6 +70,7 @@ func main() {
 		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
 		{"sync", func(env []string) []row { return benchSync(env, root) }},
 		{"agent-hook", func(env []string) []row { return benchAgentHook(env, root) }},
+		{"sparse", func(env []string) []row { return benchSparse(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue
@@ -464,4 +465,29 @@ func benchAgentHook(env []string, root string) []row {
 	r := ratioRow("agent-hook claude-create, 5,000 files", 1.05, hookD, newD)
 	r.note = "against git wt new"
 	return []row{r}
+}
+
+// benchSparse measures new --sparse of one directory of 200 against the
+// plain git way to the same checkout: worktree add --no-checkout, then
+// sparse-checkout set and read-tree in it (SPEC §11; bar: 1.2x).
+func benchSparse(env []string, root string) []row {
+	repo := filepath.Join(root, "sparse", "repo")
+	makeRepo(env, repo, 5000, 200)
+	git(env, repo, "config", "extensions.worktreeConfig", "true")
+	git(env, repo, "config", "core.repositoryformatversion", "1")
+	wtD, gitD := interleave(*rounds,
+		func(i int) time.Duration {
+			d := wt(env, repo, "new", "--no-init", "--quiet", "--sparse", "d007", fmt.Sprintf("t%d", i))
+			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
+			return d
+		},
+		func(i int) time.Duration {
+			p := plainWorktree(repo, i)
+			d := git(env, repo, "worktree", "add", "-q", "--no-checkout", "-b", fmt.Sprintf("plain/%d", i), p)
+			d += runWith(env, p, "d007\n", "git", "sparse-checkout", "set", "--cone", "--stdin")
+			d += git(env, p, "read-tree", "-mu", "HEAD")
+			git(env, repo, "worktree", "remove", "--force", p)
+			return d
+		})
+	return []row{ratioRow("new --sparse, 1 of 200 folders, 5,000 files", 1.2, wtD, gitD)}
 }

@@ -2,6 +2,11 @@ package git
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -45,4 +50,69 @@ func (r Index) SparseDirs(ctx context.Context, dir string) (dirs []string, ok bo
 	}
 	lines, err := r.git.Lines(ctx, dir, "sparse-checkout", "list")
 	return lines, err == nil
+}
+
+// WriteSparseCone writes the cone-mode sparse settings of the linked
+// worktree whose git dir is adminDir, as `git sparse-checkout set --cone`
+// would (git-sparse-checkout(1), "Internals: cone pattern set"): the
+// patterns file, and core.sparseCheckout and core.sparseCheckoutCone in its
+// config.worktree. No git process: a new task's worktree has neither file
+// yet. ok is false, and nothing written, when config.worktree exists (git
+// worktree add copied the main worktree's): then SparseSet merges.
+func WriteSparseCone(adminDir string, dirs []string) (ok bool, err error) {
+	cfg := filepath.Join(adminDir, "config.worktree")
+	if _, err := os.Lstat(cfg); err == nil {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Join(adminDir, "info"), 0o777); err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(filepath.Join(adminDir, "info", "sparse-checkout"), []byte(ConePatterns(dirs)), 0o666); err != nil {
+		return false, err
+	}
+	return true, os.WriteFile(cfg, []byte("[core]\n\tsparseCheckout = true\n\tsparseCheckoutCone = true\n"), 0o666)
+}
+
+// ConePatterns is the cone-mode pattern file of dirs as git writes it:
+// the root's files, the files of every parent of a directory, then the
+// directories whole. A directory inside another listed one adds nothing.
+func ConePatterns(dirs []string) string {
+	sorted := slices.Clone(dirs)
+	slices.Sort(sorted)
+	var kept []string
+	for _, d := range slices.Compact(sorted) {
+		if len(kept) > 0 && strings.HasPrefix(d, kept[len(kept)-1]+"/") {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	parents := map[string]bool{}
+	for _, d := range kept {
+		parts := strings.Split(d, "/")
+		for i := 1; i < len(parts); i++ {
+			parents[strings.Join(parts[:i], "/")] = true
+		}
+	}
+	var b strings.Builder
+	b.WriteString("/*\n!/*/\n")
+	for _, p := range slices.Sorted(maps.Keys(parents)) {
+		fmt.Fprintf(&b, "/%s/\n!/%s/*/\n", escapeCone(p), escapeCone(p))
+	}
+	for _, d := range kept {
+		fmt.Fprintf(&b, "/%s/\n", escapeCone(d))
+	}
+	return b.String()
+}
+
+// escapeCone escapes what a pattern would read specially, as git does for
+// cone-mode directories.
+func escapeCone(dir string) string {
+	var b strings.Builder
+	for _, r := range dir {
+		if strings.ContainsRune(`\*?[`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -54,6 +54,13 @@ func (m *Handler) shapeCheckout(ctx context.Context, rec *record.Record) error {
 	if err := m.worktreeConfigOn(ctx); err != nil {
 		return err
 	}
+	// Written as git would, without a git process, into a worktree that
+	// has no settings of its own yet; else git merges them.
+	if _, admin, err := git.AdminDir(rec.Path); err == nil {
+		if ok, err := git.WriteSparseCone(admin, rec.Sparse); ok || err != nil {
+			return err
+		}
+	}
 	return m.Git.Index().SparseSet(ctx, rec.Path, rec.Sparse)
 }
 

@@ -121,6 +121,14 @@ func TestRollbackKeepsWhatTheCheckoutDidNotWrite(t *testing.T) {
 			if r := s.WT("doctor"); r.Code != 0 {
 				t.Fatalf("a failed task is no problem for doctor: %s", r)
 			}
+			// Kept, it is a worktree on its branch with its files checked
+			// out, as its record says, the stranger's file beside them.
+			if head := s.Git(path, "symbolic-ref", "-q", "HEAD"); head != "refs/heads/wt/T" {
+				t.Errorf("the kept worktree's HEAD is %q, not its branch", head)
+			}
+			if !testutil.Exists(filepath.Join(path, "README.md")) {
+				t.Error("the kept worktree's checkout was not finished")
+			}
 		})
 	}
 }

@@ -124,6 +124,15 @@ func (r *Runner) PointHead(ctx context.Context, dir, ref string) error {
 	return err
 }
 
+// CheckOutAround writes the files of ref into the worktree at dir as a
+// one-tree `read-tree -m -u` does: git refuses, writing nothing, where an
+// untracked file stands at a path ref tracks, so nobody's file is ever
+// overwritten; HEAD is left alone.
+func (r *Runner) CheckOutAround(ctx context.Context, dir, ref string) error {
+	_, err := r.RunIn(ctx, dir, "read-tree", "-m", "-u", "--no-recurse-submodules", ref)
+	return err
+}
+
 // CheckOutTree makes the index and files of the worktree at dir those of
 // ref, overwriting what an interrupted checkout left, and leaves HEAD
 // alone (unlike reset); submodules are not touched.

@@ -94,6 +94,7 @@ var ops = []op{
 	{"rm-while-writing", 4, (*worker).opRemoveWhileWriting},
 	{"rm-force", 1, (*worker).opRemoveForce}, // rare: it excuses every loss of its task's earlier work
 	{"merge", 6, (*worker).opMerge},
+	{"sync", 4, (*worker).opSync},
 	{"gc", 6, simple("gc")},
 	{"doctor", 3, simple("doctor")},
 	{"doctor-fix", 3, simple("doctor", "--fix")},
@@ -275,6 +276,19 @@ func (w *worker) opMerge(task string, kill time.Duration) {
 		args = append(args, "--no-ff")
 	case 1:
 		args = append(args, "--squash")
+	}
+	w.wt(kill, args...)
+}
+
+// opSync brings a task, or all, up to main, rebasing or merging (which
+// touches the files of worktrees other workers write into).
+func (w *worker) opSync(task string, kill time.Duration) {
+	args := []string{"sync", task}
+	switch w.rnd.Intn(3) {
+	case 0:
+		args = []string{"sync", "--all"}
+	case 1:
+		args = append(args, "--merge")
 	}
 	w.wt(kill, args...)
 }

@@ -120,15 +120,21 @@ func (r History) TracksUnder(ctx context.Context, dir, rev, path string) (bool, 
 // MergedInto returns which of refs (full refs) are ancestors of (merged
 // into) commit.
 func (r History) MergedInto(ctx context.Context, dir, commit string, refs []string) (map[string]bool, error) {
-	lines, err := r.git.Lines(ctx, dir, append([]string{"for-each-ref", "--format=%(refname)", "--merged=" + commit}, refs...)...)
+	return r.refsWhere(ctx, dir, "--merged="+commit, refs)
+}
+
+// refsWhere returns which of refs pass a for-each-ref filter (--merged,
+// --contains), in one process.
+func (r History) refsWhere(ctx context.Context, dir, filter string, refs []string) (map[string]bool, error) {
+	lines, err := r.git.Lines(ctx, dir, append([]string{"for-each-ref", "--format=%(refname)", filter}, refs...)...)
 	if err != nil {
 		return nil, err
 	}
-	merged := make(map[string]bool, len(lines))
+	has := make(map[string]bool, len(lines))
 	for _, l := range lines {
-		merged[l] = true
+		has[l] = true
 	}
-	return merged, nil
+	return has, nil
 }
 
 // DiffTrees runs one diff-tree over pairs of commits ("tip base" per

@@ -12,15 +12,7 @@ import (
 // (`for-each-ref --contains`): one process for any number of branches, so
 // that a sync of many up-to-date tasks costs one git per base.
 func (r History) Containing(ctx context.Context, dir, commit string, refs []string) (map[string]bool, error) {
-	lines, err := r.git.Lines(ctx, dir, append([]string{"for-each-ref", "--format=%(refname)", "--contains=" + commit}, refs...)...)
-	if err != nil {
-		return nil, err
-	}
-	has := make(map[string]bool, len(lines))
-	for _, l := range lines {
-		has[l] = true
-	}
-	return has, nil
+	return r.refsWhere(ctx, dir, "--contains="+commit, refs)
 }
 
 // IsAncestor reports whether commit a is in the history of b (a == b

@@ -110,23 +110,11 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 	case record.Removing:
 		return m.DiagnoseRemoval(e, p, alive)
 	case record.Merging:
-		if alive != proc.Dead {
-			return nil
-		}
-		p.Kind, p.Age = task.InterruptedMerge, -1
-		p.Detail = fmt.Sprintf("a merge by process %d stopped", rec.CreatorPID)
-		p.Fix = "finish its cleanup if the merge landed, else set the task back to active"
-		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairMerge(ctx, e, wts) }
-		return p
+		return interrupted(p, alive, task.InterruptedMerge, "a merge", "finish its cleanup if the merge landed, else set the task back to active",
+			func(ctx context.Context) error { return m.RepairMerge(ctx, e, wts) })
 	case record.Syncing:
-		if alive != proc.Dead {
-			return nil
-		}
-		p.Kind, p.Age = task.InterruptedSync, -1
-		p.Detail = fmt.Sprintf("a sync by process %d stopped", rec.CreatorPID)
-		p.Fix = "bring the files to the branch if it moved, else set the task back as it was"
-		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairSync(ctx, e) }
-		return p
+		return interrupted(p, alive, task.InterruptedSync, "a sync", "bring the files to the branch if it moved, else set the task back as it was",
+			func(ctx context.Context) error { return m.RepairSync(ctx, e) })
 	}
 	st, err := os.Lstat(rec.Path)
 	if err != nil {
@@ -146,6 +134,18 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		return lp
 	}
 	return diagnoseOperation(rec, p)
+}
+
+// interrupted is the problem of a task left mid-operation (what) by a
+// process that died, fixed by repair; none while its owner may live.
+func interrupted(p *task.Problem, alive proc.Liveness, kind task.Kind, what, fix string, repair func(context.Context) error) *task.Problem {
+	if alive != proc.Dead {
+		return nil
+	}
+	p.Kind, p.Age, p.Fix = kind, -1, fix
+	p.Detail = fmt.Sprintf("%s by process %d stopped", what, p.Entry.Record.CreatorPID)
+	p.FixWith = func(ctx context.Context, _ bool) error { return repair(ctx) }
+	return p
 }
 
 // diagnoseOperation reports a task whose worktree git stopped in the

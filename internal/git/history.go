@@ -30,7 +30,13 @@ func (r History) Tree(ctx context.Context, dir, rev string) (string, error) {
 // RefExists reports whether ref (a full ref) exists, reading it once
 // (loose, then packed): an error is git failing otherwise.
 func (r History) RefExists(ctx context.Context, dir, ref string) (bool, error) {
-	_, err := r.git.Run(ctx, dir, "rev-parse", "--verify", "-q", ref)
+	return r.yesNo(ctx, dir, "rev-parse", "--verify", "-q", ref)
+}
+
+// yesNo runs a git that answers with its exit status: 0 yes, 1 no, and
+// anything else is git failing.
+func (r History) yesNo(ctx context.Context, dir string, args ...string) (bool, error) {
+	_, err := r.git.Run(ctx, dir, args...)
 	switch {
 	case err == nil:
 		return true, nil

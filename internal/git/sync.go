@@ -18,14 +18,7 @@ func (r History) Containing(ctx context.Context, dir, commit string, refs []stri
 // IsAncestor reports whether commit a is in the history of b (a == b
 // included).
 func (r History) IsAncestor(ctx context.Context, dir, a, b string) (bool, error) {
-	_, err := r.git.Run(ctx, dir, "merge-base", "--is-ancestor", a, b)
-	switch {
-	case err == nil:
-		return true, nil
-	case ExitCode(err) == 1:
-		return false, nil
-	}
-	return false, err
+	return r.yesNo(ctx, dir, "merge-base", "--is-ancestor", a, b)
 }
 
 // RebaseOnto replays the commits upstream..HEAD of the worktree at dir, on

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -250,7 +251,7 @@ func TestHookCommandsRefuseBadInputWithExit2(t *testing.T) {
 			t.Errorf("git wt %q: %s", args, r)
 		}
 	}
-	if r := s.MustWT("--help"); strings.Contains(r.Stdout, "hook ") || !strings.Contains(r.Stdout, "install") {
+	if r := s.MustWT("--help"); regexp.MustCompile(`(?m)^\s+hook\s`).MatchString(r.Stdout) || !strings.Contains(r.Stdout, "install") {
 		t.Errorf("help must list install and hide hook:\n%s", r.Stdout)
 	}
 }

@@ -1,0 +1,111 @@
+// Package mcpserver serves git-wt's commands as Model Context Protocol
+// tools (SPEC §13). Each tool call runs the git-wt binary itself with the
+// command's arguments and --json, so that a tool returns exactly the
+// document the command line prints, with the same error kinds, and keeps
+// every refusal the command line makes: the server adds no second
+// implementation of any command, only the refusal of force.
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"reflect"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a server.
+type Options struct {
+	Exe        string    // the git-wt binary each tool call runs
+	Version    string    // git-wt's version, told to clients
+	AllowForce bool      // git wt mcp --allow-force: rm may pass --force
+	Log        io.Writer // receives git-wt's messages (stderr); nil discards them
+}
+
+// Serve answers one client on r and w until it hangs up or ctx ends, then
+// waits for the git-wt processes still running: ending a call's context
+// sends them SIGTERM, and they roll back what they had begun.
+func Serve(ctx context.Context, o Options, r io.Reader, w io.Writer) error {
+	s, calls := newServer(o)
+	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+	calls.Wait()
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// newServer is the server with every tool, and the calls it has running.
+func newServer(o Options) (*mcp.Server, *sync.WaitGroup) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "git-wt", Version: o.Version}, nil)
+	r := &runner{exe: o.Exe, log: o.Log}
+	allowForce := func(in RmInput) ([]string, error) { return rmArgv(in, o.AllowForce) }
+	add(s, r, "new", "Create a task: its own branch and git worktree (or resume the task if it exists). "+
+		"Returns the task's record; its path is the worktree to work in.", pure(newArgv), nil)
+	add(s, r, "list", "List the task worktrees with their state, dirty count, ahead/behind their base and whether merged.",
+		pure(listArgv), nil)
+	add(s, r, "show", "Show one task's whole record and live status.", pure(showArgv), nil)
+	add(s, r, "path", "Return a task's worktree path as {\"path\": ...}.", pure(pathArgv), pathDocument)
+	add(s, r, "env", "Return a task's environment: the WT_* variables and its ports.", pure(envArgv), nil)
+	add(s, r, "commit", "Stage everything in a task's worktree (git add -A) and commit it. "+
+		"Returns the commit and whether one was made.", pure(commitArgv), nil)
+	add(s, r, "rm", "Remove tasks: worktree, branch (kept when it has unmerged commits) and record. "+
+		"A dirty, locked or in-use task is refused and kept. Returns one entry per task.", allowForce, nil)
+	add(s, r, "merge", "Merge a task's branch into its base (or into), then remove the task unless keep. "+
+		"A conflict aborts and changes nothing.", mergeArgv, nil)
+	add(s, r, "sync", "Bring task branches up to date with their bases, by rebase or merge. "+
+		"Returns one entry per task.", syncArgv, nil)
+	return s, &r.calls
+}
+
+// pure is an argv function that cannot refuse its input.
+func pure[In any](f func(In) []string) func(In) ([]string, error) {
+	return func(in In) ([]string, error) { return f(in), nil }
+}
+
+// add registers the tool name, which runs git-wt with argv(input) in the
+// input's directory. plain, when set, makes the document of a command that
+// prints no JSON from its output.
+func add[In interface{ dir() string }](s *mcp.Server, r *runner, name, description string,
+	argv func(In) ([]string, error), plain func(stdout []byte) []byte) {
+	tool := &mcp.Tool{Name: name, Description: description, InputSchema: inputSchema[In]()}
+	mcp.AddTool(s, tool, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		args, err := argv(in)
+		if err != nil {
+			return refusal(err), nil, nil
+		}
+		res, err := r.run(ctx, in.dir(), args, plain)
+		return res, nil, err
+	})
+}
+
+// inputSchema is In's schema. The tags give only descriptions: the modes'
+// choices and the lists of tasks come from typeSchemas.
+func inputSchema[In any]() *jsonschema.Schema {
+	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas()})
+	if err != nil {
+		panic(err) // the input types are fixed: a bad one fails every test
+	}
+	return schema
+}
+
+// typeSchemas are the schemas of the mode types (strings, one of their
+// modes) and of a list of tasks: an array, never null as a Go slice may
+// be.
+func typeSchemas() map[reflect.Type]*jsonschema.Schema {
+	enum := func(modes []string) *jsonschema.Schema {
+		s := &jsonschema.Schema{Type: "string"}
+		for _, m := range modes {
+			s.Enum = append(s.Enum, m)
+		}
+		return s
+	}
+	return map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[MergeMode](): enum(mergeModes),
+		reflect.TypeFor[SyncMode]():  enum(syncModes),
+		reflect.TypeFor[[]string]():  {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
+	}
+}

@@ -8,12 +8,15 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"reflect"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
 // Options configure a server.
@@ -71,15 +74,44 @@ func pure[In any](f func(In) []string) func(In) ([]string, error) {
 // prints no JSON from its output.
 func add[In interface{ dir() string }](s *mcp.Server, r *runner, name, description string,
 	argv func(In) ([]string, error), plain func(stdout []byte) []byte) {
-	tool := &mcp.Tool{Name: name, Description: description, InputSchema: inputSchema[In]()}
-	mcp.AddTool(s, tool, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		args, err := argv(in)
-		if err != nil {
-			return refusal(err), nil, nil
-		}
-		res, err := r.run(ctx, in.dir(), args, plain)
-		return res, nil, err
-	})
+	schema := inputSchema[In]()
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(err) // the input types are fixed: a bad one fails every test
+	}
+	s.AddTool(&mcp.Tool{Name: name, Description: description, InputSchema: schema},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			in, err := decode[In](resolved, req.Params.Arguments)
+			if err == nil {
+				var args []string
+				if args, err = argv(in); err == nil {
+					return r.run(ctx, in.dir(), args, plain)
+				}
+			}
+			return refusal(err), nil
+		})
+}
+
+// decode checks a call's arguments against the tool's schema and reads
+// them. Bad arguments are a usage error, as a bad flag is on the command
+// line: the SDK's own check would answer with bare text, not the error
+// document.
+func decode[In any](schema *jsonschema.Resolved, raw json.RawMessage) (In, error) {
+	var in In
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}") // a client may leave out an empty input
+	}
+	var instance any
+	if err := json.Unmarshal(raw, &instance); err != nil {
+		return in, exitcode.Usagef("the arguments are not JSON: %v", err)
+	}
+	if err := schema.Validate(instance); err != nil {
+		return in, exitcode.Usagef("invalid arguments: %v", err)
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, exitcode.Usagef("invalid arguments: %v", err)
+	}
+	return in, nil
 }
 
 // inputSchema is In's schema. The tags give only descriptions: the modes'

@@ -4,6 +4,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -112,5 +113,21 @@ func TestDocuments(t *testing.T) {
 	}
 	if res := result([]byte(`{"task":"a"}`), false); res.StructuredContent == nil || res.IsError {
 		t.Errorf("an object must be structured content too: %+v", res)
+	}
+}
+
+func TestBadArgumentsAreUsageErrors(t *testing.T) {
+	merge, _ := inputSchema[MergeInput]().Resolve(nil)
+	list, _ := inputSchema[ListInput]().Resolve(nil)
+	for _, raw := range []string{`{"task":"T","mode":"force"}`, `{"mode":"squash"}`, `{"task":"T","force":true}`, `{"task":3}`, `[`} {
+		if _, err := decode[MergeInput](merge, json.RawMessage(raw)); exitcode.Of(err) != exitcode.Usage {
+			t.Errorf("merge %s: %v, want a usage error", raw, err)
+		}
+	}
+	if in, err := decode[MergeInput](merge, json.RawMessage(`{"task":"T","mode":"squash","dir":"/r"}`)); err != nil || in.Mode != "squash" || in.dir() != "/r" {
+		t.Errorf("a good merge input read as %+v, %v", in, err)
+	}
+	if _, err := decode[ListInput](list, nil); err != nil {
+		t.Errorf("list without arguments: %v", err)
 	}
 }

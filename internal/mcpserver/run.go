@@ -34,7 +34,7 @@ type runner struct {
 // or sync that refused a task prints its per-task document and exits 3 or
 // 1: that document is the result, marked as an error. Only a git-wt that
 // could not run at all is a Go error.
-func (r *runner) run(ctx context.Context, dir string, args []string, plain func([]byte) []byte) (*mcp.CallToolResult, error) {
+func (r *runner) run(ctx context.Context, dir string, args []string) (*mcp.CallToolResult, error) {
 	r.calls.Add(1)
 	defer r.calls.Done()
 	var stdout bytes.Buffer
@@ -48,9 +48,6 @@ func (r *runner) run(ctx context.Context, dir string, args []string, plain func(
 	var failed *child.Error
 	switch {
 	case err == nil:
-		if plain != nil {
-			doc = plain(doc)
-		}
 		return result(doc, false), nil
 	case errors.As(err, &failed) && failed.ExitCode > 0:
 		if !json.Valid(doc) {
@@ -62,12 +59,11 @@ func (r *runner) run(ctx context.Context, dir string, args []string, plain func(
 }
 
 // compact is git-wt's JSON document without its indentation, which costs
-// a model's context and tells it nothing; output that is not JSON (path's)
-// loses only its line's end.
+// a model's context and tells it nothing.
 func compact(stdout []byte) []byte {
 	var b bytes.Buffer
 	if json.Compact(&b, stdout) != nil {
-		return bytes.TrimSuffix(stdout, []byte("\n"))
+		return bytes.TrimSpace(stdout)
 	}
 	return b.Bytes()
 }
@@ -90,10 +86,10 @@ func refusal(err error) *mcp.CallToolResult {
 	return result(errorJSON(code, err.Error()), true)
 }
 
-// errorJSON is SPEC §2's error document, for a failure git-wt printed no
-// document for (path has no --json; a git-wt that died printed nothing),
-// or for a refusal of the server's own: the kind its exit code says (as
-// the command line's own fallback), and its last message.
+// errorJSON is SPEC §2's error document, for a refusal of the server's
+// own, or a failure git-wt printed no document for (killed, or failing
+// before it read its arguments): the kind its exit code says (the command
+// line's own fallback), and its last message.
 func errorJSON(code int, message string) []byte {
 	kind, _ := exitcode.KindOfCode(code)
 	type body struct {
@@ -102,12 +98,5 @@ func errorJSON(code int, message string) []byte {
 		Message string        `json:"message"`
 	}
 	doc, _ := json.Marshal(map[string]body{"error": {code, kind, strings.TrimPrefix(message, "git-wt: ")}})
-	return doc
-}
-
-// pathDocument is path's document, {"path": ...}, made from the path it
-// prints.
-func pathDocument(stdout []byte) []byte {
-	doc, _ := json.Marshal(map[string]string{"path": string(stdout)})
 	return doc
 }

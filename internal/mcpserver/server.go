@@ -47,20 +47,20 @@ func newServer(o Options) (*mcp.Server, *sync.WaitGroup) {
 	r := &runner{exe: o.Exe, log: o.Log}
 	allowForce := func(in RmInput) ([]string, error) { return rmArgv(in, o.AllowForce) }
 	add(s, r, "new", "Create a task: its own branch and git worktree (or resume the task if it exists). "+
-		"Returns the task's record; its path is the worktree to work in.", pure(newArgv), nil)
+		"Returns the task's record; its path is the worktree to work in.", pure(newArgv))
 	add(s, r, "list", "List the task worktrees with their state, dirty count, ahead/behind their base and whether merged.",
-		pure(listArgv), nil)
-	add(s, r, "show", "Show one task's whole record and live status.", pure(showArgv), nil)
-	add(s, r, "path", "Return a task's worktree path as {\"path\": ...}.", pure(pathArgv), pathDocument)
-	add(s, r, "env", "Return a task's environment: the WT_* variables and its ports.", pure(envArgv), nil)
+		pure(listArgv))
+	add(s, r, "show", "Show one task's whole record and live status.", pure(showArgv))
+	add(s, r, "path", "Return a task's worktree path.", pure(pathArgv))
+	add(s, r, "env", "Return a task's environment: the WT_* variables and its ports.", pure(envArgv))
 	add(s, r, "commit", "Stage everything in a task's worktree (git add -A) and commit it. "+
-		"Returns the commit and whether one was made.", pure(commitArgv), nil)
+		"Returns the commit and whether one was made.", pure(commitArgv))
 	add(s, r, "rm", "Remove tasks: worktree, branch (kept when it has unmerged commits) and record. "+
-		"A dirty, locked or in-use task is refused and kept. Returns one entry per task.", allowForce, nil)
+		"A dirty, locked or in-use task is refused and kept. Returns one entry per task.", allowForce)
 	add(s, r, "merge", "Merge a task's branch into its base (or into), then remove the task unless keep. "+
-		"A conflict aborts and changes nothing.", mergeArgv, nil)
+		"A conflict aborts and changes nothing.", mergeArgv)
 	add(s, r, "sync", "Bring task branches up to date with their bases, by rebase or merge. "+
-		"Returns one entry per task.", syncArgv, nil)
+		"Returns one entry per task.", syncArgv)
 	return s, &r.calls
 }
 
@@ -70,10 +70,9 @@ func pure[In any](f func(In) []string) func(In) ([]string, error) {
 }
 
 // add registers the tool name, which runs git-wt with argv(input) in the
-// input's directory. plain, when set, makes the document of a command that
-// prints no JSON from its output.
+// input's directory.
 func add[In interface{ dir() string }](s *mcp.Server, r *runner, name, description string,
-	argv func(In) ([]string, error), plain func(stdout []byte) []byte) {
+	argv func(In) ([]string, error)) {
 	schema := inputSchema[In]()
 	resolved, err := schema.Resolve(nil)
 	if err != nil {
@@ -85,7 +84,7 @@ func add[In interface{ dir() string }](s *mcp.Server, r *runner, name, descripti
 			if err == nil {
 				var args []string
 				if args, err = argv(in); err == nil {
-					return r.run(ctx, in.dir(), args, plain)
+					return r.run(ctx, in.dir(), args)
 				}
 			}
 			return refusal(err), nil

@@ -55,8 +55,7 @@ type TaskInput struct {
 
 func showArgv(in TaskInput) []string { return withTasks([]string{"show", "--json"}, in.Task) }
 
-// pathArgv has no --json: path prints the bare path (pathDocument).
-func pathArgv(in TaskInput) []string { return withTasks([]string{"path"}, in.Task) }
+func pathArgv(in TaskInput) []string { return withTasks([]string{"path", "--json"}, in.Task) }
 
 func envArgv(in TaskInput) []string { return withTasks([]string{"env", "--json"}, in.Task) }
 

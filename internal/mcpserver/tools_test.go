@@ -32,7 +32,7 @@ func TestArgv(t *testing.T) {
 		{listArgv(ListInput{}), []string{"list", "--json"}},
 		{listArgv(ListInput{NoStatus: true, All: true}), []string{"list", "--json", "--no-status", "--all"}},
 		{showArgv(TaskInput{Task: "T"}), []string{"show", "--json", "--", "T"}},
-		{pathArgv(TaskInput{Task: "T"}), []string{"path", "--", "T"}},
+		{pathArgv(TaskInput{Task: "T"}), []string{"path", "--json", "--", "T"}},
 		{envArgv(TaskInput{Task: "T"}), []string{"env", "--json", "--", "T"}},
 		{commitArgv(CommitInput{Task: "T", Message: "-m fix"}), []string{"commit", "--json", "--message=-m fix", "--", "T"}},
 		{must(rmArgv(RmInput{Tasks: []string{"a", "b"}}, false)), []string{"rm", "--json", "--", "a", "b"}},
@@ -99,9 +99,6 @@ func TestSchemas(t *testing.T) {
 }
 
 func TestDocuments(t *testing.T) {
-	if got := string(pathDocument([]byte("/a/b c"))); got != `{"path":"/a/b c"}` {
-		t.Errorf("path document %s", got)
-	}
 	if got := string(errorJSON(5, "git-wt: no task \"x\"")); got != `{"error":{"code":5,"kind":"not_found","message":"no task \"x\""}}` {
 		t.Errorf("error document %s", got)
 	}

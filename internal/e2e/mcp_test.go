@@ -1,7 +1,8 @@
 // These tests protect git wt mcp as a client git-wt did not write sees it:
 // the official TypeScript SDK's client, installed from npm, spawns the
 // server and calls its tools, which create, list, commit, refuse to remove
-// a dirty task, and merge, with the command line's documents and kinds.
+// a dirty task, and merge, with the command line's documents and kinds:
+// every result is held to the command's schema in docs/schema.
 package e2e
 
 import (
@@ -15,8 +16,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/git-wt/git-wt/internal/testutil"
 )
@@ -57,6 +61,13 @@ func TestMCPAgentSession(t *testing.T) {
 	committed := c.call("commit", map[string]any{"task": "feature", "message": "Add the feature"}).ok(t)
 	if committed.StructuredContent["committed"] != true || s.Git(s.Repo, "log", "-1", "--format=%s", "wt/feature") != "Add the feature" {
 		t.Fatalf("commit returned %s; the branch's last commit is %q", committed.text(), s.Git(s.Repo, "log", "-1", "--format=%s", "wt/feature"))
+	}
+
+	if got := c.call("sync", map[string]any{"all": true}).ok(t).text(); !strings.Contains(got, `"outcome":"up_to_date"`) {
+		t.Fatalf("sync of a task on main's tip: %s", got)
+	}
+	if got := c.call("env", map[string]any{"task": "feature"}).ok(t).StructuredContent["WT_PATH"]; got != dir {
+		t.Fatalf("env's WT_PATH is %v, want %s", got, dir)
 	}
 
 	s.Write(filepath.Join(dir, "draft.txt"), "not committed\n")
@@ -107,11 +118,12 @@ func refusedDirty(t *testing.T, res mcpResult, dir string) {
 // mcpClient is the TypeScript SDK's client, talking to git wt mcp, driven
 // one tool call at a time.
 type mcpClient struct {
-	t     *testing.T
-	in    io.Writer
-	out   *bufio.Reader
-	log   *bytes.Buffer
-	tools []struct{ Name string }
+	t       *testing.T
+	schemas map[string]*jsonschema.Schema
+	in      io.Writer
+	out     *bufio.Reader
+	log     *bytes.Buffer
+	tools   []struct{ Name string }
 }
 
 // mcpResult is a tool's result as the client received it.
@@ -129,7 +141,7 @@ func startMCP(t *testing.T, s *testutil.Sandbox, args ...string) *mcpClient {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	cmd := exec.CommandContext(ctx, "node", append([]string{script, filepath.Join(testutil.BinDir(t), "git-wt"), "mcp"}, args...)...)
 	cmd.Dir, cmd.Env = s.Repo, s.Env
-	c := &mcpClient{t: t, log: &bytes.Buffer{}}
+	c := &mcpClient{t: t, schemas: loadSchemas(t), log: &bytes.Buffer{}}
 	cmd.Stderr = c.log
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -154,7 +166,8 @@ func startMCP(t *testing.T, s *testutil.Sandbox, args ...string) *mcpClient {
 	return c
 }
 
-// call calls a tool and returns its result.
+// call calls a tool and returns its result, which must be the command's
+// document, or the error document.
 func (c *mcpClient) call(name string, args map[string]any) mcpResult {
 	c.t.Helper()
 	line, _ := json.Marshal(map[string]any{"name": name, "arguments": args})
@@ -163,7 +176,24 @@ func (c *mcpClient) call(name string, args map[string]any) mcpResult {
 	}
 	var res mcpResult
 	c.readLine(&res)
+	schema := toolSchemas[name]
+	if res.IsError && strings.HasPrefix(res.text(), `{"error":`) {
+		schema = "error"
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(res.text()))
+	if err == nil {
+		err = c.schemas[schema].Validate(doc)
+	}
+	if err != nil {
+		c.t.Errorf("%s returned what %s.schema.json does not allow: %v\n%s", name, schema, err, res.text())
+	}
 	return res
+}
+
+// toolSchemas name the schema of each tool's document in docs/schema.
+var toolSchemas = map[string]string{
+	"new": "record", "list": "list", "show": "task", "path": "path", "env": "env",
+	"commit": "commit", "rm": "rm", "merge": "merge", "sync": "sync",
 }
 
 // readLine decodes the client's next line of output into v.

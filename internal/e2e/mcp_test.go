@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -98,6 +99,36 @@ func TestMCPAllowForceLetsRmDiscardWork(t *testing.T) {
 	c.call("rm", map[string]any{"tasks": []string{"scratch"}, "force": true}).ok(t)
 	if testutil.Exists(dir) {
 		t.Fatalf("rm with force on a server started with --allow-force left %s", dir)
+	}
+}
+
+func TestMCPServerStoppedMidCallRollsTheCallBack(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	started := filepath.Join(s.Home, "init-started")
+	s.Git(s.Repo, "config", "wt.init", "touch "+started+"; sleep 60")
+	// No client library is needed to stop a server: the protocol's lines
+	// are written by hand, and the client never hangs up.
+	cmd := s.Cmd(s.Repo, "mcp")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"new","arguments":{"task":"slow"}}}
+`)
+	waitFor(t, func() bool { return testutil.Exists(started) })
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := exitCode(cmd); code != 0 {
+		t.Fatalf("the server stopped by SIGTERM exited %d", code)
+	}
+	if records := s.Git(s.Repo, "for-each-ref", "refs/git-wt/tasks/"); records != "" || consistent(t, s) != 0 {
+		t.Fatalf("the call's new was not rolled back: %s", records)
 	}
 }
 

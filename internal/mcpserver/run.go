@@ -24,9 +24,13 @@ const cancelGrace = 30 * time.Second
 
 // runner runs git-wt for the tools, and counts the runs not finished.
 type runner struct {
-	exe   string
-	log   io.Writer
-	calls sync.WaitGroup
+	exe string
+	log io.Writer
+	// served ends when the server is told to stop. The SDK ends a call's
+	// context only when the client's stream ends, which a signal does not
+	// do: the calls must end with the server too.
+	served context.Context
+	calls  sync.WaitGroup
 }
 
 // run runs git-wt with args in dir, its stdin closed, and makes its
@@ -37,6 +41,9 @@ type runner struct {
 func (r *runner) run(ctx context.Context, dir string, args []string) (*mcp.CallToolResult, error) {
 	r.calls.Add(1)
 	defer r.calls.Done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(r.served, cancel)()
 	var stdout bytes.Buffer
 	// The parent-death signal of the group fires when the starting thread
 	// ends: keep this goroutine on its thread until git-wt is waited for.

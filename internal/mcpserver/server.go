@@ -27,13 +27,17 @@ type Options struct {
 	Log        io.Writer // receives git-wt's messages (stderr); nil discards them
 }
 
-// Serve answers one client on r and w until it hangs up or ctx ends, then
+// Serve answers one client on r and w until it hangs up or ctx ends (a
+// client stops its server with SIGTERM: a normal end, not a failure), then
 // waits for the git-wt processes still running: ending a call's context
 // sends them SIGTERM, and they roll back what they had begun.
 func Serve(ctx context.Context, o Options, r io.Reader, w io.Writer) error {
-	s, calls := newServer(o)
+	s, calls := newServer(ctx, o)
 	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
 	calls.Wait()
+	if ctx.Err() != nil {
+		return nil
+	}
 	return err
 }
 
@@ -41,10 +45,11 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// newServer is the server with every tool, and the calls it has running.
-func newServer(o Options) (*mcp.Server, *sync.WaitGroup) {
+// newServer is the server with every tool, whose calls end with ctx, and
+// the calls it has running.
+func newServer(ctx context.Context, o Options) (*mcp.Server, *sync.WaitGroup) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "git-wt", Version: o.Version}, nil)
-	r := &runner{exe: o.Exe, log: o.Log}
+	r := &runner{exe: o.Exe, log: o.Log, served: ctx}
 	allowForce := func(in RmInput) ([]string, error) { return rmArgv(in, o.AllowForce) }
 	add(s, r, "new", "Create a task: its own branch and git worktree (or resume the task if it exists). "+
 		"Returns the task's record; its path is the worktree to work in.", pure(newArgv))

@@ -33,12 +33,13 @@ type runner struct {
 	calls  sync.WaitGroup
 }
 
-// run runs git-wt with args in dir, its stdin closed, and makes its
-// stdout the tool's result: an error when git-wt exited non-zero. An rm
-// or sync that refused a task prints its per-task document and exits 3 or
-// 1: that document is the result, marked as an error. Only a git-wt that
-// could not run at all is a Go error.
-func (r *runner) run(ctx context.Context, dir string, args []string) (*mcp.CallToolResult, error) {
+// run runs git-wt with args in dir, its stdin empty (/dev/null), and
+// makes its stdout the tool's result: an error when git-wt exited
+// non-zero. An rm or sync that refused a task prints its per-task document
+// and exits 3 or 1: that document is the result, marked as an error. A
+// git-wt that could not start, or was killed, is an error result too, not
+// a protocol error, so that the model sees it.
+func (r *runner) run(ctx context.Context, dir string, args []string) *mcp.CallToolResult {
 	r.calls.Add(1)
 	defer r.calls.Done()
 	ctx, cancel := context.WithCancel(ctx)
@@ -55,14 +56,14 @@ func (r *runner) run(ctx context.Context, dir string, args []string) (*mcp.CallT
 	var failed *child.Error
 	switch {
 	case err == nil:
-		return result(doc, false), nil
+		return result(doc, false)
 	case errors.As(err, &failed) && failed.ExitCode > 0:
 		if !json.Valid(doc) {
 			doc = errorJSON(failed.ExitCode, failed.Stderr)
 		}
-		return result(doc, true), nil
+		return result(doc, true)
 	}
-	return nil, err
+	return refusal(err)
 }
 
 // compact is git-wt's JSON document without its indentation, which costs
@@ -87,7 +88,8 @@ func result(doc []byte, isError bool) *mcp.CallToolResult {
 }
 
 // refusal is the result of a call the server refuses before running
-// git-wt, as the command line would report it.
+// git-wt, or that git-wt could not finish, as the command line would
+// report it.
 func refusal(err error) *mcp.CallToolResult {
 	code := exitcode.Of(err)
 	return result(errorJSON(code, err.Error()), true)

@@ -89,7 +89,7 @@ func add[In interface{ dir() string }](s *mcp.Server, r *runner, name, descripti
 			if err == nil {
 				var args []string
 				if args, err = argv(in); err == nil {
-					return r.run(ctx, in.dir(), args)
+					return r.run(ctx, in.dir(), args), nil
 				}
 			}
 			return refusal(err), nil

@@ -61,12 +61,13 @@ fuzz:
 	done
 
 # What the shell tests run besides bash and git: zsh, fish, bash-completion
-# (bash's on-demand loading of completion files) and man. Installed when
-# missing if we are root with apt-get (CI on a fresh Debian machine); else
-# the tests that need them are skipped.
+# (bash's on-demand loading of completion files) and man; and Node.js and
+# npm, which install and run the official MCP client of the mcp tests.
+# Installed when missing if we are root with apt-get (CI on a fresh Debian
+# machine); else the tests that need them are skipped.
 test-deps:
 	@missing=; \
-	for p in zsh:zsh fish:fish man:man-db; do \
+	for p in zsh:zsh fish:fish man:man-db node:nodejs npm:npm; do \
 		command -v $${p%%:*} >/dev/null 2>&1 || missing="$$missing $${p#*:}"; \
 	done; \
 	[ -f /usr/share/bash-completion/bash_completion ] || missing="$$missing bash-completion"; \

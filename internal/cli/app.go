@@ -182,6 +182,7 @@ func commands(e *env) []*cli.Command {
 		dockerArgsCommand(e),
 		completionCommand(e),
 		shellInitCommand(e),
+		mcpCommand(e),
 		completeCommand(e),
 	}
 }

@@ -62,15 +62,8 @@ func errorKind(ctx context.Context, err error) exitcode.Kind {
 	case errors.Is(err, syscall.ENOSPC):
 		return exitcode.KindNoSpace
 	}
-	switch exitcode.Of(err) {
-	case exitcode.Usage:
-		return exitcode.KindUsage
-	case exitcode.Refused:
-		return exitcode.KindBusy
-	case exitcode.Limit:
-		return exitcode.KindLimit
-	case exitcode.NotFound:
-		return exitcode.KindNotFound
+	if kind, ok := exitcode.KindOfCode(exitcode.Of(err)); ok {
+		return kind
 	}
 	switch {
 	case errors.As(err, &gitErr):

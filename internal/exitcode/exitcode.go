@@ -135,3 +135,20 @@ func Of(err error) int {
 	}
 	return Failed
 }
+
+// KindOfCode is the kind an exit code says by itself, when nothing more is
+// known of the error: ok is false for a failure (exit 1), whose kind only
+// the error itself tells.
+func KindOfCode(code int) (kind Kind, ok bool) {
+	switch code {
+	case Usage:
+		return KindUsage, true
+	case Refused:
+		return KindBusy, true
+	case Limit:
+		return KindLimit, true
+	case NotFound:
+		return KindNotFound, true
+	}
+	return KindGitFailed, false
+}

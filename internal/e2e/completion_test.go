@@ -54,6 +54,8 @@ var completionCases = []completionCase{
 	{"git-wt show ", []string{"T-1", "fix-_bug_-1"}, false},
 	{"wtcd ", []string{"T-1", "fix-_bug_-1"}, false}, // from git wt shell-init
 	{"wtcd T-1 ", nil, false},
+	{"wtcd -n ", []string{"T-1", "fix-_bug_-1"}, false},
+	{"wtcd -n T-1 ", nil, false},
 }
 
 func TestCompletionInEachShell(t *testing.T) {

@@ -173,12 +173,18 @@ esac
 if command -v zsh >/dev/null 2>&1 && ! zsh -fc 'print -l -- $fpath' | grep -qxF "$datadir/zsh/site-functions"; then
 	printf '\nzsh completion: add this line to ~/.zshrc, before compinit:\n  fpath=(%s $fpath)\n' "$datadir/zsh/site-functions"
 fi
-# fish reads vendor_conf.d in its user data folder and in each folder of
-# XDG_DATA_DIRS, by default its own share folder (asking fish itself would
-# make folders in the user's home).
+# fish reads vendor_completions.d and vendor_conf.d in its user data
+# folder and in each folder of XDG_DATA_DIRS, by default its own data
+# folder, which its pkg-config file names (the fish found on PATH may be a
+# link: /bin/fish on a merged /usr is /usr's). Asking fish itself would
+# make folders in the user's home. git-wt's files stay under the prefix,
+# which --uninstall cleans (a staged package cannot ask the target's fish
+# anyway): when fish does not read them, say the one line to add.
 if fish=$(command -v fish); then
-	case ":${XDG_DATA_HOME:-$HOME/.local/share}:${XDG_DATA_DIRS:-${fish%/bin/fish}/share}:" in
+	fishdata=$(pkg-config --variable datadir fish 2>/dev/null) || fishdata=
+	[ -n "$fishdata" ] || fishdata=${fish%/bin/fish}/share
+	case ":${XDG_DATA_HOME:-$HOME/.local/share}:${XDG_DATA_DIRS:-$fishdata}:" in
 	*":$datadir:"*) ;;
-	*) printf '\nfish completion: add this line to ~/.config/fish/config.fish:\n  source %s\n' "$datadir/fish/vendor_completions.d/git-wt.fish" ;;
+	*) printf '\nfish completion: fish does not read %s; add this line to ~/.config/fish/config.fish\n(or, for every user, put it in /etc/fish/conf.d/git-wt.fish):\n  source %s\n' "$datadir/fish" "$datadir/fish/vendor_completions.d/git-wt.fish" ;;
 	esac
 fi

@@ -253,3 +253,43 @@ func TestStagedInstallNeverClaimsSystemFolders(t *testing.T) {
 		t.Errorf("uninstall left git-wt's files:\n%s", out)
 	}
 }
+
+// TestInstallShSaysHowFishFindsTheCompletion: fish reads completions from
+// its own data folder (Debian's fish: /usr/share, not /usr/local/share),
+// whichever link it is started through; install.sh asks fish's pkg-config
+// where that is, says the one line to add when fish does not read the
+// prefix, and with that line fish completes git wt.
+func TestInstallShSaysHowFishFindsTheCompletion(t *testing.T) {
+	t.Parallel() // mostly waiting on shells and builds
+	needCommands(t, "fish", "pkg-config")
+	if _, err := exec.Command("pkg-config", "--exists", "fish").Output(); err != nil {
+		t.Skip("fish's pkg-config file is not installed")
+	}
+	s := completionSandbox(t)
+	prefix := filepath.Join(filepath.Dir(s.Repo), "prefix")
+	real, err := exec.LookPath("fish")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fish through a link in the prefix: its data folder is not
+	// PREFIX/share for all that.
+	if err := os.MkdirAll(filepath.Join(prefix, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(prefix, "bin", "fish")); err != nil {
+		t.Fatal(err)
+	}
+	bin := "PATH=" + filepath.Join(prefix, "bin") + ":" + os.Getenv("PATH")
+	env := append(buildEnv(t, s), bin)
+	out := runIn(t, env, "./install.sh", "--prefix", prefix)
+	line := "source " + filepath.Join(prefix, "share", "fish", "vendor_completions.d", "git-wt.fish")
+	if !strings.Contains(out, "\n  "+line+"\n") {
+		t.Fatalf("install.sh does not give fish's line %q:\n%s", line, out)
+	}
+	s.Write(filepath.Join(s.Home, ".config", "fish", "config.fish"), line+"\n")
+	cases := []completionCase{
+		{"git wt sh", []string{"shell-init", "show"}, false},
+		{"git-wt show ", []string{"T-1", "fix-_bug_-1"}, false},
+	}
+	checkCompletions(t, "fish (the line added)", completeFish(t, s, "true", cases, bin), cases)
+}

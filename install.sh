@@ -168,7 +168,8 @@ case ":$PATH:" in
 	if [ "$found" != "$bindir/git-wt" ]; then
 		printf '\nwarning: %s comes first on your PATH and answers to git wt instead\n' "$found"
 	fi ;;
-*) printf '\n%s is not on your PATH; add this line to your shell profile (~/.profile, ~/.zshrc):\n  export PATH="%s:$PATH"\n' "$bindir" "$bindir" ;;
+*) # git finds git-wt on PATH only: until then `git wt` is "not a git command".
+	printf '\n%s is not on your PATH, so git wt is not found yet; run this line now,\nand add it to your shell profile (~/.profile, ~/.zshrc) for the shells to come:\n  export PATH="%s:$PATH"\n' "$bindir" "$bindir" ;;
 esac
 if command -v zsh >/dev/null 2>&1 && ! zsh -fc 'print -l -- $fpath' | grep -qxF "$datadir/zsh/site-functions"; then
 	printf '\nzsh completion: add this line to ~/.zshrc, before compinit:\n  fpath=(%s $fpath)\n' "$datadir/zsh/site-functions"

@@ -47,11 +47,15 @@ func TestNotARepositoryBareOrOldGitExit1(t *testing.T) {
 	os.MkdirAll(outside, 0o755)
 	bare := filepath.Join(filepath.Dir(s.Repo), "bare.git")
 	s.Git(filepath.Dir(s.Repo), "clone", "-q", "--bare", s.Repo, bare)
-	for dir, want := range map[string]string{outside: "not a git repository", bare: "bare repository"} {
+	// The message names where git-wt looked: started there, or sent by -C.
+	for dir, want := range map[string]string{outside: "not a git repository (or any parent up to the root): " + outside, bare: "bare repository"} {
 		r := s.WTIn(dir, "list")
 		if r.Code != 1 || !strings.Contains(r.Stderr, want) || strings.Count(r.Stderr, "\n") != 1 {
 			t.Errorf("list in %s: want one line with %q, got %s", dir, want, r)
 		}
+	}
+	if r := s.WT("-C", outside, "new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "not a git repository (or any parent up to the root): "+outside) {
+		t.Errorf("new -C %s: want the folder named, got %s", outside, r)
 	}
 	r := gitSaysItIs(s, "2.30.9").WT("list")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "2.31") {

@@ -31,6 +31,8 @@ while [ $# -gt 0 ]; do
 	*) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
+# Without trailing slashes, so that paths compare as written.
+while [ "$prefix" != "${prefix%/}" ]; do prefix=${prefix%/}; done
 [ -n "$bindir" ] || bindir=$prefix/bin
 [ -n "$mandir" ] || mandir=$prefix/share/man
 datadir=$prefix/share
@@ -39,6 +41,38 @@ datadir=$prefix/share
 manifest=$datadir/git-wt/manifest
 nl='
 '
+
+# owned DIR says whether the folder DIR, if this install made it, is
+# git-wt's to remove again (when empty) on --uninstall, and so goes on the
+# manifest. Never the prefix or a folder above it, nor the standard
+# folders under it (bin, share, the man pages'): other software puts its
+# files there, and a staged install that finds them missing (DESTDIR
+# starts empty) must not claim /usr/bin. A staged install claims only
+# git-wt's own folder: the staging folder says nothing about which
+# folders the target system has (there /usr/share/zsh is zsh's).
+owned() {
+	[ "$1" = "$datadir/git-wt" ] && return 0
+	[ -z "$destdir" ] || return 1
+	case $1 in
+	"$bindir" | "$mandir" | "$mandir/man1" | "$datadir") return 1 ;;
+	"$prefix"/*) return 0 ;;
+	esac
+	return 1
+}
+
+# claimed prints the manifest lines among $1 that stand: every file, and
+# the folders owned says are git-wt's. A manifest written by an older
+# install.sh may claim folders that are not (/usr/bin): they are dropped
+# here, both when the manifest is written again and on --uninstall.
+claimed() {
+	printf '%s\n' "$1" | while IFS= read -r line; do
+		case $line in
+		"") continue ;;
+		"d "*) owned "${line#d }" || continue ;;
+		esac
+		printf '%s\n' "$line"
+	done
+}
 
 # each_file calls "$1 NAME DEST MODE" for every file installed: its name in
 # the build folder, where it goes, and its mode.
@@ -57,7 +91,7 @@ manifest_lines() {
 }
 
 if [ "$action" = uninstall ]; then
-	entries=$(manifest_lines)
+	entries=$(claimed "$(manifest_lines)")
 	if [ -z "$entries" ]; then
 		# Installed by an older install.sh, or not at all: the files only.
 		list_file() { entries="$entries${nl}f $2"; }
@@ -99,7 +133,8 @@ source (status dirname)/../vendor_completions.d/git-wt.fish
 EOF
 
 entries=$(manifest_lines)
-# makedirs is mkdir -p that notes each folder it makes in the manifest.
+# makedirs is mkdir -p that notes each folder it makes for the manifest
+# (where claimed keeps those that are git-wt's).
 makedirs() {
 	[ -d "$destdir$1" ] && return 0
 	case $1 in
@@ -123,7 +158,7 @@ put() {
 }
 each_file put
 makedirs "$(dirname "$manifest")"
-printf '%s\n' "$entries${nl}f $manifest" | sed '/^$/d' | awk '!seen[$0]++' >"$destdir$manifest"
+claimed "$entries${nl}f $manifest" | awk '!seen[$0]++' >"$destdir$manifest"
 
 # Say what is left to do: only for a real install, not a staged one.
 [ -z "$destdir" ] || exit 0
@@ -133,17 +168,24 @@ case ":$PATH:" in
 	if [ "$found" != "$bindir/git-wt" ]; then
 		printf '\nwarning: %s comes first on your PATH and answers to git wt instead\n' "$found"
 	fi ;;
-*) printf '\n%s is not on your PATH; add this line to your shell profile (~/.profile, ~/.zshrc):\n  export PATH="%s:$PATH"\n' "$bindir" "$bindir" ;;
+*) # git finds git-wt on PATH only: until then `git wt` is "not a git command".
+	printf '\n%s is not on your PATH, so git wt is not found yet; run this line now,\nand add it to your shell profile (~/.profile, ~/.zshrc) for the shells to come:\n  export PATH="%s:$PATH"\n' "$bindir" "$bindir" ;;
 esac
 if command -v zsh >/dev/null 2>&1 && ! zsh -fc 'print -l -- $fpath' | grep -qxF "$datadir/zsh/site-functions"; then
 	printf '\nzsh completion: add this line to ~/.zshrc, before compinit:\n  fpath=(%s $fpath)\n' "$datadir/zsh/site-functions"
 fi
-# fish reads vendor_conf.d in its user data folder and in each folder of
-# XDG_DATA_DIRS, by default its own share folder (asking fish itself would
-# make folders in the user's home).
+# fish reads vendor_completions.d and vendor_conf.d in its user data
+# folder and in each folder of XDG_DATA_DIRS, by default its own data
+# folder, which its pkg-config file names (the fish found on PATH may be a
+# link: /bin/fish on a merged /usr is /usr's). Asking fish itself would
+# make folders in the user's home. git-wt's files stay under the prefix,
+# which --uninstall cleans (a staged package cannot ask the target's fish
+# anyway): when fish does not read them, say the one line to add.
 if fish=$(command -v fish); then
-	case ":${XDG_DATA_HOME:-$HOME/.local/share}:${XDG_DATA_DIRS:-${fish%/bin/fish}/share}:" in
+	fishdata=$(pkg-config --variable datadir fish 2>/dev/null) || fishdata=
+	[ -n "$fishdata" ] || fishdata=${fish%/bin/fish}/share
+	case ":${XDG_DATA_HOME:-$HOME/.local/share}:${XDG_DATA_DIRS:-$fishdata}:" in
 	*":$datadir:"*) ;;
-	*) printf '\nfish completion: add this line to ~/.config/fish/config.fish:\n  source %s\n' "$datadir/fish/vendor_completions.d/git-wt.fish" ;;
+	*) printf '\nfish completion: fish does not read %s; add this line to ~/.config/fish/config.fish\n(or, for every user, put it in /etc/fish/conf.d/git-wt.fish):\n  source %s\n' "$datadir/fish" "$datadir/fish/vendor_completions.d/git-wt.fish" ;;
 	esac
 fi

@@ -25,8 +25,8 @@ import (
 //   - task ids (their slugs, which every command accepts and which never
 //     need quoting) where a command's ArgsUsage names TASK: one ref listing;
 //   - the choices of an ArgsUsage word like "bash|zsh|fish";
-//   - flag values (after the flag, or after "--flag="): branches for `B`,
-//     refs for `REF`, directories for -C's `DIR`.
+//   - flag values (after the flag, or after "--flag="): branches for `B`
+//     and `BASE`, refs for `REF`, directories for -C's `DIR`.
 //
 // A first line ":files" or ":dirs" asks the shell for its own file or
 // directory completion; no line at all means nothing to offer.
@@ -211,10 +211,11 @@ func (e *env) taskSlugs(ctx context.Context, dir string) ([]string, error) {
 	return slugs, err
 }
 
-// completeValue offers the values of flag f, by its placeholder: branches
-// for B or BRANCH, any ref for REF, directories for the DIR of a global
-// flag (-C; a command's DIR, like new --path, is relative to somewhere
-// else than the shell's current directory).
+// completeValue offers the values of flag f, by its placeholder: local
+// branches for B, BRANCH or BASE (merge --into), any ref for REF,
+// directories for the DIR of a global flag (-C; a command's DIR, like new
+// --path, is relative to somewhere else than the shell's current
+// directory).
 func (e *env) completeValue(ctx context.Context, f cli.Flag, global bool, dir string) []string {
 	if dir == "" {
 		dir = "."
@@ -225,7 +226,7 @@ func (e *env) completeValue(ctx context.Context, f cli.Flag, global bool, dir st
 		if global {
 			return []string{completeDirs}
 		}
-	case "B", "BRANCH":
+	case "B", "BRANCH", "BASE":
 		names, _ = e.git.RefNames(ctx, dir, "%(refname:lstrip=2)", "refs/heads/")
 	case "REF":
 		names, _ = e.git.RefNames(ctx, dir, "%(refname:short)", "refs/heads/", "refs/remotes/", "refs/tags/")

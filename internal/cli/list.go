@@ -97,10 +97,15 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 		e.infof("no task worktrees (create one with git wt new TASK)")
 		return nil
 	}
+	// On a narrow terminal the columns that say least about what to do
+	// next go first: USED, AGE, PR, AHEAD/BEHIND, then SIZE (asked for
+	// with --size, so kept longest). TASK, BRANCH, STATE, DIRTY and PATH
+	// always stay: TASK, BRANCH and PATH are cut instead (PATH keeping
+	// its end, which tells worktrees apart).
 	t := &table{
 		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGE", "USED", "PR", "PATH"},
 		cut:    map[string]bool{"TASK": false, "BRANCH": false, "PATH": true},
-		drop:   []string{"USED", "AGE", "PR", "AHEAD/BEHIND"},
+		drop:   []string{"USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE"},
 	}
 	if o.Size {
 		t.header = append(t.header, "SIZE")

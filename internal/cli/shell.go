@@ -46,8 +46,9 @@ func shellInitCommand(e *env) *cli.Command {
 		Description: "Add to your shell's startup file: bash (~/.bashrc): eval \"$(git wt shell-init bash)\"; " +
 			"zsh (~/.zshrc, after compinit): eval \"$(git wt shell-init zsh)\"; " +
 			"fish (~/.config/fish/config.fish): git wt shell-init fish | source. " +
-			"Then \"wtcd TASK\" cds into the task's worktree (made with git wt new if there is none; " +
-			"more arguments go to git wt new), and \"wtcd\" alone cds back to the main worktree. " +
+			"Then \"wtcd TASK\" cds into the task's worktree (made with git wt new if there is none, " +
+			"saying so on stderr; more arguments go to git wt new), \"wtcd -n TASK\" only cds and never creates one, " +
+			"and \"wtcd\" alone cds back to the main worktree. " +
 			"The function completes task ids.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Value: "wtcd", Usage: "call the function `F` (wt and gwt are taken by other tools)"},

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // cell is one table cell: its text and how to colour it.
@@ -14,14 +15,17 @@ type cell struct {
 	paint func(string) string
 }
 
-// table lays out rows in columns separated by two spaces. Widths count
-// the visible text, so colour codes do not break the alignment.
+// table lays out rows in columns separated by two spaces. Widths are
+// display widths (terminal cells: 日 and 🚀 take two, a combining accent
+// none) of the visible text, so that wide characters and colour codes do
+// not break the alignment.
 type table struct {
 	header []string
 	rows   [][]cell
 	// How the table may give way to fit a terminal: the columns whose
 	// text may be cut (by header; true: cut at the start, keeping the
-	// end, as for paths), and the columns that may go, first to go first.
+	// end, as for paths), and the columns that may go, first to go first
+	// (a name the header lacks is skipped).
 	cut  map[string]bool
 	drop []string
 }
@@ -38,18 +42,18 @@ func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
 func (t *table) widths() []int {
 	widths := make([]int, len(t.header))
 	for i, h := range t.header {
-		widths[i] = utf8.RuneCountInString(h)
+		widths[i] = runewidth.StringWidth(h)
 	}
 	for _, r := range t.rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
+			widths[i] = max(widths[i], runewidth.StringWidth(c.text))
 		}
 	}
 	return widths
 }
 
 // fit makes the table at most width columns wide (width 0: no limit):
-// it cuts the widest cuttable column, one character at a time, down to
+// it cuts the widest cuttable column, one cell at a time, down to
 // minCut; while that is not enough it drops the next optional column and
 // tries again. A table that cannot fit is cut as far as it goes.
 func (t *table) fit(width int) {
@@ -100,18 +104,17 @@ func (t *table) apply(widths []int) {
 	}
 }
 
-// cutText shortens s to width characters with an ellipsis, keeping its
-// end if atStart, else its start.
+// cutText shortens s to at most width cells with an ellipsis, keeping
+// its end if atStart, else its start. A wide character is never split:
+// the cut text may be a cell short, which write pads.
 func cutText(s string, width int, atStart bool) string {
-	runes := []rune(s)
-	if len(runes) <= width || width <= len(ellipsis) {
+	if runewidth.StringWidth(s) <= width || width <= len(ellipsis) {
 		return s
 	}
-	keep := width - len(ellipsis)
 	if atStart {
-		return ellipsis + string(runes[len(runes)-keep:])
+		return runewidth.TruncatePrefix(s, width, ellipsis)
 	}
-	return string(runes[:keep]) + ellipsis
+	return runewidth.Truncate(s, width, ellipsis)
 }
 
 func (t *table) dropColumn(name string) {
@@ -136,7 +139,7 @@ func (t *table) write(w io.Writer, p *painter) error {
 			}
 			b.WriteString(text)
 			if i < len(cells)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text)+2))
+				b.WriteString(strings.Repeat(" ", widths[i]-runewidth.StringWidth(c.text)+2))
 			}
 		}
 		b.WriteByte('\n')

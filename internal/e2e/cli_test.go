@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,11 +48,15 @@ func TestNotARepositoryBareOrOldGitExit1(t *testing.T) {
 	os.MkdirAll(outside, 0o755)
 	bare := filepath.Join(filepath.Dir(s.Repo), "bare.git")
 	s.Git(filepath.Dir(s.Repo), "clone", "-q", "--bare", s.Repo, bare)
-	for dir, want := range map[string]string{outside: "not a git repository", bare: "bare repository"} {
+	// The message names where git-wt looked: started there, or sent by -C.
+	for dir, want := range map[string]string{outside: "not a git repository (or any parent up to the root): " + outside, bare: "bare repository"} {
 		r := s.WTIn(dir, "list")
 		if r.Code != 1 || !strings.Contains(r.Stderr, want) || strings.Count(r.Stderr, "\n") != 1 {
 			t.Errorf("list in %s: want one line with %q, got %s", dir, want, r)
 		}
+	}
+	if r := s.WT("-C", outside, "new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "not a git repository (or any parent up to the root): "+outside) {
+		t.Errorf("new -C %s: want the folder named, got %s", outside, r)
 	}
 	r := gitSaysItIs(s, "2.30.9").WT("list")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "2.31") {
@@ -65,6 +70,36 @@ func TestNotARepositoryBareOrOldGitExit1(t *testing.T) {
 	if r := nogit.WT("list"); r.Code != 1 || !strings.Contains(r.Stderr, "git is not installed") {
 		t.Fatalf("list without git: %s", r)
 	}
+}
+
+// TestABadSettingNamesItsKeyAndFile: a bad value is reported with the
+// key and where it was set (the file and its scope, or git -c), so that
+// the user knows what to edit, for git config and the committed .gitwt.
+func TestABadSettingNamesItsKeyAndFile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.maxWorktrees", "-3")
+	local := filepath.Join(s.Repo, ".git", "config")
+	sub := filepath.Join(s.Repo, "sub")
+	os.MkdirAll(sub, 0o755)
+	for _, dir := range []string{s.Repo, sub} {
+		r := s.WTIn(dir, "new", "T")
+		if want := `bad config wt.maxWorktrees (set in ` + local + `, local config): "-3" is not a whole number`; r.Code != 1 || strings.TrimSpace(r.Stderr) != "git-wt: "+want {
+			t.Errorf("new in %s: want %q, got %s", dir, want, r)
+		}
+	}
+	// git -c is git's flag: through git, as a user types it.
+	cmd := exec.Command("git", "-c", "wt.maxWorktrees=x", "wt", "list")
+	cmd.Dir, cmd.Env = s.Repo, s.Env
+	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), "bad config wt.maxWorktrees (set by git -c or GIT_CONFIG_PARAMETERS)") {
+		t.Errorf("git -c wt.maxWorktrees=x wt list:\n%s", out)
+	}
+	s.Git(s.Repo, "config", "--unset", "wt.maxWorktrees")
+	s.Write(".gitwt", "[wt]\n\tmaxAge = soon\n")
+	gitwt := filepath.Join(s.Repo, ".gitwt")
+	if r := s.WT("gc", "--dry-run"); r.Code != 1 || !strings.Contains(r.Stderr, "bad config wt.maxAge (set in "+gitwt+", the committed defaults)") {
+		t.Errorf("a bad .gitwt: %s", r)
+	}
+	assertNothingLeft(t, s)
 }
 
 func TestGlobalFlags(t *testing.T) {

@@ -47,12 +47,15 @@ var completionCases = []completionCase{
 	{"git wt rm --k", []string{"--keep-branch"}, false},
 	{"git wt --no-color path --m", []string{"--main"}, false},
 	{"git wt new --branch=wt/T", []string{"--branch=wt/T-1"}, false},
+	{"git wt merge T-1 --into ", []string{"main", "wt/T-1", "wt/fix-_bug_-1"}, false},
 	{"git wt completion ", []string{"bash", "fish", "zsh"}, false},
 	{"git -C ../other wt show ", []string{"OTHER-9"}, false},
 	{"git-wt sh", []string{"shell-init", "show"}, false},
 	{"git-wt show ", []string{"T-1", "fix-_bug_-1"}, false},
 	{"wtcd ", []string{"T-1", "fix-_bug_-1"}, false}, // from git wt shell-init
 	{"wtcd T-1 ", nil, false},
+	{"wtcd -n ", []string{"T-1", "fix-_bug_-1"}, false},
+	{"wtcd -n T-1 ", nil, false},
 }
 
 func TestCompletionInEachShell(t *testing.T) {

@@ -120,9 +120,35 @@ func TestInstallShIntoAPrefixAndUninstall(t *testing.T) {
 	if !strings.Contains(out, "removed "+filepath.Join(prefix, "bin", "git-wt")) {
 		t.Errorf("uninstall does not say what it removed:\n%s", out)
 	}
-	if got := tree(t, prefix); !slices.Equal(got, before) {
-		t.Fatalf("uninstall left or took too much:\n%q\nwant\n%q", got, before)
+	// The folders it made go, but for PREFIX/bin: a standard folder,
+	// where other software goes too (and which a login puts on PATH).
+	want := append(slices.Clone(before), "bin")
+	slices.Sort(want)
+	if got := tree(t, prefix); !slices.Equal(got, want) {
+		t.Fatalf("uninstall left or took too much:\n%q\nwant\n%q", got, want)
 	}
+}
+
+// manifestDirs are the folders a manifest claims, and whether it lists
+// every installed file under prefix.
+func manifestDirs(t *testing.T, manifest, prefix string) []string {
+	t.Helper()
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if d, ok := strings.CutPrefix(l, "d "); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, f := range installed[1:] { // the binary may be elsewhere (bindir)
+		if !strings.Contains(string(data), "f "+filepath.Join(prefix, f)+"\n") {
+			t.Errorf("the manifest lacks %s:\n%s", f, data)
+		}
+	}
+	return dirs
 }
 
 // checkInstalledPageAndCompletions checks that the man page and the
@@ -176,8 +202,94 @@ func TestInstallIntoDestdirWithMake(t *testing.T) {
 	if strings.Contains(out, "PATH") {
 		t.Errorf("a staged install has nothing to say about PATH:\n%s", out)
 	}
-	runIn(t, env, "make", append([]string{"uninstall"}, vars...)...)
-	if got := tree(t, dest); !slices.Equal(got, []string{"."}) {
-		t.Fatalf("make uninstall left %q", got)
+	// Staged, only git-wt's own folder is claimed: the staging folder
+	// says nothing about which folders the target system has.
+	if dirs := manifestDirs(t, filepath.Join(dest, "opt", "wt", "share", "git-wt", "manifest"), "/opt/wt"); !slices.Equal(dirs, []string{"/opt/wt/share/git-wt"}) {
+		t.Errorf("a staged install claims the folders %q", dirs)
 	}
+	runIn(t, env, "make", append([]string{"uninstall"}, vars...)...)
+	for _, p := range tree(t, dest) {
+		if st, err := os.Stat(filepath.Join(dest, p)); err != nil || !st.IsDir() {
+			t.Errorf("make uninstall left %s", p)
+		}
+	}
+	if testutil.Exists(filepath.Join(dest, "opt", "wt", "share", "git-wt")) {
+		t.Errorf("make uninstall left git-wt's folder: %q", tree(t, dest))
+	}
+}
+
+// TestStagedInstallNeverClaimsSystemFolders: a package build stages
+// prefix=/usr in an empty DESTDIR, where /usr, /usr/bin and /usr/share
+// are made by the install; its manifest, shipped in the package, is what
+// --uninstall removes on the target system. It must never name those,
+// and an uninstall must never remove them, even when a manifest written
+// by an older install.sh does name them.
+func TestStagedInstallNeverClaimsSystemFolders(t *testing.T) {
+	t.Parallel() // mostly waiting on builds
+	needCommands(t, "make")
+	s := testutil.NewSandbox(t)
+	env := buildEnv(t, s)
+	dest := filepath.Join(filepath.Dir(s.Repo), "pkg")
+	vars := []string{"prefix=/usr", "DESTDIR=" + dest}
+	runIn(t, env, "make", append([]string{"install"}, vars...)...)
+	manifest := filepath.Join(dest, "usr", "share", "git-wt", "manifest")
+	if dirs := manifestDirs(t, manifest, "/usr"); !slices.Equal(dirs, []string{"/usr/share/git-wt"}) {
+		t.Errorf("the manifest claims the folders %q, want only /usr/share/git-wt", dirs)
+	}
+	// An older install.sh's manifest claims them all.
+	f, err := os.OpenFile(manifest, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("d /usr\nd /usr/bin\nd /usr/share\nd /usr/share/man\n")
+	f.Close()
+	out := runIn(t, env, "make", append([]string{"uninstall"}, vars...)...)
+	for _, d := range []string{"usr", "usr/bin", "usr/share", "usr/share/man"} {
+		if !testutil.Exists(filepath.Join(dest, d)) {
+			t.Errorf("uninstall removed /%s:\n%s", d, out)
+		}
+	}
+	if testutil.Exists(filepath.Join(dest, "usr", "bin", "git-wt")) || testutil.Exists(filepath.Join(dest, "usr", "share", "git-wt")) {
+		t.Errorf("uninstall left git-wt's files:\n%s", out)
+	}
+}
+
+// TestInstallShSaysHowFishFindsTheCompletion: fish reads completions from
+// its own data folder (Debian's fish: /usr/share, not /usr/local/share),
+// whichever link it is started through; install.sh asks fish's pkg-config
+// where that is, says the one line to add when fish does not read the
+// prefix, and with that line fish completes git wt.
+func TestInstallShSaysHowFishFindsTheCompletion(t *testing.T) {
+	t.Parallel() // mostly waiting on shells and builds
+	needCommands(t, "fish", "pkg-config")
+	if _, err := exec.Command("pkg-config", "--exists", "fish").Output(); err != nil {
+		t.Skip("fish's pkg-config file is not installed")
+	}
+	s := completionSandbox(t)
+	prefix := filepath.Join(filepath.Dir(s.Repo), "prefix")
+	real, err := exec.LookPath("fish")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fish through a link in the prefix: its data folder is not
+	// PREFIX/share for all that.
+	if err := os.MkdirAll(filepath.Join(prefix, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(prefix, "bin", "fish")); err != nil {
+		t.Fatal(err)
+	}
+	bin := "PATH=" + filepath.Join(prefix, "bin") + ":" + os.Getenv("PATH")
+	env := append(buildEnv(t, s), bin)
+	out := runIn(t, env, "./install.sh", "--prefix", prefix)
+	line := "source " + filepath.Join(prefix, "share", "fish", "vendor_completions.d", "git-wt.fish")
+	if !strings.Contains(out, "\n  "+line+"\n") {
+		t.Fatalf("install.sh does not give fish's line %q:\n%s", line, out)
+	}
+	s.Write(filepath.Join(s.Home, ".config", "fish", "config.fish"), line+"\n")
+	cases := []completionCase{
+		{"git wt sh", []string{"shell-init", "show"}, false},
+		{"git-wt show ", []string{"T-1", "fix-_bug_-1"}, false},
+	}
+	checkCompletions(t, "fish (the line added)", completeFish(t, s, "true", cases, bin), cases)
 }

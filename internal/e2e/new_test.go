@@ -237,6 +237,37 @@ func TestNewWithAnUnwritableBaseDirLeavesNothing(t *testing.T) {
 	assertNothingLeft(t, s)
 }
 
+// TestNewWithAReadOnlyGitSaysWhichFolder: with .git/objects read-only
+// (chmod -R a-w), new says in one line which folder it cannot write to,
+// instead of git's "Unable to add (null) to database", and makes nothing:
+// no record, branch, worktree or base dir.
+func TestNewWithAReadOnlyGitSaysWhichFolder(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	objects := filepath.Join(s.Repo, ".git", "objects")
+	s.GiveToNobody()
+	chmodTree := func(change func(os.FileMode) os.FileMode) {
+		err := filepath.Walk(objects, func(p string, info os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Chmod(p, change(info.Mode().Perm()))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	chmodTree(func(m os.FileMode) os.FileMode { return m &^ 0o222 })
+	t.Cleanup(func() { chmodTree(func(m os.FileMode) os.FileMode { return m | 0o200 }) })
+	r := s.AsNobody("new", "T")
+	if r.Code != 1 || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 || !strings.Contains(r.Stderr, "git-wt: cannot write to "+objects+",") || strings.Contains(r.Stderr, "(null)") {
+		t.Fatalf("new with a read-only .git/objects: %s", r)
+	}
+	assertNothingLeft(t, s)
+	if base := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees"); testutil.Exists(base) {
+		t.Fatalf("new made the base dir %s", base)
+	}
+}
+
 func TestNewWritesNoGitConfig(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	cfg := filepath.Join(s.Repo, ".git", "config")

@@ -1,4 +1,5 @@
-// These tests protect the README: its agent workflow runs as written.
+// These tests protect the README: its quick start works on first use and
+// its agent workflow runs as written.
 package e2e
 
 import (
@@ -46,4 +47,43 @@ func TestReadmeAgentWorkflowRuns(t *testing.T) {
 		t.Fatalf("gh was called with %q", calls)
 	}
 	gone(t, s, "TASK-123", filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "TASK-123"))
+}
+
+// TestReadmeQuickStartWorksOnFirstUse runs the README's quick start as a
+// newcomer who is not root would: in a shell whose PATH has neither
+// git-wt nor ~/.local/bin, install.sh and then git wt new demo must work,
+// and install.sh must print the PATH line for the shells to come.
+func TestReadmeQuickStartWorksOnFirstUse(t *testing.T) {
+	t.Parallel() // mostly waiting on the build
+	s := testutil.NewSandbox(t)
+	path := os.Getenv("PATH")
+	if found, err := exec.LookPath("git-wt"); err == nil {
+		t.Skipf("%s is on PATH: a first use cannot be shown", found)
+	}
+	var script []string
+	for _, l := range strings.Split(readmeScript(t, "## Quick start"), "\n") {
+		if strings.HasPrefix(l, "make test") {
+			continue // the tests are running
+		}
+		// install.sh is run from git-wt's source tree, git wt new in the
+		// sandbox's repository.
+		script = append(script, strings.ReplaceAll(l, "./install.sh", filepath.Join(testutil.Root(), "install.sh")))
+	}
+	env := replaceEnv(buildEnv(t, s), "PATH", path)
+	if testutil.IsRoot() {
+		env = append(env, "PREFIX="+filepath.Join(s.Home, ".local")) // as for anyone else
+	}
+	cmd := exec.Command("sh", "-e", "-c", strings.Join(script, "\n"))
+	cmd.Dir, cmd.Env = s.Repo, env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the README's quick start failed: %v\n%s", err, out)
+	}
+	bin := filepath.Join(s.Home, ".local", "bin")
+	if !strings.Contains(string(out), bin+" is not on your PATH") || !strings.Contains(string(out), `export PATH="`+bin+`:$PATH"`) {
+		t.Errorf("install.sh does not say how to put git-wt on PATH:\n%s", out)
+	}
+	if !testutil.Exists(filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "demo", "README.md")) {
+		t.Fatalf("no worktree for demo:\n%s", out)
+	}
 }

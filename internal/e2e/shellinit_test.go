@@ -1,8 +1,9 @@
 // These tests protect the shell integration printed by `git wt
 // shell-init`, in bash, zsh and fish: `wtcd TASK` cds into the task's
 // worktree (found by id or slug, or created with the extra arguments
-// going to git wt new), `wtcd` alone cds back to the main worktree, a
-// failure leaves the shell where it was, and --name renames the function.
+// going to git wt new, saying so on stderr), `wtcd -n TASK` never
+// creates one, `wtcd` alone cds back to the main worktree, a failure
+// leaves the shell where it was, and --name renames the function.
 package e2e
 
 import (
@@ -19,19 +20,25 @@ var wtcdScripts = map[string][]string{
 	"bash": {"--norc", "--noprofile", "-c", `eval "$(git wt shell-init bash --name NAME)"
 NAME T-1 && pwd
 NAME fix-_bug_-1 && pwd
-NAME NEW-2 --base main && pwd
+NAME -n NEW-2; echo "status $?"; pwd
+NAME NEW-2 --base main --quiet 2>&1 && pwd
+NAME -n T-1 && pwd
 NAME && pwd
 NAME bad --bogus; echo "status $?"; pwd`},
 	"zsh": {"-f", "-c", `eval "$(git wt shell-init zsh --name NAME)"
 NAME T-1 && pwd
 NAME fix-_bug_-1 && pwd
-NAME NEW-2 --base main && pwd
+NAME -n NEW-2; echo "status $?"; pwd
+NAME NEW-2 --base main --quiet 2>&1 && pwd
+NAME -n T-1 && pwd
 NAME && pwd
 NAME bad --bogus; echo "status $?"; pwd`},
 	"fish": {"-c", `git wt shell-init fish --name NAME | source
 NAME T-1; and pwd
 NAME fix-_bug_-1; and pwd
-NAME NEW-2 --base main; and pwd
+NAME -n NEW-2; echo "status $status"; pwd
+NAME NEW-2 --base main --quiet 2>&1; and pwd
+NAME -n T-1; and pwd
 NAME; and pwd
 NAME bad --bogus; echo "status $status"; pwd`},
 }
@@ -49,7 +56,7 @@ func TestShellInit(t *testing.T) {
 				args := append([]string(nil), wtcdScripts[shell]...)
 				args[len(args)-1] = strings.ReplaceAll(args[len(args)-1], "NAME", name)
 				got := strings.Split(strings.TrimSpace(runShell(t, s, nil, shell, args...)), "\n")
-				want := []string{t1, fix, filepath.Join(base, "NEW-2"), s.Repo, "status 2", s.Repo}
+				want := []string{t1, fix, "status 5", fix, name + ": no task NEW-2: creating it", filepath.Join(base, "NEW-2"), t1, s.Repo, "status 2", s.Repo}
 				if strings.Join(got, "\n") != strings.Join(want, "\n") {
 					t.Errorf("%s with %s:\n%s\nwant\n%s", shell, name, strings.Join(got, "\n"), strings.Join(want, "\n"))
 				}

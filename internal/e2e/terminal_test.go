@@ -13,6 +13,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
+
 	"github.com/git-wt/git-wt/internal/testutil"
 )
 
@@ -92,6 +94,74 @@ func TestListFitsTheTerminal(t *testing.T) {
 	if r := s.MustWT("list"); !strings.Contains(r.Stdout, path) || !strings.Contains(r.Stdout, long) {
 		t.Fatalf("piped list was cut:\n%s", r.Stdout)
 	}
+}
+
+// TestListLinesUpWideCharacters: CJK and emoji take two terminal cells
+// each. A 60-column terminal must hold every line of list, --size --all
+// included (SIZE gives way like the other optional columns), and every
+// column must start in the same cell on every line.
+func TestListLinesUpWideCharacters(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, id := range []string{"日本語のタスクの名前はとても長いです", "🚀-launch", "T"} {
+		s.MustWT("new", id)
+	}
+	for _, line := range []string{"stty cols 60; git-wt list", "stty cols 60; git-wt list --size --all"} {
+		out := strings.TrimSpace(ansi.ReplaceAllString(onTerminal(t, s, line), ""))
+		lines := strings.Split(out, "\n")
+		if len(lines) < 4 || !strings.HasPrefix(lines[0], "TASK") || !strings.Contains(out, "🚀") || !strings.Contains(out, "日本") {
+			t.Fatalf("%s:\n%s", line, out)
+		}
+		for _, l := range lines {
+			if w := runewidth.StringWidth(l); w > 60 {
+				t.Errorf("%s: a line %d cells wide on a 60-column terminal: %q", line, w, l)
+			}
+		}
+		// Each column after the first starts where its header does: two
+		// blank cells before it, text at it.
+		for _, start := range columnStarts(lines[0]) {
+			for _, l := range lines[1:] {
+				if cellAt(l, start-2) != ' ' || cellAt(l, start-1) != ' ' || cellAt(l, start) == ' ' {
+					t.Errorf("%s: the column at cell %d is not lined up:\n%s\n%s", line, start, lines[0], l)
+				}
+			}
+		}
+	}
+}
+
+// columnStarts are the cells where the header's columns after the first
+// start (headers are single words, two spaces apart at least).
+func columnStarts(header string) []int {
+	var starts []int
+	col, blanks := 0, 0
+	for _, r := range header {
+		if r != ' ' && blanks >= 2 {
+			starts = append(starts, col)
+		}
+		if r == ' ' {
+			blanks++
+		} else {
+			blanks = 0
+		}
+		col += runewidth.RuneWidth(r)
+	}
+	return starts
+}
+
+// cellAt is the character shown in terminal cell col of line (0 for the
+// right half of a wide character, ' ' past the end).
+func cellAt(line string, col int) rune {
+	at := 0
+	for _, r := range line {
+		w := runewidth.RuneWidth(r)
+		if col >= at && col < at+w {
+			if col == at {
+				return r
+			}
+			return 0
+		}
+		at += w
+	}
+	return ' '
 }
 
 func TestProgressOnlyOnTerminals(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // The few files of git's documented repository layout (gitrepository-layout)
@@ -162,4 +164,19 @@ func isObjectID(s string) bool {
 		}
 	}
 	return true
+}
+
+// Unwritable returns the first folder of the repository whose common dir
+// is commonDir that git must write to for a new worktree and this process
+// may not, as the kernel decides for git (access(2): mode bits, ACLs, a
+// read-only mount): the common dir (ref locks, packed-refs), objects/,
+// refs/ and worktrees/ (a folder that is not there yet is git's to make).
+// "" when git may write to them all.
+func Unwritable(commonDir string) string {
+	for _, d := range []string{commonDir, filepath.Join(commonDir, "objects"), filepath.Join(commonDir, "refs"), filepath.Join(commonDir, "worktrees")} {
+		if err := unix.Access(d, unix.W_OK); errors.Is(err, unix.EACCES) || errors.Is(err, unix.EROFS) || errors.Is(err, unix.EPERM) {
+			return d
+		}
+	}
+	return ""
 }

@@ -95,7 +95,12 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	}
 	if revErr != nil || len(lines) < 6 {
 		if ExitCode(revErr) == 128 {
-			return nil, ErrNotRepository
+			// Name where git looked: a script's cd that went wrong, or a
+			// -C, shows at once.
+			if gd := os.Getenv("GIT_DIR"); gd != "" {
+				return nil, fmt.Errorf("%w: GIT_DIR=%s", ErrNotRepository, gd)
+			}
+			return nil, fmt.Errorf("%w: %s", ErrNotRepository, dir)
 		}
 		if revErr == nil {
 			revErr = fmt.Errorf("unexpected output from git rev-parse: %q", out)

@@ -235,6 +235,13 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	if o.Sparse, err = m.sparseDirs(ctx, o.Sparse); err != nil {
 		return nil, err
 	}
+	// A .git this user may not write to (read-only, another user's) would
+	// fail inside git, in git's words ("Unable to add (null) to
+	// database"), after the base dir was made: say so first, in one line
+	// naming the folder, and make nothing.
+	if dir := git.Unwritable(m.Repo.CommonDir); dir != "" {
+		return nil, exitcode.Failedf("cannot write to %s, where git keeps the new task's record, branch and worktree: make it writable for this user, or run git wt as the repository's owner", dir)
+	}
 	baseDir, err := m.Place.PlaceNew(ctx, b.SHA)
 	if err != nil {
 		return nil, err

@@ -28,6 +28,9 @@ func readGitwt(path string) ([]keyValue, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", path, err)
 	}
+	for i := range kvs {
+		kvs[i].Origin = path
+	}
 	return kvs, hex.EncodeToString(sum[:]), nil
 }
 

@@ -110,7 +110,7 @@ func (s *Settings) readTable() error {
 			continue
 		}
 		if err := k.read(s, v); err != nil && first == nil {
-			first = fmt.Errorf("bad config %s: %v", k.Name, err)
+			first = s.Bad(k.Name, err)
 		}
 	}
 	return first

@@ -33,6 +33,37 @@ const (
 type Value struct {
 	Value string
 	Scope Scope
+	// Origin is the file that set it (absolute), or git's name for
+	// another source ("command line:"), as `git config --show-origin`
+	// says; "" when unknown.
+	Origin string
+}
+
+// Where says where v was set, for a message: "set in" the file and its
+// scope ("set in /home/me/.gitconfig, global config"), or "set by" the
+// command line.
+func (v Value) Where() string {
+	switch {
+	case v.Scope == ScopeCommand:
+		return "set by git -c or GIT_CONFIG_PARAMETERS"
+	case v.Scope == ScopeGitwt:
+		return "set in " + v.Origin + ", the committed defaults"
+	case strings.HasPrefix(v.Origin, "file:"):
+		return "set in " + strings.TrimPrefix(v.Origin, "file:") + ", " + string(v.Scope) + " config"
+	case v.Origin != "":
+		return "set in " + v.Origin + " " + string(v.Scope) + " config"
+	}
+	return "set in " + string(v.Scope) + " config"
+}
+
+// Bad is the error for a bad value of key: it names the key, and the
+// file or command line the winning value came from, so that the user
+// knows what to edit.
+func (s *Settings) Bad(key string, err error) error {
+	if v, ok := s.Get(key); ok {
+		return fmt.Errorf("bad config %s (%s): %v", key, v.Where(), err)
+	}
+	return fmt.Errorf("bad config %s: %v", key, err)
 }
 
 // GitwtFile is the name of the committed defaults file at the root of the
@@ -108,7 +139,7 @@ func (p *Pending) Finish(mainDir string) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Settings{values: layer(gitwt, configValues(entries)), GitwtSHA256: sum}
+	s := &Settings{values: layer(gitwt, configValues(entries, mainDir)), GitwtSHA256: sum}
 	if err := s.resolve(mainDir); err != nil {
 		return nil, err
 	}
@@ -135,11 +166,18 @@ type keyValue struct {
 	Value
 }
 
-// configValues are git config's values as layers take them.
-func configValues(entries []git.ConfigEntry) []keyValue {
+// configValues are git config's values as layers take them. git names a
+// file in the repository relative to the worktree's top (".git/config"),
+// which is the main worktree's when the path is relative (a linked
+// worktree's files are named by absolute paths).
+func configValues(entries []git.ConfigEntry, mainDir string) []keyValue {
 	kvs := make([]keyValue, len(entries))
 	for i, e := range entries {
-		kvs[i] = keyValue{key: canonicalKey(e.Key), Value: Value{Value: e.Value, Scope: Scope(e.Scope)}}
+		origin := e.Origin
+		if file, ok := strings.CutPrefix(origin, "file:"); ok && !filepath.IsAbs(file) {
+			origin = "file:" + filepath.Join(mainDir, file)
+		}
+		kvs[i] = keyValue{key: canonicalKey(e.Key), Value: Value{Value: e.Value, Scope: Scope(e.Scope), Origin: origin}}
 	}
 	return kvs
 }
@@ -200,7 +238,7 @@ func (s *Settings) resolve(mainDir string) error {
 	if v, ok := s.Get("core.ignoreCase"); ok { // git's own: the file system folds case
 		var cerr error
 		if s.IgnoreCase, cerr = ParseBool(v.Value); err == nil && cerr != nil {
-			err = fmt.Errorf("bad config core.ignoreCase: %v", cerr)
+			err = s.Bad("core.ignoreCase", cerr)
 		}
 	}
 	s.Init = s.All("wt.init")
@@ -211,12 +249,12 @@ func (s *Settings) resolve(mainDir string) error {
 		s.Copy = append(s.Copy, v.Value)
 	}
 	if perr := s.parsePortNames(); err == nil && perr != nil {
-		err = fmt.Errorf("bad config wt.port: %v", perr)
+		err = perr
 	}
 	for _, v := range s.All("wt.sparse") {
 		dir, serr := CleanSparseDir(v.Value)
 		if serr != nil && err == nil {
-			err = fmt.Errorf("bad config wt.sparse: %v", serr)
+			err = fmt.Errorf("bad config wt.sparse (%s): %v", v.Where(), serr)
 		}
 		s.Sparse = append(s.Sparse, dir)
 	}
@@ -281,12 +319,14 @@ func CleanSparseDir(dir string) (string, error) {
 	return clean, nil
 }
 
-// parsePortNames reads wt.port: each name once, in order.
+// parsePortNames reads wt.port: each name once, in order. A bad one is
+// reported with where it was set (wt.port takes many values: the last
+// may not be the culprit).
 func (s *Settings) parsePortNames() error {
 	for _, v := range s.All("wt.port") {
 		name := strings.TrimSpace(v.Value)
 		if err := ports.CheckName(name); err != nil {
-			return err
+			return fmt.Errorf("bad config wt.port (%s): %v", v.Where(), err)
 		}
 		if !slices.Contains(s.Ports, name) {
 			s.Ports = append(s.Ports, name)

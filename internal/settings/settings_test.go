@@ -64,12 +64,12 @@ func TestParseBoolAsGitDoes(t *testing.T) {
 func TestParseConfigList(t *testing.T) {
 	out := "global\x00file:/h/.gitconfig\x00wt.basedir\n../g\x00local\x00file:.git/config\x00wt.basedir\n../l\x00" +
 		"local\x00file:.git/config\x00wt.flag\x00command\x00command line:\x00wt.init\nmake\nall\x00"
-	kvs := configValues(git.ParseConfigList(out))
+	kvs := configValues(git.ParseConfigList(out), "/repo")
 	if len(kvs) != 4 {
 		t.Fatalf("parsed %d values: %+v", len(kvs), kvs)
 	}
-	s := &Settings{values: layer([]keyValue{{key: "wt.basedir", Value: Value{"../gitwt", ScopeGitwt}}}, kvs)}
-	if v, _ := s.Get("wt.baseDir"); v.Value != "../l" || v.Scope != ScopeLocal {
+	s := &Settings{values: layer([]keyValue{{key: "wt.basedir", Value: Value{Value: "../gitwt", Scope: ScopeGitwt}}}, kvs)}
+	if v, _ := s.Get("wt.baseDir"); v.Value != "../l" || v.Scope != ScopeLocal || v.Where() != "set in /repo/.git/config, local config" {
 		t.Errorf("local must win over global and .gitwt: %+v", v)
 	}
 	if v, _ := s.Get("wt.flag"); v.Value != "true" {
@@ -109,7 +109,7 @@ func TestParseGitwtAgreesWithGit(t *testing.T) {
 			t.Fatalf("git config -f on %q: %v", content, err)
 		}
 		var want []string
-		for _, kv := range configValues(git.ParseConfigList(prefixScope(string(out)))) {
+		for _, kv := range configValues(git.ParseConfigList(prefixScope(string(out))), "/repo") {
 			want = append(want, kv.key+"="+kv.Value.Value)
 		}
 		kvs, err := ParseGitwt([]byte(content))
@@ -194,7 +194,7 @@ func FuzzGitwtAgreesWithGit(f *testing.F) {
 			return
 		}
 		var want, got []string
-		for _, kv := range configValues(git.ParseConfigList(prefixScope(string(out)))) {
+		for _, kv := range configValues(git.ParseConfigList(prefixScope(string(out))), "/repo") {
 			want = append(want, kv.key+"="+kv.Value.Value)
 		}
 		kvs, err := ParseGitwt([]byte(content))
@@ -215,10 +215,10 @@ func FuzzGitwtAgreesWithGit(f *testing.F) {
 func TestInitCommandsTrustOnlyTheUsersOwnConfig(t *testing.T) {
 	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	gitwt := []keyValue{
-		{key: "wt.init", Value: Value{"team-setup", ScopeGitwt}},
-		{key: "wt.trusted", Value: Value{sum, ScopeGitwt}}, // a .gitwt vouching for itself
+		{key: "wt.init", Value: Value{Value: "team-setup", Scope: ScopeGitwt}},
+		{key: "wt.trusted", Value: Value{Value: sum, Scope: ScopeGitwt}}, // a .gitwt vouching for itself
 	}
-	mine := []keyValue{{key: "wt.init", Value: Value{"my-setup", ScopeLocal}}}
+	mine := []keyValue{{key: "wt.init", Value: Value{Value: "my-setup", Scope: ScopeLocal}}}
 	s := &Settings{values: layer(gitwt, mine), GitwtSHA256: sum}
 	if err := s.resolve(t.TempDir()); err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func TestInitCommandsTrustOnlyTheUsersOwnConfig(t *testing.T) {
 	if strings.Join(run, ",") != "my-setup" || strings.Join(untrusted, ",") != "team-setup" {
 		t.Fatalf("untrusted .gitwt: run %q, skipped %q", run, untrusted)
 	}
-	trusted := append(mine, keyValue{key: "wt.trusted", Value: Value{sum, ScopeLocal}})
+	trusted := append(mine, keyValue{key: "wt.trusted", Value: Value{Value: sum, Scope: ScopeLocal}})
 	s = &Settings{values: layer(gitwt[:1], trusted), GitwtSHA256: sum}
 	if err := s.resolve(t.TempDir()); err != nil {
 		t.Fatal(err)

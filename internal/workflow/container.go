@@ -28,7 +28,7 @@ func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 	}
 	workdir := m.Settings.ContainerWorkdir
 	if !path.IsAbs(workdir) {
-		return nil, exitcode.Failedf("bad config wt.containerWorkdir: %q is not an absolute path", workdir)
+		return nil, exitcode.Failedf("%v", m.Settings.Bad("wt.containerWorkdir", fmt.Errorf("%q is not an absolute path", workdir)))
 	}
 	st, err := os.Stat(rec.Path)
 	if err != nil {

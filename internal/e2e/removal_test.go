@@ -262,3 +262,35 @@ func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
 		t.Fatalf("doctor after the fix: %s", r)
 	}
 }
+
+// A doctor --fix or gc that read the records before an rm began lists the
+// trash after that rm moved the folder aside and was killed: the folder
+// there has no record in state removing in what it read, yet it is a
+// stuck removal's, holding a file written during the rm that no check has
+// seen. It must be left to the stuck removal's repair, which puts it back.
+func TestRepairThatReadTheRecordsBeforeAKilledRmLosesNoLateFile(t *testing.T) {
+	for _, repair := range [][]string{{"doctor", "--fix"}, {"gc"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "T").Out()
+			doctor, release := stopAtUntil(t, s, "doctor:records", repair...)
+			rm := stopAt(t, s, "rm:renamed", "rm", "T")
+			moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
+			if len(moved) != 1 {
+				t.Fatalf("the folder was not moved aside: %v", moved)
+			}
+			s.Write(filepath.Join(moved[0], "late.txt"), "late")
+			kill(rm)
+			os.WriteFile(release, nil, 0o644)
+			exitCode(doctor)
+			s.WT("doctor", "--fix") // the stuck removal: put back, kept dirty
+			if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+				t.Fatalf("the late file is not back in the worktree: %v", err)
+			}
+			if st := recordState(s, "T"); st != "active" {
+				t.Fatalf("record state %q, want active", st)
+			}
+			trashIsEmpty(t, path)
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -162,14 +163,90 @@ func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 		return m.Transition(ctx, e, record.Active, nil)
 	}
 	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
+		// A live merge into the same base may be writing its files there
+		// right now: they are its own, not this one's leftovers.
+		l, err := m.MergeLock(ctx, rec.Base)
+		if err != nil {
+			return err
+		}
+		defer l.Release()
 		if op := m.Git.InProgress(ctx, wt.Path); op != "" {
 			return fmt.Errorf("%w: %s is in the middle of %s", task.ErrNeedsPerson, wt.Path, op)
+		}
+		if err := m.takeBackCheckout(ctx, wt.Path, rec); err != nil {
+			m.Warn("cannot take back what the merge of %s left in %s: %v", rec.Branch, wt.Path, err)
 		}
 		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
 			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", task.ErrNeedsPerson, wt.Path)
 		}
 	}
 	return m.Transition(ctx, e, record.Active, nil)
+}
+
+// takeBackCheckout takes back what a merge killed while git wrote the
+// merged files into dir (the worktree that has the base checked out) left
+// there: new files, untracked (git had not written its index yet) or
+// staged (it had, but not moved the branch; or a squash not yet
+// committed). A file is the merge's only if its content is the blob at
+// its path in the task's branch, which keeps it: such a file is unstaged
+// and deleted, and nothing is lost. Anything else stays as it is.
+func (m *Handler) takeBackCheckout(ctx context.Context, dir string, rec *record.Record) error {
+	st, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all"})
+	if err != nil {
+		return err
+	}
+	var paths []string
+	staged := map[string]bool{}
+	for _, e := range st.Entries {
+		switch {
+		case e.Kind == '?' && !strings.HasSuffix(e.Path, "/"): // a file, not a repository inside
+			paths = append(paths, e.Path)
+		case e.Kind == '1' && e.XY == "A.": // added, the file as staged
+			paths = append(paths, e.Path)
+			staged[e.Path] = true
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	want, err := m.Git.History().Blobs(ctx, dir, task.BranchRef(rec.Branch), paths)
+	if err != nil {
+		return err
+	}
+	have, err := m.Git.Index().HashFiles(ctx, dir, paths)
+	if err != nil {
+		return err
+	}
+	var mine, unstage []string
+	for _, p := range paths {
+		if id := have[p]; id != "" && id == want[p] {
+			mine = append(mine, p)
+			if staged[p] {
+				unstage = append(unstage, p)
+			}
+		}
+	}
+	if len(unstage) > 0 {
+		if err := m.Git.Index().Unstage(ctx, dir, unstage); err != nil {
+			return err
+		}
+	}
+	for _, p := range mine {
+		file := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.Remove(file); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		// The folders git made for them, once empty (Remove fails else).
+		for d := filepath.Dir(file); d != dir && fsutil.Within(dir, d); d = filepath.Dir(d) {
+			if os.Remove(d) != nil {
+				break
+			}
+		}
+	}
+	if len(mine) > 0 {
+		m.LogEvent(rec, "merge-taken-back", fmt.Sprintf("%d %s the killed merge had written into %s", len(mine), text.Plural(len(mine), "file", "files"), dir))
+	}
+	return nil
 }
 
 // worktreeOnBranch is the worktree that has ref checked out, if any.

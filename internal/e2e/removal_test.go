@@ -294,3 +294,30 @@ func TestRepairThatReadTheRecordsBeforeAKilledRmLosesNoLateFile(t *testing.T) {
 		})
 	}
 }
+
+// An rm killed between its move and its second check leaves its folder in
+// the trash; if git's admin entry then goes another way (the user's git
+// worktree prune, which sees the folder gone), the repair cannot tell by
+// that entry that the folder was never checked again. It looks at the
+// folder itself: a file the branch does not hold puts the folder back,
+// kept and reported, never deleted.
+func TestRmKilledBeforeItsSecondCheckThenPrunedLosesNoLateFile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	rm := stopAt(t, s, "rm:renamed", "rm", "T")
+	moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
+	if len(moved) != 1 {
+		t.Fatalf("the folder was not moved aside: %v", moved)
+	}
+	s.Write(filepath.Join(moved[0], "late.txt"), "late")
+	kill(rm)
+	s.Git(s.Repo, "worktree", "prune")
+	s.WT("doctor", "--fix")
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+		t.Fatalf("the late file is not back in the worktree: %v", err)
+	}
+	trashIsEmpty(t, path)
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, path) {
+		t.Fatalf("doctor must report the folder it kept: %s", r)
+	}
+}

@@ -253,7 +253,8 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 			if removing[path] {
 				continue // a stuck removal's folder: its record says what to do
 			}
-			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(e.Name()), "."))
+			name := strings.TrimSuffix(e.Name(), place.CheckedSuffix) // a removal's mark beside its folder
+			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(name), "."))
 			if proc.Check(proc.ID{PID: pid, Host: self.Host}) == proc.Alive {
 				continue // an rm is deleting it right now
 			}

@@ -422,9 +422,15 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		}
 		return Failed, exitcode.Failedf("cannot remove %s: %v; nothing was changed", rec.Path, err)
 	}
+	if trash != "" {
+		os.WriteFile(checkedMark(trash), nil, 0o666) // best effort: without it, a repair looks again
+	}
 	gitErr := m.Git.RemoveWorktree(ctx, m.Repo.MainDir, rec.Path)
 	if gitErr != nil && m.Registered(ctx, rec.Path) {
 		l.Release()
+		if trash != "" {
+			os.Remove(checkedMark(trash))
+		}
 		if perr := putBack(); perr != nil {
 			return Failed, perr
 		}
@@ -438,6 +444,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		if err := fsutil.RemoveAll(trash); err != nil {
 			return Failed, halfRemoved(rec, "cannot delete %s, the folder of %s moved aside (%v)", trash, rec.Path, err)
 		}
+		os.Remove(checkedMark(trash))
 		os.Remove(filepath.Dir(trash)) // only if empty
 	}
 	return outcome, nil

@@ -321,3 +321,66 @@ func TestRmKilledBeforeItsSecondCheckThenPrunedLosesNoLateFile(t *testing.T) {
 		t.Fatalf("doctor must report the folder it kept: %s", r)
 	}
 }
+
+// A process working in the worktree (its working directory there) moves
+// with the folder that rm moves aside, and writes into it by relative
+// paths. One that writes a file and exits between rm's second status and
+// its second look for users is seen by neither, unless the users are
+// looked for first: no process can enter the moved folder after the move,
+// so the status that follows sees all it wrote.
+func TestRmSeesWhatAProcessInTheMovedFolderWroteBeforeItExited(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	dir := t.TempDir()
+	reached, fifo, hold := filepath.Join(dir, "reached"), filepath.Join(dir, "go-on"), filepath.Join(dir, "hold")
+	for _, f := range []string{fifo, hold} {
+		if err := syscall.Mkfifo(f, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goOn := func(f string) {
+		w, err := os.OpenFile(f, os.O_WRONLY, 0) // blocks until the reader opens it
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	at := func(name string) bool { data, _ := os.ReadFile(reached); return string(data) == name }
+	rm := s.Cmd(s.Repo, "rm", "T")
+	rm.Env = append(rm.Env, task.CheckpointEnv+"=rm:checked,rm:rechecked", task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_FIFO="+fifo)
+	if err := rm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan int, 1)
+	go func() { exited <- exitCode(rm) }()
+	t.Cleanup(func() { rm.Process.Kill() })
+	waitFor(t, func() bool { return at("rm:checked") }) // the first look, in place, is done
+	agent := exec.Command("sh", "-c", "read x < '"+hold+"'; echo late > late.txt")
+	agent.Dir = path
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
+	goOn(fifo) // rm moves the folder aside (the agent with it) and looks again
+	code := -1
+	waitFor(t, func() bool {
+		select {
+		case code = <-exited: // refused at once: the agent is in the folder
+			return true
+		default:
+			return at("rm:rechecked") // its status done, the users not looked for yet
+		}
+	})
+	goOn(hold)
+	agent.Wait()
+	if code == -1 {
+		goOn(fifo)
+		code = <-exited
+	}
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late\n" {
+		t.Fatalf("rm exited %d and the agent's file is not in the worktree: %v", code, err)
+	}
+	if code != 3 || recordState(s, "T") != "active" {
+		t.Fatalf("rm exited %d, record %q: want a refusal, the task active", code, recordState(s, "T"))
+	}
+}

@@ -384,3 +384,16 @@ func TestRmSeesWhatAProcessInTheMovedFolderWroteBeforeItExited(t *testing.T) {
 		t.Fatalf("rm exited %d, record %q: want a refusal, the task active", code, recordState(s, "T"))
 	}
 }
+
+// git wt exec's own process, once in the worktree and until it becomes
+// the command, uses the worktree as much as the command will: rm must
+// refuse it, or the command starts in a folder being deleted and what it
+// writes there is lost.
+func TestRmRefusesAWorktreeThatGitWtExecHasEntered(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	stopAt(t, s, "exec:entered", "exec", "T", "--", "true")
+	if r := s.WT("rm", "T"); r.Code != 3 || !strings.Contains(r.Stderr, "in use") || !testutil.Exists(path) {
+		t.Fatalf("rm of a worktree git wt exec has entered: %s", r)
+	}
+}

@@ -740,3 +740,52 @@ func TestInterruptedRebaseMergeIsTakenBack(t *testing.T) {
 		t.Fatalf("branch at %s (want %s), state %s", got, tip, taskState(t, s))
 	}
 }
+
+// A repair reads git's worktrees before the records. An rm that ends in
+// between leaves it an admin entry (as read) with no record and no folder:
+// an entry to prune. When new makes the task again before the repair gets
+// to it, at the same path, that entry is the new task's, and its folder
+// (the agent's work in it) must be left alone.
+func TestPruneOfAnEntryLeavesATaskMadeAgainAtItsPath(t *testing.T) {
+	for _, repair := range [][]string{{"doctor", "--fix"}, {"gc"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "T").Out()
+			dir := t.TempDir()
+			reached, fifo := filepath.Join(dir, "reached"), filepath.Join(dir, "go-on")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			goOn := func() {
+				w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until the repair reads
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.Close()
+			}
+			at := func(name string) bool { data, _ := os.ReadFile(reached); return string(data) == name }
+			cmd := s.Cmd(s.Repo, repair...)
+			cmd.Env = append(cmd.Env, task.CheckpointEnv+"=doctor:worktrees,repair:examined", task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_FIFO="+fifo)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+			waitFor(t, func() bool { return at("doctor:worktrees") })
+			s.MustWT("rm", "T")
+			goOn()
+			waitFor(t, func() bool { return at("repair:examined") })
+			if again := s.MustWT("new", "T").Out(); again != path {
+				t.Fatalf("made again at %s, not %s", again, path)
+			}
+			s.Write(filepath.Join(path, "work.txt"), "the agent's")
+			goOn()
+			cmd.Wait()
+			if data, err := os.ReadFile(filepath.Join(path, "work.txt")); err != nil || string(data) != "the agent's" {
+				t.Fatalf("the task made again lost its work: %v", err)
+			}
+			if !strings.Contains(s.Git(s.Repo, "worktree", "list", "--porcelain"), "worktree "+path+"\n") {
+				t.Fatal("git's admin entry of the task made again is gone")
+			}
+		})
+	}
+}

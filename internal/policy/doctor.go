@@ -40,6 +40,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	if err != nil {
 		return nil, err
 	}
+	task.Checkpoint(ctx, "doctor:worktrees")
 	// Doctor reads every record blob from git, not the cache: a record
 	// whose blob git has lost must show up here.
 	store := *m.Store
@@ -154,7 +155,7 @@ func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
 			p.Fix, p.Detail = "", p.Detail+"; it is locked ("+wt.LockReason+"): git worktree unlock it first"
 			return p
 		}
-		p.FixWith = func(ctx context.Context, _ bool) error { return m.DropWorktree(ctx, wt.Path) }
+		p.FixWith = func(ctx context.Context, _ bool) error { return m.PruneEntry(ctx, wt.Path) }
 		return p
 	}
 	p := &task.Problem{Kind: task.ForeignWorktree, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1,

@@ -52,6 +52,7 @@ type repairer interface {
 	RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error
 	RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error
 	DropWorktree(ctx context.Context, path string) error
+	PruneEntry(ctx context.Context, path string) error
 	Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error)
 }
 

@@ -789,3 +789,29 @@ func TestPruneOfAnEntryLeavesATaskMadeAgainAtItsPath(t *testing.T) {
 		})
 	}
 }
+
+// The rollback of a stuck creation counts the files its checkout did not
+// write, then removes the worktree. An agent (git wt exec's command, or a
+// shell that got the path) that writes into the worktree in between must
+// not lose its file: the removal looks again at the folder moved aside,
+// and a stuck creation that holds someone's files is kept (failed).
+func TestRollbackKeepsAFileWrittenAfterItsCount(t *testing.T) {
+	for _, repair := range [][]string{{"doctor", "--fix"}, {"gc"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			kill(stopAt(t, s, "new:checked-out", "new", "T"))
+			path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
+			cmd, release := stopAtUntil(t, s, "repair:rollback", repair...)
+			s.Write(filepath.Join(path, "late.txt"), "late")
+			os.WriteFile(release, nil, 0o644)
+			exitCode(cmd)
+			if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+				t.Fatalf("the file written during the rollback is gone: %v", err)
+			}
+			if st := recordState(s, "T"); st != "failed" {
+				t.Fatalf("record state %q, want failed (kept for a person)", st)
+			}
+			trashIsEmpty(t, path)
+		})
+	}
+}

@@ -41,14 +41,21 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	if rec.Init.Rerun {
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
 	}
-	n, err := m.foreignContent(ctx, rec)
+	state := rec.State
+	n, err := m.foreignContent(ctx, rec.Path, state)
 	switch {
 	case err != nil:
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
 	case n > 0:
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
 	}
-	return m.RemoveForRepair(ctx, e, true)
+	task.Checkpoint(ctx, "repair:rollback")
+	// Counted in place, but an agent may write into the worktree until it
+	// is moved aside: the removal counts again in the moved folder, and
+	// puts it back (the task failed, kept) if it holds such a file now.
+	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{Force: true, KeepUnmerged: true,
+		Recheck: func(ctx context.Context, dir string) (int, error) { return m.foreignContent(ctx, dir, state) }})
+	return r.Err
 }
 
 // pointUnbornHead finishes what a `new` killed inside `git worktree add`
@@ -75,15 +82,16 @@ func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error
 	return m.Git.PointHead(ctx, rec.Path, task.BranchRef(rec.Branch))
 }
 
-// foreignContent counts the files in the worktree of a stuck creation
+// foreignContent counts the files in the worktree (at dir: in place, or
+// moved aside by the rollback's removal) of a stuck creation in state
 // that its checkout did not write. In state creating the checkout may
 // have stopped half way (no index, or a partial one), so the files are
 // compared with HEAD's tree through an index of its own: a file missing
 // is one the checkout had not written yet; one that differs or that the
 // tree lacks is someone's work. Later (initializing) the checkout is
 // complete and the worktree's own status says it.
-func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, error) {
-	st, err := os.Lstat(rec.Path)
+func (m *Handler) foreignContent(ctx context.Context, dir string, state record.State) (int, error) {
+	st, err := os.Lstat(dir)
 	if os.IsNotExist(err) {
 		return 0, nil
 	}
@@ -93,14 +101,14 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	if !st.IsDir() {
 		return 1, nil // a file or link where the worktree was: not ours to judge
 	}
-	if _, _, err := git.AdminDir(rec.Path); err != nil {
+	if _, _, err := git.AdminDir(dir); err != nil {
 		// No .git file (git worktree add stopped early): only an empty
 		// folder is surely the checkout's.
-		entries, err := os.ReadDir(rec.Path)
+		entries, err := os.ReadDir(dir)
 		return len(entries), err
 	}
-	if rec.State != record.Creating {
-		return m.DirtyCount(ctx, rec.Path)
+	if state != record.Creating {
+		return m.DirtyCount(ctx, dir)
 	}
 	tmp, err := m.tempDir("index-")
 	if err != nil {
@@ -108,11 +116,11 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	}
 	defer os.RemoveAll(tmp)
 	index := filepath.Join(tmp, "index")
-	if err := m.Git.Index().ReadTreeInto(ctx, rec.Path, index, "HEAD"); err != nil {
+	if err := m.Git.Index().ReadTreeInto(ctx, dir, index, "HEAD"); err != nil {
 		return 0, err
 	}
 	task.Checkpoint(ctx, "repair:index")
-	status, err := m.Git.Status(ctx, rec.Path, git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=" + index}})
+	status, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=" + index}})
 	if err != nil {
 		return 0, err
 	}

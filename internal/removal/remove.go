@@ -30,6 +30,11 @@ type RemoveOptions struct {
 	// MergedTip is the commit `git wt merge` just merged: the branch is
 	// deleted if it still points there (a squash leaves it no ancestor).
 	MergedTip string
+	// Recheck, with Force, still has the folder looked at again once it is
+	// moved aside (users first, then this count of what Force may not
+	// discard: a rollback's files that its checkout did not write); a
+	// count above 0 puts it back, as a change does without Force.
+	Recheck func(ctx context.Context, dir string) (int, error)
 	// PutBack is the state a task goes back to when its removal is
 	// refused after it began ("" for the state it had): merge's cleanup
 	// puts its task back to the state it had before the merge.
@@ -408,8 +413,8 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		m.putBack(e, back)
 		return nil
 	}
-	if trash != "" && !o.Force {
-		if kept, err := m.recheck(ctx, rec, trash, r); err != nil {
+	if trash != "" && (!o.Force || o.Recheck != nil) {
+		if kept, err := m.recheck(ctx, rec, trash, r, o.Recheck); err != nil {
 			if perr := putBack(); perr != nil {
 				return Failed, perr
 			}

@@ -72,18 +72,22 @@ func (m *Remover) moveAside(rec *record.Record) (string, error) {
 }
 
 // recheck looks at the moved folder again, as rm looked at it in place:
-// a change or a user that appeared since is a refusal (exit 3).
+// a change (as count counts them; by default the folder's status) or a
+// user that appeared since is a refusal (exit 3).
 //
 // The users come first: a process whose working directory is in the
 // moved folder writes there by relative paths, and one that wrote and
 // exited between a status and a look for users would be seen by neither.
 // No process can enter the folder after the move (its path is gone), so
 // once none is in it, the status that follows sees every file written.
-func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (Outcome, error) {
+func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal, count func(ctx context.Context, dir string) (int, error)) (Outcome, error) {
 	if users := proc.UsersOf(trash); len(users) > 0 {
 		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
 	}
-	n, err := m.movedDirtyCount(ctx, trash)
+	if count == nil {
+		count = m.movedDirtyCount
+	}
+	n, err := count(ctx, trash)
 	if err != nil {
 		return KeptDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
 	}

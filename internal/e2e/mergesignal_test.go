@@ -1,6 +1,8 @@
 // These tests protect `git wt merge` when it is stopped half-way: Ctrl-C
-// takes the merge back, and after a SIGKILL the half-done merge is left
-// for the user (never reset by git-wt) and the task says it was merging.
+// takes the merge back, and after a SIGKILL the task says it was merging,
+// merging again leaves the half-done merge alone, and doctor --fix takes
+// back only the files that are provably the merge's own (their content is
+// the task's commit's); anything else is left for the user.
 package e2e
 
 import (
@@ -116,7 +118,13 @@ func groupMembers(t *testing.T, pgid int) []int {
 	return pids
 }
 
-func TestMergeKilledLeavesItsStateForTheUser(t *testing.T) {
+// A merge killed inside git's own merge (here in the pre-merge-commit hook:
+// the merged files written and staged, the commit not made) leaves the
+// task merging and the main worktree half merged. Merging again refuses to
+// touch what it left; doctor --fix takes back the files that are the
+// task's own (their content is in its commit: nothing is lost), and the
+// task is active again.
+func TestMergeKilledInGitsMergeIsTakenBackByDoctor(t *testing.T) {
 	t.Parallel()
 	s, path, taskTip, mainTip := mergeSetup(t, true)
 	cmd, exited, _ := stopMidMerge(t, s)
@@ -131,22 +139,21 @@ func TestMergeKilledLeavesItsStateForTheUser(t *testing.T) {
 	if halfDone != "A  task.txt" {
 		t.Fatalf("the killed merge left %q", halfDone)
 	}
-	// doctor names it, and --fix leaves it to the user.
-	if r := s.WT("doctor", "--fix"); r.Code != 1 || !strings.Contains(r.Stdout, "interrupted-merge") {
-		t.Fatalf("doctor after a killed merge: %s", r)
-	}
-	// ...and merging again refuses to touch what it left, and says why.
+	// ...merging again refuses to touch what it left, and says why...
 	r := s.WT("merge", "T")
 	if r.Code != 3 || !strings.Contains(r.Stderr, "interrupted git wt merge") || !strings.Contains(r.Stderr, s.Repo) {
 		t.Fatalf("merge after a killed merge: %s", r)
 	}
 	if st := s.Git(s.Repo, "status", "--porcelain"); st != halfDone || s.Git(s.Repo, "rev-parse", "main") != mainTip {
-		t.Fatal("git-wt reset the half-done merge")
+		t.Fatal("git wt merge reset the half-done merge")
 	}
-	// Once the user has cleaned up, the merge goes through.
-	s.Git(s.Repo, "reset", "-q", "--hard")
+	// ...and doctor --fix takes back the merge's own file.
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix after a killed merge: %s", r)
+	}
+	unchanged(t, s, path, taskTip, mainTip)
 	if r := s.WT("merge", "T"); r.Code != 0 || !s.GitOK(s.Repo, "merge-base", "--is-ancestor", taskTip, "main") {
-		t.Fatalf("merge after the user cleaned up: %s", r)
+		t.Fatalf("merge after the repair: %s", r)
 	}
 	gone(t, s, "T", path)
 }
@@ -186,5 +193,91 @@ func TestMergeKilledInItsTemporaryWorktreeIsRepairedByDoctor(t *testing.T) {
 	}
 	if s.Git(s.Repo, "rev-parse", "release") != release || s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != taskTip || !testutil.Exists(path) {
 		t.Fatal("the repair changed the base or the task")
+	}
+}
+
+// stopMidCheckout starts `git wt merge T` (a fast-forward of main, checked
+// out in the main worktree) in a process group of its own and returns once
+// git is in the middle of writing the merged files: a.txt is written, and
+// b.txt's smudge filter waits until the test ends.
+func stopMidCheckout(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error) {
+	t.Helper()
+	dir := t.TempDir()
+	reached, hold := filepath.Join(dir, "reached"), filepath.Join(dir, "hold")
+	if err := syscall.Mkfifo(hold, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.Write(filepath.Join(s.Repo, ".git", "info", "attributes"), "b.txt filter=stop\n")
+	s.Git(s.Repo, "config", "filter.stop.smudge", "touch '"+reached+"'; read x < '"+hold+"'; cat")
+	t.Cleanup(func() { // release a filter that is still waiting
+		if f, err := os.OpenFile(hold, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	cmd := s.Cmd(s.Repo, "merge", "T")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for !testutil.Exists(reached) {
+		select {
+		case err := <-exited:
+			t.Fatalf("git wt merge ended (%v) before git ran the filter: %s", err, stderr.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return cmd, exited
+}
+
+// A merge killed while git writes the merged files into the worktree that
+// has the base checked out leaves the task's files there, untracked. Each
+// file whose content is the task's commit's is the merge's own, and the
+// repair takes it back; any other file (the user's) stays, and while it
+// does, the task is left for a person to look at.
+func TestMergeKilledMidCheckoutIsTakenBackByDoctor(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "a.txt"), "a\n")
+	s.Git(path, "add", "a.txt")
+	taskTip := commitFile(s, path, "b.txt", "b\n", "task work") // a.txt too
+	mainTip := s.Git(s.Repo, "rev-parse", "main")
+	cmd, exited := stopMidCheckout(t, s)
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	<-exited
+	os.Remove(filepath.Join(s.Repo, ".git", "info", "attributes"))
+	s.Git(s.Repo, "config", "--unset", "filter.stop.smudge")
+	if data, err := os.ReadFile(filepath.Join(s.Repo, "a.txt")); err != nil || string(data) != "a\n" {
+		t.Fatalf("the killed merge did not stop mid-checkout: a.txt %q %v", data, err)
+	}
+	s.Write(filepath.Join(s.Repo, "mine.txt"), "the user's\n")
+	if r := s.WT("doctor", "--fix"); r.Code != 1 || !strings.Contains(r.Stdout, "interrupted-merge") {
+		t.Fatalf("doctor --fix with the user's file in the main worktree: %s", r)
+	}
+	if testutil.Exists(filepath.Join(s.Repo, "a.txt")) {
+		t.Error("the merge's own a.txt was not taken back")
+	}
+	if data, err := os.ReadFile(filepath.Join(s.Repo, "mine.txt")); err != nil || string(data) != "the user's\n" {
+		t.Fatalf("the user's file is gone: %v", err)
+	}
+	os.Remove(filepath.Join(s.Repo, "mine.txt"))
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix once the user's file is gone: %s", r)
+	}
+	if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+		t.Fatalf("after the repair, main is at %s (was %s), its worktree:\n%s", s.Git(s.Repo, "rev-parse", "main"), mainTip, st)
+	}
+	if state := taskState(t, s); state != "active" || !testutil.Exists(filepath.Join(path, "a.txt")) {
+		t.Fatalf("the task after the repair: state %q, or its worktree lost a.txt", state)
+	}
+	if r := s.WT("merge", "T"); r.Code != 0 || s.Git(s.Repo, "rev-parse", "main") != taskTip {
+		t.Fatalf("merge after the repair: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the merge: %s", r)
 	}
 }

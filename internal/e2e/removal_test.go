@@ -262,3 +262,138 @@ func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
 		t.Fatalf("doctor after the fix: %s", r)
 	}
 }
+
+// A doctor --fix or gc that read the records before an rm began lists the
+// trash after that rm moved the folder aside and was killed: the folder
+// there has no record in state removing in what it read, yet it is a
+// stuck removal's, holding a file written during the rm that no check has
+// seen. It must be left to the stuck removal's repair, which puts it back.
+func TestRepairThatReadTheRecordsBeforeAKilledRmLosesNoLateFile(t *testing.T) {
+	for _, repair := range [][]string{{"doctor", "--fix"}, {"gc"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "T").Out()
+			doctor, release := stopAtUntil(t, s, "doctor:records", repair...)
+			rm := stopAt(t, s, "rm:renamed", "rm", "T")
+			moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
+			if len(moved) != 1 {
+				t.Fatalf("the folder was not moved aside: %v", moved)
+			}
+			s.Write(filepath.Join(moved[0], "late.txt"), "late")
+			kill(rm)
+			os.WriteFile(release, nil, 0o644)
+			exitCode(doctor)
+			s.WT("doctor", "--fix") // the stuck removal: put back, kept dirty
+			if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+				t.Fatalf("the late file is not back in the worktree: %v", err)
+			}
+			if st := recordState(s, "T"); st != "active" {
+				t.Fatalf("record state %q, want active", st)
+			}
+			trashIsEmpty(t, path)
+		})
+	}
+}
+
+// An rm killed between its move and its second check leaves its folder in
+// the trash; if git's admin entry then goes another way (the user's git
+// worktree prune, which sees the folder gone), the repair cannot tell by
+// that entry that the folder was never checked again. It looks at the
+// folder itself: a file the branch does not hold puts the folder back,
+// kept and reported, never deleted.
+func TestRmKilledBeforeItsSecondCheckThenPrunedLosesNoLateFile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	rm := stopAt(t, s, "rm:renamed", "rm", "T")
+	moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
+	if len(moved) != 1 {
+		t.Fatalf("the folder was not moved aside: %v", moved)
+	}
+	s.Write(filepath.Join(moved[0], "late.txt"), "late")
+	kill(rm)
+	s.Git(s.Repo, "worktree", "prune")
+	s.WT("doctor", "--fix")
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+		t.Fatalf("the late file is not back in the worktree: %v", err)
+	}
+	trashIsEmpty(t, path)
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, path) {
+		t.Fatalf("doctor must report the folder it kept: %s", r)
+	}
+}
+
+// A process working in the worktree (its working directory there) moves
+// with the folder that rm moves aside, and writes into it by relative
+// paths. One that writes a file and exits between rm's second status and
+// its second look for users is seen by neither, unless the users are
+// looked for first: no process can enter the moved folder after the move,
+// so the status that follows sees all it wrote.
+func TestRmSeesWhatAProcessInTheMovedFolderWroteBeforeItExited(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	dir := t.TempDir()
+	reached, fifo, hold := filepath.Join(dir, "reached"), filepath.Join(dir, "go-on"), filepath.Join(dir, "hold")
+	for _, f := range []string{fifo, hold} {
+		if err := syscall.Mkfifo(f, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goOn := func(f string) {
+		w, err := os.OpenFile(f, os.O_WRONLY, 0) // blocks until the reader opens it
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	at := func(name string) bool { data, _ := os.ReadFile(reached); return string(data) == name }
+	rm := s.Cmd(s.Repo, "rm", "T")
+	rm.Env = append(rm.Env, task.CheckpointEnv+"=rm:checked,rm:rechecked", task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_FIFO="+fifo)
+	if err := rm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan int, 1)
+	go func() { exited <- exitCode(rm) }()
+	t.Cleanup(func() { rm.Process.Kill() })
+	waitFor(t, func() bool { return at("rm:checked") }) // the first look, in place, is done
+	agent := exec.Command("sh", "-c", "read x < '"+hold+"'; echo late > late.txt")
+	agent.Dir = path
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
+	goOn(fifo) // rm moves the folder aside (the agent with it) and looks again
+	code := -1
+	waitFor(t, func() bool {
+		select {
+		case code = <-exited: // refused at once: the agent is in the folder
+			return true
+		default:
+			return at("rm:rechecked") // its status done, the users not looked for yet
+		}
+	})
+	goOn(hold)
+	agent.Wait()
+	if code == -1 {
+		goOn(fifo)
+		code = <-exited
+	}
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late\n" {
+		t.Fatalf("rm exited %d and the agent's file is not in the worktree: %v", code, err)
+	}
+	if code != 3 || recordState(s, "T") != "active" {
+		t.Fatalf("rm exited %d, record %q: want a refusal, the task active", code, recordState(s, "T"))
+	}
+}
+
+// git wt exec's own process, once in the worktree and until it becomes
+// the command, uses the worktree as much as the command will: rm must
+// refuse it, or the command starts in a folder being deleted and what it
+// writes there is lost.
+func TestRmRefusesAWorktreeThatGitWtExecHasEntered(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	stopAt(t, s, "exec:entered", "exec", "T", "--", "true")
+	if r := s.WT("rm", "T"); r.Code != 3 || !strings.Contains(r.Stderr, "in use") || !testutil.Exists(path) {
+		t.Fatalf("rm of a worktree git wt exec has entered: %s", r)
+	}
+}

@@ -748,3 +748,78 @@ func TestInterruptedRebaseMergeIsTakenBack(t *testing.T) {
 		t.Fatalf("branch at %s (want %s), state %s", got, tip, taskState(t, s))
 	}
 }
+
+// A repair reads git's worktrees before the records. An rm that ends in
+// between leaves it an admin entry (as read) with no record and no folder:
+// an entry to prune. When new makes the task again before the repair gets
+// to it, at the same path, that entry is the new task's, and its folder
+// (the agent's work in it) must be left alone.
+func TestPruneOfAnEntryLeavesATaskMadeAgainAtItsPath(t *testing.T) {
+	for _, repair := range [][]string{{"doctor", "--fix"}, {"gc"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "T").Out()
+			dir := t.TempDir()
+			reached, fifo := filepath.Join(dir, "reached"), filepath.Join(dir, "go-on")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			goOn := func() {
+				w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until the repair reads
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.Close()
+			}
+			at := func(name string) bool { data, _ := os.ReadFile(reached); return string(data) == name }
+			cmd := s.Cmd(s.Repo, repair...)
+			cmd.Env = append(cmd.Env, task.CheckpointEnv+"=doctor:worktrees,repair:examined", task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_FIFO="+fifo)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+			waitFor(t, func() bool { return at("doctor:worktrees") })
+			s.MustWT("rm", "T")
+			goOn()
+			waitFor(t, func() bool { return at("repair:examined") })
+			if again := s.MustWT("new", "T").Out(); again != path {
+				t.Fatalf("made again at %s, not %s", again, path)
+			}
+			s.Write(filepath.Join(path, "work.txt"), "the agent's")
+			goOn()
+			cmd.Wait()
+			if data, err := os.ReadFile(filepath.Join(path, "work.txt")); err != nil || string(data) != "the agent's" {
+				t.Fatalf("the task made again lost its work: %v", err)
+			}
+			if !strings.Contains(s.Git(s.Repo, "worktree", "list", "--porcelain"), "worktree "+path+"\n") {
+				t.Fatal("git's admin entry of the task made again is gone")
+			}
+		})
+	}
+}
+
+// The rollback of a stuck creation counts the files its checkout did not
+// write, then removes the worktree. An agent (git wt exec's command, or a
+// shell that got the path) that writes into the worktree in between must
+// not lose its file: the removal looks again at the folder moved aside,
+// and a stuck creation that holds someone's files is kept (failed).
+func TestRollbackKeepsAFileWrittenAfterItsCount(t *testing.T) {
+	for _, repair := range [][]string{{"doctor", "--fix"}, {"gc"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			kill(stopAt(t, s, "new:checked-out", "new", "T"))
+			path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
+			cmd, release := stopAtUntil(t, s, "repair:rollback", repair...)
+			s.Write(filepath.Join(path, "late.txt"), "late")
+			os.WriteFile(release, nil, 0o644)
+			exitCode(cmd)
+			if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+				t.Fatalf("the file written during the rollback is gone: %v", err)
+			}
+			if st := recordState(s, "T"); st != "failed" {
+				t.Fatalf("record state %q, want failed (kept for a person)", st)
+			}
+			trashIsEmpty(t, path)
+		})
+	}
+}

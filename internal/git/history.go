@@ -116,6 +116,29 @@ func parseTreeSizes(out string) []int64 {
 	return sizes
 }
 
+// Blobs returns the blob id of each of paths (literal, relative to the
+// repository's root) in rev's tree; a path the tree lacks, or holds as a
+// folder or a submodule, has none.
+func (r History) Blobs(ctx context.Context, dir, rev string, paths []string) (map[string]string, error) {
+	out, err := r.git.Run(ctx, dir, append([]string{"--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", rev, "--"}, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	return parseBlobs(out), nil
+}
+
+// parseBlobs reads `ls-tree -r -z`: "<mode> <type> <oid>\t<path>".
+func parseBlobs(out string) map[string]string {
+	blobs := map[string]string{}
+	for _, entry := range strings.Split(out, "\x00") {
+		meta, path, ok := strings.Cut(entry, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
+			blobs[path] = f[2]
+		}
+	}
+	return blobs
+}
+
 // TracksUnder reports whether rev's tree holds path (relative to the
 // repository's root, a literal), or anything under it.
 func (r History) TracksUnder(ctx context.Context, dir, rev, path string) (bool, error) {

@@ -116,3 +116,13 @@ func TestCountFoundNowhereElseLeavesTheBranchItselfOut(t *testing.T) {
 		t.Fatalf("got %d, %v", n, err)
 	}
 }
+
+func TestBlobsOfATreeSkipFoldersAndSubmodules(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", h1, "--", "a b.txt", "sub", "bin/run").
+		Out("100644 blob " + h2 + "\ta b.txt\x00160000 commit " + h3 + "\tsub\x00100755 blob " + h3 + "\tbin/run\x00")
+	got, err := f.Git().History().Blobs(context.Background(), "/r", h1, []string{"a b.txt", "sub", "bin/run"})
+	if err != nil || !reflect.DeepEqual(got, map[string]string{"a b.txt": h2, "bin/run": h3}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}

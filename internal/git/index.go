@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -183,5 +184,45 @@ func splitNul(out []byte) []string {
 // that only the last attempt's output is shown.
 func (r Index) CommitShowing(ctx context.Context, dir, msg string, stderr io.Writer) error {
 	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, NoRetry: true, Stderr: stderr, Args: []string{"commit", "-q", "-m", msg}})
+	return err
+}
+
+// HashFiles returns the blob id git would store for each of paths
+// (literal, relative to the worktree at dir), filters applied as git add
+// applies them, and writes nothing. A path with a line break is left out
+// (it cannot be passed); one git cannot read fails the whole call.
+func (r Index) HashFiles(ctx context.Context, dir string, paths []string) (map[string]string, error) {
+	var in strings.Builder
+	var asked []string
+	for _, p := range paths {
+		if !strings.ContainsAny(p, "\n\r") {
+			in.WriteString(p + "\n")
+			asked = append(asked, p)
+		}
+	}
+	ids := make(map[string]string, len(asked))
+	if len(asked) == 0 {
+		return ids, nil
+	}
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly,
+		Args: []string{"hash-object", "--stdin-paths"}, Stdin: strings.NewReader(in.String())})
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) != len(asked) {
+		return nil, fmt.Errorf("git hash-object gave %d ids for %d paths", len(lines), len(asked))
+	}
+	for i, p := range asked {
+		ids[p] = lines[i]
+	}
+	return ids, nil
+}
+
+// Unstage sets paths (literal, relative to the worktree at dir) in its
+// index back to HEAD's, dropping those HEAD lacks; the files stay.
+func (r Index) Unstage(ctx context.Context, dir string, paths []string) error {
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_LITERAL_PATHSPECS=1"},
+		Args: append([]string{"reset", "-q", "--"}, paths...)})
 	return err
 }

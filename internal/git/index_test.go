@@ -4,6 +4,7 @@ package git_test
 
 import (
 	"context"
+	"io"
 	"reflect"
 	"slices"
 	"testing"
@@ -123,5 +124,33 @@ func TestTheCopyListings(t *testing.T) {
 	f.Git().Index().Untracked(ctx, "/r", false, []string{"a b/"})
 	if !slices.Contains(ignored.Got.Env, "GIT_LITERAL_PATHSPECS=1") {
 		t.Errorf("folder names are read as literal paths, not patterns: env %v", ignored.Got.Env)
+	}
+}
+
+func TestHashFilesFeedsPathsAndReadsOneIDEach(t *testing.T) {
+	f := gittest.New(t)
+	call := f.Expect("hash-object", "--stdin-paths").Out(h1 + "\n" + h2 + "\n")
+	got, err := f.Git().Index().HashFiles(context.Background(), "/w", []string{"a b.txt", "odd\nname", "sub/c"})
+	if err != nil || !reflect.DeepEqual(got, map[string]string{"a b.txt": h1, "sub/c": h2}) {
+		t.Fatalf("got %v, %v (a path with a line break is left out)", got, err)
+	}
+	if data, _ := io.ReadAll(call.Got.Stdin); string(data) != "a b.txt\nsub/c\n" || !call.Got.InWorktree || !slices.Contains(call.Got.Env, "GIT_OPTIONAL_LOCKS=0") {
+		t.Fatalf("hash-object ran with %+v, input %q", call.Got, data)
+	}
+	f = gittest.New(t)
+	f.Expect("hash-object", "--stdin-paths").Out(h1 + "\n")
+	if _, err := f.Git().Index().HashFiles(context.Background(), "/w", []string{"a", "b"}); err == nil {
+		t.Fatal("fewer ids than paths must be an error")
+	}
+}
+
+func TestUnstageTakesLiteralPaths(t *testing.T) {
+	f := gittest.New(t)
+	call := f.Expect("reset", "-q", "--", "a*.txt", "sub/c")
+	if err := f.Git().Index().Unstage(context.Background(), "/w", []string{"a*.txt", "sub/c"}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(call.Got.Env, "GIT_LITERAL_PATHSPECS=1") || !call.Got.InWorktree {
+		t.Fatalf("reset ran with %+v", call.Got)
 	}
 }

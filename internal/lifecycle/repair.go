@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -40,7 +41,8 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	if rec.Init.Rerun {
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
 	}
-	n, err := m.foreignContent(ctx, rec)
+	state := rec.State
+	n, err := m.foreignContent(ctx, rec.Path, state)
 	switch {
 	case err != nil:
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
@@ -48,7 +50,13 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 		m.finishKeptCheckout(ctx, rec)
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
 	}
-	return m.RemoveForRepair(ctx, e, true)
+	task.Checkpoint(ctx, "repair:rollback")
+	// Counted in place, but an agent may write into the worktree until it
+	// is moved aside: the removal counts again in the moved folder, and
+	// puts it back (the task failed, kept) if it holds such a file now.
+	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{Force: true, KeepUnmerged: true,
+		Recheck: func(ctx context.Context, dir string) (int, error) { return m.foreignContent(ctx, dir, state) }})
+	return r.Err
 }
 
 // pointUnbornHead finishes what a `new` killed inside `git worktree add`
@@ -75,15 +83,16 @@ func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error
 	return m.Git.PointHead(ctx, rec.Path, task.BranchRef(rec.Branch))
 }
 
-// foreignContent counts the files in the worktree of a stuck creation
+// foreignContent counts the files in the worktree (at dir: in place, or
+// moved aside by the rollback's removal) of a stuck creation in state
 // that its checkout did not write. In state creating the checkout may
 // have stopped half way (no index, or a partial one), so the files are
 // compared with HEAD's tree through an index of its own: a file missing
 // is one the checkout had not written yet; one that differs or that the
 // tree lacks is someone's work. Later (initializing) the checkout is
 // complete and the worktree's own status says it.
-func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, error) {
-	st, err := os.Lstat(rec.Path)
+func (m *Handler) foreignContent(ctx context.Context, dir string, state record.State) (int, error) {
+	st, err := os.Lstat(dir)
 	if os.IsNotExist(err) {
 		return 0, nil
 	}
@@ -93,14 +102,14 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	if !st.IsDir() {
 		return 1, nil // a file or link where the worktree was: not ours to judge
 	}
-	if _, _, err := git.AdminDir(rec.Path); err != nil {
+	if _, _, err := git.AdminDir(dir); err != nil {
 		// No .git file (git worktree add stopped early): only an empty
 		// folder is surely the checkout's.
-		entries, err := os.ReadDir(rec.Path)
+		entries, err := os.ReadDir(dir)
 		return len(entries), err
 	}
-	if rec.State != record.Creating {
-		return m.DirtyCount(ctx, rec.Path)
+	if state != record.Creating {
+		return m.DirtyCount(ctx, dir)
 	}
 	tmp, err := m.tempDir("index-")
 	if err != nil {
@@ -108,11 +117,11 @@ func (m *Handler) foreignContent(ctx context.Context, rec *record.Record) (int, 
 	}
 	defer os.RemoveAll(tmp)
 	index := filepath.Join(tmp, "index")
-	if err := m.Git.Index().ReadTreeInto(ctx, rec.Path, index, "HEAD"); err != nil {
+	if err := m.Git.Index().ReadTreeInto(ctx, dir, index, "HEAD"); err != nil {
 		return 0, err
 	}
 	task.Checkpoint(ctx, "repair:index")
-	status, err := m.Git.Status(ctx, rec.Path, git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=" + index}})
+	status, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=" + index}})
 	if err != nil {
 		return 0, err
 	}
@@ -163,14 +172,90 @@ func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 		return m.Transition(ctx, e, record.Active, nil)
 	}
 	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
+		// A live merge into the same base may be writing its files there
+		// right now: they are its own, not this one's leftovers.
+		l, err := m.MergeLock(ctx, rec.Base)
+		if err != nil {
+			return err
+		}
+		defer l.Release()
 		if op := m.Git.InProgress(ctx, wt.Path); op != "" {
 			return fmt.Errorf("%w: %s is in the middle of %s", task.ErrNeedsPerson, wt.Path, op)
+		}
+		if err := m.takeBackCheckout(ctx, wt.Path, rec); err != nil {
+			m.Warn("cannot take back what the merge of %s left in %s: %v", rec.Branch, wt.Path, err)
 		}
 		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
 			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", task.ErrNeedsPerson, wt.Path)
 		}
 	}
 	return m.Transition(ctx, e, record.Active, nil)
+}
+
+// takeBackCheckout takes back what a merge killed while git wrote the
+// merged files into dir (the worktree that has the base checked out) left
+// there: new files, untracked (git had not written its index yet) or
+// staged (it had, but not moved the branch; or a squash not yet
+// committed). A file is the merge's only if its content is the blob at
+// its path in the task's branch, which keeps it: such a file is unstaged
+// and deleted, and nothing is lost. Anything else stays as it is.
+func (m *Handler) takeBackCheckout(ctx context.Context, dir string, rec *record.Record) error {
+	st, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all"})
+	if err != nil {
+		return err
+	}
+	var paths []string
+	staged := map[string]bool{}
+	for _, e := range st.Entries {
+		switch {
+		case e.Kind == '?' && !strings.HasSuffix(e.Path, "/"): // a file, not a repository inside
+			paths = append(paths, e.Path)
+		case e.Kind == '1' && e.XY == "A.": // added, the file as staged
+			paths = append(paths, e.Path)
+			staged[e.Path] = true
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	want, err := m.Git.History().Blobs(ctx, dir, task.BranchRef(rec.Branch), paths)
+	if err != nil {
+		return err
+	}
+	have, err := m.Git.Index().HashFiles(ctx, dir, paths)
+	if err != nil {
+		return err
+	}
+	var mine, unstage []string
+	for _, p := range paths {
+		if id := have[p]; id != "" && id == want[p] {
+			mine = append(mine, p)
+			if staged[p] {
+				unstage = append(unstage, p)
+			}
+		}
+	}
+	if len(unstage) > 0 {
+		if err := m.Git.Index().Unstage(ctx, dir, unstage); err != nil {
+			return err
+		}
+	}
+	for _, p := range mine {
+		file := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.Remove(file); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		// The folders git made for them, once empty (Remove fails else).
+		for d := filepath.Dir(file); d != dir && fsutil.Within(dir, d); d = filepath.Dir(d) {
+			if os.Remove(d) != nil {
+				break
+			}
+		}
+	}
+	if len(mine) > 0 {
+		m.LogEvent(rec, "merge-taken-back", fmt.Sprintf("%d %s the killed merge had written into %s", len(mine), text.Plural(len(mine), "file", "files"), dir))
+	}
+	return nil
 }
 
 // worktreeOnBranch is the worktree that has ref checked out, if any.

@@ -53,6 +53,26 @@ func (m *Handler) DropWorktree(ctx context.Context, path string) error {
 	return nil
 }
 
+// PruneEntry drops git's admin entry of a worktree whose folder is gone
+// (doctor's prunable-entry), if that is still so under the lock: the
+// diagnosis read the entry earlier, and a task made again at that path
+// since (new adds its worktree under the lock) owns the entry and the
+// folder now, which are left alone (ErrMovedOn). It deletes no file.
+func (m *Handler) PruneEntry(ctx context.Context, path string) error {
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	if _, err := os.Lstat(path); err == nil {
+		return task.ErrMovedOn
+	}
+	if !m.Registered(ctx, path) {
+		return nil // gone already
+	}
+	return m.Git.RemoveWorktree(ctx, m.Repo.MainDir, path)
+}
+
 // dropNewBranch deletes a branch this process created, if it still points
 // where it was created (nobody committed to it).
 func (m *Handler) dropNewBranch(ctx context.Context, branch, sha string) error {

@@ -57,3 +57,7 @@ func (r *Rules) CheckChosenPath(ctx context.Context, baseDir, p string) error {
 
 // TrashDir is where rm moves a worktree folder before deleting it.
 const TrashDir = ".git-wt-trash"
+
+// CheckedSuffix names the empty file beside a folder in the trash that
+// says its removal looked at it there and went on (removal's checked mark).
+const CheckedSuffix = ".checked"

@@ -41,6 +41,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	if err != nil {
 		return nil, err
 	}
+	task.Checkpoint(ctx, "doctor:worktrees")
 	// Doctor reads every record blob from git, not the cache: a record
 	// whose blob git has lost must show up here.
 	store := *m.Store
@@ -49,6 +50,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	if err != nil {
 		return nil, err
 	}
+	task.Checkpoint(ctx, "doctor:records")
 	var problems []*task.Problem
 	byPath := map[string]bool{}
 	trashDirs := map[string]bool{m.Settings.BaseDir: true}
@@ -78,7 +80,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	problems = append(problems, m.GitLeftovers(entries, wts)...)
 	problems = append(problems, m.StaleRefLocks()...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
-	problems = append(problems, leftoverTrash(trashDirs, removing)...)
+	problems = append(problems, m.leftoverTrash(ctx, &store, trashDirs, removing)...)
 	return &task.Diagnosis{Problems: problems, Worktrees: known}, nil
 }
 
@@ -183,7 +185,7 @@ func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
 			p.Fix, p.Detail = "", p.Detail+"; it is locked ("+wt.LockReason+"): git worktree unlock it first"
 			return p
 		}
-		p.FixWith = func(ctx context.Context, _ bool) error { return m.DropWorktree(ctx, wt.Path) }
+		p.FixWith = func(ctx context.Context, _ bool) error { return m.PruneEntry(ctx, wt.Path) }
 		return p
 	}
 	p := &task.Problem{Kind: task.ForeignWorktree, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1,
@@ -264,9 +266,15 @@ func (m *Doctor) branchAge(ctx context.Context, branch string) time.Duration {
 
 // leftoverTrash finds what interrupted removals left in the trash folders
 // beside worktrees, but for the folders of removals whose record is still
-// there (stuck-removal repairs those).
-func leftoverTrash(dirs, removing map[string]bool) []*task.Problem {
-	var problems []*task.Problem
+// there (stuck-removal repairs those). The records were read before the
+// trash was listed, and an rm that began since (its record to removing,
+// then its folder into the trash) and was killed at once left a folder
+// that this read cannot tell from debris, holding files its second check
+// never saw: so when the trash holds anything, the records are read
+// again, after the listing, and the folders of the stuck removals in that
+// read are left to them too.
+func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, removing map[string]bool) []*task.Problem {
+	var found []string
 	self := proc.Self()
 	for dir := range dirs {
 		trash := filepath.Join(dir, place.TrashDir)
@@ -276,14 +284,35 @@ func leftoverTrash(dirs, removing map[string]bool) []*task.Problem {
 			if removing[path] {
 				continue // a stuck removal's folder: its record says what to do
 			}
-			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(e.Name()), "."))
+			name := strings.TrimSuffix(e.Name(), place.CheckedSuffix) // a removal's mark beside its folder
+			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(name), "."))
 			if proc.Check(proc.ID{PID: pid, Host: self.Host}) == proc.Alive {
 				continue // an rm is deleting it right now
 			}
-			problems = append(problems, &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: -1,
-				Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
-				FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }})
+			found = append(found, path)
 		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	entries, err := store.All(ctx)
+	if err != nil {
+		return nil // cannot tell whose they are: left alone
+	}
+	removing = map[string]bool{}
+	for _, e := range entries {
+		if e.Record != nil {
+			m.RemovalTrash(e.Record, removing)
+		}
+	}
+	var problems []*task.Problem
+	for _, path := range found {
+		if removing[path] {
+			continue // a removal that began after the first read
+		}
+		problems = append(problems, &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: -1,
+			Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
+			FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }})
 	}
 	return problems
 }

@@ -53,6 +53,7 @@ type repairer interface {
 	RepairSync(ctx context.Context, e *record.Entry) error
 	RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error
 	DropWorktree(ctx context.Context, path string) error
+	PruneEntry(ctx context.Context, path string) error
 	Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error)
 }
 

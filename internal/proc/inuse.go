@@ -113,6 +113,10 @@ func commName(pid int) string {
 // which coordinates with this one through the task's record and the lock,
 // so they use no worktree the way a shell or an editor does. Without this,
 // two rm of one task would each see the other's git status and refuse.
+//
+// git wt exec is the exception: from the moment it enters the worktree it
+// is the command it becomes, and it names itself ExecName (MarkAsUser)
+// so that it counts as a user, not as another git-wt.
 func gitWtsOwn(pid int, name string) bool {
 	switch name {
 	case "git-wt":
@@ -122,4 +126,17 @@ func gitWtsOwn(pid int, name string) bool {
 		return ppid == 0 || commName(ppid) == "git-wt" // 0: it has exited meanwhile
 	}
 	return false
+}
+
+// ExecName is the process name git wt exec takes before it enters the
+// worktree: a user of the worktree (see gitWtsOwn).
+const ExecName = "git-wt-exec"
+
+// MarkAsUser renames this process ExecName (the name /proc/<pid>/comm
+// shows; at most 15 bytes), for git wt exec before it enters a worktree:
+// other git-wt processes then count it as a user of that worktree until
+// it becomes the command, which takes the command's name. Best effort: a
+// system without /proc has no look for users either.
+func MarkAsUser() {
+	os.WriteFile("/proc/self/comm", []byte(ExecName), 0)
 }

@@ -31,6 +31,11 @@ type RemoveOptions struct {
 	// MergedTip is the commit `git wt merge` just merged: the branch is
 	// deleted if it still points there (a squash leaves it no ancestor).
 	MergedTip string
+	// Recheck, with Force, still has the folder looked at again once it is
+	// moved aside (users first, then this count of what Force may not
+	// discard: a rollback's files that its checkout did not write); a
+	// count above 0 puts it back, as a change does without Force.
+	Recheck func(ctx context.Context, dir string) (int, error)
 	// PutBack is the state a task goes back to when its removal is
 	// refused after it began ("" for the state it had): merge's cleanup
 	// puts its task back to the state it had before the merge.
@@ -417,8 +422,8 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		m.putBack(e, back)
 		return nil
 	}
-	if trash != "" && !o.Force {
-		if kept, err := m.recheck(ctx, rec, trash, r); err != nil {
+	if trash != "" && (!o.Force || o.Recheck != nil) {
+		if kept, err := m.recheck(ctx, rec, trash, r, o.Recheck); err != nil {
 			if perr := putBack(); perr != nil {
 				return Failed, perr
 			}
@@ -431,9 +436,15 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		}
 		return Failed, exitcode.Failedf("cannot remove %s: %v; nothing was changed", rec.Path, err)
 	}
+	if trash != "" {
+		os.WriteFile(checkedMark(trash), nil, 0o666) // best effort: without it, a repair looks again
+	}
 	gitErr := m.Git.RemoveWorktree(ctx, m.Repo.MainDir, rec.Path)
 	if gitErr != nil && m.Registered(ctx, rec.Path) {
 		l.Release()
+		if trash != "" {
+			os.Remove(checkedMark(trash))
+		}
 		if perr := putBack(); perr != nil {
 			return Failed, perr
 		}
@@ -447,6 +458,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		if err := fsutil.RemoveAll(trash); err != nil {
 			return Failed, halfRemoved(rec, "cannot delete %s, the folder of %s moved aside (%v)", trash, rec.Path, err)
 		}
+		os.Remove(checkedMark(trash))
 		os.Remove(filepath.Dir(trash)) // only if empty
 	}
 	return outcome, nil

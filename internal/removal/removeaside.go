@@ -44,6 +44,14 @@ func (m *Remover) trashPaths(rec *record.Record, pid int) []string {
 	return []string{beside}
 }
 
+// checkedMark is the empty file beside a folder in the trash that says
+// its removal looked at it there and went on (its second check passed, or
+// --force): once git's admin entry is gone too, what is left of the folder
+// is the removal's to delete. Without it, a folder whose admin entry is
+// gone (git worktree prune takes a moved folder for a deleted one) has
+// not been looked at, and is looked at before anything is deleted.
+func checkedMark(trash string) string { return trash + place.CheckedSuffix }
+
 // moveAside renames the task's folder into the trash and returns where it
 // went.
 func (m *Remover) moveAside(rec *record.Record) (string, error) {
@@ -64,18 +72,29 @@ func (m *Remover) moveAside(rec *record.Record) (string, error) {
 }
 
 // recheck looks at the moved folder again, as rm looked at it in place:
-// a change or a user that appeared since is a refusal (exit 3).
-func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal) (Outcome, error) {
-	n, err := m.movedDirtyCount(ctx, trash)
+// a change (as count counts them; by default the folder's status) or a
+// user that appeared since is a refusal (exit 3).
+//
+// The users come first: a process whose working directory is in the
+// moved folder writes there by relative paths, and one that wrote and
+// exited between a status and a look for users would be seen by neither.
+// No process can enter the folder after the move (its path is gone), so
+// once none is in it, the status that follows sees every file written.
+func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal, count func(ctx context.Context, dir string) (int, error)) (Outcome, error) {
+	if users := r.users(trash); len(users) > 0 {
+		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
+	}
+	if count == nil {
+		count = m.movedDirtyCount
+	}
+	n, err := count(ctx, trash)
 	if err != nil {
 		return KeptDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
 	}
+	task.Checkpoint(ctx, "rm:rechecked")
 	if n > 0 {
 		r.Dirty = n
 		return KeptDirty, m.Refuse(rec, "dirty", "%s changed while it was being removed: it has %d uncommitted %s now, so it was put back as it was; use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
-	}
-	if users := r.users(trash); len(users) > 0 {
-		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
 	}
 	return Deleted, nil
 }
@@ -182,7 +201,9 @@ func halfRemoved(rec *record.Record, format string, args ...any) error {
 // creating, merging, syncing or removing is refused (busy); one left in
 // state removing by a process that died gets its folder back from the
 // trash when its removal had not passed the second check (git still has
-// its admin entry), or loses what is left of it there when it had.
+// its admin entry), or loses what is left of it there when it had (its
+// checked mark; a folder without one is looked at first, and put back
+// when it holds anything its branch does not).
 func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) error {
 	rec := e.Record
 	switch rec.State {
@@ -208,6 +229,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	}
 	for _, trash := range m.trashPaths(rec, o.PID) {
 		if _, err := os.Lstat(trash); err != nil {
+			os.Remove(checkedMark(trash)) // the folder was deleted already
 			continue
 		}
 		if _, err := os.Lstat(rec.Path); err == nil {
@@ -219,19 +241,72 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 			if err := os.Rename(trash, rec.Path); err != nil {
 				return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, err)
 			}
+			os.Remove(checkedMark(trash))
 			os.Remove(filepath.Dir(trash)) // only if empty
 			break
 		}
-		// It had: git's admin entry is gone, what is left is to delete.
+		// git's admin entry is gone. If the removal removed it, it had
+		// looked at the folder (its mark says so): what is left is to
+		// delete. If not (a git worktree prune took the moved folder for
+		// a deleted one), nobody has looked at it since the move, and a
+		// removal never deletes what it has not looked at: a folder that
+		// holds anything its branch does not goes back, and is kept.
+		if _, err := os.Lstat(checkedMark(trash)); err != nil {
+			if n, err := m.unsavedInTrash(ctx, rec, trash); err != nil || n > 0 {
+				if err := os.Rename(trash, rec.Path); err != nil {
+					return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, err)
+				}
+				os.Remove(filepath.Dir(trash)) // only if empty
+				m.Warn("%s, left by an interrupted removal, was never checked and git's admin entry of it is gone; it holds work its branch %s does not (or cannot be read), so it was put back at %s and kept", trash, rec.Branch, rec.Path)
+				break
+			}
+		}
 		if err := fsutil.RemoveAll(trash); err != nil {
 			return halfRemoved(rec, "cannot delete %s: %v", trash, err)
 		}
+		os.Remove(checkedMark(trash))
 		os.Remove(filepath.Dir(trash))
 	}
 	if _, err := os.Lstat(rec.Path); err == nil {
 		m.putBack(e, record.Removing) // an ordinary task again, looked at like any other
 	}
 	return nil
+}
+
+// unsavedInTrash counts the files in a folder moved into the trash whose
+// git admin entry is gone (so its own status cannot be read) that the tip
+// of the task's branch does not hold as they are: untracked, or changed.
+// It compares the folder with that tip through an index of its own; a
+// file missing from the folder loses nothing and does not count.
+func (m *Remover) unsavedInTrash(ctx context.Context, rec *record.Record, trash string) (int, error) {
+	// In git-wt's state dir, where the repairs' other temporary indexes
+	// live (and those a killed one left are deleted).
+	if err := os.MkdirAll(m.StateDir("tmp"), 0o777); err != nil {
+		return 0, err
+	}
+	tmp, err := os.MkdirTemp(m.StateDir("tmp"), "trash-index-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	index := filepath.Join(tmp, "index")
+	if err := m.Git.Index().ReadTreeInto(ctx, m.Repo.MainDir, index, task.BranchRef(rec.Branch)); err != nil {
+		return 0, err
+	}
+	st, err := m.Git.Status(ctx, trash, git.StatusOptions{Untracked: "all", IgnoreSubmodules: "all",
+		Env: []string{"GIT_DIR=" + m.Repo.CommonDir, "GIT_WORK_TREE=" + trash, "GIT_INDEX_FILE=" + index}})
+	if err != nil {
+		return 0, err
+	}
+	// HEAD is the main worktree's here (git's own HEAD of the folder went
+	// with its admin entry): only the folder against that index counts.
+	n := 0
+	for _, e := range st.Entries {
+		if e.Kind == '?' || len(e.XY) == 2 && e.XY[1] != '.' && e.XY[1] != 'D' {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // awaitRemoval waits (up to wt.lockTimeout) while another live process

@@ -38,8 +38,10 @@ func (m *Remover) RemovalTrash(rec *record.Record, trash map[string]bool) {
 		return
 	}
 	for _, path := range m.trashPaths(rec, rec.CreatorPID) {
-		if _, err := os.Lstat(path); err == nil {
-			trash[path] = true
+		for _, p := range []string{path, checkedMark(path)} {
+			if _, err := os.Lstat(p); err == nil {
+				trash[p] = true
+			}
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -13,7 +15,8 @@ import (
 // at that step and then let it go on. It is read nowhere else.
 const CheckpointEnv = "GIT_WT_TEST_CHECKPOINT"
 
-// Checkpoint blocks when the tests asked to stop at name, after creating
+// Checkpoint blocks when the tests asked to stop at name (one of the
+// comma-separated names in $GIT_WT_TEST_CHECKPOINT), after creating
 // the file $GIT_WT_TEST_CHECKPOINT_FILE to say it got there: until ctx is
 // done (a signal), or, when $GIT_WT_TEST_CHECKPOINT_FIFO names a fifo,
 // until the test has opened it for writing and closed it again, or, when
@@ -21,7 +24,7 @@ const CheckpointEnv = "GIT_WT_TEST_CHECKPOINT"
 // race tests use the last two to do something behind git-wt's back at
 // that exact step, then let it go on.
 func Checkpoint(ctx context.Context, name string) {
-	if os.Getenv(CheckpointEnv) != name {
+	if !slices.Contains(strings.Split(os.Getenv(CheckpointEnv), ","), name) {
 		return
 	}
 	if f := os.Getenv(CheckpointEnv + "_FILE"); f != "" {

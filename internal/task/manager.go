@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/events"
@@ -16,6 +17,7 @@ import (
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/slug"
 )
 
 // Manager acts on the tasks of one repository.
@@ -87,6 +89,14 @@ func (m *Manager) Lock(ctx context.Context) (*lock.Lock, error) {
 		m.warnMoved(m.moveLegacy(ctx, l))
 	}
 	return l, err
+}
+
+// MergeLock takes the lock of merges into the branch into (a full ref),
+// held while a merge changes that branch and the worktree that has it
+// checked out: merges into one base wait for each other, and the repair
+// of a killed merge waits for a live one before it touches that worktree.
+func (m *Manager) MergeLock(ctx context.Context, into string) (*lock.Lock, error) {
+	return lock.Acquire(ctx, m.StateDir("merge", slug.Make(strings.TrimPrefix(into, "refs/heads/"))+".lock"), m.Settings.LockTimeout)
 }
 
 // acquire takes the repository-wide lock.

@@ -11,6 +11,7 @@ import (
 	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -31,9 +32,13 @@ func (m *Flow) Exec(rec *record.Record, argv []string) error {
 		return err
 	}
 	task.Checkpoint(context.Background(), "exec:found")
+	// From the chdir on, this process works in the worktree: rm must see
+	// it as the user it is, not as another git-wt (proc.UsersOf).
+	proc.MarkAsUser()
 	if err := os.Chdir(rec.Path); err != nil {
 		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, fsutil.UnwrapPathErr(err)))
 	}
+	task.Checkpoint(context.Background(), "exec:entered")
 	m.Touch(rec.Slug)
 	// Looked up after the chdir: "./run.sh" is the worktree's.
 	err := child.Cmd{Path: argv[0], Args: argv[1:], Env: append(m.OwnEnv(rec), "PWD="+rec.Path)}.Exec()

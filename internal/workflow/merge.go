@@ -8,10 +8,8 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
-	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -75,7 +73,7 @@ func (m *Flow) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*Mer
 	if err != nil {
 		return nil, err
 	}
-	l, err := lock.Acquire(ctx, m.StateDir("merge", slug.Make(strings.TrimPrefix(into, "refs/heads/"))+".lock"), m.Settings.LockTimeout)
+	l, err := m.MergeLock(ctx, into)
 	if err != nil {
 		return nil, err
 	}

@@ -174,3 +174,21 @@ func TestCommitWhoseAdminEntryGoesMeanwhileSaysOneLine(t *testing.T) {
 		}
 	}
 }
+
+// A worktree removed while its commit runs (a concurrent rm unregisters it
+// after the commit landed) must not let git's complaints through raw: the
+// hook's git below finds no repository, and git-wt's one line says why.
+func TestCommitWhoseWorktreeGoesMeanwhileSpeaksInOneLine(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	hook := filepath.Join(s.Repo, ".git", "hooks", "post-commit")
+	s.Write(hook, "#!/bin/sh\nrm -rf \"$(git rev-parse --git-dir)\"\ngit status\n")
+	os.Chmod(hook, 0o755)
+	s.Write(filepath.Join(path, "work.txt"), "work\n")
+	r := s.WT("commit", "T", "-m", "work")
+	for _, l := range strings.Split(strings.TrimSpace(r.Stderr), "\n") {
+		if !strings.HasPrefix(l, "git-wt") {
+			t.Errorf("a line git-wt did not write: %q\n%s", l, r)
+		}
+	}
+}

@@ -42,12 +42,12 @@ func (m *Flow) gitCommit(ctx context.Context, rec *record.Record, msg string, ho
 		}
 		time.Sleep(delay)
 	}
-	// What git and the hooks said is shown, except after a failure that
-	// came from the worktree going away meanwhile (a concurrent rm: its
-	// admin entry goes before its folder): then git's complaints about
-	// files it could not read or write say nothing that worktreeGone's
-	// message does not.
-	if hookOutput != nil && !git.IsLockError(err) && (err == nil || registered(rec)) {
+	// What git and the hooks said is shown, except when the worktree went
+	// away meanwhile (a concurrent rm: its admin entry goes before its
+	// folder): then git's complaints, and a hook's git that found no
+	// repository after a commit that landed, say nothing that
+	// worktreeGone's message does not.
+	if hookOutput != nil && !git.IsLockError(err) && registered(rec) {
 		hookOutput.Write(stderr.Bytes())
 	}
 	if err != nil {

@@ -281,3 +281,29 @@ func TestMergeKilledMidCheckoutIsTakenBackByDoctor(t *testing.T) {
 		t.Fatalf("doctor after the merge: %s", r)
 	}
 }
+
+// A commit on the task after its merge was killed mid-checkout moves the
+// branch on: the files the merge wrote into the main worktree are still
+// told as its own, by the commit it merged, which the record keeps.
+func TestMergeKilledMidCheckoutIsTakenBackAfterTheBranchMovedOn(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "a.txt"), "a\n")
+	s.Git(path, "add", "a.txt")
+	commitFile(s, path, "b.txt", "b\n", "task work") // a.txt too
+	mainTip := s.Git(s.Repo, "rev-parse", "main")
+	cmd, exited := stopMidCheckout(t, s)
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	<-exited
+	os.Remove(filepath.Join(s.Repo, ".git", "info", "attributes"))
+	s.Git(s.Repo, "config", "--unset", "filter.stop.smudge")
+	commitFile(s, path, "a.txt", "a, later\n", "the task goes on")
+	s.WT("doctor", "--fix")
+	if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+		t.Fatalf("the killed merge's files stayed in the main worktree:\n%s", st)
+	}
+	if state := taskState(t, s); state != "active" {
+		t.Fatalf("the task after the repair: state %q", state)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -197,7 +198,8 @@ func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 // there: new files, untracked (git had not written its index yet) or
 // staged (it had, but not moved the branch; or a squash not yet
 // committed). A file is the merge's only if its content is the blob at
-// its path in the task's branch, which keeps it: such a file is unstaged
+// its path in the task's branch, or in the commit the merge merged (the
+// branch may have moved on since), which keep it: such a file is unstaged
 // and deleted, and nothing is lost. Anything else stays as it is.
 func (m *Handler) takeBackCheckout(ctx context.Context, dir string, rec *record.Record) error {
 	st, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all"})
@@ -218,9 +220,17 @@ func (m *Handler) takeBackCheckout(ctx context.Context, dir string, rec *record.
 	if len(paths) == 0 {
 		return nil
 	}
-	want, err := m.Git.History().Blobs(ctx, dir, task.BranchRef(rec.Branch), paths)
-	if err != nil {
-		return err
+	tips := []string{task.BranchRef(rec.Branch)}
+	if rec.MergeTip != "" {
+		tips = append(tips, rec.MergeTip) // what the merge merged, if the branch moved on since
+	}
+	var wants []map[string]string
+	for _, tip := range tips {
+		want, err := m.Git.History().Blobs(ctx, dir, tip, paths)
+		if err != nil {
+			return err
+		}
+		wants = append(wants, want)
 	}
 	have, err := m.Git.Index().HashFiles(ctx, dir, paths)
 	if err != nil {
@@ -228,7 +238,7 @@ func (m *Handler) takeBackCheckout(ctx context.Context, dir string, rec *record.
 	}
 	var mine, unstage []string
 	for _, p := range paths {
-		if id := have[p]; id != "" && id == want[p] {
+		if id := have[p]; id != "" && slices.ContainsFunc(wants, func(want map[string]string) bool { return want[p] == id }) {
 			mine = append(mine, p)
 			if staged[p] {
 				unstage = append(unstage, p)

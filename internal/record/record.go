@@ -97,6 +97,11 @@ type Record struct {
 	// for its life.
 	Ports map[string]int `json:"ports,omitempty"`
 
+	// MergeTip is the commit of the task's branch that a merge under way
+	// merges: a repair of a killed merge tells the files it wrote into the
+	// base's worktree by its blobs, even after the branch moved on.
+	MergeTip string `json:"merge_tip,omitempty"`
+
 	// Sparse are the directories of a sparse checkout (SPEC §11); none
 	// for a full one.
 	Sparse []string `json:"sparse,omitempty"`

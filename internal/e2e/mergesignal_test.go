@@ -238,19 +238,29 @@ func stopMidCheckout(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error
 // file whose content is the task's commit's is the merge's own, and the
 // repair takes it back; any other file (the user's) stays, and while it
 // does, the task is left for a person to look at.
-func TestMergeKilledMidCheckoutIsTakenBackByDoctor(t *testing.T) {
-	t.Parallel()
-	s := testutil.NewSandbox(t)
-	path := s.MustWT("new", "T").Out()
+// mergeKilledMidCheckout makes task T with a.txt and b.txt committed,
+// merges it and kills the merge while git writes a.txt into the main
+// worktree, then takes the stopping filter away. It returns the task's
+// path and tip and main's tip.
+func mergeKilledMidCheckout(t *testing.T, s *testutil.Sandbox) (path, taskTip, mainTip string) {
+	t.Helper()
+	path = s.MustWT("new", "T").Out()
 	s.Write(filepath.Join(path, "a.txt"), "a\n")
 	s.Git(path, "add", "a.txt")
-	taskTip := commitFile(s, path, "b.txt", "b\n", "task work") // a.txt too
-	mainTip := s.Git(s.Repo, "rev-parse", "main")
+	taskTip = commitFile(s, path, "b.txt", "b\n", "task work") // a.txt too
+	mainTip = s.Git(s.Repo, "rev-parse", "main")
 	cmd, exited := stopMidCheckout(t, s)
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	<-exited
 	os.Remove(filepath.Join(s.Repo, ".git", "info", "attributes"))
 	s.Git(s.Repo, "config", "--unset", "filter.stop.smudge")
+	return path, taskTip, mainTip
+}
+
+func TestMergeKilledMidCheckoutIsTakenBackByDoctor(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	path, taskTip, mainTip := mergeKilledMidCheckout(t, s)
 	if data, err := os.ReadFile(filepath.Join(s.Repo, "a.txt")); err != nil || string(data) != "a\n" {
 		t.Fatalf("the killed merge did not stop mid-checkout: a.txt %q %v", data, err)
 	}
@@ -288,16 +298,7 @@ func TestMergeKilledMidCheckoutIsTakenBackByDoctor(t *testing.T) {
 func TestMergeKilledMidCheckoutIsTakenBackAfterTheBranchMovedOn(t *testing.T) {
 	t.Parallel()
 	s := testutil.NewSandbox(t)
-	path := s.MustWT("new", "T").Out()
-	s.Write(filepath.Join(path, "a.txt"), "a\n")
-	s.Git(path, "add", "a.txt")
-	commitFile(s, path, "b.txt", "b\n", "task work") // a.txt too
-	mainTip := s.Git(s.Repo, "rev-parse", "main")
-	cmd, exited := stopMidCheckout(t, s)
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	<-exited
-	os.Remove(filepath.Join(s.Repo, ".git", "info", "attributes"))
-	s.Git(s.Repo, "config", "--unset", "filter.stop.smudge")
+	path, _, mainTip := mergeKilledMidCheckout(t, s)
 	commitFile(s, path, "a.txt", "a, later\n", "the task goes on")
 	s.WT("doctor", "--fix")
 	if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "main") != mainTip {

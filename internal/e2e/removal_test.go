@@ -236,17 +236,25 @@ func TestRmThatTimesOutOnTheLockChangesNothing(t *testing.T) {
 	gone(t, s, "T", path)
 }
 
-func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
-	s := testutil.NewSandbox(t)
+// lateFileInAKilledRm makes task T, stops an rm of it once its folder is
+// moved aside, writes late.txt there (seen by no check yet), and kills
+// the rm; it returns the task's path.
+func lateFileInAKilledRm(t *testing.T, s *testutil.Sandbox) string {
+	t.Helper()
 	path := s.MustWT("new", "T").Out()
 	rm := stopAt(t, s, "rm:renamed", "rm", "T")
 	moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
 	if len(moved) != 1 {
 		t.Fatalf("the folder was not moved aside: %v", moved)
 	}
-	// Written before the move, seen by no check yet.
 	s.Write(filepath.Join(moved[0], "late.txt"), "late")
 	kill(rm)
+	return path
+}
+
+func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := lateFileInAKilledRm(t, s)
 	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.StuckRemoval)) || strings.Contains(r.Stdout, string(task.LeftoverTrash)) {
 		t.Fatalf("doctor after a kill between the move and the second check: %s", r)
 	}
@@ -303,14 +311,7 @@ func TestRepairThatReadTheRecordsBeforeAKilledRmLosesNoLateFile(t *testing.T) {
 // kept and reported, never deleted.
 func TestRmKilledBeforeItsSecondCheckThenPrunedLosesNoLateFile(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	path := s.MustWT("new", "T").Out()
-	rm := stopAt(t, s, "rm:renamed", "rm", "T")
-	moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
-	if len(moved) != 1 {
-		t.Fatalf("the folder was not moved aside: %v", moved)
-	}
-	s.Write(filepath.Join(moved[0], "late.txt"), "late")
-	kill(rm)
+	path := lateFileInAKilledRm(t, s)
 	s.Git(s.Repo, "worktree", "prune")
 	s.WT("doctor", "--fix")
 	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {

@@ -116,6 +116,20 @@ func (c Cmd) Run(ctx context.Context) error {
 	return &Error{Name: c.name(), ExitCode: code, Stderr: lastLine(stderr.String()), Err: err}
 }
 
+// Detach starts c in a session of its own, with no input, and does not
+// wait for it: it outlives git-wt and its terminal (a background job such
+// as the pool's fill). Its output goes where c says; nil discards it.
+func (c Cmd) Detach() error {
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Dir, cmd.Env = c.Dir, Env(c.Env...)
+	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
+}
+
 // Exec replaces git-wt with c's program, as env(1) does: the program's
 // stdin, stdout, stderr, terminal and exit status are git-wt's own. It
 // returns only when the program could not be started.

@@ -176,6 +176,7 @@ func commands(e *env) []*cli.Command {
 		pushCommand(e),
 		mergeCommand(e),
 		syncCommand(e),
+		poolCommand(e),
 		agentSetupCommand(e),
 		agentHookCommand(e),
 		prCommand(e),

@@ -58,10 +58,16 @@ func gcCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				report.Orphans = nonNil(report.Orphans)
 				report.Retention = nonNil(report.Retention)
-				return writeJSON(e.stdout, report)
+				return writeJSON(e.stdout, struct {
+					*policy.GCReport
+					Pool []poolDrainView `json:"pool"`
+				}{report, poolDrainViews(c.Context, report.Pool)})
 			}
-			if len(report.Orphans)+len(report.Retention) == 0 {
+			if len(report.Orphans)+len(report.Retention)+len(report.Pool) == 0 {
 				e.infof("nothing to clean")
+			}
+			for _, d := range report.Pool {
+				fmt.Fprintf(e.stdout, "%s: %s (stale) [%s]\n", e.out.yellow("pool"), d.Path, d.Outcome)
 			}
 			if len(report.Orphans) > 0 {
 				e.printProblems(report.Orphans)

@@ -5,6 +5,7 @@ import (
 	"github.com/git-wt/git-wt/internal/leftover"
 	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/git-wt/git-wt/internal/policy"
+	"github.com/git-wt/git-wt/internal/pool"
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/task"
@@ -21,6 +22,7 @@ type handlers struct {
 	lifecycle *lifecycle.Handler
 	workflow  *workflow.Flow
 	policy    *policy.Doctor
+	pool      *pool.Pool
 }
 
 // handlersOf wires the handlers of m's tasks; early (may be nil) holds
@@ -29,9 +31,11 @@ func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
 	h := &handlers{inspect: inspect.New(m, early), setup: setup.New(m)}
 	sweeper := leftover.New(m)
 	h.removal = removal.New(m, h.inspect)
-	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper)
+	h.pool = pool.New(m, h.setup, h.removal)
+	h.removal.MakeRoom = h.pool.MakeRoom
+	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper, h.pool)
 	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
-	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
+	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect, sweeper, h.pool)
 	return h
 }
 

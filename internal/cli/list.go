@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
@@ -54,7 +56,7 @@ func listCommand(e *env) *cli.Command {
 					n, text.Plural(n, "record is", "records are"), record.LegacyPrefix, record.RefPrefix)
 			}
 			if c.Bool("all") {
-				views = append(unmanagedViews(wts, lives), views...)
+				views = append(unmanagedViews(wts, lives, m.Settings.BaseDir), views...)
 			}
 			if c.Bool("json") {
 				return writeJSON(e.stdout, views)
@@ -65,8 +67,9 @@ func listCommand(e *env) *cli.Command {
 }
 
 // unmanagedViews are the worktrees without a record: the main one first,
-// then those made by plain git or another tool.
-func unmanagedViews(wts []git.Worktree, lives []inspect.Live) []taskView {
+// then those made by plain git or another tool, and the warm pool's
+// entries (state pooled) in baseDir.
+func unmanagedViews(wts []git.Worktree, lives []inspect.Live, baseDir string) []taskView {
 	managed := map[string]bool{}
 	for _, l := range lives {
 		if l.Entry.Record != nil {
@@ -79,8 +82,12 @@ func unmanagedViews(wts []git.Worktree, lives []inspect.Live) []taskView {
 			continue
 		}
 		branch := strings.TrimPrefix(wt.Branch, "refs/heads/")
+		rec := &record.Record{Path: wt.Path, Branch: branch}
+		if place.InPool(baseDir, wt.Path) {
+			rec.State = record.Pooled
+		}
 		views = append(views, taskView{
-			Record:     &record.Record{Path: wt.Path, Branch: branch},
+			Record:     rec,
 			Exists:     true,
 			Head:       wt.Head,
 			CheckedOut: branch,
@@ -134,7 +141,7 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 
 func (e *env) stateCell(v taskView) cell {
 	if v.Unmanaged {
-		return cell{"unmanaged", e.out.faint}
+		return cell{cmp.Or(string(v.State), "unmanaged"), e.out.faint} // a pool entry says pooled
 	}
 	parts := []string{string(v.State)}
 	if !v.Exists {

@@ -117,6 +117,14 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("doctor", 0, s.WT("doctor", "--json", "--fix"))
 	check("log", 0, s.WT("log", "--json", "-n", "50"))
 
+	// The warm pool: its status, a fill, a drain.
+	s.Git(s.Repo, "config", "wt.pool", "1")
+	t.Cleanup(func() { waitForFills(t, s) })
+	check("pool-fill", 0, s.WT("pool", "--fill", "--json"))
+	check("pool", 0, s.WT("pool", "--json"))
+	check("gc", 0, s.WT("gc", "--json"))
+	check("pool-drain", 0, s.WT("pool", "--drain", "--json"))
+
 	// The error document, in each of the ways a command fails.
 	check("error", 5, s.WT("path", "--json", "no-such-task"))
 	check("error", 5, s.WT("new", "--json", "X", "--base", "no-such-ref"))

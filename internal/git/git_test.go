@@ -155,3 +155,36 @@ func TestParseMergeTree(t *testing.T) {
 		t.Fatalf("conflicts: %q %q", tree, paths)
 	}
 }
+
+// A pool claim is one transaction: the pool ref goes, at the value
+// examined, and the record comes; a claim of an entry another process
+// took changes nothing.
+func TestCreateDeletingTakesTheDeletedRefAtItsValueOnly(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
+		t.Skip("no git")
+	}
+	ctx := context.Background()
+	r := &Runner{}
+	a, _ := r.HashObject(ctx, dir, []byte("a"))
+	b, _ := r.HashObject(ctx, dir, []byte("b"))
+	r.UpdateRef(ctx, dir, "refs/git-wt/pool/p", a, "")
+	stale := r.StartRefUpdate(ctx, dir, false)
+	if err := stale.CreateDeleting(ctx, []Ref{{Name: "refs/git-wt/tasks/x", OID: b}}, []Ref{{Name: "refs/git-wt/pool/p", OID: b}}); !errors.Is(err, ErrStale) {
+		t.Fatalf("a claim at a stale value: %v", err)
+	}
+	if oids, _ := r.ObjectIDs(ctx, dir, "refs/git-wt/tasks/x", "refs/git-wt/pool/p"); oids[0] != "" || oids[1] != a {
+		t.Fatalf("a failed claim changed something: %q", oids)
+	}
+	u := r.StartRefUpdate(ctx, dir, false)
+	if err := u.CreateDeleting(ctx, []Ref{{Name: "refs/git-wt/tasks/x", OID: b}}, []Ref{{Name: "refs/git-wt/pool/p", OID: a}}); err != nil {
+		t.Fatal(err)
+	}
+	if oids, _ := r.ObjectIDs(ctx, dir, "refs/git-wt/tasks/x", "refs/git-wt/pool/p"); oids[0] != b || oids[1] != "" {
+		t.Fatalf("after the claim: %q", oids)
+	}
+	again := r.StartRefUpdate(ctx, dir, false)
+	if err := again.CreateDeleting(ctx, []Ref{{Name: "refs/git-wt/tasks/y", OID: b}}, []Ref{{Name: "refs/git-wt/pool/p", OID: a}}); !errors.Is(err, ErrStale) {
+		t.Fatalf("a second claim of the same entry: %v", err)
+	}
+}

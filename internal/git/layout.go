@@ -35,6 +35,24 @@ func AdminDir(dir string) (written, abs string, err error) {
 	return written, Resolve(dir, written), nil
 }
 
+// LinkedWorktree says whether dir is a linked worktree of the repository
+// whose common dir is commonDir, as git's files say: its .git file names an
+// admin dir of that repository whose gitdir file points back at dir (a
+// folder moved or copied by hand fails the second test), and whether a
+// submodule was initialised in it (the admin dir holds modules).
+func LinkedWorktree(dir, commonDir string) (linked, submodules bool) {
+	_, admin, err := AdminDir(dir)
+	if err != nil || filepath.Clean(CommonDirOf(admin)) != filepath.Clean(commonDir) {
+		return false, false
+	}
+	back, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+	if err != nil || filepath.Clean(Resolve(admin, strings.TrimRight(string(back), "\r\n"))) != filepath.Join(dir, ".git") {
+		return false, false
+	}
+	modules, _ := os.ReadDir(filepath.Join(admin, "modules"))
+	return true, len(modules) > 0
+}
+
 // CommonDirOf is the common dir of the worktree whose git dir is gitDir, as
 // its commondir file says (relative to gitDir), or gitDir itself.
 func CommonDirOf(gitDir string) string {

@@ -168,9 +168,19 @@ func (u *RefUpdate) Update(ctx context.Context, ref, newOID, oldOID string) erro
 // that also checks that none of the refs named absent exists: all or none.
 // A ref that exists already is ErrStale.
 func (u *RefUpdate) Create(ctx context.Context, refs []Ref, absent ...string) error {
+	return u.CreateDeleting(ctx, refs, nil, absent...)
+}
+
+// CreateDeleting is Create that also deletes the refs in deletes, each
+// only if it still points at its OID, in the same transaction. A ref to
+// delete that moved or went is ErrStale too.
+func (u *RefUpdate) CreateDeleting(ctx context.Context, refs, deletes []Ref, absent ...string) error {
 	var in bytes.Buffer
 	for _, ref := range refs {
 		fmt.Fprintf(&in, "create %s %s\n", ref.Name, ref.OID)
+	}
+	for _, ref := range deletes {
+		fmt.Fprintf(&in, "delete %s %s\n", ref.Name, ref.OID)
 	}
 	for _, name := range absent {
 		fmt.Fprintf(&in, "verify %s\n", name) // no value: it must not exist
@@ -184,12 +194,18 @@ func (u *RefUpdate) Create(ctx context.Context, refs []Ref, absent ...string) er
 		names = append(names, ref.Name)
 	}
 	names = append(names, absent...)
+	for _, ref := range deletes {
+		names = append(names, ref.Name)
+	}
 	objs, rerr := u.r.ReadObjects(ctx, u.dir, names...)
 	if rerr != nil {
 		return err
 	}
-	for _, o := range objs {
-		if !o.Missing {
+	for i, o := range objs {
+		if i < len(names)-len(deletes) && !o.Missing {
+			return fmt.Errorf("%s: %w", o.Name, ErrStale)
+		}
+		if d := i - (len(names) - len(deletes)); d >= 0 && (o.Missing || o.OID != deletes[d].OID) {
 			return fmt.Errorf("%s: %w", o.Name, ErrStale)
 		}
 	}

@@ -101,6 +101,13 @@ func (r *Runner) RemoveWorktree(ctx context.Context, mainDir, path string) error
 	return err
 }
 
+// MoveWorktree moves the worktree at from to to (a rename, with git's
+// admin entry following), refusing a locked worktree or a to that exists.
+func (r *Runner) MoveWorktree(ctx context.Context, mainDir, from, to string) error {
+	_, err := r.Run(ctx, mainDir, "worktree", "move", "--", from, to)
+	return err
+}
+
 // LockWorktree locks the worktree at path with reason ("" for none).
 func (r *Runner) LockWorktree(ctx context.Context, mainDir, path, reason string) error {
 	args := []string{"worktree", "lock", path}

@@ -23,6 +23,8 @@ func TestWorktreeOperationsArgv(t *testing.T) {
 			[]string{"worktree", "add", "--no-checkout", "--detach", "--", "/w/-odd", h1}},
 		{"remove, even dirty or locked", func(g *git.Runner) error { return g.RemoveWorktree(ctx, "/r", "/w/t") },
 			[]string{"worktree", "remove", "--force", "--force", "/w/t"}},
+		{"move, a rename", func(g *git.Runner) error { return g.MoveWorktree(ctx, "/r", "/b/.pool/-a", "/b/t") },
+			[]string{"worktree", "move", "--", "/b/.pool/-a", "/b/t"}},
 		{"lock with a reason", func(g *git.Runner) error { return g.LockWorktree(ctx, "/r", "/w/t", "agent 7") },
 			[]string{"worktree", "lock", "/w/t", "--reason", "agent 7"}},
 		{"lock without one", func(g *git.Runner) error { return g.LockWorktree(ctx, "/r", "/w/t", "") },

@@ -20,9 +20,9 @@ import (
 // the lock is read again; the ports are chosen from the records read
 // under the lock (from the ref files: no git process). Without either the
 // record's compare-and-swap is all it takes.
-func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (*record.Entry, bool, error) {
+func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting, pc *poolClaim) (*record.Entry, bool, error) {
 	if m.Settings.MaxWorktrees <= 0 && len(m.Settings.Ports) == 0 {
-		return m.claim(ctx, nil, o, b, baseDir, u, seen)
+		return m.claim(ctx, nil, o, b, baseDir, u, seen, pc)
 	}
 	l, err := m.Lock(ctx)
 	if err != nil {
@@ -34,7 +34,7 @@ func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base,
 			return nil, false, err
 		}
 	}
-	return m.claim(ctx, l, o, b, baseDir, u, seen)
+	return m.claim(ctx, l, o, b, baseDir, u, seen, pc)
 }
 
 // claim picks the slug, checks the limit, the branch name and the path,
@@ -42,8 +42,9 @@ func (m *Handler) claimLocked(ctx context.Context, o CreateOptions, b task.Base,
 // so that a crash never leaves a worktree without a record. A branch that
 // does not exist yet is created in the same transaction as the record;
 // branchMade says so. held is the repository lock when the limit or the
-// ports need it, else nil.
-func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting) (e *record.Entry, branchMade bool, err error) {
+// ports need it, else nil. With a pool claim (pc), the record's
+// transaction also takes a pool entry (storeRecord).
+func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b task.Base, baseDir string, u *Undo, seen *sighting, pc *poolClaim) (e *record.Entry, branchMade bool, err error) {
 	cands := seen.cands
 	// Both the case check and the limit need every record: read them
 	// once (the blobs from the cache), and only if either is on.
@@ -123,14 +124,14 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 	}
 	// Only a branch made here, with the record, is git-wt's to delete.
 	rec.SetBranchCreated(len(also) > 0)
-	oid, err := m.Store.Create(ctx, rec, also...)
+	oid, err := m.storeRecord(ctx, rec, also, pc)
 	if errors.Is(err, git.ErrStale) && len(also) > 0 {
 		// The record or the branch appeared meanwhile: if the branch, take
 		// it like any existing one.
 		if fresh, gerr := m.Store.Get(ctx, name); gerr == nil && len(fresh) == 0 {
 			also = nil
 			rec.SetBranchCreated(false)
-			oid, err = m.Store.Create(ctx, rec)
+			oid, err = m.storeRecord(ctx, rec, nil, pc)
 		}
 	}
 	if errors.Is(err, git.ErrStale) {

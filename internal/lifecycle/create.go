@@ -260,19 +260,29 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		}
 	}()
 
-	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen)
+	pc := m.poolClaimFor(ctx, o, b)
+	if pc != nil {
+		defer m.pool.StartFill() // tops the pool up, in the background
+	}
+	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen, pc)
 	if err != nil {
 		return nil, err
 	}
 	task.Checkpoint(ctx, "new:record")
-	if err := m.AddWorktree(ctx, e.Record, b.SHA, &u, branchMade); err != nil {
+	claimed, err := m.settleClaimed(ctx, e.Record, b, pc, &u)
+	if err != nil {
 		return nil, err
 	}
-	task.Checkpoint(ctx, "new:worktree")
-	if err := m.EnsureSpace(ctx, baseDir, <-size); err != nil {
-		return nil, err
+	if !claimed {
+		if err := m.AddWorktree(ctx, e.Record, b.SHA, &u, branchMade); err != nil {
+			return nil, err
+		}
+		task.Checkpoint(ctx, "new:worktree")
+		if err := m.EnsureSpace(ctx, baseDir, <-size); err != nil {
+			return nil, err
+		}
 	}
-	if err = m.finish(ctx, e, o); err != nil {
+	if err = m.finish(ctx, e, o, claimed); err != nil {
 		if errors.Is(err, setup.ErrInitFailed) {
 			u = Undo{} // the worktree stays, in state failed, for the user to look at
 		}
@@ -285,10 +295,12 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 // finish checks the worktree out and sets it up (Setup: copy, init), then
 // runs the post-checkout hook as `git worktree add` would have. The task
 // ends active, or failed when its setup failed (a setup.ErrInitFailed error).
-func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions) error {
+// A worktree made from a pool entry (fromPool) has its files, and the
+// copies were made with the entry: only the task's own init runs.
+func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions, fromPool bool) error {
 	rec := e.Record
-	plan := m.PlanSetup(setup.Options{Copy: !o.NoCopy, Init: !o.NoInit})
-	if rec.State == record.Creating {
+	plan := m.PlanSetup(setup.Options{Copy: !o.NoCopy && !fromPool, Init: !o.NoInit})
+	if rec.State == record.Creating && !fromPool {
 		if plan.Empty() {
 			// With nothing to set up, the record's last content is known
 			// now: its blob is written while git checks the worktree out.

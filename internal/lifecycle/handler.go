@@ -7,6 +7,7 @@ package lifecycle
 import (
 	"context"
 
+	"github.com/git-wt/git-wt/internal/pool"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/setup"
@@ -20,6 +21,15 @@ type Handler struct {
 	setupper
 	inspector
 	sweeper
+	pool pooler
+}
+
+// pooler hands out the warm pool's entries (SPEC §11).
+type pooler interface {
+	Enabled() bool
+	Offer(ctx context.Context, commit string) *pool.Offer
+	Settle(ctx context.Context, it *record.PoolItem, path, commit, ref string) error
+	StartFill()
 }
 
 // sweeper deletes the lock files a killed git left in a worktree a
@@ -57,7 +67,7 @@ type remover interface {
 }
 
 // New returns the lifecycle of m's tasks; r removes what must go, s
-// readies what is made, i looks, w sweeps.
-func New(m *task.Manager, r remover, s setupper, i inspector, w sweeper) *Handler {
-	return &Handler{Manager: m, remover: r, setupper: s, inspector: i, sweeper: w}
+// readies what is made, i looks, w sweeps, p hands out pool entries.
+func New(m *task.Manager, r remover, s setupper, i inspector, w sweeper, p pooler) *Handler {
+	return &Handler{Manager: m, remover: r, setupper: s, inspector: i, sweeper: w, pool: p}
 }

@@ -43,7 +43,8 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
 	}
 	state := rec.State
-	n, err := m.foreignContent(ctx, rec.Path, state)
+	trees := creationTrees(rec)
+	n, err := m.foreignContent(ctx, rec.Path, state, trees)
 	switch {
 	case err != nil:
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
@@ -56,7 +57,7 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	// is moved aside: the removal counts again in the moved folder, and
 	// puts it back (the task failed, kept) if it holds such a file now.
 	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{Force: true, KeepUnmerged: true,
-		Recheck: func(ctx context.Context, dir string) (int, error) { return m.foreignContent(ctx, dir, state) }})
+		Recheck: func(ctx context.Context, dir string) (int, error) { return m.foreignContent(ctx, dir, state, trees) }})
 	return r.Err
 }
 
@@ -84,15 +85,26 @@ func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error
 	return m.Git.PointHead(ctx, rec.Path, task.BranchRef(rec.Branch))
 }
 
+// creationTrees are the trees a stuck creation's checkout may have
+// written files of: HEAD's, and for a task made from a pool entry both
+// the entry's commit and the base (the claim moves the files from one to
+// the other before HEAD names the branch).
+func creationTrees(rec *record.Record) []string {
+	if rec.PoolCommit != "" {
+		return []string{rec.PoolCommit, rec.BaseSHA}
+	}
+	return []string{"HEAD"}
+}
+
 // foreignContent counts the files in the worktree (at dir: in place, or
 // moved aside by the rollback's removal) of a stuck creation in state
 // that its checkout did not write. In state creating the checkout may
 // have stopped half way (no index, or a partial one), so the files are
-// compared with HEAD's tree through an index of its own: a file missing
-// is one the checkout had not written yet; one that differs or that the
-// tree lacks is someone's work. Later (initializing) the checkout is
-// complete and the worktree's own status says it.
-func (m *Handler) foreignContent(ctx context.Context, dir string, state record.State) (int, error) {
+// compared with each of trees through an index of its own: a file missing
+// is one the checkout had not written yet; one that differs from every
+// tree, or that none has, is someone's work. Later (initializing) the
+// checkout is complete and the worktree's own status says it.
+func (m *Handler) foreignContent(ctx context.Context, dir string, state record.State, trees []string) (int, error) {
 	st, err := os.Lstat(dir)
 	if os.IsNotExist(err) {
 		return 0, nil
@@ -117,21 +129,31 @@ func (m *Handler) foreignContent(ctx context.Context, dir string, state record.S
 		return 0, err
 	}
 	defer os.RemoveAll(tmp)
-	index := filepath.Join(tmp, "index")
-	if err := m.Git.Index().ReadTreeInto(ctx, dir, index, "HEAD"); err != nil {
-		return 0, err
-	}
-	task.Checkpoint(ctx, "repair:index")
-	status, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=" + index}})
-	if err != nil {
-		return 0, err
+	differs := map[string]int{} // path → in how many trees it differs
+	for i, tree := range trees {
+		index := filepath.Join(tmp, fmt.Sprint("index", i))
+		if err := m.Git.Index().ReadTreeInto(ctx, dir, index, tree); err != nil {
+			return 0, err
+		}
+		task.Checkpoint(ctx, "repair:index")
+		status, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=" + index}})
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range status.Entries {
+			// The file against the tree (not the tree against HEAD,
+			// which a claim's HEAD may not be yet); a missing file
+			// was not written yet.
+			if e.Kind == '?' || len(e.XY) == 2 && e.XY[1] != '.' && e.XY[1] != 'D' {
+				differs[e.Path]++
+			}
+		}
 	}
 	n := 0
-	for _, e := range status.Entries {
-		if e.XY == ".D" {
-			continue // not written yet
+	for _, count := range differs {
+		if count == len(trees) {
+			n++
 		}
-		n++
 	}
 	return n, nil
 }

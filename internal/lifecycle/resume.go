@@ -59,7 +59,7 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 			return nil, err
 		}
 	}
-	if err = m.finish(ctx, e, o); err != nil {
+	if err = m.finish(ctx, e, o, false); err != nil {
 		if errors.Is(err, setup.ErrInitFailed) {
 			u = Undo{}
 		}

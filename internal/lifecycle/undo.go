@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 
-	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -33,24 +32,6 @@ func (u *Undo) run(m *Handler, reason string) {
 		}
 	}
 	m.LogEvent(u.task, "rolled-back", reason)
-}
-
-// DropWorktree removes the worktree at path and git's admin entry for it,
-// whether or not the folder still exists. Only for a worktree this process
-// just made (or one whose folder is gone): it does not check for changes.
-func (m *Handler) DropWorktree(ctx context.Context, path string) error {
-	l, err := m.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	// Fails when git never registered the path; the folder check below
-	// still removes what git left.
-	m.Git.RemoveWorktree(ctx, m.Repo.MainDir, path)
-	l.Release()
-	if _, err := os.Lstat(path); err == nil {
-		return fsutil.RemoveAll(path)
-	}
-	return nil
 }
 
 // PruneEntry drops git's admin entry of a worktree whose folder is gone

@@ -74,6 +74,28 @@ func Acquire(ctx context.Context, path string, timeout time.Duration) (*Lock, er
 	}
 }
 
+// TryAcquire takes the lock at path if nobody holds it, without waiting:
+// ok is false (and the lock nil) when another process holds it.
+func TryAcquire(path string) (l *Lock, ok bool, err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, false, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, false, err
+	}
+	switch err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err {
+	case nil:
+		return &Lock{f: f}, true, nil
+	case syscall.EWOULDBLOCK:
+		f.Close()
+		return nil, false, nil
+	default:
+		f.Close()
+		return nil, false, err
+	}
+}
+
 // flockRetry blocks in flock until it has the lock, retrying when a signal
 // interrupts the wait.
 func flockRetry(f *os.File) error {

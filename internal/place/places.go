@@ -18,12 +18,13 @@ import (
 // merge-<pid>.
 const MergeTmpDir = ".git-wt-tmp"
 
-// poolDir is the folder of the warm pool's entries, in the base dir.
-const poolDir = ".pool"
+// PoolDir is the folder of the warm pool's entries, in the base dir:
+// <base dir>/.pool/<id>.
+const PoolDir = ".pool"
 
 // ownFolders are the folders git-wt keeps in the base dir for itself:
 // the trash (emptied by gc), the pool, and merge's temporary worktrees.
-var ownFolders = []string{TrashDir, poolDir, MergeTmpDir}
+var ownFolders = []string{TrashDir, PoolDir, MergeTmpDir}
 
 // CheckChosenPath refuses a --path p (absolute, resolved, inside baseDir)
 // that has one of git-wt's own folders as a component, or that lies
@@ -61,3 +62,21 @@ const TrashDir = ".git-wt-trash"
 // CheckedSuffix names the empty file beside a folder in the trash that
 // says its removal looked at it there and went on (removal's checked mark).
 const CheckedSuffix = ".checked"
+
+// InPool says whether path is a warm pool entry's folder (or inside one)
+// under baseDir: git-wt's own, never foreign, never adopted (SPEC §14).
+func InPool(baseDir, path string) bool {
+	return fsutil.Within(filepath.Join(baseDir, PoolDir), path)
+}
+
+// IsOwnFolder says whether path lies in one of the folders git-wt keeps
+// in baseDir for itself (the trash, the pool, merge's temporary
+// worktrees): what is there is never adopted.
+func IsOwnFolder(baseDir, path string) bool {
+	for _, f := range ownFolders {
+		if fsutil.Within(filepath.Join(baseDir, f), path) {
+			return true
+		}
+	}
+	return false
+}

@@ -68,14 +68,15 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	}
 	known := len(byPath)
 	for i, wt := range wts {
-		if i == 0 || wt.Bare || byPath[wt.Path] {
-			continue
+		if i == 0 || wt.Bare || byPath[wt.Path] || place.InPool(m.Settings.BaseDir, wt.Path) {
+			continue // the pool's entries are the pool's to diagnose
 		}
 		known++
 		if p := m.diagnoseUnrecorded(wt); p != nil {
 			problems = append(problems, p)
 		}
 	}
+	problems = append(problems, m.pool.Diagnose(ctx, wts)...)
 	problems = append(problems, m.LegacyProblems(entries, store.LegacyRefs())...)
 	problems = append(problems, m.GitLeftovers(entries, wts)...)
 	problems = append(problems, m.StaleRefLocks()...)

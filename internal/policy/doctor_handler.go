@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/pool"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -21,6 +22,17 @@ type Doctor struct {
 	repairer
 	unmerged
 	finder
+	pool pooler
+}
+
+// pooler is what doctor and gc need of the warm pool: its problems, and
+// the drain of stale entries and the refill.
+type pooler interface {
+	Diagnose(ctx context.Context, wts []git.Worktree) []*task.Problem
+	Stale(ctx context.Context) func(*record.PoolEntry) bool
+	Drain(ctx context.Context, force bool, keep func(*record.PoolEntry) bool) ([]pool.Drained, error)
+	Enabled() bool
+	StartFill()
 }
 
 // finder finds the leftovers of killed gits in git's own files.
@@ -52,12 +64,11 @@ type repairer interface {
 	RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error
 	RepairSync(ctx context.Context, e *record.Entry) error
 	RemoveOrphan(ctx context.Context, e *record.Entry, force bool) error
-	DropWorktree(ctx context.Context, path string) error
 	PruneEntry(ctx context.Context, path string) error
 	Adopt(ctx context.Context, wt git.Worktree, baseSHA, reason string) (*record.Entry, error)
 }
 
 // New returns the doctor of m's tasks.
-func New(m *task.Manager, r remover, l repairer, u unmerged, f finder) *Doctor {
-	return &Doctor{Manager: m, remover: r, repairer: l, unmerged: u, finder: f}
+func New(m *task.Manager, r remover, l repairer, u unmerged, f finder, p pooler) *Doctor {
+	return &Doctor{Manager: m, remover: r, repairer: l, unmerged: u, finder: f, pool: p}
 }

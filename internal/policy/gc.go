@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/leftover"
+	"github.com/git-wt/git-wt/internal/pool"
+	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -24,6 +26,8 @@ type GCOptions struct {
 type GCReport struct {
 	Orphans   []*task.Problem    `json:"orphans"`
 	Retention []removal.Retained `json:"retention"`
+	// Pool are the stale pool entries drained (SPEC §11).
+	Pool []pool.Drained `json:"-"`
 }
 
 // orphanKinds are the problems gc cleans; the rest (foreign worktrees to
@@ -32,6 +36,7 @@ var orphanKinds = map[task.Kind]bool{
 	task.StuckCreation: true, task.InterruptedInit: true, task.MissingWorktree: true, task.UnregisteredFolder: true,
 	task.PrunableEntry: true, task.LeftoverBranch: true, task.LeftoverTrash: true, task.LeftoverMerge: true,
 	task.LegacyRecord: true, task.StuckRemoval: true, leftover.StaleRefLock: true,
+	pool.OrphanEntry: true, pool.UnfinishedEntry: true,
 }
 
 // GC cleans orphans, then applies the retention policy (SPEC §7).
@@ -45,7 +50,24 @@ func (m *Doctor) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GCReport{Orphans: orphans, Retention: retained}, nil
+	r := &GCReport{Orphans: orphans, Retention: retained}
+	if !o.DryRun {
+		if r.Pool, err = m.drainStale(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// drainStale drains the pool entries older than wt.poolMaxAge or too far
+// behind their base, then starts a fill that makes fresh ones.
+func (m *Doctor) drainStale(ctx context.Context) ([]pool.Drained, error) {
+	stale := m.pool.Stale(ctx)
+	drained, err := m.pool.Drain(ctx, false, func(e *record.PoolEntry) bool { return !stale(e) })
+	if err == nil && m.pool.Enabled() {
+		m.pool.StartFill()
+	}
+	return drained, err
 }
 
 // collectOrphans diagnoses and repairs the orphan kinds, after moving the

@@ -102,6 +102,11 @@ type Record struct {
 	// base's worktree by its blobs, even after the branch moved on.
 	MergeTip string `json:"merge_tip,omitempty"`
 
+	// PoolCommit is the commit of the warm pool entry the task was made
+	// from (SPEC §11): a repair of a claim killed while its files moved
+	// from that commit to the base tells them from someone's work.
+	PoolCommit string `json:"pool_commit,omitempty"`
+
 	// Sparse are the directories of a sparse checkout (SPEC §11); none
 	// for a full one.
 	Sparse []string `json:"sparse,omitempty"`

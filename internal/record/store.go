@@ -329,6 +329,12 @@ func decodeObject(slug, ref string, o git.Object, warm *warmCache) Entry {
 // refs in also; it fails with git.ErrStale if the record or one of those
 // refs exists already, or a record under the slug's LegacyRef.
 func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string, error) {
+	return s.create(ctx, r, nil, also)
+}
+
+// create is Create that also deletes the refs in deletes, each at its
+// value, in the same transaction.
+func (s *Store) create(ctx context.Context, r *Record, deletes, also []git.Ref) (string, error) {
 	data := r.Encode()
 	u := s.Git.StartRefUpdate(ctx, s.Dir, len(also) > 0) // a branch created gets its reflog
 	oid, err := s.hashObject(ctx, data, s.prewriteOf(data))
@@ -336,7 +342,7 @@ func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string,
 		u.Cancel()
 		return "", err
 	}
-	if err := u.Create(ctx, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...), LegacyRef(r.Slug)); err != nil {
+	if err := u.CreateDeleting(ctx, append([]git.Ref{{Name: Ref(r.Slug), OID: oid}}, also...), deletes, LegacyRef(r.Slug)); err != nil {
 		return "", err
 	}
 	s.remember(oid, data)

@@ -16,6 +16,11 @@ import (
 type Remover struct {
 	*task.Manager
 	inspector
+	// MakeRoom, when set, frees disk in dir's file system by draining the
+	// warm pool, oldest entry first, until need bytes are free; it says
+	// whether it removed any. A full disk costs pool entries before any
+	// task goes (SPEC §14).
+	MakeRoom func(ctx context.Context, dir string, need int64) bool
 }
 
 // inspector is what removal needs to know before it removes: whether the

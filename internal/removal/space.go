@@ -84,6 +84,11 @@ func (m *Remover) EnsureSpace(ctx context.Context, dir string, need int64) error
 	if err != nil || free >= need {
 		return nil // cannot tell: let the checkout itself find out
 	}
+	if m.MakeRoom != nil && m.MakeRoom(ctx, dir, need) {
+		if free, err = fsutil.FreeSpace(dir); err == nil && free >= need {
+			return nil
+		}
+	}
 	if p := m.RetentionPolicy(nil, nil); !p.none() {
 		m.Warn("%s has %s free and the checkout needs %s: applying the retention policy", dir, settings.FormatSize(free), settings.FormatSize(need))
 		if _, err := m.Retain(ctx, p, false); err == nil {

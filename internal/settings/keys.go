@@ -42,6 +42,11 @@ var Table = []Setting{
 	{Name: "wt.envFile", Meaning: "a path in the worktree (.env.local) where new writes the task's environment as a dotenv file, kept out of git status by .git/info/exclude", read: func(s *Settings, v string) error { return s.parseEnvFile(v) }},
 	{Name: "wt.sparse", Meaning: "multi-valued; directories (cone mode) that new tasks check out, with the files at the root; nothing else is ever written (new --sparse DIR for one task)"},
 	boolean("wt.sparseInherit", "true", "a task started from inside a sparse worktree checks out the same directories", func(s *Settings) *bool { return &s.SparseInherit }),
+	{Name: "wt.pool", Default: "0", Runs: true, Meaning: "how many spare checkouts the warm pool keeps ready, each made with wt.copy and wt.poolInit, for new to claim in place of a checkout (0: no pool); see git wt pool",
+		read: func(s *Settings, v string) error { return readCount(v, &s.Pool) }},
+	{Name: "wt.poolInit", Runs: true, Meaning: "multi-valued; shell commands run (sh -c) in each pool entry when it is made, for setup that does not depend on the task (installing dependencies); WT_MAIN, WT_BASE and WT_PATH are set; it must leave the entry clean, and what it makes must still work after a rename"},
+	duration("wt.poolMaxAge", "1d", "gc drains pool entries older than this, then refills the pool", func(s *Settings) *time.Duration { return &s.PoolMaxAge }),
+	count("wt.poolMaxBehind", "100", "gc drains pool entries more commits than this behind their base, then refills the pool", func(s *Settings) *int { return &s.PoolMaxBehind }),
 	count("wt.staleAfter", "50", "list --json marks a task stale when its branch is more commits than this behind its base (git wt sync brings it up)", func(s *Settings) *int { return &s.StaleAfter }),
 	boolean("wt.cleanupOnMerge", "true", "the post-merge hook removes clean task worktrees whose branch got merged", func(s *Settings) *bool { return &s.CleanupOnMerge }),
 	boolean("wt.deleteBranch", "true", "removing a task also deletes its branch when that loses no commits", func(s *Settings) *bool { return &s.DeleteBranch }),
@@ -63,14 +68,16 @@ func text(name, def, meaning string, field func(*Settings) *string) Setting {
 }
 
 func count(name, def, meaning string, field func(*Settings) *int) Setting {
-	return Setting{Name: name, Default: def, Meaning: meaning, read: func(s *Settings, v string) error {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 0 {
-			return fmt.Errorf("%q is not a whole number", v)
-		}
-		*field(s) = n
-		return nil
-	}}
+	return Setting{Name: name, Default: def, Meaning: meaning, read: func(s *Settings, v string) error { return readCount(v, field(s)) }}
+}
+
+func readCount(v string, field *int) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a whole number", v)
+	}
+	*field = n
+	return nil
 }
 
 func duration(name, def, meaning string, field func(*Settings) *time.Duration) Setting {
@@ -103,7 +110,7 @@ func (s *Settings) readTable() error {
 			continue
 		}
 		v := k.Default
-		if got, ok := s.Get(k.Name); ok {
+		if got, ok := s.inEffect(k); ok {
 			v = got.Value
 		}
 		if v == "" {
@@ -114,4 +121,20 @@ func (s *Settings) readTable() error {
 		}
 	}
 	return first
+}
+
+// inEffect is the value of k that applies: the last one configured, but
+// for a setting that runs commands, not one from a .gitwt the user has not
+// trusted (which is said once in Warnings).
+func (s *Settings) inEffect(k Setting) (Value, bool) {
+	values := s.All(k.Name)
+	for i := len(values) - 1; i >= 0; i-- {
+		v := values[i]
+		if k.Runs && v.Scope == ScopeGitwt && !s.GitwtTrusted() {
+			s.IgnoreGitwt(k.Name, v.Value, "it runs commands, so it applies once you trust the file (git wt trust)")
+			continue
+		}
+		return v, true
+	}
+	return Value{}, false
 }

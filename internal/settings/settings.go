@@ -79,7 +79,10 @@ type Settings struct {
 	MaxWorktrees     int
 	MaxAge           time.Duration
 	MaxCount         int
-	StaleAfter       int      // wt.staleAfter: behind more than this is stale
+	StaleAfter       int // wt.staleAfter: behind more than this is stale
+	Pool             int // wt.pool: spare checkouts kept ready (trusted values only)
+	PoolMaxAge       time.Duration
+	PoolMaxBehind    int
 	Sparse           []string // wt.sparse: the directories new tasks check out
 	SparseInherit    bool     // wt.sparseInherit
 	MaxTotalSize     int64
@@ -227,14 +230,15 @@ func (s *Settings) str(key, def string) string {
 // those of Table from their readers, then the few that take more than
 // their last value.
 func (s *Settings) resolve(mainDir string) error {
-	err := s.readTable()
-	s.BaseDir = s.baseDir(mainDir)
-	// A .gitwt cannot vouch for itself: only the user's own config trusts it.
+	// A .gitwt cannot vouch for itself: only the user's own config trusts
+	// it. Read first: the table's settings that run commands ask.
 	for _, v := range s.All("wt.trusted") {
 		if v.Scope != ScopeGitwt {
 			s.TrustedSHA256 = v.Value
 		}
 	}
+	err := s.readTable()
+	s.BaseDir = s.baseDir(mainDir)
 	if v, ok := s.Get("core.ignoreCase"); ok { // git's own: the file system folds case
 		var cerr error
 		if s.IgnoreCase, cerr = ParseBool(v.Value); err == nil && cerr != nil {
@@ -291,8 +295,18 @@ func (s *Settings) GitwtTrusted() bool {
 // from an untrusted .gitwt, which must not (SPEC §4). Commands from the
 // user's own git config always run.
 func (s *Settings) InitCommands() (run, untrusted []string) {
+	return s.commands(s.Init)
+}
+
+// PoolInitCommands are InitCommands for wt.poolInit, run in each pool
+// entry when it is made.
+func (s *Settings) PoolInitCommands() (run, untrusted []string) {
+	return s.commands(s.All("wt.poolInit"))
+}
+
+func (s *Settings) commands(values []Value) (run, untrusted []string) {
 	trusted := s.GitwtTrusted()
-	for _, v := range s.Init {
+	for _, v := range values {
 		if v.Scope == ScopeGitwt && !trusted {
 			untrusted = append(untrusted, v.Value)
 		} else {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/fsutil"
-	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -92,17 +91,17 @@ func outermost(paths []string) []string {
 }
 
 // copyFiles copies the wt.copy and .worktreeinclude files from the main
-// worktree into the task's worktree, keeping whatever is there already.
+// worktree into the worktree at dir, keeping whatever is there already.
 // Progress shows on a terminal; what was skipped or failed is warned about
 // and written to log.
-func (m *Handler) copyFiles(ctx context.Context, rec *record.Record, log io.Writer) error {
+func (m *Handler) copyFiles(ctx context.Context, dir string, log io.Writer) error {
 	paths, skipped, err := m.copyPlan(ctx)
 	if err != nil {
 		return fmt.Errorf("cannot list the files to copy from %s: %w", m.Repo.MainDir, err)
 	}
 	if len(skipped) > 0 {
 		msg := fmt.Sprintf("not copied (git does not ignore %s, so %s would make %s dirty): %s",
-			text.Plural(len(skipped), "it", "them"), text.Plural(len(skipped), "it", "they"), rec.Path, text.ListSome(skipped, 5))
+			text.Plural(len(skipped), "it", "them"), text.Plural(len(skipped), "it", "they"), dir, text.ListSome(skipped, 5))
 		m.Warn("%s", msg)
 		fmt.Fprintf(log, "git-wt: %s\n", msg)
 	}
@@ -116,10 +115,10 @@ func (m *Handler) copyFiles(ctx context.Context, rec *record.Record, log io.Writ
 			break
 		}
 		rel := filepath.FromSlash(strings.TrimSuffix(p, "/"))
-		dst := filepath.Join(rec.Path, rel)
+		dst := filepath.Join(dir, rel)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
 			stop()
-			return fmt.Errorf("cannot copy %s into %s: %w", rel, rec.Path, err)
+			return fmt.Errorf("cannot copy %s into %s: %w", rel, dir, err)
 		}
 		c.Copy(filepath.Join(m.Repo.MainDir, rel), dst)
 	}

@@ -89,7 +89,7 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 	defer log.Close()
 	fmt.Fprintf(log, "git-wt: setting up task %q in %s (%s)\n", rec.Task, rec.Path, start.Format(time.RFC3339))
 	if p.copies {
-		if err := m.copyFiles(ctx, rec, log); err != nil {
+		if err := m.copyFiles(ctx, rec.Path, log); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -197,55 +197,62 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 	if m.InitOutput != nil {
 		out = io.MultiWriter(log, m.InitOutput)
 	}
-	env := m.OwnEnv(rec)
 	meter := m.StartMeter("init in "+rec.Path, int64(len(commands)), false)
 	defer meter.Done()
+	return runCommands(ctx, rec.Path, m.OwnEnv(rec), commands, log, out, func(pgid int, start string) {
+		if err := m.Update(ctx, e, func(r *record.Record) error {
+			r.Init.PGID, r.Init.PGIDStart = pgid, start
+			return nil
+		}); err != nil && ctx.Err() == nil {
+			m.Warn("could not record the init's process group %d in the record of task %q: %v", pgid, e.Record.Task, err)
+		}
+	}, meter.Add)
+}
+
+// runCommands runs commands with `sh -c` in dir, in order, stopping at
+// the first failure, each in its own process group (killed when this
+// process dies, even by SIGKILL, which no handler sees); started learns
+// each group, done counts each command that succeeded.
+func runCommands(ctx context.Context, dir string, env, commands []string, log, out io.Writer, started func(pgid int, start string), done func(int64)) error {
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
-		// Its own group, killed when this process dies, even by SIGKILL,
-		// which no handler sees.
-		cmd := child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: rec.Path, Env: env, Stdout: out, Stderr: out,
+		cmd := child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: dir, Env: env, Stdout: out, Stderr: out,
 			Group: true, GraceDelay: initKillDelay}.Command(ctx)
-		if err := m.runWatched(ctx, e, cmd); err != nil {
+		if err := runWatched(ctx, cmd, started); err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.Exited() {
 				return fmt.Errorf("init command `%s` exited with status %d", firstLine(c), ee.ExitCode())
 			}
 			return fmt.Errorf("init command `%s` failed: %v", firstLine(c), err)
 		}
-		meter.Add(1)
+		done(1)
 	}
 	return nil
 }
 
-// runWatched runs an init command and writes its process group (and the
-// group leader's start time) into the task's record while it runs. The
-// parent-death signal fires when the thread that started the child ends,
-// not the process: the command is started and waited for on one locked
-// OS thread, which lives as long as this process does.
-func (m *Handler) runWatched(ctx context.Context, e *record.Entry, cmd *exec.Cmd) error {
-	started, done := make(chan error, 1), make(chan error, 1)
+// runWatched runs a command in its own group and tells started the group
+// (and its leader's start time) while it runs. The parent-death signal
+// fires when the thread that started the child ends, not the process: the
+// command is started and waited for on one locked OS thread, which lives
+// as long as this process does.
+func runWatched(ctx context.Context, cmd *exec.Cmd, started func(pgid int, start string)) error {
+	begun, done := make(chan error, 1), make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		if err := cmd.Start(); err != nil {
-			started <- err
+			begun <- err
 			return
 		}
-		started <- nil
+		begun <- nil
 		done <- cmd.Wait()
 	}()
-	if err := <-started; err != nil {
+	if err := <-begun; err != nil {
 		return err
 	}
 	pgid := cmd.Process.Pid
 	start, _ := proc.StartTime(pgid)
-	if err := m.Update(ctx, e, func(r *record.Record) error {
-		r.Init.PGID, r.Init.PGIDStart = pgid, start
-		return nil
-	}); err != nil && ctx.Err() == nil {
-		m.Warn("could not record the init's process group %d in the record of task %q: %v", pgid, e.Record.Task, err)
-	}
+	started(pgid, start)
 	err := <-done
 	if ctx.Err() != nil {
 		// Interrupted: what the group started and did not end on SIGTERM

@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
@@ -53,6 +54,24 @@ func (m *Manager) RefuseNested(rec *record.Record, wts []git.Worktree) error {
 		if wt.Path != rec.Path && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
 			return m.Refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
 		}
+	}
+	return nil
+}
+
+// DropWorktree removes the worktree at path and git's admin entry for it,
+// whether or not the folder still exists. Only for a worktree this process
+// just made (or one whose folder is gone): it does not check for changes.
+func (m *Manager) DropWorktree(ctx context.Context, path string) error {
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	// Fails when git never registered the path; the folder check below
+	// still removes what git left.
+	m.Git.RemoveWorktree(ctx, m.Repo.MainDir, path)
+	l.Release()
+	if _, err := os.Lstat(path); err == nil {
+		return fsutil.RemoveAll(path)
 	}
 	return nil
 }

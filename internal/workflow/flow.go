@@ -43,7 +43,6 @@ type remover interface {
 type worktrees interface {
 	AddWorktree(ctx context.Context, rec *record.Record, startSHA string, u *lifecycle.Undo, branchMade bool) error
 	CheckOut(ctx context.Context, dir, branch string) error
-	DropWorktree(ctx context.Context, path string) error
 }
 
 // New returns the workflow commands for m's tasks.

@@ -1,0 +1,345 @@
+// These tests protect the warm pool (SPEC §11, §14): new claims a ready
+// entry (a rename, a branch, and only the files that changed since the
+// entry was made), two new never take the same entry, a dirty entry is
+// never handed out nor deleted, and a fill or a claim killed at any step
+// leaves nothing doctor --fix cannot repair.
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// poolSandbox is a repository with a pool of n entries, each marked by
+// wt.poolInit with an ignored file holding a number of its own, so that
+// a task made from an entry is told from a fresh checkout, and two tasks
+// from the same entry are told apart. Every fill git-wt started in the
+// background has ended before the sandbox goes.
+func poolSandbox(t *testing.T, n string) *testutil.Sandbox {
+	s := testutil.NewSandbox(t)
+	s.Write(".gitignore", "STATE.json\nbuild/\nnode_modules/\n")
+	for _, f := range []string{"a/keep.txt", "a/change.txt", "b/delete.txt"} {
+		s.Write(f, f+"\n")
+	}
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-q", "-m", "files")
+	s.Git(s.Repo, "config", "wt.pool", n)
+	s.Git(s.Repo, "config", "wt.poolInit", `mkdir -p node_modules && echo "$$-$(date +%N)" > node_modules/entry && test "$WT_PATH" = "$PWD"`)
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0")
+	t.Cleanup(func() { waitForFills(t, s) })
+	return s
+}
+
+// waitForFills waits until no git wt pool --fill runs in the repository.
+func waitForFills(t *testing.T, s *testutil.Sandbox) {
+	t.Helper()
+	waitFor(t, func() bool {
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			cmd, _ := os.ReadFile(p)
+			cwd, _ := os.Readlink(filepath.Join(filepath.Dir(p), "cwd"))
+			if strings.Contains(string(cmd), "pool\x00--fill") && cwd == s.Repo {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// poolEntries reads pool --status --json.
+func poolEntries(t *testing.T, s *testutil.Sandbox) (ready int, paths []string) {
+	t.Helper()
+	var r struct {
+		Ready   int
+		Entries []struct{ Path string }
+	}
+	if err := json.Unmarshal([]byte(s.MustWT("pool", "--json").Stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range r.Entries {
+		paths = append(paths, e.Path)
+	}
+	return r.Ready, paths
+}
+
+// fromEntry is the mark of the pool entry a task was made from, "" for a
+// fresh checkout.
+func fromEntry(path string) string {
+	data, _ := os.ReadFile(filepath.Join(path, "node_modules", "entry"))
+	return strings.TrimSpace(string(data))
+}
+
+func TestNewClaimsAReadyPoolEntry(t *testing.T) {
+	s := poolSandbox(t, "2")
+	s.Git(s.Repo, "config", "wt.init", `echo "$WT_TASK $WT_BRANCH" > node_modules/task`)
+	if r := s.MustWT("pool", "--fill"); !strings.Contains(r.Stderr, "2 of 2") {
+		t.Fatalf("fill: %s", r)
+	}
+	ready, entries := poolEntries(t, s)
+	if ready != 2 || len(entries) != 2 {
+		t.Fatalf("after the fill: %d ready, %v", ready, entries)
+	}
+	path := s.MustWT("new", "T").Out()
+	if fromEntry(path) == "" {
+		t.Fatalf("the task was not made from a pool entry")
+	}
+	claimed := 0
+	for _, e := range entries {
+		if !testutil.Exists(e) {
+			claimed++
+		}
+	}
+	if claimed != 1 {
+		t.Fatalf("%d entries left the pool folder, want 1", claimed)
+	}
+	if got := s.Git(path, "symbolic-ref", "HEAD"); got != "refs/heads/wt/T" {
+		t.Errorf("HEAD is %q", got)
+	}
+	clean(t, s, path)
+	if data, _ := os.ReadFile(filepath.Join(path, "node_modules", "task")); string(data) != "T wt/T\n" {
+		t.Errorf("the task's own init did not run with its environment: %q", data)
+	}
+	if rec := readRecord(t, s, "T"); rec["state"] != "active" || rec["path"] != path {
+		t.Errorf("record %v", rec)
+	}
+	// Entries are not tasks; list --all shows them, and the pool tops up.
+	waitForFills(t, s)
+	if r := s.MustWT("count"); r.Out() != "1" {
+		t.Errorf("count says %s", r.Out())
+	}
+	if out := s.MustWT("list").Stdout; strings.Contains(out, ".pool") {
+		t.Errorf("list shows pool entries:\n%s", out)
+	}
+	if out := s.MustWT("list", "--all").Stdout; strings.Count(out, "pooled") != 2 {
+		t.Errorf("list --all does not show the two entries:\n%s", out)
+	}
+	if ready, _ := poolEntries(t, s); ready != 2 {
+		t.Errorf("the pool was not topped up: %d ready", ready)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Errorf("doctor: %s", r)
+	}
+}
+
+func TestAClaimAfterTheBaseMovedHasTheBasesFilesExactly(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	s.Write("a/change.txt", "changed\n")
+	s.Write("c/added.txt", "added\n")
+	os.Remove(filepath.Join(s.Repo, "b", "delete.txt"))
+	s.Git(s.Repo, "add", "-A")
+	s.Git(s.Repo, "commit", "-q", "-m", "the base moves on")
+	path := s.MustWT("new", "T").Out()
+	if fromEntry(path) == "" {
+		t.Fatal("the task was not made from the pool entry")
+	}
+	clean(t, s, path)
+	if d := s.Git(path, "diff", "--stat", "main"); d != "" {
+		t.Errorf("the task differs from its base:\n%s", d)
+	}
+	if data, _ := os.ReadFile(filepath.Join(path, "a", "change.txt")); string(data) != "changed\n" {
+		t.Errorf("a/change.txt holds %q", data)
+	}
+	if !testutil.Exists(filepath.Join(path, "c", "added.txt")) || testutil.Exists(filepath.Join(path, "b", "delete.txt")) {
+		t.Error("the added file is missing or the deleted one is still there")
+	}
+	if got := s.Git(s.Repo, "rev-parse", "wt/T"); got != s.Git(s.Repo, "rev-parse", "main") {
+		t.Errorf("the branch starts at %s, not at the base", got)
+	}
+}
+
+func TestConcurrentNewNeverShareAPoolEntry(t *testing.T) {
+	s := poolSandbox(t, "3")
+	s.MustWT("pool", "--fill")
+	starts := make([]*exec.Cmd, 0, 10)
+	for i := 0; i < 10; i++ {
+		starts = append(starts, s.Cmd(s.Repo, "new", "-q", "t"+string(rune('a'+i))))
+	}
+	startTogether(t, starts)
+	for i, c := range starts {
+		if code := exitCode(c); code != 0 {
+			t.Fatalf("new %d exited %d", i, code)
+		}
+	}
+	waitForFills(t, s)
+	seen := map[string]string{}
+	for i := 0; i < 10; i++ {
+		id := "t" + string(rune('a'+i))
+		path := s.MustWT("path", id).Out()
+		clean(t, s, path)
+		if got := s.Git(path, "symbolic-ref", "--short", "HEAD"); got != "wt/"+id {
+			t.Errorf("%s is on %q", id, got)
+		}
+		if mark := fromEntry(path); mark != "" {
+			if other, ok := seen[mark]; ok {
+				t.Errorf("%s and %s were made from the same pool entry", other, id)
+			}
+			seen[mark] = id
+		}
+	}
+	if len(seen) < 3 {
+		t.Errorf("only %d tasks came from the pool of 3", len(seen))
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Errorf("doctor: %s", r)
+	}
+}
+
+func TestADirtyPoolEntryIsNeverHandedOutNorDeleted(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	_, entries := poolEntries(t, s)
+	work := filepath.Join(entries[0], "notes.txt")
+	s.Write(work, "someone's work\n")
+	r := s.MustWT("new", "T")
+	if fromEntry(r.Out()) != "" || !strings.Contains(r.Stderr, "not handed out") {
+		t.Fatalf("the dirty entry was handed out: %s", r)
+	}
+	waitForFills(t, s)
+	if !testutil.Exists(work) {
+		t.Fatal("the dirty entry's file is gone")
+	}
+	d := s.WT("doctor")
+	if d.Code != 1 || !strings.Contains(d.Stdout, "dirty-pool-entry") {
+		t.Fatalf("doctor: %s", d)
+	}
+	s.WT("doctor", "--fix")
+	s.WT("pool", "--drain")
+	if !testutil.Exists(work) {
+		t.Fatal("doctor --fix or pool --drain deleted the dirty entry")
+	}
+	if r := s.WT("doctor", "--fix", "--force"); r.Code != 0 || testutil.Exists(entries[0]) {
+		t.Fatalf("doctor --fix --force: %s", r)
+	}
+}
+
+func TestKilledFillIsRepairedByDoctor(t *testing.T) {
+	for _, cp := range []string{"pool:added", "pool:checked-out"} {
+		t.Run(cp, func(t *testing.T) {
+			s := poolSandbox(t, "1")
+			kill(stopAt(t, s, cp, "pool", "--fill"))
+			r := s.WT("doctor")
+			if r.Code != 1 || !strings.Contains(r.Stdout, "unfinished-pool-entry") {
+				t.Fatalf("doctor after a kill at %s: %s", cp, r)
+			}
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix: %s", r)
+			}
+			if dirs, _ := os.ReadDir(filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", ".pool")); len(dirs) != 0 {
+				t.Fatalf("left in the pool folder: %v", dirs)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the fix: %s", r)
+			}
+			s.MustWT("pool", "--fill")
+			if ready, _ := poolEntries(t, s); ready != 1 {
+				t.Fatalf("%d ready after a new fill", ready)
+			}
+		})
+	}
+}
+
+func TestKilledClaimIsRepairedByDoctor(t *testing.T) {
+	for _, cp := range []string{"new:record", "new:pool-moved", "new:pool-files"} {
+		t.Run(cp, func(t *testing.T) {
+			s := poolSandbox(t, "1")
+			s.MustWT("pool", "--fill")
+			commitFile(s, s.Repo, "a/change.txt", "changed\n", "the base moves on")
+			kill(stopAt(t, s, cp, "new", "T"))
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix after a kill at %s: %s", cp, r)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the fix: %s", r)
+			}
+			path := s.MustWT("new", "T").Out()
+			clean(t, s, path)
+			if d := s.Git(path, "diff", "--stat", "main"); d != "" {
+				t.Errorf("the task differs from its base:\n%s", d)
+			}
+			consistentWithPool(t, s)
+		})
+	}
+}
+
+func TestSparseAndNoCopyNeverClaim(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	for _, args := range [][]string{{"new", "S", "--sparse", "a"}, {"new", "N", "--no-copy"}} {
+		if path := s.MustWT(args...).Out(); fromEntry(path) != "" {
+			t.Errorf("%v claimed a pool entry", args)
+		}
+	}
+	if ready, _ := poolEntries(t, s); ready != 1 {
+		t.Errorf("%d ready: an entry was taken", ready)
+	}
+}
+
+func TestDrainAndGCRemoveEntries(t *testing.T) {
+	s := poolSandbox(t, "2")
+	s.MustWT("pool", "--fill")
+	s.Git(s.Repo, "config", "wt.poolMaxBehind", "1")
+	commitFile(s, s.Repo, "x.txt", "1\n", "one")
+	commitFile(s, s.Repo, "x.txt", "2\n", "two")
+	_, stale := poolEntries(t, s)
+	var gc struct {
+		Pool []struct{ Path, Outcome string }
+	}
+	json.Unmarshal([]byte(s.MustWT("gc", "--json").Stdout), &gc)
+	if len(gc.Pool) != 2 || gc.Pool[0].Outcome != "removed" {
+		t.Fatalf("gc drained %+v", gc.Pool)
+	}
+	waitForFills(t, s)
+	ready, fresh := poolEntries(t, s)
+	if ready != 2 || slices.Contains(fresh, stale[0]) || slices.Contains(fresh, stale[1]) {
+		t.Fatalf("after gc: %d ready, %v (stale %v)", ready, fresh, stale)
+	}
+	if r := s.MustWT("pool", "--drain"); !strings.Contains(r.Stderr, "removed 2") {
+		t.Fatalf("drain: %s", r)
+	}
+	if ready, paths := poolEntries(t, s); ready != 0 || len(paths) != 0 || strings.Contains(s.Git(s.Repo, "worktree", "list"), ".pool") {
+		t.Fatalf("after the drain: %d ready, %v", ready, paths)
+	}
+}
+
+func TestAPoolInitThatLeavesTheEntryDirtyFailsIt(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.Git(s.Repo, "config", "wt.poolInit", "echo x > generated.txt")
+	r := s.WT("pool", "--fill")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "generated.txt") {
+		t.Fatalf("fill: %s", r)
+	}
+	if ready, paths := poolEntries(t, s); ready != 0 || len(paths) != 0 {
+		t.Fatalf("a failed entry stayed: %v", paths)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor: %s", r)
+	}
+}
+
+func TestAnUntrustedGitwtPoolIsIgnored(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	t.Cleanup(func() { waitForFills(t, s) })
+	s.Write(".gitwt", "[wt]\n\tpool = 2\n")
+	s.Git(s.Repo, "add", ".gitwt")
+	s.Git(s.Repo, "commit", "-q", "-m", "gitwt")
+	r := s.MustWT("pool", "--fill")
+	if ready, paths := poolEntries(t, s); ready != 0 || len(paths) != 0 || !strings.Contains(r.Stderr, "trust") {
+		t.Fatalf("an untrusted wt.pool made entries: %s", r)
+	}
+}
+
+// consistentWithPool is consistent, leaving the pool's entries out.
+func consistentWithPool(t *testing.T, s *testutil.Sandbox) {
+	t.Helper()
+	waitForFills(t, s)
+	s.MustWT("pool", "--drain")
+	consistent(t, s)
+}

@@ -1,0 +1,77 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/pool"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// poolClaim is a new task's way to a warm pool entry (SPEC §11): the
+// entries on offer, and the one its record's transaction took.
+type poolClaim struct {
+	offer *pool.Offer
+	taken *record.PoolItem
+}
+
+// poolClaimFor is the pool's offer to a new task, or nil when the task
+// may not take an entry: no pool, a sparse checkout (whether asked for,
+// configured or inherited), or --no-copy (entries hold the copies).
+func (m *Handler) poolClaimFor(ctx context.Context, o CreateOptions, b task.Base) *poolClaim {
+	if !m.pool.Enabled() || len(o.Sparse) > 0 || o.NoCopy {
+		return nil
+	}
+	return &poolClaim{offer: m.pool.Offer(ctx, b.SHA)}
+}
+
+// nextFor is the next entry fit to claim for a task that creates the
+// refs in also, or nil: only a task whose branch is made with it takes an
+// entry (an existing branch has files of its own).
+func (pc *poolClaim) nextFor(ctx context.Context, also []git.Ref) *record.PoolItem {
+	if pc == nil || len(also) == 0 {
+		return nil
+	}
+	return pc.offer.Next(ctx)
+}
+
+// storeRecord writes the new task's record (creating the refs in also
+// with it) and, with a pool claim, takes an entry in the same transaction:
+// its ref is deleted at the value offered, so that no other new takes it.
+// An entry another new took first gives way to the next; with none left,
+// the record is written alone.
+func (m *Handler) storeRecord(ctx context.Context, rec *record.Record, also []git.Ref, pc *poolClaim) (string, error) {
+	for it := pc.nextFor(ctx, also); it != nil; it = pc.nextFor(ctx, also) {
+		rec.PoolCommit = it.Entry.Commit
+		oid, err := m.Store.CreateClaiming(ctx, rec, it, also...)
+		if err == nil {
+			pc.taken = it
+			return oid, nil
+		}
+		if !errors.Is(err, git.ErrStale) || !pc.offer.Gone(ctx, it) {
+			return "", err
+		}
+	}
+	rec.PoolCommit = ""
+	return m.Store.Create(ctx, rec, also...)
+}
+
+// settleClaimed makes the entry the claim took the task's worktree, on
+// its branch with the files of the base. claimed is false when there was
+// no entry, or when the entry's files could not follow (it went back to
+// the pool folder, for doctor): the caller then checks out afresh.
+func (m *Handler) settleClaimed(ctx context.Context, rec *record.Record, b task.Base, pc *poolClaim, u *Undo) (claimed bool, err error) {
+	if pc == nil || pc.taken == nil {
+		return false, nil
+	}
+	// Undo runs last-in first-out: the worktree goes before the branch
+	// and the record.
+	u.push(func(ctx context.Context) error { return m.DropWorktree(ctx, rec.Path) })
+	err = m.pool.Settle(ctx, pc.taken, rec.Path, b.SHA, task.BranchRef(rec.Branch))
+	if errors.Is(err, pool.ErrUnfit) {
+		return false, nil
+	}
+	return err == nil, err
+}

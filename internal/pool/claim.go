@@ -1,0 +1,141 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/git-wt/git-wt/internal/child"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// Offer is the entries one `new` may claim, best first, handed out one at
+// a time: the claim itself is the caller's transaction (the record's
+// creation deletes the entry's ref at the value read here).
+type Offer struct {
+	p     *Pool
+	items []record.PoolItem
+}
+
+// Offer lists the ready entries, those made at commit first (their files
+// are the base's already), then the newest. nil when there are none.
+func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
+	items, err := p.Entries(ctx)
+	if err != nil {
+		return nil
+	}
+	items = slices.DeleteFunc(items, func(it record.PoolItem) bool { return it.Err != nil || !it.Entry.Ready })
+	if len(items) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(items, func(a, b record.PoolItem) int {
+		if (a.Entry.Commit == commit) != (b.Entry.Commit == commit) {
+			if a.Entry.Commit == commit {
+				return -1
+			}
+			return 1
+		}
+		return b.Entry.CreatedAt.Compare(a.Entry.CreatedAt)
+	})
+	return &Offer{p: p, items: items}
+}
+
+// Next is the next entry fit to hand out, or nil. An entry found unfit
+// (dirty, locked, not where its ref says) is never handed out and never
+// deleted: its ref is dropped, its worktree stays, and doctor reports it.
+func (o *Offer) Next(ctx context.Context) *record.PoolItem {
+	for o != nil && len(o.items) > 0 {
+		it := &o.items[0]
+		o.items = o.items[1:]
+		why := o.p.fit(ctx, it)
+		if why == "" {
+			return it
+		}
+		if o.p.Store.DeletePool(ctx, it) == nil {
+			o.p.Warn("pool entry %s was not handed out and left where it is: %s (git wt doctor)", it.Entry.Path, why)
+		}
+	}
+	return nil
+}
+
+// Gone says whether another process took (or dropped) the entry since
+// it was offered: a claim that failed on it may try the next.
+func (o *Offer) Gone(ctx context.Context, it *record.PoolItem) bool {
+	objs, err := o.p.Git.ReadObjects(ctx, o.p.Repo.MainDir, record.PoolRef(it.ID))
+	return err == nil && (objs[0].Missing || objs[0].OID != it.OID)
+}
+
+// fit is unfit for an entry's ref: its folder must also be where entries go.
+func (p *Pool) fit(ctx context.Context, it *record.PoolItem) string {
+	if !p.isEntryFolder(it.Entry.Path) {
+		return "it is not in the pool folder " + p.Folder()
+	}
+	return p.unfit(ctx, it.Entry.Path)
+}
+
+// ErrUnfit is a claimed entry whose files could not be brought to the
+// task's base: it is back in the pool folder, without a ref, and the
+// caller checks the task out afresh.
+var ErrUnfit = errors.New("the pool entry could not be used")
+
+// Settle makes the entry it, claimed, the worktree at path of the branch
+// ref: a rename (git worktree move), then, while HEAD is still detached,
+// a two-tree read-tree from the entry's commit to commit that writes only
+// the files that differ, then HEAD pointed at the branch. An empty folder
+// at path is removed and its parents made first.
+func (p *Pool) Settle(ctx context.Context, it *record.PoolItem, path, commit, ref string) error {
+	e := it.Entry
+	if err := clearTarget(path); err != nil {
+		return err
+	}
+	if err := p.Git.MoveWorktree(ctx, p.Repo.MainDir, e.Path, path); err != nil {
+		return fmt.Errorf("%w: cannot move %s to %s: %v", ErrUnfit, e.Path, path, err)
+	}
+	task.Checkpoint(ctx, "new:pool-moved")
+	if e.Commit != commit {
+		if err := p.Git.Index().MoveFiles(ctx, path, e.Commit, commit); err != nil {
+			if merr := p.Git.MoveWorktree(ctx, p.Repo.MainDir, path, e.Path); merr != nil {
+				return fmt.Errorf("cannot bring the files of pool entry %s to %s (%v), nor put it back (%v)", e.ID, commit, err, merr)
+			}
+			p.Warn("pool entry %s was not used and left where it is: its files could not be brought to the base (%v) (git wt doctor)", e.Path, err)
+			return fmt.Errorf("%w: %v", ErrUnfit, err)
+		}
+	}
+	task.Checkpoint(ctx, "new:pool-files")
+	return p.Git.PointHead(ctx, path, ref)
+}
+
+// clearTarget makes way for a worktree moved to path: its parents exist,
+// and an empty folder there is removed (git worktree move refuses one).
+func clearTarget(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("cannot use %s for the task: %w", path, err)
+	}
+	return nil
+}
+
+// StartFill starts `git wt pool --fill` in the background, detached from
+// this process, its output appended to the pool log: the pool tops
+// itself up after a claim without the caller waiting.
+func (p *Pool) StartFill() {
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	log, err := p.openLog()
+	if err != nil {
+		return
+	}
+	defer log.Close()
+	err = child.Cmd{Path: exe, Args: []string{"pool", "--fill", "--quiet"}, Dir: p.Repo.MainDir, Stdout: log, Stderr: log}.Detach()
+	if err != nil {
+		p.Warn("could not start git wt pool --fill: %v", err)
+	}
+}

@@ -1,0 +1,177 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// The pool's problems (SPEC §11, §14).
+const (
+	// OrphanEntry is a folder in the pool folder without a ref (a claim
+	// or a drain killed after the ref went), or a ref whose worktree is
+	// gone: removed when clean and older than wt.orphanGrace.
+	OrphanEntry task.Kind = "orphan-pool-entry"
+	// DirtyEntry is an entry that is dirty, locked, holds a submodule, or
+	// is not the worktree its ref says: never handed out, removed only
+	// with --force.
+	DirtyEntry task.Kind = "dirty-pool-entry"
+	// UnfinishedEntry is an entry a killed fill left half made.
+	UnfinishedEntry task.Kind = "unfinished-pool-entry"
+)
+
+// Diagnose checks every entry and every folder in the pool folder
+// against git's worktrees (wts, read before the entries: a fill adds its
+// ref before its worktree, so a worktree seen has its ref in the later
+// read).
+func (p *Pool) Diagnose(ctx context.Context, wts []git.Worktree) []*task.Problem {
+	items, err := p.Entries(ctx)
+	if err != nil {
+		return nil
+	}
+	filling := p.Filling() // after the read: a not-ready entry seen with no fill running is dead
+	var problems []*task.Problem
+	owned := map[string]bool{}
+	for i := range items {
+		it := &items[i]
+		if it.Err != nil {
+			problems = append(problems, &task.Problem{Kind: DirtyEntry, Ref: record.PoolRef(it.ID), Age: -1,
+				Detail: fmt.Sprintf("the pool entry's ref cannot be read: %v", it.Err), Fix: ""})
+			continue
+		}
+		owned[it.Entry.Path] = true
+		if pr := p.diagnoseEntry(ctx, it, filling); pr != nil {
+			problems = append(problems, pr)
+		}
+	}
+	return append(problems, p.diagnoseFolders(ctx, wts, owned)...)
+}
+
+// diagnoseEntry checks one entry that has a ref.
+func (p *Pool) diagnoseEntry(ctx context.Context, it *record.PoolItem, filling bool) *task.Problem {
+	e := it.Entry
+	pr := &task.Problem{Path: e.Path, Ref: record.PoolRef(it.ID), Age: -1}
+	switch {
+	case !e.Ready:
+		if filling {
+			return nil // the fill running now is making it
+		}
+		pr.Kind, pr.Detail, pr.Fix = UnfinishedEntry, fmt.Sprintf("a fill by process %d stopped before this entry was ready", e.CreatorPID), "remove it"
+		pr.FixWith = func(ctx context.Context, _ bool) error { return p.repairUnfinished(ctx, it) }
+		return pr
+	case !p.isEntryFolder(e.Path):
+		pr.Kind, pr.Detail = DirtyEntry, "its ref names a folder outside the pool folder "+p.Folder()+": it is never handed out"
+		pr.Fix, pr.FixWith = "drop its ref (the folder stays)", func(ctx context.Context, _ bool) error { return p.Store.DeletePool(ctx, it) }
+		return pr
+	}
+	if _, err := os.Lstat(e.Path); err != nil {
+		pr.Kind, pr.Detail, pr.Missing = OrphanEntry, "the entry's folder is gone", true
+		pr.Fix, pr.FixWith = "drop its ref and git's admin entry", func(ctx context.Context, _ bool) error { return p.drop(ctx, it, true) }
+		return pr
+	}
+	why := p.unfit(ctx, e.Path)
+	if why == "" {
+		return nil
+	}
+	pr.Kind, pr.Detail, pr.FixDirty = DirtyEntry, why+": it is never handed out", true
+	pr.Fix = "drop its ref; with --force also remove it"
+	pr.FixWith = func(ctx context.Context, force bool) error { return p.drop(ctx, it, force) }
+	return pr
+}
+
+// repairUnfinished removes an entry a killed fill left, holding the fill
+// lock: no fill can be making it meanwhile.
+func (p *Pool) repairUnfinished(ctx context.Context, it *record.PoolItem) error {
+	l, ok, err := lock.TryAcquire(p.fillLock())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return task.ErrMovedOn // a fill runs: it removes the entry itself
+	}
+	defer l.Release()
+	err = p.drop(ctx, it, true)
+	if errors.Is(err, git.ErrStale) {
+		return task.ErrMovedOn
+	}
+	return err
+}
+
+// diagnoseFolders reports what is in the pool folder without a ref: a
+// registered worktree or a plain folder a killed claim, drain or fill
+// left, or an entry dropped from the pool as unfit.
+func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned map[string]bool) []*task.Problem {
+	dirs, _ := os.ReadDir(p.Folder())
+	registered := map[string]bool{}
+	for _, wt := range wts {
+		registered[wt.Path] = true
+	}
+	var problems []*task.Problem
+	for _, d := range dirs {
+		path := filepath.Join(p.Folder(), d.Name())
+		if owned[path] {
+			continue
+		}
+		pr := &task.Problem{Kind: OrphanEntry, Path: path, Age: folderAge(path), Fix: "remove it"}
+		why := ""
+		if registered[path] {
+			why = p.unfit(ctx, path)
+		}
+		switch {
+		case !registered[path]:
+			// git-wt's own folder, no worktree of git's: nobody works there.
+			pr.Detail = "a folder in the pool folder that no pool entry owns and git does not know"
+			pr.FixWith = func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }
+		case why == "":
+			pr.Detail = "a clean pool worktree that no pool entry owns"
+			pr.FixWith = func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, false) }
+		default:
+			pr.Kind, pr.Age, pr.FixDirty = DirtyEntry, -1, true
+			pr.Detail = "a pool worktree that no pool entry owns any more: " + why
+			pr.Fix = "remove it only with --force"
+			pr.FixWith = func(ctx context.Context, force bool) error { return p.removeOrphan(ctx, path, force) }
+		}
+		problems = append(problems, pr)
+	}
+	return problems
+}
+
+// removeOrphan removes a folder of the pool folder that no entry owns,
+// looking again under the fill lock: a fill may be making it.
+func (p *Pool) removeOrphan(ctx context.Context, path string, force bool) error {
+	l, ok, err := lock.TryAcquire(p.fillLock())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return task.ErrMovedOn
+	}
+	defer l.Release()
+	items, err := p.Entries(ctx)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		if it.Entry != nil && it.Entry.Path == path {
+			return task.ErrMovedOn // an entry owns it now
+		}
+	}
+	return p.removeFolder(ctx, path, force)
+}
+
+// folderAge is how long ago the folder changed, for wt.orphanGrace.
+func folderAge(path string) time.Duration {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return -1
+	}
+	return time.Since(st.ModTime())
+}

@@ -1,0 +1,127 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// gitStatusOptions is how an entry is checked for changes: as a task is
+// (SPEC §7), whatever the user's status.* settings say.
+var gitStatusOptions = git.StatusOptions{}
+
+// Drained is what happened to one entry a drain looked at.
+type Drained struct {
+	ID      string
+	Path    string
+	Outcome string // removed, kept, gone
+	Err     error  // why it was kept
+}
+
+// Drain removes entries: every one, or those keep rejects (nil keeps
+// none). A dirty or locked entry, or one not where its ref says, loses its
+// ref but keeps its worktree unless force (doctor then reports it).
+func (p *Pool) Drain(ctx context.Context, force bool, keep func(*record.PoolEntry) bool) ([]Drained, error) {
+	items, err := p.Entries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []Drained{}
+	for i := range items {
+		it := &items[i]
+		if it.Err != nil || (keep != nil && keep(it.Entry)) {
+			continue
+		}
+		d := Drained{ID: it.ID, Path: it.Entry.Path, Outcome: "removed"}
+		switch err := p.drop(ctx, it, force); {
+		case errors.Is(err, git.ErrStale):
+			d.Outcome = "gone" // claimed or drained meanwhile
+		case err != nil:
+			d.Outcome, d.Err = "kept", err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// drop removes an entry: its ref first, at the value read (an entry a
+// claim took meanwhile is left alone: git.ErrStale), then its worktree.
+// The worktree stays when it is not where an entry belongs, or, without
+// force, when it is dirty or locked: an exitcode error says why.
+func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error {
+	if err := p.Store.DeletePool(ctx, it); err != nil {
+		return err
+	}
+	return p.removeFolder(ctx, it.Entry.Path, force)
+}
+
+// removeFolder removes a pool folder and its admin entry, unless unfit
+// says it must stay.
+func (p *Pool) removeFolder(ctx context.Context, path string, force bool) error {
+	if !p.isEntryFolder(path) {
+		return exitcode.Refusedf("pool entry %s is not in the pool folder %s: left alone (remove it yourself)", path, p.Folder())
+	}
+	if !force {
+		if why := p.unfit(ctx, path); why != "" {
+			return exitcode.RefusedAs(exitcode.KindDirty, "pool entry %s was kept: %s (git wt pool --drain --force removes it)", path, why)
+		}
+	}
+	return p.DropWorktree(ctx, path)
+}
+
+// isEntryFolder says whether path is a folder directly in the pool folder:
+// the only place git-wt removes an entry from.
+func (p *Pool) isEntryFolder(path string) bool {
+	return filepath.Dir(path) == p.Folder()
+}
+
+// unfit says why the worktree at path may not be handed out or removed
+// without force ("" when it may): it is missing, not a worktree of this
+// repository, locked, holds an initialised submodule, or is dirty.
+func (p *Pool) unfit(ctx context.Context, path string) string {
+	linked, submodules := git.LinkedWorktree(path, p.Repo.CommonDir)
+	switch {
+	case !linked:
+		return "it is not a worktree of this repository where its ref says"
+	case submodules:
+		return "a submodule was initialised in it"
+	}
+	if locked, reason := git.WorktreeLock(path); locked {
+		return fmt.Sprintf("it is locked (%s)", reason)
+	}
+	st, err := p.Git.Status(ctx, path, gitStatusOptions)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("git status failed in it (%v)", err)
+	case len(st.Entries) > 0:
+		return fmt.Sprintf("it has %d changed or untracked files", len(st.Entries))
+	}
+	return ""
+}
+
+// MakeRoom drains entries, oldest first, until dir's file system has need
+// bytes free (a dirty or locked entry is skipped, as a drain skips it); it
+// says whether it removed any.
+func (p *Pool) MakeRoom(ctx context.Context, dir string, need int64) bool {
+	items, err := p.Entries(ctx) // by id: oldest first
+	if err != nil {
+		return false
+	}
+	removed := false
+	for i := range items {
+		if free, err := fsutil.FreeSpace(dir); err != nil || free >= need {
+			break
+		}
+		if it := &items[i]; it.Err == nil && p.drop(ctx, it, false) == nil {
+			p.Warn("removed pool entry %s to make room for the checkout", it.Entry.Path)
+			removed = true
+		}
+	}
+	return removed
+}

@@ -1,0 +1,190 @@
+package pool
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// Filled is what a fill did.
+type Filled struct {
+	Busy    bool     `json:"busy"`              // another fill was running: this one did nothing
+	Made    []string `json:"made"`              // the entries made
+	Dropped []string `json:"dropped"`           // entries a killed fill left, removed
+	Failed  string   `json:"failed,omitempty"`  // why the last entry could not be made
+	Ready   int      `json:"ready"`             // entries ready when the fill ended
+	Wanted  int      `json:"wanted"`            // wt.pool
+	Skipped string   `json:"skipped,omitempty"` // why nothing was made (no space)
+}
+
+// errNoSpace stops a fill: a pool never takes the room a task needs.
+var errNoSpace = errors.New("not enough disk space")
+
+// Fill tops the pool up to wt.pool ready entries at the tip of the
+// default base (the main worktree's branch). One fill runs at a time: a
+// fill that finds another running does nothing (Busy). Holding that lock,
+// any entry not ready is one a killed fill left: it is removed first.
+// An entry is made only while its file system has room for it and for as
+// much again (SPEC §14: entries never take the room a task needs).
+func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
+	l, ok, err := lock.TryAcquire(p.fillLock())
+	if err != nil {
+		return nil, err
+	}
+	f := &Filled{Busy: !ok, Wanted: p.Settings.Pool, Made: []string{}, Dropped: []string{}}
+	if !ok {
+		return f, nil
+	}
+	defer l.Release()
+	items, err := p.Entries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range items {
+		it := &items[i]
+		switch {
+		case it.Err != nil: // doctor reports it
+		case it.Entry.Ready:
+			f.Ready++
+		default:
+			if p.drop(ctx, it, true) == nil {
+				f.Dropped = append(f.Dropped, it.ID)
+			}
+		}
+	}
+	if f.Ready >= f.Wanted {
+		return f, nil
+	}
+	base, err := p.ResolveBase(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.Place.PlaceNew(ctx, base.SHA); err != nil {
+		return nil, err
+	}
+	log, err := p.openLog()
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	for f.Ready < f.Wanted && ctx.Err() == nil {
+		id, err := p.make(ctx, base, log)
+		if errors.Is(err, errNoSpace) {
+			f.Skipped = err.Error()
+			break
+		}
+		if err != nil {
+			f.Failed = err.Error()
+			fmt.Fprintf(log, "git-wt: %v\n", err)
+			break
+		}
+		f.Made = append(f.Made, id)
+		f.Ready++
+	}
+	return f, ctx.Err()
+}
+
+// make makes one entry at base's commit and returns its id. The entry's
+// ref is written (not ready) before git adds the worktree, both under the
+// repository lock, which covers nothing slower: the checkout, the copies
+// and wt.poolInit run after it. An entry that fails is removed; one that
+// wt.poolInit left dirty fails, and the log names the files.
+func (p *Pool) make(ctx context.Context, base task.Base, log io.Writer) (string, error) {
+	if need, err := p.CheckoutSize(ctx, base.SHA); err == nil {
+		if free, err := fsutil.FreeSpace(p.Settings.BaseDir); err == nil && free < 2*need {
+			return "", fmt.Errorf("%w in %s for a pool entry (%s free, a checkout needs %s, and as much is kept for a task)",
+				errNoSpace, p.Settings.BaseDir, settings.FormatSize(free), settings.FormatSize(need))
+		}
+	}
+	now := time.Now().UTC()
+	e := &record.PoolEntry{ID: newID(now), Commit: base.SHA, Base: base.Name(), State: record.Pooled, CreatedAt: now}
+	e.Path = filepath.Join(p.Folder(), e.ID)
+	e.Stamp(task.Self())
+	fmt.Fprintf(log, "git-wt: making pool entry %s at %s (%s) (%s)\n", e.ID, base.Name(), base.SHA, now.Format(time.RFC3339))
+	it, err := p.register(ctx, e)
+	if err != nil {
+		return "", err
+	}
+	task.Checkpoint(ctx, "pool:added")
+	if err := p.prepare(ctx, it, log); err != nil {
+		if ctx.Err() == nil {
+			p.drop(ctx, it, true)
+		}
+		return "", fmt.Errorf("pool entry %s failed: %w", e.ID, err)
+	}
+	it.Entry.Ready = true
+	it.Entry.Init.Status = record.InitSuccess
+	if err := p.Store.SavePool(ctx, it); err != nil {
+		return "", err
+	}
+	task.Checkpoint(ctx, "pool:ready")
+	fmt.Fprintf(log, "git-wt: pool entry %s is ready\n", e.ID)
+	return e.ID, nil
+}
+
+// register writes the entry's ref and adds its worktree, detached and not
+// checked out, under the repository lock.
+func (p *Pool) register(ctx context.Context, e *record.PoolEntry) (*record.PoolItem, error) {
+	l, err := p.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Release()
+	it, err := p.Store.CreatePool(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Git.AddWorktree(ctx, p.Repo.MainDir, e.Path, e.Commit); err != nil {
+		l.Release()
+		p.drop(ctx, it, true)
+		return nil, fmt.Errorf("cannot add the pool entry %s: %w", e.Path, err)
+	}
+	return it, nil
+}
+
+// prepare checks the entry out and sets it up; it must end clean.
+func (p *Pool) prepare(ctx context.Context, it *record.PoolItem, log io.Writer) error {
+	e := it.Entry
+	if err := p.Git.CheckOutTree(ctx, e.Path, e.Commit); err != nil {
+		return err
+	}
+	task.Checkpoint(ctx, "pool:checked-out")
+	ran, err := p.PreparePoolEntry(ctx, e.Path, e.Base, log)
+	e.Init.Ran = ran
+	if err != nil {
+		return err
+	}
+	st, err := p.Git.Status(ctx, e.Path, gitStatusOptions)
+	if err != nil {
+		return err
+	}
+	if n := len(st.Entries); n > 0 {
+		paths := make([]string, 0, n)
+		for _, s := range st.Entries {
+			paths = append(paths, s.Path)
+		}
+		return fmt.Errorf("wt.poolInit left %d %s changed or not ignored: %s (a pool entry must stay clean: add them to .gitignore, or move that setup to wt.init)",
+			n, text.Plural(n, "file", "files"), text.ListSome(paths, 5))
+	}
+	return nil
+}
+
+// newID is a new entry's id: when it was made (so that ids sort oldest
+// first) and a random part (two fills on two hosts never collide).
+func newID(now time.Time) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return now.Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,75 @@
+// Package pool is the warm pool of SPEC §11: spare checkouts of the base,
+// made ahead of time with the task-independent setup done (wt.copy,
+// wt.poolInit), which `new` claims in place of a checkout. An entry is a
+// registered worktree in <base dir>/.pool/<id>, detached at the base's
+// commit, with a ref refs/git-wt/pool/<id> (record.PoolEntry). Entries are
+// not tasks: list, count and wt.maxWorktrees leave them out.
+//
+// Who may touch an entry: the filler makes it (one at a time, a
+// non-blocking flock), and only the holder of its ref at the value read
+// removes it or hands it out. A claim deletes the ref in the transaction
+// that creates the task's record, so two claims never take one entry, and
+// a drain deletes the ref before it removes the worktree.
+package pool
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/place"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
+)
+
+// Pool is the warm pool of one repository.
+type Pool struct {
+	*task.Manager
+	setupper
+	sizer
+}
+
+// setupper prepares an entry when it is made.
+type setupper interface {
+	PreparePoolEntry(ctx context.Context, dir, base string, log io.Writer) (ran bool, err error)
+}
+
+// sizer tells how much disk a checkout takes.
+type sizer interface {
+	CheckoutSize(ctx context.Context, commit string) (int64, error)
+}
+
+// New returns the pool of m's repository.
+func New(m *task.Manager, s setupper, z sizer) *Pool {
+	return &Pool{Manager: m, setupper: s, sizer: z}
+}
+
+// Enabled says whether `new` may claim entries: wt.pool is set.
+func (p *Pool) Enabled() bool { return p.Settings.Pool > 0 }
+
+// Folder is where the pool's entries go.
+func (p *Pool) Folder() string { return filepath.Join(p.Settings.BaseDir, place.PoolDir) }
+
+// LogPath is the pool's log: what fills wrote, poolInit's output.
+func (p *Pool) LogPath() string { return p.StateDir("logs", "pool.log") }
+
+// fillLock is the flock that lets one filler run at a time.
+func (p *Pool) fillLock() string { return p.StateDir("pool.lock") }
+
+// Entries reads every pool entry.
+func (p *Pool) Entries(ctx context.Context) ([]record.PoolItem, error) {
+	return p.Store.Pool(ctx, p.Repo.CommonDir)
+}
+
+// Age is how long ago the entry was made.
+func Age(e *record.PoolEntry) time.Duration { return time.Since(e.CreatedAt) }
+
+// openLog opens the pool log for appending.
+func (p *Pool) openLog() (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(p.LogPath()), 0o777); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(p.LogPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+}

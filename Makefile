@@ -104,6 +104,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/slug ./internal/record ./internal/git ./internal/e2e
 	$(GO) run ./bench/compare -bin bin/git-wt $(BENCHFLAGS)
 	bench/burst.sh bin/git-wt
+	POOL=30 bench/burst.sh bin/git-wt
 
 # make stress: the randomized stress test (internal/stress) for STRESS_TIME,
 # failing on any violation; STRESS_SEED=N replays a run's choices (its seed

@@ -110,6 +110,15 @@ func (r Index) Tracked(ctx context.Context, dir, path string) (bool, error) {
 	return err == nil && len(out) > 0, err
 }
 
+// Refresh brings the stat data of the index of the worktree at dir up to
+// date and writes it: the files whose content has to be read again (those
+// written in the same second as the index, "racily clean") are read once
+// here, not by every later status.
+func (r Index) Refresh(ctx context.Context, dir string) error {
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Args: []string{"update-index", "-q", "--refresh"}})
+	return err
+}
+
 // ReadTreeInto reads rev's tree into the index file index, for the
 // worktree at dir, and touches neither the worktree's own index nor its
 // files.

@@ -25,6 +25,8 @@ func TestWorktreeOperationsArgv(t *testing.T) {
 			[]string{"worktree", "remove", "--force", "--force", "/w/t"}},
 		{"move, a rename", func(g *git.Runner) error { return g.MoveWorktree(ctx, "/r", "/b/.pool/-a", "/b/t") },
 			[]string{"worktree", "move", "--", "/b/.pool/-a", "/b/t"}},
+		{"refresh the index", func(g *git.Runner) error { return g.Index().Refresh(ctx, "/w/t") },
+			[]string{"update-index", "-q", "--refresh"}},
 		{"lock with a reason", func(g *git.Runner) error { return g.LockWorktree(ctx, "/r", "/w/t", "agent 7") },
 			[]string{"worktree", "lock", "/w/t", "--reason", "agent 7"}},
 		{"lock without one", func(g *git.Runner) error { return g.LockWorktree(ctx, "/r", "/w/t", "") },

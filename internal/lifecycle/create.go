@@ -235,6 +235,10 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	if o.Sparse, err = m.sparseDirs(ctx, o.Sparse); err != nil {
 		return nil, err
 	}
+	pc := m.poolClaimFor(ctx, o, b) // its first entry's check starts now
+	if pc != nil {
+		defer m.pool.StartFill() // tops the pool up, in the background
+	}
 	// A .git this user may not write to (read-only, another user's) would
 	// fail inside git, in git's words ("Unable to add (null) to
 	// database"), after the base dir was made: say so first, in one line
@@ -260,10 +264,6 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		}
 	}()
 
-	pc := m.poolClaimFor(ctx, o, b)
-	if pc != nil {
-		defer m.pool.StartFill() // tops the pool up, in the background
-	}
 	e, branchMade, err := m.claimLocked(ctx, o, b, baseDir, &u, seen, pc)
 	if err != nil {
 		return nil, err
@@ -300,15 +300,15 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions, fromPool bool) error {
 	rec := e.Record
 	plan := m.PlanSetup(setup.Options{Copy: !o.NoCopy && !fromPool, Init: !o.NoInit})
+	if rec.State == record.Creating && plan.Empty() {
+		// With nothing to set up, the record's last content is known
+		// now: its blob is written while git checks the worktree out.
+		next := *rec
+		next.Move(record.Active, task.Self()) // as settleState will: creating → active is a legal move
+		plan.SettleEmpty(&next)
+		m.Store.Prewrite(ctx, &next)
+	}
 	if rec.State == record.Creating && !fromPool {
-		if plan.Empty() {
-			// With nothing to set up, the record's last content is known
-			// now: its blob is written while git checks the worktree out.
-			next := *rec
-			next.Move(record.Active, task.Self()) // as settleState will: creating → active is a legal move
-			plan.SettleEmpty(&next)
-			m.Store.Prewrite(ctx, &next)
-		}
 		if err := m.shapeCheckout(ctx, rec); err != nil {
 			return err
 		}

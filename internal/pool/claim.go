@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -19,6 +20,9 @@ import (
 type Offer struct {
 	p     *Pool
 	items []record.PoolItem
+	// first is the check of items[0], started when the offer was made:
+	// its git status runs while new does its other work.
+	first *async.Value[string]
 }
 
 // Offer lists the ready entries, those made at commit first (their files
@@ -41,7 +45,10 @@ func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 		}
 		return b.Entry.CreatedAt.Compare(a.Entry.CreatedAt)
 	})
-	return &Offer{p: p, items: items}
+	o := &Offer{p: p, items: items}
+	first := &items[0]
+	o.first = async.Start(func() (string, error) { return p.fit(ctx, first), nil })
+	return o
 }
 
 // Next is the next entry fit to hand out, or nil. An entry found unfit
@@ -51,7 +58,13 @@ func (o *Offer) Next(ctx context.Context) *record.PoolItem {
 	for o != nil && len(o.items) > 0 {
 		it := &o.items[0]
 		o.items = o.items[1:]
-		why := o.p.fit(ctx, it)
+		var why string
+		if o.first != nil {
+			why, _ = o.first.Get()
+			o.first = nil
+		} else {
+			why = o.p.fit(ctx, it)
+		}
 		if why == "" {
 			return it
 		}

@@ -161,9 +161,21 @@ func (p *Pool) prepare(ctx context.Context, it *record.PoolItem, log io.Writer) 
 		return err
 	}
 	task.Checkpoint(ctx, "pool:checked-out")
+	checkedOut := time.Now()
 	ran, err := p.PreparePoolEntry(ctx, e.Path, e.Base, log)
 	e.Init.Ran = ran
 	if err != nil {
+		return err
+	}
+	// git tells a file changed by its stat data to the second: those
+	// written in the second the index was written are read again by
+	// every status until the index is written later. The claim's status
+	// must not read them all: the index is refreshed once the second
+	// has passed.
+	if wait := time.Until(checkedOut.Truncate(time.Second).Add(time.Second + 10*time.Millisecond)); wait > 0 {
+		time.Sleep(wait)
+	}
+	if err := p.Git.Index().Refresh(ctx, e.Path); err != nil {
 		return err
 	}
 	st, err := p.Git.Status(ctx, e.Path, gitStatusOptions)

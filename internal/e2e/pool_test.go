@@ -343,3 +343,27 @@ func consistentWithPool(t *testing.T, s *testutil.Sandbox) {
 	s.MustWT("pool", "--drain")
 	consistent(t, s)
 }
+
+// A folder someone fills at the task's path after new checked it and
+// before the worktree is there is not new's: git refuses it, and the
+// rollback leaves it alone, with or without a pool.
+func TestAFolderFilledAtTheTasksPathMeanwhileSurvivesTheRollback(t *testing.T) {
+	for _, n := range []string{"0", "1"} {
+		t.Run("pool "+n, func(t *testing.T) {
+			s := poolSandbox(t, n)
+			if n != "0" {
+				s.MustWT("pool", "--fill")
+			}
+			cmd, _, stderr, goOn := paused(t, s, s.Repo, "new:record", "new", "T")
+			path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
+			s.Write(filepath.Join(path, "notes.txt"), "someone's notes\n")
+			goOn()
+			if code := exitCode(cmd); code == 0 {
+				t.Fatalf("new made a task over someone's folder: %s", stderr)
+			}
+			if data, err := os.ReadFile(filepath.Join(path, "notes.txt")); err != nil || string(data) != "someone's notes\n" {
+				t.Fatalf("the folder's file was lost: %v %q", err, data)
+			}
+		})
+	}
+}

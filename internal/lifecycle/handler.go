@@ -28,7 +28,8 @@ type Handler struct {
 type pooler interface {
 	Enabled() bool
 	Offer(ctx context.Context, commit string) *pool.Offer
-	Settle(ctx context.Context, it *record.PoolItem, path, commit, ref string) error
+	MoveIn(ctx context.Context, it *record.PoolItem, path string) error
+	BringFiles(ctx context.Context, it *record.PoolItem, path, commit, ref string) error
 	StartFill()
 }
 

@@ -60,16 +60,20 @@ func (m *Handler) storeRecord(ctx context.Context, rec *record.Record, also []gi
 
 // settleClaimed makes the entry the claim took the task's worktree, on
 // its branch with the files of the base. claimed is false when there was
-// no entry, or when the entry's files could not follow (it went back to
-// the pool folder, for doctor): the caller then checks out afresh.
+// no entry, or when it could not be used (not moved, or moved back to the
+// pool folder, for doctor): the caller then checks out afresh.
 func (m *Handler) settleClaimed(ctx context.Context, rec *record.Record, b task.Base, pc *poolClaim, u *Undo) (claimed bool, err error) {
 	if pc == nil || pc.taken == nil {
 		return false, nil
 	}
-	// Undo runs last-in first-out: the worktree goes before the branch
-	// and the record.
-	u.push(func(ctx context.Context) error { return m.DropWorktree(ctx, rec.Path) })
-	err = m.pool.Settle(ctx, pc.taken, rec.Path, b.SHA, task.BranchRef(rec.Branch))
+	err = m.pool.MoveIn(ctx, pc.taken, rec.Path)
+	if err == nil {
+		// Undo runs last-in first-out: the worktree goes before the
+		// branch and the record. Pushed only once the worktree is there:
+		// whatever else stands at the path is nobody's to delete.
+		u.push(func(ctx context.Context) error { return m.DropWorktree(ctx, rec.Path) })
+		err = m.pool.BringFiles(ctx, pc.taken, rec.Path, b.SHA, task.BranchRef(rec.Branch))
+	}
 	if errors.Is(err, pool.ErrUnfit) {
 		return false, nil
 	}

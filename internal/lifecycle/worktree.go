@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
@@ -68,10 +69,18 @@ func (m *Handler) ensureBranch(ctx context.Context, rec *record.Record, startSHA
 // addLocked registers the worktree, detached at startSHA, under the lock
 // the caller holds (held).
 func (m *Handler) addLocked(ctx context.Context, held *lock.Lock, rec *record.Record, startSHA string, u *Undo) error {
+	// What stands at the path already (a folder someone filled since it
+	// was checked) is not git-wt's: git refuses it, and nothing undoes it.
+	occupied := false
+	if entries, err := os.ReadDir(rec.Path); err == nil && len(entries) > 0 {
+		occupied = true
+	}
 	err := m.Git.AddWorktree(ctx, m.Repo.MainDir, rec.Path, startSHA)
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.
-	u.push(func(ctx context.Context) error { return m.DropWorktree(ctx, rec.Path) })
+	if !occupied || err == nil {
+		u.push(func(ctx context.Context) error { return m.DropWorktree(ctx, rec.Path) })
+	}
 	if err != nil {
 		return fmt.Errorf("cannot add the worktree %s: %w", rec.Path, err)
 	}

@@ -68,10 +68,13 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	}
 	known := len(byPath)
 	for i, wt := range wts {
-		if i == 0 || wt.Bare || byPath[wt.Path] || place.InPool(m.Settings.BaseDir, wt.Path) {
-			continue // the pool's entries are the pool's to diagnose
+		if i == 0 || wt.Bare || byPath[wt.Path] {
+			continue
 		}
-		known++
+		known++ // pool entries too: they count toward the prune guard
+		if place.InPool(m.Settings.BaseDir, wt.Path) {
+			continue // the pool diagnoses its own
+		}
 		if p := m.diagnoseUnrecorded(wt); p != nil {
 			problems = append(problems, p)
 		}

@@ -90,25 +90,31 @@ func (p *Pool) fit(ctx context.Context, it *record.PoolItem) string {
 	return p.unfit(ctx, it.Entry.Path)
 }
 
-// ErrUnfit is a claimed entry whose files could not be brought to the
-// task's base: it is back in the pool folder, without a ref, and the
-// caller checks the task out afresh.
+// ErrUnfit is a claimed entry that could not be made the task's
+// worktree: it was not moved, or it is back in the pool folder, without a
+// ref (doctor reports it), and the caller checks the task out afresh.
 var ErrUnfit = errors.New("the pool entry could not be used")
 
-// Settle makes the entry it, claimed, the worktree at path of the branch
-// ref: a rename (git worktree move), then, while HEAD is still detached,
-// a two-tree read-tree from the entry's commit to commit that writes only
-// the files that differ, then HEAD pointed at the branch. An empty folder
-// at path is removed and its parents made first.
-func (p *Pool) Settle(ctx context.Context, it *record.PoolItem, path, commit, ref string) error {
-	e := it.Entry
+// MoveIn moves the entry it, claimed, to path (git worktree move: a
+// rename), after making path's parents and removing an empty folder there.
+func (p *Pool) MoveIn(ctx context.Context, it *record.PoolItem, path string) error {
 	if err := clearTarget(path); err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrUnfit, err)
 	}
-	if err := p.Git.MoveWorktree(ctx, p.Repo.MainDir, e.Path, path); err != nil {
-		return fmt.Errorf("%w: cannot move %s to %s: %v", ErrUnfit, e.Path, path, err)
+	if err := p.Git.MoveWorktree(ctx, p.Repo.MainDir, it.Entry.Path, path); err != nil {
+		return fmt.Errorf("%w: cannot move %s to %s: %v", ErrUnfit, it.Entry.Path, path, err)
 	}
 	task.Checkpoint(ctx, "new:pool-moved")
+	return nil
+}
+
+// BringFiles makes the entry it, moved to path, a checkout of commit on
+// the branch ref: while HEAD is still detached, a two-tree read-tree from
+// the entry's commit to commit writes only the files that differ; then
+// HEAD is pointed at the branch. If the files cannot follow, the worktree
+// goes back to the pool folder (ErrUnfit).
+func (p *Pool) BringFiles(ctx context.Context, it *record.PoolItem, path, commit, ref string) error {
+	e := it.Entry
 	if e.Commit != commit {
 		if err := p.Git.Index().MoveFiles(ctx, path, e.Commit, commit); err != nil {
 			if merr := p.Git.MoveWorktree(ctx, p.Repo.MainDir, path, e.Path); merr != nil {
@@ -123,7 +129,8 @@ func (p *Pool) Settle(ctx context.Context, it *record.PoolItem, path, commit, re
 }
 
 // clearTarget makes way for a worktree moved to path: its parents exist,
-// and an empty folder there is removed (git worktree move refuses one).
+// and an empty folder there is removed (git worktree move refuses one);
+// anything else there stays, and the move is not made.
 func clearTarget(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return err

@@ -81,14 +81,7 @@ func TestTransientLockIsRecognisedByPath(t *testing.T) {
 }
 
 func TestUpdateRefCompareAndSwap(t *testing.T) {
-	dir := t.TempDir()
-	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
-		t.Skip("no git")
-	}
-	ctx := context.Background()
-	r := &Runner{}
-	a, _ := r.HashObject(ctx, dir, []byte("a"))
-	b, _ := r.HashObject(ctx, dir, []byte("b"))
+	ctx, r, dir, a, b := repoWithTwoBlobs(t)
 	if err := r.UpdateRef(ctx, dir, "refs/git-wt/tasks/x", a, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -107,14 +100,7 @@ func TestUpdateRefCompareAndSwap(t *testing.T) {
 }
 
 func TestReplaceRefAndCreateAreCompareAndSwap(t *testing.T) {
-	dir := t.TempDir()
-	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
-		t.Skip("no git")
-	}
-	ctx := context.Background()
-	r := &Runner{}
-	a, _ := r.HashObject(ctx, dir, []byte("a"))
-	b, _ := r.HashObject(ctx, dir, []byte("b"))
+	ctx, r, dir, a, b := repoWithTwoBlobs(t)
 	if err := r.UpdateRef(ctx, dir, "refs/wt/x", a, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -160,14 +146,7 @@ func TestParseMergeTree(t *testing.T) {
 // examined, and the record comes; a claim of an entry another process
 // took changes nothing.
 func TestCreateDeletingTakesTheDeletedRefAtItsValueOnly(t *testing.T) {
-	dir := t.TempDir()
-	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
-		t.Skip("no git")
-	}
-	ctx := context.Background()
-	r := &Runner{}
-	a, _ := r.HashObject(ctx, dir, []byte("a"))
-	b, _ := r.HashObject(ctx, dir, []byte("b"))
+	ctx, r, dir, a, b := repoWithTwoBlobs(t)
 	r.UpdateRef(ctx, dir, "refs/git-wt/pool/p", a, "")
 	stale := r.StartRefUpdate(ctx, dir, false)
 	if err := stale.CreateDeleting(ctx, []Ref{{Name: "refs/git-wt/tasks/x", OID: b}}, []Ref{{Name: "refs/git-wt/pool/p", OID: b}}); !errors.Is(err, ErrStale) {
@@ -187,4 +166,18 @@ func TestCreateDeletingTakesTheDeletedRefAtItsValueOnly(t *testing.T) {
 	if err := again.CreateDeleting(ctx, []Ref{{Name: "refs/git-wt/tasks/y", OID: b}}, []Ref{{Name: "refs/git-wt/pool/p", OID: a}}); !errors.Is(err, ErrStale) {
 		t.Fatalf("a second claim of the same entry: %v", err)
 	}
+}
+
+// repoWithTwoBlobs is a new repository with two blobs written, a and b,
+// for the compare-and-swap tests.
+func repoWithTwoBlobs(t *testing.T) (ctx context.Context, r *Runner, dir, a, b string) {
+	t.Helper()
+	dir = t.TempDir()
+	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
+		t.Skip("no git")
+	}
+	ctx, r = context.Background(), &Runner{}
+	a, _ = r.HashObject(ctx, dir, []byte("a"))
+	b, _ = r.HashObject(ctx, dir, []byte("b"))
+	return ctx, r, dir, a, b
 }

@@ -32,7 +32,7 @@ func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
 	sweeper := leftover.New(m)
 	h.removal = removal.New(m, h.inspect)
 	h.pool = pool.New(m, h.setup, h.removal)
-	h.removal.MakeRoom = h.pool.MakeRoom
+	h.removal.Pool = h.pool
 	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper, h.pool)
 	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
 	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect, sweeper, h.pool)

@@ -367,3 +367,50 @@ func TestAFolderFilledAtTheTasksPathMeanwhileSurvivesTheRollback(t *testing.T) {
 		})
 	}
 }
+
+// On a full disk, new drains pool entries, oldest first, before it would
+// remove any task; a fill makes no entry without room for it and as much
+// again (SPEC §14).
+func TestAFullDiskDrainsPoolEntriesBeforeAnyTask(t *testing.T) {
+	s := poolSandbox(t, "3")
+	small := smallDisk(t, s, "2m")
+	s.Write("big.bin", strings.Repeat("x", 600<<10))
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-qm", "big")
+	s.Git(s.Repo, "config", "wt.baseDir", small)
+	s.MustWT("pool", "--fill")
+	ready, _ := poolEntries(t, s)
+	if ready == 0 || ready == 3 {
+		t.Fatalf("%d entries on a 2 MiB disk of 600 KiB checkouts: a fill must keep room for a task", ready)
+	}
+	for _, id := range []string{"A", "B", "C"} {
+		if path := s.MustWT("new", "--no-copy", id).Out(); !testutil.Exists(filepath.Join(path, "big.bin")) {
+			t.Fatalf("task %s has no checkout", id)
+		}
+		waitForFills(t, s)
+	}
+	if ready, _ := poolEntries(t, s); ready != 0 {
+		t.Errorf("%d entries left once the disk filled up with tasks", ready)
+	}
+	if r := s.MustWT("count"); r.Out() != "3" {
+		t.Errorf("%s tasks, want 3", r.Out())
+	}
+}
+
+func TestPoolEntriesCountTowardMaxTotalSize(t *testing.T) {
+	s := poolSandbox(t, "2")
+	s.Write("big.bin", strings.Repeat("x", 400<<10))
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-qm", "big")
+	s.MustWT("new", "--no-copy", "T")
+	s.MustWT("pool", "--fill")
+	s.Git(s.Repo, "config", "wt.maxTotalSize", "1200k")
+	s.Git(s.Repo, "config", "wt.pool", "0") // gc refills only a wanted pool
+	s.MustWT("gc")
+	if ready, _ := poolEntries(t, s); ready != 1 {
+		t.Errorf("%d entries after gc: 3 checkouts of 400 KiB over 1200k must cost one entry", ready)
+	}
+	if r := s.MustWT("count"); r.Out() != "1" {
+		t.Errorf("gc removed a task (%s left) before the pool's entries", r.Out())
+	}
+}

@@ -109,17 +109,53 @@ func (p *Pool) unfit(ctx context.Context, path string) string {
 // bytes free (a dirty or locked entry is skipped, as a drain skips it); it
 // says whether it removed any.
 func (p *Pool) MakeRoom(ctx context.Context, dir string, need int64) bool {
+	return p.drainOldest(ctx, func(int64) bool {
+		free, err := fsutil.FreeSpace(dir)
+		return err != nil || free >= need
+	})
+}
+
+// Shrink drains entries, oldest first, until by bytes are freed.
+func (p *Pool) Shrink(ctx context.Context, by int64) {
+	p.drainOldest(ctx, func(freed int64) bool { return freed >= by })
+}
+
+// Size is the disk the entries take.
+func (p *Pool) Size(ctx context.Context) int64 {
+	items, err := p.Entries(ctx)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, it := range items {
+		if it.Err == nil && p.isEntryFolder(it.Entry.Path) {
+			n += fsutil.DiskUsage(it.Entry.Path)
+		}
+	}
+	return n
+}
+
+// drainOldest removes entries, oldest first, until enough says the bytes
+// freed so far are enough; it says whether it removed any.
+func (p *Pool) drainOldest(ctx context.Context, enough func(freed int64) bool) bool {
 	items, err := p.Entries(ctx) // by id: oldest first
 	if err != nil {
 		return false
 	}
+	var freed int64
 	removed := false
 	for i := range items {
-		if free, err := fsutil.FreeSpace(dir); err != nil || free >= need {
+		if enough(freed) {
 			break
 		}
-		if it := &items[i]; it.Err == nil && p.drop(ctx, it, false) == nil {
-			p.Warn("removed pool entry %s to make room for the checkout", it.Entry.Path)
+		it := &items[i]
+		if it.Err != nil || !p.isEntryFolder(it.Entry.Path) {
+			continue
+		}
+		size := fsutil.DiskUsage(it.Entry.Path)
+		if p.drop(ctx, it, false) == nil {
+			p.Warn("removed pool entry %s to make room", it.Entry.Path)
+			freed += size
 			removed = true
 		}
 	}

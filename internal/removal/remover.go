@@ -16,11 +16,20 @@ import (
 type Remover struct {
 	*task.Manager
 	inspector
-	// MakeRoom, when set, frees disk in dir's file system by draining the
-	// warm pool, oldest entry first, until need bytes are free; it says
-	// whether it removed any. A full disk costs pool entries before any
-	// task goes (SPEC §14).
-	MakeRoom func(ctx context.Context, dir string, need int64) bool
+	// Pool is the warm pool, once wired: its entries count toward a full
+	// disk and wt.maxTotalSize, and go, oldest first, before any task
+	// does (SPEC §14).
+	Pool poolRoom
+}
+
+// poolRoom is the disk the warm pool's entries take, and its drain.
+type poolRoom interface {
+	// MakeRoom drains entries until dir's file system has need bytes free.
+	MakeRoom(ctx context.Context, dir string, need int64) bool
+	// Size is the disk the entries take.
+	Size(ctx context.Context) int64
+	// Shrink drains entries, oldest first, until by bytes are freed.
+	Shrink(ctx context.Context, by int64)
 }
 
 // inspector is what removal needs to know before it removes: whether the

@@ -51,14 +51,35 @@ func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retai
 	if err != nil {
 		return nil, err
 	}
-	return p.apply(lives, func(l *inspect.Live) string { return m.retire(ctx, l, dryRun) }), nil
+	pooled := m.pooledSize(ctx, p, lives, dryRun)
+	return p.apply(lives, pooled, func(l *inspect.Live) string { return m.retire(ctx, l, dryRun) }), nil
+}
+
+// pooledSize is the disk the warm pool's entries take, for
+// wt.maxTotalSize: over the limit, entries are drained first, oldest
+// first, and only what the tasks still need beyond them retires tasks.
+func (m *Remover) pooledSize(ctx context.Context, p Retention, lives []inspect.Live, dryRun bool) int64 {
+	if p.maxTotalSize <= 0 || m.Pool == nil {
+		return 0
+	}
+	pooled := m.Pool.Size(ctx)
+	var tasks int64
+	for _, l := range lives {
+		tasks += l.Size
+	}
+	if over := tasks + pooled - p.maxTotalSize; over >= 0 && pooled > 0 && !dryRun {
+		m.Pool.Shrink(ctx, over+1)
+		pooled = m.Pool.Size(ctx)
+	}
+	return pooled
 }
 
 // apply walks the tasks that may go, least recently used first, and
 // retires each one a limit wants gone. A task retired (or that would be)
-// no longer counts toward the limits; one kept still does.
-func (p Retention) apply(lives []inspect.Live, retire func(*inspect.Live) string) []Retained {
-	var total int64
+// no longer counts toward the limits; one kept still does. pooled is the
+// disk the warm pool takes, which counts toward wt.maxTotalSize.
+func (p Retention) apply(lives []inspect.Live, pooled int64, retire func(*inspect.Live) string) []Retained {
+	total := pooled
 	count := 0
 	var cands []*inspect.Live
 	for i := range lives {

@@ -46,7 +46,7 @@ func (r *retirer) retire(l *inspect.Live) string {
 
 func TestRetentionRemovesTheLeastRecentlyUsedFirst(t *testing.T) {
 	r := &retirer{}
-	got := Retention{maxCount: 2}.apply(lives(1, 5, 3, 9), r.retire)
+	got := Retention{maxCount: 2}.apply(lives(1, 5, 3, 9), 0, r.retire)
 	if want := []string{"d", "b"}; !reflect.DeepEqual(r.asked, want) {
 		t.Fatalf("retired %v, want %v (least recently used first, until 2 are left)", r.asked, want)
 	}
@@ -57,7 +57,7 @@ func TestRetentionRemovesTheLeastRecentlyUsedFirst(t *testing.T) {
 
 func TestRetentionCountsATaskItKeeps(t *testing.T) {
 	r := &retirer{keep: map[string]bool{"d": true}}
-	Retention{maxCount: 2}.apply(lives(1, 5, 3, 9), r.retire)
+	Retention{maxCount: 2}.apply(lives(1, 5, 3, 9), 0, r.retire)
 	// d is kept (dirty): 4 tasks remain after it, so b and c must go.
 	if want := []string{"d", "b", "c"}; !reflect.DeepEqual(r.asked, want) {
 		t.Fatalf("retired %v, want %v", r.asked, want)
@@ -71,7 +71,7 @@ func TestRetentionLeavesTasksThatAreNotSettled(t *testing.T) {
 	ls[2].Exists = false
 	ls = append(ls, inspect.Live{Entry: record.Entry{Slug: "broken"}, Exists: true}) // an unreadable record
 	r := &retirer{}
-	Retention{maxAge: time.Hour}.apply(ls, r.retire)
+	Retention{maxAge: time.Hour}.apply(ls, 0, r.retire)
 	if want := []string{"d"}; !reflect.DeepEqual(r.asked, want) {
 		t.Fatalf("retired %v, want only the active task with a worktree: %v", r.asked, want)
 	}
@@ -91,7 +91,7 @@ func TestRetentionLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &retirer{}
-			got := tc.p.apply(lives(tc.idle...), r.retire)
+			got := tc.p.apply(lives(tc.idle...), 0, r.retire)
 			if !reflect.DeepEqual(r.asked, tc.retire) {
 				t.Fatalf("retired %v, want %v", r.asked, tc.retire)
 			}
@@ -105,5 +105,19 @@ func TestRetentionLimits(t *testing.T) {
 func TestNoRetentionPolicyIsNone(t *testing.T) {
 	if !(Retention{}).none() || (Retention{maxCount: 1}).none() {
 		t.Fatal("a policy is none exactly when no limit is set")
+	}
+}
+
+// The warm pool's entries count toward wt.maxTotalSize: what they take
+// that the drain could not free retires tasks too.
+func TestRetentionCountsThePoolTowardTheTotalSize(t *testing.T) {
+	r := &retirer{}
+	Retention{maxTotalSize: 3 << 20}.apply(lives(1, 5), 0, r.retire)
+	if len(r.asked) != 0 {
+		t.Fatalf("retired %v with 2 MiB of tasks under a 3 MiB limit", r.asked)
+	}
+	Retention{maxTotalSize: 3 << 20}.apply(lives(1, 5), 1<<20, r.retire)
+	if want := []string{"b"}; !reflect.DeepEqual(r.asked, want) {
+		t.Fatalf("retired %v, want %v: 1 MiB of pool makes 3 MiB", r.asked, want)
 	}
 }

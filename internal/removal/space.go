@@ -84,7 +84,7 @@ func (m *Remover) EnsureSpace(ctx context.Context, dir string, need int64) error
 	if err != nil || free >= need {
 		return nil // cannot tell: let the checkout itself find out
 	}
-	if m.MakeRoom != nil && m.MakeRoom(ctx, dir, need) {
+	if m.Pool != nil && m.Pool.MakeRoom(ctx, dir, need) {
 		if free, err = fsutil.FreeSpace(dir); err == nil && free >= need {
 			return nil
 		}

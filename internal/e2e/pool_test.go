@@ -414,3 +414,37 @@ func TestPoolEntriesCountTowardMaxTotalSize(t *testing.T) {
 		t.Errorf("gc removed a task (%s left) before the pool's entries", r.Out())
 	}
 }
+
+// What is left of an entry when its folder or its ref went by hand (or a
+// drain was killed between the two) is found and repaired by doctor.
+func TestDoctorRepairsWhatIsLeftOfAPoolEntry(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		dropRef, dropFile bool
+	}{{"folder gone", false, true}, {"ref and folder gone", true, true}, {"ref gone", true, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := poolSandbox(t, "1")
+			s.MustWT("pool", "--fill")
+			s.Git(s.Repo, "config", "wt.pool", "0") // no refill to wait for
+			_, entries := poolEntries(t, s)
+			if tc.dropRef {
+				s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
+			}
+			if tc.dropFile {
+				os.RemoveAll(entries[0])
+			}
+			if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, "orphan-pool-entry") {
+				t.Fatalf("doctor: %s", r)
+			}
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix: %s", r)
+			}
+			if wts := s.Git(s.Repo, "worktree", "list"); strings.Contains(wts, ".pool") || testutil.Exists(entries[0]) {
+				t.Fatalf("left after the fix:\n%s", wts)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the fix: %s", r)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -111,10 +112,17 @@ func (p *Pool) repairUnfinished(ctx context.Context, it *record.PoolItem) error 
 func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned map[string]bool) []*task.Problem {
 	dirs, _ := os.ReadDir(p.Folder())
 	registered := map[string]bool{}
+	var problems []*task.Problem
 	for _, wt := range wts {
 		registered[wt.Path] = true
+		if _, err := os.Lstat(wt.Path); err == nil || owned[wt.Path] || !place.InPool(p.Settings.BaseDir, wt.Path) {
+			continue
+		}
+		path := wt.Path
+		problems = append(problems, &task.Problem{Kind: OrphanEntry, Path: path, Age: -1, Missing: true,
+			Detail: "git's admin entry of a pool worktree whose folder is gone", Fix: "prune the admin entry",
+			FixWith: func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }})
 	}
-	var problems []*task.Problem
 	for _, d := range dirs {
 		path := filepath.Join(p.Folder(), d.Name())
 		if owned[path] {

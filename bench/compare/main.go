@@ -3,7 +3,7 @@
 // synthetic repositories, and a table of medians, ratios and the spec's
 // bars is printed. `make bench` runs it.
 //
-//	go run ./bench/compare -bin bin/git-wt [-rounds 15] [-dir /dev/shm] [-disk /tmp]
+//	go run ./bench/compare -bin bin/git-wt [-rounds 15] [-dir /dev/shm] [-disk /tmp] [-cache /dev/shm/git-wt-bench-cache] [-only sparse]
 package main
 
 import (
@@ -71,6 +71,7 @@ func main() {
 		{"sync", func(env []string) []row { return benchSync(env, root) }},
 		{"agent-hook", func(env []string) []row { return benchAgentHook(env, root) }},
 		{"sparse", func(env []string) []row { return benchSparse(env, root) }},
+		{"sparse-100k", func(env []string) []row { return benchSparseBig(env, root) }},
 		{"pool", func(env []string) []row { return benchPool(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
@@ -468,29 +469,43 @@ func benchAgentHook(env []string, root string) []row {
 	return []row{r}
 }
 
-// benchSparse measures new --sparse of one directory of 200 against the
-// plain git way to the same checkout: worktree add --no-checkout, then
-// sparse-checkout set and read-tree in it (SPEC §11; bar: 1.2x).
+// benchSparse measures new --sparse of one directory against the plain
+// git way to the same checkout: worktree add --no-checkout, then
+// sparse-checkout set and read-tree in it (SPEC §11; bar: 1.2x), on
+// 5,000 files (one folder of 200) and on the 100,000 of makeBigRepo (one
+// leaf folder of 500, three levels down).
 func benchSparse(env []string, root string) []row {
 	repo := filepath.Join(root, "sparse", "repo")
 	makeRepo(env, repo, 5000, 200)
+	return []row{sparseRow(env, repo, "d007", "new --sparse, 1 of 200 folders, 5,000 files")}
+}
+
+func benchSparseBig(env []string, root string) []row {
+	repo := filepath.Join(root, "sparse-100k", "repo")
+	makeBigRepo(env, repo)
+	return []row{sparseRow(env, repo, bigSparseDir, "new --sparse, 1 of 500 folders, 100,000 files")}
+}
+
+// sparseRow measures new --sparse dir in repo against plain git, both with
+// per-worktree config on already (git-wt would turn it on, once).
+func sparseRow(env []string, repo, dir, op string) row {
 	git(env, repo, "config", "extensions.worktreeConfig", "true")
 	git(env, repo, "config", "core.repositoryformatversion", "1")
 	wtD, gitD := interleave(*rounds,
 		func(i int) time.Duration {
-			d := wt(env, repo, "new", "--no-init", "--quiet", "--sparse", "d007", fmt.Sprintf("t%d", i))
+			d := wt(env, repo, "new", "--no-init", "--quiet", "--sparse", dir, fmt.Sprintf("t%d", i))
 			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
 			return d
 		},
 		func(i int) time.Duration {
 			p := plainWorktree(repo, i)
 			d := git(env, repo, "worktree", "add", "-q", "--no-checkout", "-b", fmt.Sprintf("plain/%d", i), p)
-			d += runWith(env, p, "d007\n", "git", "sparse-checkout", "set", "--cone", "--stdin")
+			d += runWith(env, p, dir+"\n", "git", "sparse-checkout", "set", "--cone", "--stdin")
 			d += git(env, p, "read-tree", "-mu", "HEAD")
 			git(env, repo, "worktree", "remove", "--force", p)
 			return d
 		})
-	return []row{ratioRow("new --sparse, 1 of 200 folders, 5,000 files", 1.2, wtD, gitD)}
+	return ratioRow(op, 1.2, wtD, gitD)
 }
 
 // benchPool measures new from the warm pool against plain git's `worktree

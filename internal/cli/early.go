@@ -16,6 +16,9 @@ type early struct {
 	records  bool // every record, and the record cache decoded
 	statuses bool // with records: the cached worktrees' statuses
 	objects  bool // a cat-file for its first read (new's look at its task)
+	// an update-ref, with reflogs, for its first write (new's record and
+	// branch)
+	refUpdate bool
 }
 
 // earlyStarts declares what each command needs started early. A command
@@ -23,7 +26,7 @@ type early struct {
 // here gets its task's lookup.
 var earlyStarts = map[string]func(*cli.Context) early{
 	"list": func(c *cli.Context) early { return early{records: true, statuses: !c.Bool("no-status")} },
-	"new":  func(*cli.Context) early { return early{objects: true} },
+	"new":  func(*cli.Context) early { return early{objects: true, refUpdate: true} },
 	"rm":   func(c *cli.Context) early { return early{lookup: c.NArg() == 1} },
 }
 
@@ -43,7 +46,7 @@ func (e *env) startEarly(c *cli.Context) error {
 	if want.lookup && c.NArg() > 0 {
 		e.prefetchTask(c.Context, c.Args().First())
 	}
-	e.wantObjects = want.objects
+	e.wantObjects, e.wantRefUpdate = want.objects, want.refUpdate
 	if cwd, ok := e.earlyDir(); ok && want.records {
 		e.records = record.StartAll(c.Context, e.git, cwd)
 		e.wantStatuses = want.statuses

@@ -42,7 +42,11 @@ type env struct {
 	early        *inspect.EarlyStatuses
 	wantObjects  bool
 	objects      *git.ObjectReader
-	out, err     *painter // colour for stdout and for stderr, decided apart
+	// wantRefUpdate: an update-ref for the command's first write, started
+	// once the repository is found (refUpdate).
+	wantRefUpdate bool
+	refUpdate     *git.RefUpdate
+	out, err      *painter // colour for stdout and for stderr, decided apart
 }
 
 // newEnv returns the env of one run of git-wt.
@@ -145,6 +149,9 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 		// store reads, HEAD is the main worktree's.
 		e.objects = e.git.StartObjects(ctx, found.CommonDir())
 	}
+	if e.wantRefUpdate {
+		e.refUpdate = e.git.StartRefUpdate(ctx, found.CommonDir(), true)
+	}
 	repo := found.Confirm(config.Entries())
 	if repo == nil {
 		return nil
@@ -189,6 +196,10 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 	}
 	if e.objects != nil && e.objects.Dir() == repo.CommonDir {
 		m.Store.UseObjects(e.objects)
+	}
+	if e.refUpdate != nil && e.refUpdate.Dir() == repo.CommonDir {
+		m.Store.UseRefUpdate(e.refUpdate) // once: it writes one transaction
+		e.refUpdate = nil
 	}
 	m.Warn = e.warnf
 	m.HookOutput = e.stderr

@@ -215,6 +215,9 @@ func (u *RefUpdate) CreateDeleting(ctx context.Context, refs, deletes []Ref, abs
 // Cancel ends the started git without an update.
 func (u *RefUpdate) Cancel() { u.git.Feed(nil) }
 
+// Dir is the directory the update-ref runs in.
+func (u *RefUpdate) Dir() string { return u.dir }
+
 // DeleteRefs deletes refs, each only if it still points at its OID and
 // none of the refs named absent exists, in one transaction: all or none.
 func (r *Runner) DeleteRefs(ctx context.Context, dir string, refs []Ref, absent ...string) error {

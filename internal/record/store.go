@@ -76,11 +76,33 @@ type Store struct {
 	// prewritten is a blob Prewrite is writing, by content.
 	prewritten map[string]*async.Value[*prewrite]
 	early      *git.ObjectReader // started early: the next GetAlong reads with it
+	// earlyUpdate is an update-ref with reflogs started early: the next
+	// Create writes with it.
+	earlyUpdate *git.RefUpdate
 }
 
 // UseObjects makes the next Get or GetAlong read with o, a cat-file
 // started early in this store's repository.
 func (s *Store) UseObjects(o *git.ObjectReader) { s.early = o }
+
+// UseRefUpdate makes the next Create write with u, an update-ref with
+// reflogs started early in this store's repository: new's claim then
+// waits for no git to start.
+func (s *Store) UseRefUpdate(u *git.RefUpdate) { s.earlyUpdate = u }
+
+// startUpdate is the update-ref for Create: the one started early when
+// it writes reflogs as asked, else a new one (and the early one ends).
+func (s *Store) startUpdate(ctx context.Context, reflogs bool) *git.RefUpdate {
+	u := s.earlyUpdate
+	s.earlyUpdate = nil
+	if u != nil && reflogs {
+		return u
+	}
+	if u != nil {
+		go u.Cancel()
+	}
+	return s.Git.StartRefUpdate(ctx, s.Dir, reflogs)
+}
 
 // prewrite is a blob written ahead of the record write that uses it (or
 // the failure to), and the update-ref started for that write.
@@ -336,7 +358,7 @@ func (s *Store) Create(ctx context.Context, r *Record, also ...git.Ref) (string,
 // value, in the same transaction.
 func (s *Store) create(ctx context.Context, r *Record, deletes, also []git.Ref) (string, error) {
 	data := r.Encode()
-	u := s.Git.StartRefUpdate(ctx, s.Dir, len(also) > 0) // a branch created gets its reflog
+	u := s.startUpdate(ctx, len(also) > 0) // a branch created gets its reflog
 	oid, err := s.hashObject(ctx, data, s.prewriteOf(data))
 	if err != nil {
 		u.Cancel()

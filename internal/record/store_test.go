@@ -1,0 +1,70 @@
+// These tests protect how new's first record write is made: its blob
+// written without git where that is all git would do, and its update-ref
+// started early, which writes reflogs only for a branch made with the
+// record.
+package record
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/git"
+)
+
+func TestCreateWithItsBlobAndUpdateStartedAhead(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "-q", dir},
+		{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init"},
+		{"-C", dir, "config", "core.logAllRefUpdates", "always"}, // the record's reflog would show
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	ctx := context.Background()
+	r := &git.Runner{}
+	common := filepath.Join(dir, ".git")
+	head, err := r.Run(ctx, dir, "rev-parse", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &Store{Git: r, Dir: dir, Objects: filepath.Join(common, "objects")}
+	reflog := func(ref string) bool {
+		_, err := os.Stat(filepath.Join(common, "logs", ref))
+		return err == nil
+	}
+
+	// With a branch: the early update-ref writes both, the branch with its
+	// reflog.
+	store.UseRefUpdate(r.StartRefUpdate(ctx, common, true))
+	withBranch := &Record{Task: "a", Slug: "a", Branch: "wt/a", State: Creating}
+	oid, err := store.Create(ctx, withBranch, git.Ref{Name: "refs/heads/wt/a", OID: strings.TrimSpace(head)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := r.Run(ctx, dir, "cat-file", "blob", oid); err != nil || data != string(withBranch.Encode()) {
+		t.Fatalf("git reads the record's blob as %q (%v)", data, err)
+	}
+	if !reflog("refs/heads/wt/a") {
+		t.Error("the branch made with the record has no reflog")
+	}
+
+	// Without one: the early update-ref (reflogs) is not used, and the
+	// record gets no reflog whatever core.logAllRefUpdates says (made
+	// with a branch, it shares the branch's transaction and its reflogs).
+	store.UseRefUpdate(r.StartRefUpdate(ctx, common, true))
+	if _, err := store.Create(ctx, &Record{Task: "b", Slug: "b", Branch: "main", State: Creating}); err != nil {
+		t.Fatal(err)
+	}
+	if reflog(Ref("b")) {
+		t.Error("a record made without a branch got a reflog")
+	}
+	if got, err := r.Run(ctx, dir, "rev-parse", "--verify", "-q", Ref("b")); err != nil || strings.TrimSpace(got) == "" {
+		t.Fatalf("record b: %q (%v)", got, err)
+	}
+}

@@ -100,6 +100,32 @@ func (r History) TreeFiles(ctx context.Context, dir, rev string) ([]int64, error
 	return parseTreeSizes(out), nil
 }
 
+// SparseTreeFiles is TreeFiles for a cone-mode sparse checkout of dirs:
+// the files under each directory, and those at the root and directly in
+// each of their parents, which cone mode writes too. Only those files'
+// sizes are read: in a large tree, reading every blob's size takes far
+// longer than checking out a few directories.
+func (r History) SparseTreeFiles(ctx context.Context, dir, rev string, dirs []string) ([]int64, error) {
+	kept, parents := coneDirs(dirs)
+	under := []string{"-r", rev, "--"}
+	for _, d := range kept {
+		under = append(under, d+"/") // a file of that name is not the directory
+	}
+	beside := []string{rev, "--", "./"}
+	for _, p := range parents {
+		beside = append(beside, p+"/")
+	}
+	var sizes []int64
+	for _, args := range [][]string{under, beside} {
+		out, err := r.git.Run(ctx, dir, append([]string{"--literal-pathspecs", "ls-tree", "-l", "-z", "--full-tree"}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		sizes = append(sizes, parseTreeSizes(out)...)
+	}
+	return sizes, nil
+}
+
 // parseTreeSizes reads `ls-tree -r -l -z`: "<mode> <type> <oid> <size>\t<path>".
 func parseTreeSizes(out string) []int64 {
 	var sizes []int64

@@ -126,3 +126,15 @@ func TestBlobsOfATreeSkipFoldersAndSubmodules(t *testing.T) {
 		t.Fatalf("got %v, %v", got, err)
 	}
 }
+
+func TestSparseTreeFilesReadsOnlyTheCone(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("--literal-pathspecs", "ls-tree", "-l", "-z", "--full-tree", "-r", h1, "--", "a/b/", "c/").
+		Out("100644 blob " + h2 + "     120\ta/b/x\x00")
+	f.Expect("--literal-pathspecs", "ls-tree", "-l", "-z", "--full-tree", h1, "--", "./", "a/").
+		Out("100644 blob " + h3 + "       7\tREADME\x00040000 tree " + h2 + "       -\ta\x00100644 blob " + h3 + "       9\ta/y\x00")
+	got, err := f.Git().History().SparseTreeFiles(context.Background(), "/r", h1, []string{"c", "a/b", "a/b/deeper"})
+	if err != nil || !reflect.DeepEqual(got, []int64{120, 7, 9}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}

@@ -77,31 +77,38 @@ func WriteSparseCone(adminDir string, dirs []string) (ok bool, err error) {
 // the root's files, the files of every parent of a directory, then the
 // directories whole. A directory inside another listed one adds nothing.
 func ConePatterns(dirs []string) string {
-	sorted := slices.Clone(dirs)
-	slices.Sort(sorted)
-	var kept []string
-	for _, d := range slices.Compact(sorted) {
-		if len(kept) > 0 && strings.HasPrefix(d, kept[len(kept)-1]+"/") {
-			continue
-		}
-		kept = append(kept, d)
-	}
-	parents := map[string]bool{}
-	for _, d := range kept {
-		parts := strings.Split(d, "/")
-		for i := 1; i < len(parts); i++ {
-			parents[strings.Join(parts[:i], "/")] = true
-		}
-	}
+	kept, parents := coneDirs(dirs)
 	var b strings.Builder
 	b.WriteString("/*\n!/*/\n")
-	for _, p := range slices.Sorted(maps.Keys(parents)) {
+	for _, p := range parents {
 		fmt.Fprintf(&b, "/%s/\n!/%s/*/\n", escapeCone(p), escapeCone(p))
 	}
 	for _, d := range kept {
 		fmt.Fprintf(&b, "/%s/\n", escapeCone(d))
 	}
 	return b.String()
+}
+
+// coneDirs are the directories a cone-mode checkout of dirs writes
+// whole (kept: sorted, without those inside another), and the parents of
+// those (sorted), whose own files it writes.
+func coneDirs(dirs []string) (kept, parents []string) {
+	sorted := slices.Clone(dirs)
+	slices.Sort(sorted)
+	for _, d := range slices.Compact(sorted) {
+		if len(kept) > 0 && strings.HasPrefix(d, kept[len(kept)-1]+"/") {
+			continue
+		}
+		kept = append(kept, d)
+	}
+	seen := map[string]bool{}
+	for _, d := range kept {
+		parts := strings.Split(d, "/")
+		for i := 1; i < len(parts); i++ {
+			seen[strings.Join(parts[:i], "/")] = true
+		}
+	}
+	return kept, slices.Sorted(maps.Keys(seen))
 }
 
 // escapeCone escapes what a pattern would read specially, as git does for

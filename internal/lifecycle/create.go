@@ -254,7 +254,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	// registered, so the disk check costs no time on the way.
 	size := make(chan int64, 1)
 	go func() {
-		n, _ := m.CheckoutSize(ctx, b.SHA)
+		n, _ := m.CheckoutSize(ctx, b.SHA, o.Sparse)
 		size <- n
 	}()
 	u := Undo{task: &record.Record{Task: o.TaskID}}

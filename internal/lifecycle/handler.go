@@ -63,7 +63,7 @@ type setupper interface {
 type remover interface {
 	RemoveEntry(ctx context.Context, e *record.Entry, o removal.RemoveOptions) *removal.Removal
 	RemoveForRepair(ctx context.Context, e *record.Entry, force bool) error
-	CheckoutSize(ctx context.Context, commit string) (int64, error)
+	CheckoutSize(ctx context.Context, commit string, sparse []string) (int64, error)
 	EnsureSpace(ctx context.Context, dir string, need int64) error
 }
 

@@ -102,7 +102,7 @@ func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
 // and wt.poolInit run after it. An entry that fails is removed; one that
 // wt.poolInit left dirty fails, and the log names the files.
 func (p *Pool) make(ctx context.Context, base task.Base, log io.Writer) (string, error) {
-	if need, err := p.CheckoutSize(ctx, base.SHA); err == nil {
+	if need, err := p.CheckoutSize(ctx, base.SHA, nil); err == nil {
 		if free, err := fsutil.FreeSpace(p.Settings.BaseDir); err == nil && free < 2*need {
 			return "", fmt.Errorf("%w in %s for a pool entry (%s free, a checkout needs %s, and as much is kept for a task)",
 				errNoSpace, p.Settings.BaseDir, settings.FormatSize(free), settings.FormatSize(need))

@@ -38,7 +38,7 @@ type setupper interface {
 
 // sizer tells how much disk a checkout takes.
 type sizer interface {
-	CheckoutSize(ctx context.Context, commit string) (int64, error)
+	CheckoutSize(ctx context.Context, commit string, sparse []string) (int64, error)
 }
 
 // New returns the pool of m's repository.

@@ -1,7 +1,6 @@
-// These tests protect how new's first record write is made: its blob
-// written without git where that is all git would do, and its update-ref
-// started early, which writes reflogs only for a branch made with the
-// record.
+// These tests protect how new's first record write is made: its
+// update-ref started early, which writes reflogs only for a branch made
+// with the record.
 package record
 
 import (
@@ -33,7 +32,7 @@ func TestCreateWithItsBlobAndUpdateStartedAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := &Store{Git: r, Dir: dir, Objects: filepath.Join(common, "objects")}
+	store := &Store{Git: r, Dir: dir}
 	reflog := func(ref string) bool {
 		_, err := os.Stat(filepath.Join(common, "logs", ref))
 		return err == nil

@@ -448,3 +448,18 @@ func TestDoctorRepairsWhatIsLeftOfAPoolEntry(t *testing.T) {
 		})
 	}
 }
+
+// A fill after wt.pool went down drains the entries beyond it, oldest
+// first.
+func TestAFillDrainsEntriesBeyondWtPool(t *testing.T) {
+	s := poolSandbox(t, "3")
+	s.MustWT("pool", "--fill")
+	_, before := poolEntries(t, s)
+	s.Git(s.Repo, "config", "wt.pool", "1")
+	var f struct{ Dropped []string }
+	json.Unmarshal([]byte(s.MustWT("pool", "--fill", "--json").Stdout), &f)
+	ready, after := poolEntries(t, s)
+	if ready != 1 || len(f.Dropped) != 2 || after[0] != before[2] {
+		t.Fatalf("after wt.pool went from 3 to 1: %d ready %v (dropped %v, before %v)", ready, after, f.Dropped, before)
+	}
+}

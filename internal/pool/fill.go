@@ -22,7 +22,7 @@ import (
 type Filled struct {
 	Busy    bool     `json:"busy"`              // another fill was running: this one did nothing
 	Made    []string `json:"made"`              // the entries made
-	Dropped []string `json:"dropped"`           // entries a killed fill left, removed
+	Dropped []string `json:"dropped"`           // entries removed: left by a killed fill, or beyond wt.pool
 	Failed  string   `json:"failed,omitempty"`  // why the last entry could not be made
 	Ready   int      `json:"ready"`             // entries ready when the fill ended
 	Wanted  int      `json:"wanted"`            // wt.pool
@@ -64,6 +64,10 @@ func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
 			}
 		}
 	}
+	if f.Ready > f.Wanted {
+		// wt.pool went down: the oldest entries beyond it go.
+		f.Ready -= p.trim(ctx, items, f.Ready-f.Wanted, f)
+	}
 	if f.Ready >= f.Wanted {
 		return f, nil
 	}
@@ -94,6 +98,19 @@ func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
 		f.Ready++
 	}
 	return f, ctx.Err()
+}
+
+// trim drains up to n ready entries of items, oldest first, and returns
+// how many went.
+func (p *Pool) trim(ctx context.Context, items []record.PoolItem, n int, f *Filled) int {
+	gone := 0
+	for i := range items {
+		if it := &items[i]; gone < n && it.Err == nil && it.Entry.Ready && p.drop(ctx, it, false) == nil {
+			f.Dropped = append(f.Dropped, it.ID)
+			gone++
+		}
+	}
+	return gone
 }
 
 // make makes one entry at base's commit and returns its id. The entry's
@@ -198,5 +215,5 @@ func (p *Pool) prepare(ctx context.Context, it *record.PoolItem, log io.Writer) 
 func newID(now time.Time) string {
 	var b [3]byte
 	rand.Read(b[:])
-	return now.Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+	return now.Format("20060102-150405.000000") + "-" + hex.EncodeToString(b[:])
 }

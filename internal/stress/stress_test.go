@@ -12,6 +12,7 @@
 //
 //	STRESS_TIME=10m make stress        # long run, fails on any violation
 //	STRESS_SEED=123 make stress        # replay a seed
+//	STRESS_KEEP=/tmp/k make stress     # keep the sandbox of a run that fails
 //	go test ./internal/stress          # the run of make test (defaultTime)
 package stress
 
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -101,6 +103,20 @@ func TestStress(t *testing.T) {
 	found := st.checker().check()
 	st.summary(t)
 	report(t, cfg, found)
+	if dir := os.Getenv("STRESS_KEEP"); dir != "" && len(found) > 0 {
+		st.keep(dir)
+	}
+}
+
+// keep copies the sandbox (the repository with its event log, the base
+// dir, the trash) to dir for a diagnosis: STRESS_KEEP=dir.
+func (st *stress) keep(dir string) {
+	dest := filepath.Join(dir, filepath.Base(filepath.Dir(st.root)))
+	if out, err := exec.Command("cp", "-a", st.root, dest).CombinedOutput(); err != nil {
+		st.t.Logf("STRESS_KEEP: %v: %s", err, out)
+		return
+	}
+	st.t.Logf("STRESS_KEEP: the sandbox is kept at %s", dest)
 }
 
 // stress is one run's sandbox and what happened in it.

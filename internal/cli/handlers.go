@@ -28,7 +28,7 @@ type handlers struct {
 func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
 	h := &handlers{inspect: inspect.New(m, early), setup: setup.New(m)}
 	sweeper := leftover.New(m)
-	h.removal = removal.New(m, h.inspect)
+	h.removal = removal.New(m, h.inspect, sweeper)
 	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper)
 	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
 	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect, sweeper)

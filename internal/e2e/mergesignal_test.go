@@ -308,3 +308,38 @@ func TestMergeKilledMidCheckoutIsTakenBackAfterTheBranchMovedOn(t *testing.T) {
 		t.Fatalf("the task after the repair: state %q", state)
 	}
 }
+
+// A task whose merge was killed mid-checkout may be ended by something
+// other than doctor's merge repair: an rm of it (with or without --force),
+// or, once its folder is gone, the repair of a task without a worktree.
+// Each takes back the merge's files in the main worktree first: once the
+// task is gone, nothing would tell them from the user's.
+func TestEndingATaskWhoseMergeWasKilledMidCheckoutTakesItBack(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		end  func(s *testutil.Sandbox, path string) testutil.Result
+	}{
+		{"rm", func(s *testutil.Sandbox, _ string) testutil.Result { return s.WT("rm", "T") }},
+		{"rm --force", func(s *testutil.Sandbox, _ string) testutil.Result { return s.WT("rm", "--force", "T") }},
+		{"doctor --fix, the folder gone", func(s *testutil.Sandbox, path string) testutil.Result {
+			os.RemoveAll(path)
+			return s.WT("doctor", "--fix")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := testutil.NewSandbox(t)
+			path, _, mainTip := mergeKilledMidCheckout(t, s)
+			if r := c.end(s, path); r.Code != 0 {
+				t.Fatalf("%s after a merge killed mid-checkout: %s", c.name, r)
+			}
+			if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+				t.Fatalf("the killed merge's files stayed in the main worktree:\n%s", st)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor afterwards: %s", r)
+			}
+		})
+	}
+}

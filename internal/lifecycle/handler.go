@@ -7,6 +7,7 @@ package lifecycle
 import (
 	"context"
 
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/setup"
@@ -23,10 +24,12 @@ type Handler struct {
 }
 
 // sweeper deletes the lock files a killed git left in a worktree a
-// creation resumes.
+// creation resumes, and takes back what a killed merge left in the
+// worktree of its base.
 type sweeper interface {
 	ClearStaleLocks(rec *record.Record)
 	ClearInitializingLock(ctx context.Context, rec *record.Record)
+	TakeBackMerge(ctx context.Context, rec *record.Record, wts []git.Worktree, check func(dir string) error) error
 }
 
 // inspector tells a repair whether a worktree is dirty and its commits

@@ -224,6 +224,9 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		}
 		return nil // put back by the other removal: look at it again
 	}
+	if rec.State == record.Merging && !dryRun {
+		m.takeBackMerge(ctx, rec)
+	}
 	if rec.State != record.Removing || dryRun {
 		return nil
 	}
@@ -271,6 +274,20 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		m.putBack(e, record.Removing) // an ordinary task again, looked at like any other
 	}
 	return nil
+}
+
+// takeBackMerge takes back what the task's merge, killed mid-checkout,
+// left in the worktree of its base: once the task is removed, nothing
+// tells those files from the user's. What it cannot take back is said,
+// and the removal goes on: the task is the user's to remove.
+func (m *Remover) takeBackMerge(ctx context.Context, rec *record.Record) {
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	if err == nil {
+		err = m.TakeBackMerge(ctx, rec, wts, nil)
+	}
+	if err != nil {
+		m.Warn("the merge of %s was interrupted, and what it left in the worktree of %s was not looked at (%v): look at it with git status there", rec.Branch, rec.Base, err)
+	}
 }
 
 // unsavedInTrash counts the files in a folder moved into the trash whose

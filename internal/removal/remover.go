@@ -16,6 +16,7 @@ import (
 type Remover struct {
 	*task.Manager
 	inspector
+	sweeper
 }
 
 // inspector is what removal needs to know before it removes: whether the
@@ -28,5 +29,13 @@ type inspector interface {
 	Inspect(ctx context.Context, o inspect.LiveOptions) ([]inspect.Live, []git.Worktree, error)
 }
 
-// New returns the remover of m's tasks.
-func New(m *task.Manager, i inspector) *Remover { return &Remover{Manager: m, inspector: i} }
+// sweeper takes back what a merge killed mid-checkout left in the
+// worktree of its base, before the task that tells its files goes.
+type sweeper interface {
+	TakeBackMerge(ctx context.Context, rec *record.Record, wts []git.Worktree, check func(dir string) error) error
+}
+
+// New returns the remover of m's tasks; i looks, w sweeps.
+func New(m *task.Manager, i inspector, w sweeper) *Remover {
+	return &Remover{Manager: m, inspector: i, sweeper: w}
+}

@@ -343,3 +343,30 @@ func TestEndingATaskWhoseMergeWasKilledMidCheckoutTakesItBack(t *testing.T) {
 		})
 	}
 }
+
+// git creates each file it checks out, then writes its content: a merge
+// killed in between leaves a file in the main worktree that is empty, or
+// holds the start of the task's file. It is the merge's own (its whole
+// content is in the task's commit) and is taken back with the rest. The
+// test writes that file as the killed git leaves it: a kill does not land
+// between two system calls on demand.
+func TestMergeKilledWhileGitWroteAFileIsTakenBack(t *testing.T) {
+	t.Parallel()
+	for _, cut := range []string{"", "b"} {
+		t.Run(strconv.Quote(cut), func(t *testing.T) {
+			t.Parallel()
+			s := testutil.NewSandbox(t)
+			_, _, mainTip := mergeKilledMidCheckout(t, s)
+			s.Write(filepath.Join(s.Repo, "b.txt"), cut) // the task's b.txt is "b\n"
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix: %s", r)
+			}
+			if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+				t.Fatalf("the killed merge's files stayed in the main worktree:\n%s", st)
+			}
+			if state := taskState(t, s); state != "active" {
+				t.Fatalf("the task after the repair: state %q", state)
+			}
+		})
+	}
+}

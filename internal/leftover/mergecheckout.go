@@ -1,6 +1,7 @@
 package leftover
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -93,7 +94,7 @@ func (m *Sweeper) takeBackCheckout(ctx context.Context, dir string, rec *record.
 	}
 	var mine, unstage []string
 	for _, p := range paths {
-		if id := have[p]; id != "" && slices.ContainsFunc(wants, func(want map[string]string) bool { return want[p] == id }) {
+		if id := have[p]; id != "" && slices.ContainsFunc(wants, func(want map[string]string) bool { return want[p] == id }) || m.cutShort(ctx, dir, p, wants) {
 			mine = append(mine, p)
 			if staged[p] {
 				unstage = append(unstage, p)
@@ -121,6 +122,32 @@ func (m *Sweeper) takeBackCheckout(ctx context.Context, dir string, rec *record.
 		m.LogEvent(rec, "merge-taken-back", fmt.Sprintf("%d %s the killed merge had written into %s", len(mine), text.Plural(len(mine), "file", "files"), dir))
 	}
 	return nil
+}
+
+// cutShort reports whether the file at path p in dir is one the killed
+// git was writing: git creates a file, then writes its content, so the
+// file it was killed in holds the start of the blob at p in one of wants
+// (empty, or cut short). Taking it back loses nothing: the whole content
+// is in that blob, which the task's branch or merge tip keeps.
+func (m *Sweeper) cutShort(ctx context.Context, dir, p string, wants []map[string]string) bool {
+	file := filepath.Join(dir, filepath.FromSlash(p))
+	if st, err := os.Lstat(file); err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	for _, want := range wants {
+		if want[p] == "" {
+			continue
+		}
+		objs, err := m.Git.ReadObjects(ctx, dir, want[p])
+		if err == nil && len(objs) == 1 && len(data) < len(objs[0].Data) && bytes.HasPrefix(objs[0].Data, data) {
+			return true
+		}
+	}
+	return false
 }
 
 // worktreeOnBranch is the worktree that has ref checked out, if any.

@@ -205,3 +205,54 @@ func TestKilledRepairLeavesNothingInTheTempDir(t *testing.T) {
 		t.Fatal("a later repair did not delete the old index folder")
 	}
 }
+
+// An agent may write into a task while its creation has registered the
+// worktree but not checked it out yet (its HEAD is detached at the start
+// commit, or not written at all), and commit: the stress test saw such a
+// commit land on the detached HEAD, on no branch, and the creation's
+// checkout, resumed by the next new, then delete the file it had staged —
+// the file's blob left in the object store, no ref reaching it. A commit
+// there is refused, nothing staged; the file stays, untracked, through
+// the end of the creation, however it ends: finished by the creator,
+// resumed by new after a kill, or repaired by doctor --fix.
+func TestAFileWrittenBeforeTheCreationsCheckoutIsNotLost(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		end  func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, goOn func())
+	}{
+		{"the creator goes on", func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, goOn func()) {
+			goOn()
+			if code := exitCode(creator); code != 0 {
+				t.Fatalf("new exited %d", code)
+			}
+		}},
+		{"killed, new resumes", func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, _ func()) {
+			kill(creator)
+			s.MustWT("new", "T")
+		}},
+		{"killed, doctor --fix", func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, _ func()) {
+			kill(creator)
+			s.WT("doctor", "--fix") // kept, the file in it: failed, and says so
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			creator, goOn := pauseAt(t, s, "new:worktree", "new", "T")
+			path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
+			if r := s.WT("exec", "T", "--", "sh", "-c", "echo work > work.txt"); r.Code != 0 {
+				t.Fatalf("exec into the task being created: %s", r)
+			}
+			if r := s.WT("commit", "T", "-m", "work"); r.Code != 3 {
+				t.Errorf("commit in a task whose checkout is not done: %s, want a refusal (exit 3)", r)
+			}
+			c.end(t, s, creator, goOn)
+			data, err := os.ReadFile(filepath.Join(path, "work.txt"))
+			if err != nil || string(data) != "work\n" {
+				t.Fatalf("the file written before the checkout is gone (%v); commits that hold it: %q", err, s.Git(s.Repo, "log", "--all", "--format=%h", "--", "work.txt"))
+			}
+			if head := s.Git(path, "symbolic-ref", "-q", "HEAD"); head != "refs/heads/wt/T" {
+				t.Fatalf("the worktree's HEAD is %q, want the task's branch", head)
+			}
+		})
+	}
+}

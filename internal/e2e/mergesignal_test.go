@@ -191,6 +191,9 @@ func TestMergeKilledInItsTemporaryWorktreeIsRepairedByDoctor(t *testing.T) {
 	if strings.Contains(s.Git(s.Repo, "worktree", "list"), ".git-wt-tmp") {
 		t.Fatal("doctor --fix left the temporary worktree")
 	}
+	if tmp := filepath.Join(filepath.Dir(path), ".git-wt-tmp"); testutil.Exists(tmp) {
+		t.Fatalf("doctor --fix left the folder of temporary worktrees %s, empty, in the base dir", tmp)
+	}
 	if s.Git(s.Repo, "rev-parse", "release") != release || s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != taskTip || !testutil.Exists(path) {
 		t.Fatal("the repair changed the base or the task")
 	}

@@ -180,3 +180,86 @@ func Unwritable(commonDir string) string {
 	}
 	return ""
 }
+
+// ErrNoKilledAdd is FinishWorktreeAdd's answer for a folder that no
+// killed git worktree add left: git has no admin entry for it.
+var ErrNoKilledAdd = errors.New("no admin entry of a killed git worktree add names this folder")
+
+// FinishWorktreeAdd writes what a `git worktree add` of the folder path,
+// killed after it made the folder and before it wrote the folder's .git
+// file, had left to write, as git writes it (gitrepository-layout): in
+// the add's admin entry under <commonDir>/worktrees/, its gitdir file
+// (naming path/.git) and commondir file and a HEAD on ref (a full ref),
+// where git had not written them, and the folder's .git file; then it
+// drops the entry's "initializing" lock, as git does when it is done. It
+// does nothing to a folder that has a .git, and returns ErrNoKilledAdd
+// for one no admin entry is a killed add's. The caller holds the
+// repository lock, under which git-wt runs every worktree add.
+func FinishWorktreeAdd(commonDir, path, ref string) error {
+	dotGit := filepath.Join(path, ".git")
+	if _, err := os.Lstat(dotGit); err == nil {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	realDotGit := filepath.Join(real, ".git")
+	admin := killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), dotGit, realDotGit)
+	if admin == "" {
+		return ErrNoKilledAdd
+	}
+	if realAdmin, err := filepath.EvalSymlinks(admin); err == nil {
+		admin = realAdmin // git names its admin dir by its real path
+	}
+	if _, err := os.Lstat(filepath.Join(admin, "gitdir")); err != nil {
+		if err := os.WriteFile(filepath.Join(admin, "gitdir"), []byte(realDotGit+"\n"), 0o666); err != nil {
+			return err
+		}
+	}
+	if _, ok := CommonDirWritten(admin); !ok {
+		if err := os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o666); err != nil {
+			return err
+		}
+	}
+	if _, _, ok := ReadHead(admin); !ok {
+		if err := WriteHead(admin, ref); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(dotGit, []byte("gitdir: "+admin+"\n"), 0o666); err != nil {
+		return err
+	}
+	if lockReason(admin) == "initializing" {
+		return os.Remove(filepath.Join(admin, "locked"))
+	}
+	return nil
+}
+
+// killedAddEntry finds, in the worktrees folder of a common dir, the
+// admin entry of a killed worktree add of a folder named name: the one
+// whose gitdir file names one of gitdirs, else one that git named for
+// that folder (name, or name and a number), locked "initializing", whose
+// gitdir file git had not written yet. "" when there is none.
+func killedAddEntry(worktrees, name string, gitdirs ...string) string {
+	entries, _ := os.ReadDir(worktrees)
+	unwritten := ""
+	for _, e := range entries {
+		dir := filepath.Join(worktrees, e.Name())
+		data, err := os.ReadFile(filepath.Join(dir, "gitdir"))
+		if err == nil && slices.Contains(gitdirs, strings.TrimRight(string(data), "\r\n")) {
+			return dir
+		}
+		number, named := strings.CutPrefix(e.Name(), name)
+		if errors.Is(err, fs.ErrNotExist) && named && strings.Trim(number, "0123456789") == "" && lockReason(dir) == "initializing" && unwritten == "" {
+			unwritten = dir
+		}
+	}
+	return unwritten
+}
+
+// lockReason is what the admin dir's locked file says ("" for none).
+func lockReason(admin string) string {
+	data, _ := os.ReadFile(filepath.Join(admin, "locked"))
+	return strings.TrimRight(string(data), "\r\n")
+}

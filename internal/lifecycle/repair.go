@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,6 +35,9 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	}
 	m.EndLeftoverInit(e.Record)
 	rec := e.Record
+	if err := m.finishKilledAdd(ctx, rec); err != nil {
+		return err
+	}
 	if err := m.pointUnbornHead(ctx, rec); err != nil {
 		return err
 	}
@@ -56,6 +60,34 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{Force: true, KeepUnmerged: true,
 		Recheck: func(ctx context.Context, dir string) (int, error) { return m.foreignContent(ctx, dir, state) }})
 	return r.Err
+}
+
+// finishKilledAdd finishes, under the lock, what a `git worktree add`
+// killed before it wrote the worktree's .git file left undone
+// (git.FinishWorktreeAdd): the folder, which another process may have
+// written into since, is a worktree on the task's branch again, and
+// none of its files is touched. A folder no killed add left is not
+// git-wt's to make a worktree of, and is left as it is.
+func (m *Handler) finishKilledAdd(ctx context.Context, rec *record.Record) error {
+	if st, err := os.Lstat(rec.Path); err != nil || !st.IsDir() {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(rec.Path, ".git")); err == nil {
+		return nil
+	}
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	switch err := git.FinishWorktreeAdd(m.Repo.CommonDir, rec.Path, task.BranchRef(rec.Branch)); {
+	case errors.Is(err, git.ErrNoKilledAdd):
+		return nil
+	case err != nil:
+		return fmt.Errorf("cannot finish the worktree %s that a killed git worktree add left: %w", rec.Path, err)
+	}
+	m.LogEvent(rec, "repaired", "finished the worktree a killed git worktree add left: "+rec.Path)
+	return nil
 }
 
 // pointUnbornHead finishes what a `new` killed inside `git worktree add`

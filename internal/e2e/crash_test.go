@@ -258,44 +258,54 @@ func TestAFileWrittenBeforeTheCreationsCheckoutIsNotLost(t *testing.T) {
 	}
 }
 
-// addKilledBeforeGitFile leaves task T as a new killed inside git
-// worktree add right after git made the worktree's folder, before it wrote
-// the folder's .git file: the record (state creating, its creator gone),
-// git's admin entry locked "initializing" (its gitdir file written when
-// gitdir is true: git writes it just before the .git file), and the
-// folder, into which another process then wrote a file. A kill does not
-// land between two of git's writes on demand, so the test writes what git
-// had written. It returns the folder.
-func addKilledBeforeGitFile(t *testing.T, s *testutil.Sandbox, gitdir bool) string {
+// killedAddWrote are the files git worktree add writes after it made the
+// worktree's folder, in its order, before HEAD: the admin entry's gitdir,
+// the folder's .git file, the admin entry's commondir.
+var killedAddWrote = []string{"gitdir", ".git", "commondir"}
+
+// addKilledAfter leaves task T as a new killed inside git worktree add
+// once git had made the worktree's folder and written the first n of
+// killedAddWrote, and not HEAD: the record (state creating, its creator
+// gone), git's admin entry locked "initializing", and the folder, into
+// which another process then wrote a file. A kill does not land between
+// two of git's writes on demand, so the test writes what git had
+// written. It returns the folder.
+func addKilledAfter(t *testing.T, s *testutil.Sandbox, n int) string {
 	t.Helper()
 	kill(stopAt(t, s, "new:record", "new", "T"))
 	path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
 	admin := filepath.Join(s.Repo, ".git", "worktrees", "T")
 	s.Write(filepath.Join(admin, "locked"), "initializing")
-	if gitdir {
-		s.Write(filepath.Join(admin, "gitdir"), filepath.Join(path, ".git")+"\n")
+	files := map[string][2]string{
+		"gitdir":    {filepath.Join(admin, "gitdir"), filepath.Join(path, ".git") + "\n"},
+		".git":      {filepath.Join(path, ".git"), "gitdir: " + admin + "\n"},
+		"commondir": {filepath.Join(admin, "commondir"), "../..\n"},
+	}
+	for _, name := range killedAddWrote[:n] {
+		s.Write(files[name][0], files[name][1])
 	}
 	s.Write(filepath.Join(path, "work.txt"), "work\n")
 	return path
 }
 
-// A creation killed before git wrote the worktree's .git file, in a
-// folder another process wrote into, is finished as git would have
-// finished it (the .git file, the admin entry's files, HEAD on the task's
-// branch), so the task is a worktree on its branch again: kept failed
-// with the file by doctor --fix, or checked out around it by new. The
-// stress test saw such a task kept with no worktree, or a detached HEAD.
-func TestCreationKilledBeforeGitWroteTheGitFileIsFinished(t *testing.T) {
-	for _, gitdir := range []bool{false, true} {
+// A creation killed inside git worktree add before git wrote the
+// worktree's HEAD (and maybe its .git file), in a folder another process
+// wrote into, is finished as git would have finished it (the files git
+// had not written, HEAD on the task's branch), so the task is a worktree
+// on its branch again: kept failed with the file by doctor --fix, or
+// checked out around it by new. The stress test saw such a task kept
+// with no worktree, or a detached HEAD.
+func TestCreationKilledBeforeGitWroteItsHeadIsFinished(t *testing.T) {
+	for n := range len(killedAddWrote) + 1 {
 		for _, end := range [][]string{{"doctor", "--fix"}, {"new", "T"}} {
-			t.Run(fmt.Sprintf("gitdir %v, %s", gitdir, strings.Join(end, " ")), func(t *testing.T) {
+			t.Run(fmt.Sprintf("after %v, %s", killedAddWrote[:n], strings.Join(end, " ")), func(t *testing.T) {
 				s := testutil.NewSandbox(t)
-				path := addKilledBeforeGitFile(t, s, gitdir)
+				path := addKilledAfter(t, s, n)
 				r := s.WT(end...)
 				if data, err := os.ReadFile(filepath.Join(path, "work.txt")); err != nil || string(data) != "work\n" {
 					t.Fatalf("%s: the other process's file is gone (%v): %s", end, err, r)
 				}
-				if head := s.Git(path, "symbolic-ref", "-q", "HEAD"); head != "refs/heads/wt/T" || !testutil.Exists(filepath.Join(path, "README.md")) {
+				if head, _ := system("git", "-C", path, "symbolic-ref", "-q", "HEAD"); head != "refs/heads/wt/T\n" || !testutil.Exists(filepath.Join(path, "README.md")) {
 					t.Fatalf("%s: HEAD %q, or not checked out: %s", end, head, r)
 				}
 				if wts := s.Git(s.Repo, "worktree", "list", "--porcelain"); !strings.Contains(wts, "worktree "+path+"\n") || strings.Contains(wts, "locked") {

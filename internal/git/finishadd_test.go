@@ -38,10 +38,10 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 					os.WriteFile(filepath.Join(common, "worktrees", name, f), []byte(content), 0o644)
 				}
 			}
-			err := FinishWorktreeAdd(common, path, "refs/heads/wt/T")
+			wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T")
 			if c.want == "" {
-				if !errors.Is(err, ErrNoKilledAdd) || exists(filepath.Join(path, ".git")) {
-					t.Fatalf("got %v, want ErrNoKilledAdd and no .git file", err)
+				if !errors.Is(err, ErrNoKilledAdd) || wrote || exists(filepath.Join(path, ".git")) {
+					t.Fatalf("got %v %v, want ErrNoKilledAdd and no .git file", wrote, err)
 				}
 				return
 			}
@@ -56,8 +56,11 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 					t.Errorf("%s: %q, want %q (err %v)", file, got, want, err)
 				}
 			}
-			if exists(filepath.Join(admin, "locked")) {
-				t.Error("git's initializing lock is still there")
+			if exists(filepath.Join(admin, "locked")) || !wrote {
+				t.Errorf("git's initializing lock is still there, or it says it wrote nothing (%v)", wrote)
+			}
+			if wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T"); wrote || err != nil {
+				t.Errorf("finishing a finished worktree wrote %v, %v", wrote, err)
 			}
 		})
 	}

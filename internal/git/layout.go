@@ -185,55 +185,66 @@ func Unwritable(commonDir string) string {
 // killed git worktree add left: git has no admin entry for it.
 var ErrNoKilledAdd = errors.New("no admin entry of a killed git worktree add names this folder")
 
+// initializing is the lock reason git worktree add writes while it works
+// (git-wt runs git with LC_ALL=C: untranslated).
+const initializing = "initializing"
+
 // FinishWorktreeAdd writes what a `git worktree add` of the folder path,
-// killed after it made the folder and before it wrote the folder's .git
-// file, had left to write, as git writes it (gitrepository-layout): in
-// the add's admin entry under <commonDir>/worktrees/, its gitdir file
-// (naming path/.git) and commondir file and a HEAD on ref (a full ref),
-// where git had not written them, and the folder's .git file; then it
-// drops the entry's "initializing" lock, as git does when it is done. It
-// does nothing to a folder that has a .git, and returns ErrNoKilledAdd
-// for one no admin entry is a killed add's. The caller holds the
-// repository lock, under which git-wt runs every worktree add.
-func FinishWorktreeAdd(commonDir, path, ref string) error {
+// killed after it made the folder and before it wrote HEAD, had left to
+// write, as git writes it (gitrepository-layout): in the add's admin
+// entry under <commonDir>/worktrees/, its gitdir file (naming path/.git),
+// its commondir file and a HEAD on ref (a full ref), and the folder's
+// .git file, each where git had not written it; and it drops git's
+// "initializing" lock, as git does when it is done. It reports whether it
+// wrote anything. A folder without a .git file that no admin entry is a
+// killed add's gets ErrNoKilledAdd; one whose .git is no gitdir file, or
+// whose worktree lacks none of those files, nothing. The caller holds
+// the repository lock, under which git-wt runs every worktree add.
+func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 	dotGit := filepath.Join(path, ".git")
-	if _, err := os.Lstat(dotGit); err == nil {
-		return nil
-	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return err
+		return false, err
 	}
 	realDotGit := filepath.Join(real, ".git")
-	admin := killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), dotGit, realDotGit)
-	if admin == "" {
-		return ErrNoKilledAdd
+	_, admin, err := AdminDir(path)
+	switch {
+	case err == nil:
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, nil // a .git that is not git worktree add's
+	default:
+		if admin = killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), dotGit, realDotGit); admin == "" {
+			return false, ErrNoKilledAdd
+		}
+		if realAdmin, err := filepath.EvalSymlinks(admin); err == nil {
+			admin = realAdmin // git names its admin dir by its real path
+		}
 	}
-	if realAdmin, err := filepath.EvalSymlinks(admin); err == nil {
-		admin = realAdmin // git names its admin dir by its real path
+	var missing []func() error
+	write := func(file, content string) func() error {
+		return func() error { return os.WriteFile(file, []byte(content), 0o666) }
 	}
 	if _, err := os.Lstat(filepath.Join(admin, "gitdir")); err != nil {
-		if err := os.WriteFile(filepath.Join(admin, "gitdir"), []byte(realDotGit+"\n"), 0o666); err != nil {
-			return err
-		}
+		missing = append(missing, write(filepath.Join(admin, "gitdir"), realDotGit+"\n"))
 	}
 	if _, ok := CommonDirWritten(admin); !ok {
-		if err := os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o666); err != nil {
-			return err
-		}
+		missing = append(missing, write(filepath.Join(admin, "commondir"), "../..\n"))
 	}
 	if _, _, ok := ReadHead(admin); !ok {
-		if err := WriteHead(admin, ref); err != nil {
-			return err
+		missing = append(missing, func() error { return WriteHead(admin, ref) })
+	}
+	if _, err := os.Lstat(dotGit); err != nil {
+		missing = append(missing, write(dotGit, "gitdir: "+admin+"\n"))
+	}
+	if lockReason(admin) == initializing {
+		missing = append(missing, func() error { return os.Remove(filepath.Join(admin, "locked")) })
+	}
+	for _, step := range missing {
+		if err := step(); err != nil {
+			return true, err
 		}
 	}
-	if err := os.WriteFile(dotGit, []byte("gitdir: "+admin+"\n"), 0o666); err != nil {
-		return err
-	}
-	if lockReason(admin) == "initializing" {
-		return os.Remove(filepath.Join(admin, "locked"))
-	}
-	return nil
+	return len(missing) > 0, nil
 }
 
 // killedAddEntry finds, in the worktrees folder of a common dir, the
@@ -251,7 +262,7 @@ func killedAddEntry(worktrees, name string, gitdirs ...string) string {
 			return dir
 		}
 		number, named := strings.CutPrefix(e.Name(), name)
-		if errors.Is(err, fs.ErrNotExist) && named && strings.Trim(number, "0123456789") == "" && lockReason(dir) == "initializing" && unwritten == "" {
+		if errors.Is(err, fs.ErrNotExist) && named && strings.Trim(number, "0123456789") == "" && lockReason(dir) == initializing && unwritten == "" {
 			unwritten = dir
 		}
 	}

@@ -63,16 +63,13 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 }
 
 // finishKilledAdd finishes, under the lock, what a `git worktree add`
-// killed before it wrote the worktree's .git file left undone
-// (git.FinishWorktreeAdd): the folder, which another process may have
-// written into since, is a worktree on the task's branch again, and
-// none of its files is touched. A folder no killed add left is not
+// killed before it wrote the worktree's HEAD (and maybe its .git file)
+// left undone (git.FinishWorktreeAdd): the folder, which another process
+// may have written into since, is a worktree on the task's branch again,
+// and none of its files is touched. A folder no killed add left is not
 // git-wt's to make a worktree of, and is left as it is.
 func (m *Handler) finishKilledAdd(ctx context.Context, rec *record.Record) error {
 	if st, err := os.Lstat(rec.Path); err != nil || !st.IsDir() {
-		return nil
-	}
-	if _, err := os.Lstat(filepath.Join(rec.Path, ".git")); err == nil {
 		return nil
 	}
 	l, err := m.Lock(ctx)
@@ -80,13 +77,13 @@ func (m *Handler) finishKilledAdd(ctx context.Context, rec *record.Record) error
 		return err
 	}
 	defer l.Release()
-	switch err := git.FinishWorktreeAdd(m.Repo.CommonDir, rec.Path, task.BranchRef(rec.Branch)); {
+	switch wrote, err := git.FinishWorktreeAdd(m.Repo.CommonDir, rec.Path, task.BranchRef(rec.Branch)); {
 	case errors.Is(err, git.ErrNoKilledAdd):
-		return nil
 	case err != nil:
 		return fmt.Errorf("cannot finish the worktree %s that a killed git worktree add left: %w", rec.Path, err)
+	case wrote:
+		m.LogEvent(rec, "repaired", "finished the worktree a killed git worktree add left: "+rec.Path)
 	}
-	m.LogEvent(rec, "repaired", "finished the worktree a killed git worktree add left: "+rec.Path)
 	return nil
 }
 

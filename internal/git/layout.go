@@ -190,7 +190,7 @@ var ErrNoKilledAdd = errors.New("no admin entry of a killed git worktree add nam
 const initializing = "initializing"
 
 // FinishWorktreeAdd writes what a `git worktree add` of the folder path,
-// killed after it made the folder and before it wrote HEAD, had left to
+// killed after it made the folder and before it pointed HEAD, had left to
 // write, as git writes it (gitrepository-layout): in the add's admin
 // entry under <commonDir>/worktrees/, its gitdir file (naming path/.git),
 // its commondir file and a HEAD on ref (a full ref), and the folder's
@@ -230,7 +230,10 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 	if _, ok := CommonDirWritten(admin); !ok {
 		missing = append(missing, write(filepath.Join(admin, "commondir"), "../..\n"))
 	}
-	if _, _, ok := ReadHead(admin); !ok {
+	// git writes HEAD in place, first the all-zero id, then where it
+	// belongs: a kill may leave it missing, cut short or all zeros, and
+	// git then refuses to run in the worktree.
+	if head, oid, ok := ReadHead(admin); !ok || head == "" && strings.Trim(oid, "0") == "" {
 		missing = append(missing, func() error { return WriteHead(admin, ref) })
 	}
 	if _, err := os.Lstat(dotGit); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -36,9 +35,6 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	m.EndLeftoverInit(e.Record)
 	rec := e.Record
 	if err := m.finishKilledAdd(ctx, rec); err != nil {
-		return err
-	}
-	if err := m.pointUnbornHead(ctx, rec); err != nil {
 		return err
 	}
 	if rec.Init.Rerun {
@@ -85,30 +81,6 @@ func (m *Handler) finishKilledAdd(ctx context.Context, rec *record.Record) error
 		m.LogEvent(rec, "repaired", "finished the worktree a killed git worktree add left: "+rec.Path)
 	}
 	return nil
-}
-
-// pointUnbornHead finishes what a `new` killed inside `git worktree add`
-// left: git writes the all-zero id into the new worktree's HEAD (in
-// place: a kill may leave it empty or cut short), and only then points it
-// where it belongs. Such a HEAD breaks every git command
-// in the worktree (git fsck, status): it is pointed at the task's branch,
-// as the checkout would have, which touches no file.
-func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error {
-	_, admin, err := git.AdminDir(rec.Path)
-	if err != nil {
-		return nil // no worktree to speak of: the rollback deals with it
-	}
-	head, err := os.ReadFile(filepath.Join(admin, "HEAD"))
-	written := strings.TrimSpace(string(head))
-	if err != nil || strings.Trim(written, "0") != "" {
-		return nil // a ref or a commit: git wrote HEAD to the end
-	}
-	if len(written) < 40 {
-		// Cut short while git wrote it: git will not run in the worktree
-		// at all, so the file is written as git would have.
-		return git.WriteHead(admin, task.BranchRef(rec.Branch))
-	}
-	return m.Git.PointHead(ctx, rec.Path, task.BranchRef(rec.Branch))
 }
 
 // foreignContent counts the files in the worktree (at dir: in place, or

@@ -15,7 +15,9 @@ import (
 // The few files of git's documented repository layout (gitrepository-layout)
 // that git-wt reads itself, where a git process per worktree would cost more
 // than the answer is worth: a linked worktree's .git file, its admin dir's
-// commondir and locked files, and the main worktree's HEAD.
+// commondir and locked files, and the main worktree's HEAD. It writes them
+// only where git itself cannot: in a worktree a killed git worktree add
+// left half made, git refuses to run (WriteHead, FinishWorktreeAdd).
 
 // errNoGitFile is returned for a worktree whose .git is not a "gitdir:" file.
 var errNoGitFile = errors.New("no .git file pointing at a git dir")

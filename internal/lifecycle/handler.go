@@ -24,12 +24,13 @@ type Handler struct {
 }
 
 // sweeper deletes the lock files a killed git left in a worktree a
-// creation resumes, and takes back what a killed merge left in the
-// worktree of its base.
+// creation resumes, takes back what a killed merge left in the worktree
+// of its base, and finishes the checkout of a creation that is kept.
 type sweeper interface {
 	ClearStaleLocks(rec *record.Record)
 	ClearInitializingLock(ctx context.Context, rec *record.Record)
 	TakeBackMerge(ctx context.Context, rec *record.Record, wts []git.Worktree, check func(dir string) error) error
+	FinishKeptCheckout(ctx context.Context, rec *record.Record)
 }
 
 // inspector tells a repair whether a worktree is dirty and its commits

@@ -46,7 +46,9 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	case err != nil:
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
 	case n > 0:
-		m.finishKeptCheckout(ctx, rec)
+		if state == record.Creating { // initializing and later: the checkout was done
+			m.FinishKeptCheckout(ctx, rec)
+		}
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
 	}
 	task.Checkpoint(ctx, "repair:rollback")

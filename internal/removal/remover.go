@@ -30,9 +30,12 @@ type inspector interface {
 }
 
 // sweeper takes back what a merge killed mid-checkout left in the
-// worktree of its base, before the task that tells its files goes.
+// worktree of its base, before the task that tells its files goes, and
+// finishes the checkout of an unfinished creation whose folder a
+// removal put back.
 type sweeper interface {
 	TakeBackMerge(ctx context.Context, rec *record.Record, wts []git.Worktree, check func(dir string) error) error
+	FinishKeptCheckout(ctx context.Context, rec *record.Record)
 }
 
 // New returns the remover of m's tasks; i looks, w sweeps.

@@ -244,10 +244,12 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 			return exitcode.Failedf("both %s and %s (left by an interrupted removal) exist: look at both, delete the one you do not need, then run git wt rm %s again", rec.Path, trash, text.ShellQuote(rec.Task))
 		}
 		if priorOfRemoval(rec) == record.Failed && m.holdsNothingOfItsOwn(ctx, rec, trash) {
-			// A failed task's folder, or an unfinished creation's, whose
-			// checkout may have stopped half way: put back, no look in
-			// place could tell its missing files from a change. Holding
-			// nothing its branch does not, it goes, as its rollback would.
+			// A failed task's folder (an unfinished creation's, whose
+			// checkout may have stopped half way), put back, would be
+			// looked at in place, where a file the checkout never wrote
+			// reads as a change. It is looked at here, against its branch
+			// (a missing file does not count): holding nothing of its
+			// own, it goes, as the creation's rollback would take it.
 			if err := fsutil.RemoveAll(trash); err != nil {
 				return halfRemoved(rec, "cannot delete %s: %v", trash, err)
 			}

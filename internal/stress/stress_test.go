@@ -37,18 +37,8 @@ func TestMain(m *testing.M) { testutil.Main(m) }
 
 const (
 	// defaultTime is the run of plain go test (make test); make stress
-	// runs longer, and fails on what it finds. 10 s while violations of
-	// the kind below stay open (2026-11-25, each seen once or twice in
-	// a dozen 20 s runs; see the stop notes):
-	//   - a merge killed mid-checkout into the main worktree leaves a file
-	//     there that its repair does not take back (seed
-	//     1795639728563717708);
-	//   - a creation killed before git wrote the worktree's .git file, in
-	//     a folder another process wrote into, is kept failed with no
-	//     worktree, or with a detached HEAD (seed 1795640198691461573);
-	//   - a file exec wrote during a killed rm of a task being created is
-	//     committed and its branch deleted (seed 1795640373465610675).
-	defaultTime = 10 * time.Second
+	// runs longer, and fails on what it finds.
+	defaultTime = 45 * time.Second
 	workers     = 10
 	// files in the repository, so that checkouts take a moment
 	checkoutFiles = 300

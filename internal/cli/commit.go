@@ -15,7 +15,9 @@ func commitCommand(e *env) *cli.Command {
 		ArgsUsage: "TASK -m MSG",
 		Description: "Stages every change, new files included and ignored files not (git add -A), " +
 			"and commits with MSG; your commit hooks run. Prints the new commit's id. With nothing " +
-			"to commit it makes no commit, prints the current one, and exits 0.",
+			"to commit it makes no commit, prints the current one, and exits 0. A task still being " +
+			"created, or whose worktree has no branch checked out (a detached HEAD), is refused " +
+			"(exit 3) with nothing staged: the commit would be on no branch.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message `MSG`"},
 			jsonFlag,

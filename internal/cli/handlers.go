@@ -30,7 +30,7 @@ type handlers struct {
 func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
 	h := &handlers{inspect: inspect.New(m, early), setup: setup.New(m)}
 	sweeper := leftover.New(m)
-	h.removal = removal.New(m, h.inspect)
+	h.removal = removal.New(m, h.inspect, sweeper)
 	h.pool = pool.New(m, h.setup, h.removal)
 	h.removal.Pool = h.pool
 	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper, h.pool)

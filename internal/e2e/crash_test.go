@@ -4,6 +4,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,5 +204,117 @@ func TestKilledRepairLeavesNothingInTheTempDir(t *testing.T) {
 	s.WT("doctor", "--fix")
 	if testutil.Exists(left[0]) {
 		t.Fatal("a later repair did not delete the old index folder")
+	}
+}
+
+// An agent may write into a task while its creation has registered the
+// worktree but not checked it out yet (its HEAD is detached at the start
+// commit, or not written at all), and commit: the stress test saw such a
+// commit land on the detached HEAD, on no branch, and the creation's
+// checkout, resumed by the next new, then delete the file it had staged —
+// the file's blob left in the object store, no ref reaching it. A commit
+// there is refused, nothing staged; the file stays, untracked, through
+// the end of the creation, however it ends: finished by the creator,
+// resumed by new after a kill, or repaired by doctor --fix.
+func TestAFileWrittenBeforeTheCreationsCheckoutIsNotLost(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		end  func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, goOn func())
+	}{
+		{"the creator goes on", func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, goOn func()) {
+			goOn()
+			if code := exitCode(creator); code != 0 {
+				t.Fatalf("new exited %d", code)
+			}
+		}},
+		{"killed, new resumes", func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, _ func()) {
+			kill(creator)
+			s.MustWT("new", "T")
+		}},
+		{"killed, doctor --fix", func(t *testing.T, s *testutil.Sandbox, creator *exec.Cmd, _ func()) {
+			kill(creator)
+			s.WT("doctor", "--fix") // kept, the file in it: failed, and says so
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			creator, goOn := pauseAt(t, s, "new:worktree", "new", "T")
+			path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
+			if r := s.WT("exec", "T", "--", "sh", "-c", "echo work > work.txt"); r.Code != 0 {
+				t.Fatalf("exec into the task being created: %s", r)
+			}
+			if r := s.WT("commit", "T", "-m", "work"); r.Code != 3 {
+				t.Errorf("commit in a task whose checkout is not done: %s, want a refusal (exit 3)", r)
+			}
+			c.end(t, s, creator, goOn)
+			data, err := os.ReadFile(filepath.Join(path, "work.txt"))
+			if err != nil || string(data) != "work\n" {
+				t.Fatalf("the file written before the checkout is gone (%v); commits that hold it: %q", err, s.Git(s.Repo, "log", "--all", "--format=%h", "--", "work.txt"))
+			}
+			if head := s.Git(path, "symbolic-ref", "-q", "HEAD"); head != "refs/heads/wt/T" {
+				t.Fatalf("the worktree's HEAD is %q, want the task's branch", head)
+			}
+		})
+	}
+}
+
+// killedAddWrote are the files git worktree add writes after it made the
+// worktree's folder, in its order, before HEAD: the admin entry's gitdir,
+// the folder's .git file, the admin entry's commondir.
+var killedAddWrote = []string{"gitdir", ".git", "commondir"}
+
+// addKilledAfter leaves task T as a new killed inside git worktree add
+// once git had made the worktree's folder and written the first n of
+// killedAddWrote, and not HEAD: the record (state creating, its creator
+// gone), git's admin entry locked "initializing", and the folder, into
+// which another process then wrote a file. A kill does not land between
+// two of git's writes on demand, so the test writes what git had
+// written. It returns the folder.
+func addKilledAfter(t *testing.T, s *testutil.Sandbox, n int) string {
+	t.Helper()
+	kill(stopAt(t, s, "new:record", "new", "T"))
+	path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
+	admin := filepath.Join(s.Repo, ".git", "worktrees", "T")
+	s.Write(filepath.Join(admin, "locked"), "initializing")
+	files := map[string][2]string{
+		"gitdir":    {filepath.Join(admin, "gitdir"), filepath.Join(path, ".git") + "\n"},
+		".git":      {filepath.Join(path, ".git"), "gitdir: " + admin + "\n"},
+		"commondir": {filepath.Join(admin, "commondir"), "../..\n"},
+	}
+	for _, name := range killedAddWrote[:n] {
+		s.Write(files[name][0], files[name][1])
+	}
+	s.Write(filepath.Join(path, "work.txt"), "work\n")
+	return path
+}
+
+// A creation killed inside git worktree add before git wrote the
+// worktree's HEAD (and maybe its .git file), in a folder another process
+// wrote into, is finished as git would have finished it (the files git
+// had not written, HEAD on the task's branch), so the task is a worktree
+// on its branch again: kept failed with the file by doctor --fix, or
+// checked out around it by new. The stress test saw such a task kept
+// with no worktree, or a detached HEAD.
+func TestCreationKilledBeforeGitWroteItsHeadIsFinished(t *testing.T) {
+	for n := range len(killedAddWrote) + 1 {
+		for _, end := range [][]string{{"doctor", "--fix"}, {"new", "T"}} {
+			t.Run(fmt.Sprintf("after %v, %s", killedAddWrote[:n], strings.Join(end, " ")), func(t *testing.T) {
+				s := testutil.NewSandbox(t)
+				path := addKilledAfter(t, s, n)
+				r := s.WT(end...)
+				if data, err := os.ReadFile(filepath.Join(path, "work.txt")); err != nil || string(data) != "work\n" {
+					t.Fatalf("%s: the other process's file is gone (%v): %s", end, err, r)
+				}
+				if head, _ := system("git", "-C", path, "symbolic-ref", "-q", "HEAD"); head != "refs/heads/wt/T\n" || !testutil.Exists(filepath.Join(path, "README.md")) {
+					t.Fatalf("%s: HEAD %q, or not checked out: %s", end, head, r)
+				}
+				if wts := s.Git(s.Repo, "worktree", "list", "--porcelain"); !strings.Contains(wts, "worktree "+path+"\n") || strings.Contains(wts, "locked") {
+					t.Fatalf("%s: git's worktrees:\n%s", end, wts)
+				}
+				if r := s.WT("doctor"); r.Code != 0 {
+					t.Fatalf("doctor after %s: %s", end, r)
+				}
+			})
+		}
 	}
 }

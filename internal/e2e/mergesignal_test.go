@@ -191,6 +191,9 @@ func TestMergeKilledInItsTemporaryWorktreeIsRepairedByDoctor(t *testing.T) {
 	if strings.Contains(s.Git(s.Repo, "worktree", "list"), ".git-wt-tmp") {
 		t.Fatal("doctor --fix left the temporary worktree")
 	}
+	if tmp := filepath.Join(filepath.Dir(path), ".git-wt-tmp"); testutil.Exists(tmp) {
+		t.Fatalf("doctor --fix left the folder of temporary worktrees %s, empty, in the base dir", tmp)
+	}
 	if s.Git(s.Repo, "rev-parse", "release") != release || s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != taskTip || !testutil.Exists(path) {
 		t.Fatal("the repair changed the base or the task")
 	}
@@ -306,5 +309,67 @@ func TestMergeKilledMidCheckoutIsTakenBackAfterTheBranchMovedOn(t *testing.T) {
 	}
 	if state := taskState(t, s); state != "active" {
 		t.Fatalf("the task after the repair: state %q", state)
+	}
+}
+
+// A task whose merge was killed mid-checkout may be ended by something
+// other than doctor's merge repair: an rm of it (with or without --force),
+// or, once its folder is gone, the repair of a task without a worktree.
+// Each takes back the merge's files in the main worktree first: once the
+// task is gone, nothing would tell them from the user's.
+func TestEndingATaskWhoseMergeWasKilledMidCheckoutTakesItBack(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		end  func(s *testutil.Sandbox, path string) testutil.Result
+	}{
+		{"rm", func(s *testutil.Sandbox, _ string) testutil.Result { return s.WT("rm", "T") }},
+		{"rm --force", func(s *testutil.Sandbox, _ string) testutil.Result { return s.WT("rm", "--force", "T") }},
+		{"doctor --fix, the folder gone", func(s *testutil.Sandbox, path string) testutil.Result {
+			os.RemoveAll(path)
+			return s.WT("doctor", "--fix")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := testutil.NewSandbox(t)
+			path, _, mainTip := mergeKilledMidCheckout(t, s)
+			if r := c.end(s, path); r.Code != 0 {
+				t.Fatalf("%s after a merge killed mid-checkout: %s", c.name, r)
+			}
+			if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+				t.Fatalf("the killed merge's files stayed in the main worktree:\n%s", st)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor afterwards: %s", r)
+			}
+		})
+	}
+}
+
+// git creates each file it checks out, then writes its content: a merge
+// killed in between leaves a file in the main worktree that is empty, or
+// holds the start of the task's file. It is the merge's own (its whole
+// content is in the task's commit) and is taken back with the rest. The
+// test writes that file as the killed git leaves it: a kill does not land
+// between two system calls on demand.
+func TestMergeKilledWhileGitWroteAFileIsTakenBack(t *testing.T) {
+	t.Parallel()
+	for _, cut := range []string{"", "b"} {
+		t.Run(strconv.Quote(cut), func(t *testing.T) {
+			t.Parallel()
+			s := testutil.NewSandbox(t)
+			_, _, mainTip := mergeKilledMidCheckout(t, s)
+			s.Write(filepath.Join(s.Repo, "b.txt"), cut) // the task's b.txt is "b\n"
+			if r := s.WT("doctor", "--fix"); r.Code != 0 {
+				t.Fatalf("doctor --fix: %s", r)
+			}
+			if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "main") != mainTip {
+				t.Fatalf("the killed merge's files stayed in the main worktree:\n%s", st)
+			}
+			if state := taskState(t, s); state != "active" {
+				t.Fatalf("the task after the repair: state %q", state)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -396,5 +397,51 @@ func TestRmRefusesAWorktreeThatGitWtExecHasEntered(t *testing.T) {
 	stopAt(t, s, "exec:entered", "exec", "T", "--", "true")
 	if r := s.WT("rm", "T"); r.Code != 3 || !strings.Contains(r.Stderr, "in use") || !testutil.Exists(path) {
 		t.Fatalf("rm of a worktree git wt exec has entered: %s", r)
+	}
+}
+
+// An rm --force of a task whose creation was killed before its checkout
+// (its HEAD detached, its files not written), itself killed once it had
+// moved the folder aside, left a record that its repair put back as
+// active: a task on no branch, with no files, that doctor found well.
+// The record now says, from the start of such a removal, that the
+// creation never finished. A folder that holds nothing its branch does
+// not is removed as the creation's rollback would have; one that holds a
+// file written meanwhile is put back, the task failed and kept, and made
+// a worktree on its branch, checked out around the file.
+func TestKilledRmOfAnUnfinishedCreationIsNotPutBackActive(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		t.Run(fmt.Sprintf("a late file %v", late), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			kill(stopAt(t, s, "new:worktree", "new", "T"))
+			path := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T")
+			rm := stopAt(t, s, "rm:renamed", "rm", "--force", "T")
+			if late {
+				moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
+				if len(moved) != 1 {
+					t.Fatalf("the folder was not moved aside: %v", moved)
+				}
+				s.Write(filepath.Join(moved[0], "late.txt"), "late")
+			}
+			kill(rm)
+			s.WT("doctor", "--fix")
+			if !late {
+				gone(t, s, "T", path)
+				assertNothingLeft(t, s)
+				return
+			}
+			if st := recordState(s, "T"); st != "failed" {
+				t.Fatalf("record state %q after the repair, want failed", st)
+			}
+			if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "late" {
+				t.Fatalf("the late file is not back in the worktree: %v", err)
+			}
+			if head, _ := system("git", "-C", path, "symbolic-ref", "-q", "HEAD"); head != "refs/heads/wt/T\n" || !testutil.Exists(filepath.Join(path, "README.md")) {
+				t.Fatalf("the kept worktree: HEAD %q, or not checked out", head)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the repair: %s", r)
+			}
+		})
 	}
 }

@@ -15,7 +15,9 @@ import (
 // The few files of git's documented repository layout (gitrepository-layout)
 // that git-wt reads itself, where a git process per worktree would cost more
 // than the answer is worth: a linked worktree's .git file, its admin dir's
-// commondir and locked files, and the main worktree's HEAD.
+// commondir and locked files, and the main worktree's HEAD. It writes them
+// only where git itself cannot: in a worktree a killed git worktree add
+// left half made, git refuses to run (WriteHead, FinishWorktreeAdd).
 
 // errNoGitFile is returned for a worktree whose .git is not a "gitdir:" file.
 var errNoGitFile = errors.New("no .git file pointing at a git dir")
@@ -197,4 +199,101 @@ func Unwritable(commonDir string) string {
 		}
 	}
 	return ""
+}
+
+// ErrNoKilledAdd is FinishWorktreeAdd's answer for a folder that no
+// killed git worktree add left: git has no admin entry for it.
+var ErrNoKilledAdd = errors.New("no admin entry of a killed git worktree add names this folder")
+
+// initializing is the lock reason git worktree add writes while it works
+// (git-wt runs git with LC_ALL=C: untranslated).
+const initializing = "initializing"
+
+// FinishWorktreeAdd writes what a `git worktree add` of the folder path,
+// killed after it made the folder and before it pointed HEAD, had left to
+// write, as git writes it (gitrepository-layout): in the add's admin
+// entry under <commonDir>/worktrees/, its gitdir file (naming path/.git),
+// its commondir file and a HEAD on ref (a full ref), and the folder's
+// .git file, each where git had not written it; and it drops git's
+// "initializing" lock, as git does when it is done. It reports whether it
+// wrote anything. A folder without a .git file that no admin entry is a
+// killed add's gets ErrNoKilledAdd; one whose .git is no gitdir file, or
+// whose worktree lacks none of those files, nothing. The caller holds
+// the repository lock, under which git-wt runs every worktree add.
+func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
+	dotGit := filepath.Join(path, ".git")
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false, err
+	}
+	realDotGit := filepath.Join(real, ".git")
+	_, admin, err := AdminDir(path)
+	switch {
+	case err == nil:
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, nil // a .git that is not git worktree add's
+	default:
+		if admin = killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), dotGit, realDotGit); admin == "" {
+			return false, ErrNoKilledAdd
+		}
+		if realAdmin, err := filepath.EvalSymlinks(admin); err == nil {
+			admin = realAdmin // git names its admin dir by its real path
+		}
+	}
+	var missing []func() error
+	write := func(file, content string) func() error {
+		return func() error { return os.WriteFile(file, []byte(content), 0o666) }
+	}
+	if _, err := os.Lstat(filepath.Join(admin, "gitdir")); err != nil {
+		missing = append(missing, write(filepath.Join(admin, "gitdir"), realDotGit+"\n"))
+	}
+	if _, ok := CommonDirWritten(admin); !ok {
+		missing = append(missing, write(filepath.Join(admin, "commondir"), "../..\n"))
+	}
+	// git writes HEAD in place, first the all-zero id, then where it
+	// belongs: a kill may leave it missing, cut short or all zeros, and
+	// git then refuses to run in the worktree.
+	if head, oid, ok := ReadHead(admin); !ok || head == "" && strings.Trim(oid, "0") == "" {
+		missing = append(missing, func() error { return WriteHead(admin, ref) })
+	}
+	if _, err := os.Lstat(dotGit); err != nil {
+		missing = append(missing, write(dotGit, "gitdir: "+admin+"\n"))
+	}
+	if lockReason(admin) == initializing {
+		missing = append(missing, func() error { return os.Remove(filepath.Join(admin, "locked")) })
+	}
+	for _, step := range missing {
+		if err := step(); err != nil {
+			return true, err
+		}
+	}
+	return len(missing) > 0, nil
+}
+
+// killedAddEntry finds, in the worktrees folder of a common dir, the
+// admin entry of a killed worktree add of a folder named name: the one
+// whose gitdir file names one of gitdirs, else one that git named for
+// that folder (name, or name and a number), locked "initializing", whose
+// gitdir file git had not written yet. "" when there is none.
+func killedAddEntry(worktrees, name string, gitdirs ...string) string {
+	entries, _ := os.ReadDir(worktrees)
+	unwritten := ""
+	for _, e := range entries {
+		dir := filepath.Join(worktrees, e.Name())
+		data, err := os.ReadFile(filepath.Join(dir, "gitdir"))
+		if err == nil && slices.Contains(gitdirs, strings.TrimRight(string(data), "\r\n")) {
+			return dir
+		}
+		number, named := strings.CutPrefix(e.Name(), name)
+		if errors.Is(err, fs.ErrNotExist) && named && strings.Trim(number, "0123456789") == "" && lockReason(dir) == initializing && unwritten == "" {
+			unwritten = dir
+		}
+	}
+	return unwritten
+}
+
+// lockReason is what the admin dir's locked file says ("" for none).
+func lockReason(admin string) string {
+	data, _ := os.ReadFile(filepath.Join(admin, "locked"))
+	return strings.TrimRight(string(data), "\r\n")
 }

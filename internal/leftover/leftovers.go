@@ -77,11 +77,15 @@ func midOperation(rec *record.Record) bool {
 	return proc.Check(task.Owner(rec)) != proc.Dead
 }
 
-// lockOf is the lock file name in the admin dir of the worktree at dir.
+// lockOf is the lock file name in the git dir of the worktree at dir:
+// a linked worktree's admin dir, or the main worktree's .git folder.
 func lockOf(dir, name string) (string, bool) {
 	_, admin, err := git.AdminDir(dir)
 	if err != nil {
-		return "", false
+		if st, serr := os.Lstat(filepath.Join(dir, ".git")); serr != nil || !st.IsDir() {
+			return "", false
+		}
+		admin = filepath.Join(dir, ".git")
 	}
 	return filepath.Join(admin, name), true
 }
@@ -111,13 +115,17 @@ func removeStaleLock(dir, name string) error {
 
 // ClearStaleLocks removes the stale lock files of a killed git before
 // git-wt works in a task's worktree (new resuming it, commit), saying so.
-func (m *Sweeper) ClearStaleLocks(rec *record.Record) {
+func (m *Sweeper) ClearStaleLocks(rec *record.Record) { m.clearStaleLocksIn(rec, rec.Path) }
+
+// clearStaleLocksIn removes the stale lock files of a killed git in the
+// worktree at dir, logged as rec's.
+func (m *Sweeper) clearStaleLocksIn(rec *record.Record, dir string) {
 	for _, l := range gitLocks {
-		lock, ok := staleLock(rec.Path, l.name)
+		lock, ok := staleLock(dir, l.name)
 		if !ok {
 			continue
 		}
-		if err := removeStaleLock(rec.Path, l.name); err != nil {
+		if err := removeStaleLock(dir, l.name); err != nil {
 			m.Warn("could not delete the stale lock %s: %v", lock, err)
 			continue
 		}

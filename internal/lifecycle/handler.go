@@ -7,6 +7,7 @@ package lifecycle
 import (
 	"context"
 
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/pool"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -34,10 +35,13 @@ type pooler interface {
 }
 
 // sweeper deletes the lock files a killed git left in a worktree a
-// creation resumes.
+// creation resumes, takes back what a killed merge left in the worktree
+// of its base, and finishes the checkout of a creation that is kept.
 type sweeper interface {
 	ClearStaleLocks(rec *record.Record)
 	ClearInitializingLock(ctx context.Context, rec *record.Record)
+	TakeBackMerge(ctx context.Context, rec *record.Record, wts []git.Worktree, check func(dir string) error) error
+	FinishKeptCheckout(ctx context.Context, rec *record.Record)
 }
 
 // inspector tells a repair whether a worktree is dirty and its commits

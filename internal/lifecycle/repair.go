@@ -2,15 +2,13 @@ package lifecycle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -36,7 +34,7 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	}
 	m.EndLeftoverInit(e.Record)
 	rec := e.Record
-	if err := m.pointUnbornHead(ctx, rec); err != nil {
+	if err := m.finishKilledAdd(ctx, rec); err != nil {
 		return err
 	}
 	if rec.Init.Rerun {
@@ -49,7 +47,9 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	case err != nil:
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
 	case n > 0:
-		m.finishKeptCheckout(ctx, rec)
+		if state == record.Creating { // initializing and later: the checkout was done
+			m.FinishKeptCheckout(ctx, rec)
+		}
 		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
 	}
 	task.Checkpoint(ctx, "repair:rollback")
@@ -61,28 +61,29 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	return r.Err
 }
 
-// pointUnbornHead finishes what a `new` killed inside `git worktree add`
-// left: git writes the all-zero id into the new worktree's HEAD (in
-// place: a kill may leave it empty or cut short), and only then points it
-// where it belongs. Such a HEAD breaks every git command
-// in the worktree (git fsck, status): it is pointed at the task's branch,
-// as the checkout would have, which touches no file.
-func (m *Handler) pointUnbornHead(ctx context.Context, rec *record.Record) error {
-	_, admin, err := git.AdminDir(rec.Path)
+// finishKilledAdd finishes, under the lock, what a `git worktree add`
+// killed before it wrote the worktree's HEAD (and maybe its .git file)
+// left undone (git.FinishWorktreeAdd): the folder, which another process
+// may have written into since, is a worktree on the task's branch again,
+// and none of its files is touched. A folder no killed add left is not
+// git-wt's to make a worktree of, and is left as it is.
+func (m *Handler) finishKilledAdd(ctx context.Context, rec *record.Record) error {
+	if st, err := os.Lstat(rec.Path); err != nil || !st.IsDir() {
+		return nil
+	}
+	l, err := m.Lock(ctx)
 	if err != nil {
-		return nil // no worktree to speak of: the rollback deals with it
+		return err
 	}
-	head, err := os.ReadFile(filepath.Join(admin, "HEAD"))
-	written := strings.TrimSpace(string(head))
-	if err != nil || strings.Trim(written, "0") != "" {
-		return nil // a ref or a commit: git wrote HEAD to the end
+	defer l.Release()
+	switch wrote, err := git.FinishWorktreeAdd(m.Repo.CommonDir, rec.Path, task.BranchRef(rec.Branch)); {
+	case errors.Is(err, git.ErrNoKilledAdd):
+	case err != nil:
+		return fmt.Errorf("cannot finish the worktree %s that a killed git worktree add left: %w", rec.Path, err)
+	case wrote:
+		m.LogEvent(rec, "repaired", "finished the worktree a killed git worktree add left: "+rec.Path)
 	}
-	if len(written) < 40 {
-		// Cut short while git wrote it: git will not run in the worktree
-		// at all, so the file is written as git would have.
-		return git.WriteHead(admin, task.BranchRef(rec.Branch))
-	}
-	return m.Git.PointHead(ctx, rec.Path, task.BranchRef(rec.Branch))
+	return nil
 }
 
 // creationTrees are the trees a stuck creation's checkout may have
@@ -158,33 +159,57 @@ func (m *Handler) foreignContent(ctx context.Context, dir string, state record.S
 	return n, nil
 }
 
-// RepairMerge ends a merge whose process died (SPEC §7). One that landed
-// (the branch is merged into its base, or the cleanup had already moved
-// the worktree away) is cleaned up as merge would have: the worktree if
-// clean, the branch if that loses no commits, the record. One that did not
-// land puts the task back to active, unless the worktree that has the base
-// checked out is dirty or in the middle of a merge: that may be the merge's
-// own half-done work, for a person to look at.
+// RepairMerge ends a merge whose process died (SPEC §7). First, what the
+// merge left half written in the worktree that has the base checked out
+// is taken back (TakeBackMerge), whatever the merge came to. One that
+// landed (the branch is merged into its base, or the cleanup had already
+// moved the worktree away) is then cleaned up as merge would have: the
+// worktree if clean, the branch if that loses no commits, the record. One
+// that did not land puts the task back to active, unless the worktree
+// that has the base checked out is dirty or in the middle of a merge: that
+// may be the merge's own half-done work, for a person to look at.
 func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Worktree) error {
 	if err := m.ClaimForRepair(ctx, e); err != nil {
 		return err
 	}
 	rec := e.Record
-	if _, err := os.Lstat(rec.Path); os.IsNotExist(err) {
+	_, statErr := os.Lstat(rec.Path)
+	gone := os.IsNotExist(statErr)
+	landed := gone
+	if !gone {
+		// merge --rebase rebases the task's branch in its own worktree;
+		// killed there, it left that worktree mid-rebase on a detached
+		// HEAD. The rebase was the merge's (the task was in state
+		// merging), so git's own abort puts the branch and the worktree
+		// back as they were.
+		if op := m.Git.InProgress(ctx, rec.Path); op == git.OpRebase {
+			m.Git.Index().Abort(ctx, rec.Path, op)
+		}
+		merged, err := m.Merged(ctx, rec)
+		if err != nil {
+			return err
+		}
+		landed = merged
+	}
+	err := m.TakeBackMerge(ctx, rec, wts, func(dir string) error {
+		if landed {
+			return nil
+		}
+		if n, err := m.DirtyCount(ctx, dir); err != nil || n > 0 {
+			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", task.ErrNeedsPerson, dir)
+		}
+		return nil
+	})
+	switch {
+	case err != nil && !landed:
+		return err
+	case err != nil:
+		m.Warn("the merge of %s landed, but what it left in the worktree of %s was not looked at: %v", rec.Branch, rec.Base, err)
+	}
+	if gone {
 		return m.RemoveForRepair(ctx, e, false)
 	}
-	// merge --rebase rebases the task's branch in its own worktree; killed
-	// there, it left that worktree mid-rebase on a detached HEAD. The
-	// rebase was the merge's (the task was in state merging), so git's
-	// own abort puts the branch and the worktree back as they were.
-	if op := m.Git.InProgress(ctx, rec.Path); op == git.OpRebase {
-		m.Git.Index().Abort(ctx, rec.Path, op)
-	}
-	merged, err := m.Merged(ctx, rec)
-	if err != nil {
-		return err
-	}
-	if merged {
+	if landed {
 		if n, err := m.DirtyCount(ctx, rec.Path); err == nil && n == 0 {
 			r := m.RemoveEntry(ctx, e, removal.RemoveOptions{KeepUnmerged: true})
 			if exitcode.Of(r.Err) != exitcode.Refused {
@@ -192,112 +217,8 @@ func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 			}
 			// Locked or in use: kept, as merge's cleanup keeps it.
 		}
-		return m.Transition(ctx, e, record.Active, nil)
-	}
-	if wt := worktreeOnBranch(wts, rec.Base); wt != nil {
-		// A live merge into the same base may be writing its files there
-		// right now: they are its own, not this one's leftovers.
-		l, err := m.MergeLock(ctx, rec.Base)
-		if err != nil {
-			return err
-		}
-		defer l.Release()
-		if op := m.Git.InProgress(ctx, wt.Path); op != "" {
-			return fmt.Errorf("%w: %s is in the middle of %s", task.ErrNeedsPerson, wt.Path, op)
-		}
-		if err := m.takeBackCheckout(ctx, wt.Path, rec); err != nil {
-			m.Warn("cannot take back what the merge of %s left in %s: %v", rec.Branch, wt.Path, err)
-		}
-		if n, err := m.DirtyCount(ctx, wt.Path); err != nil || n > 0 {
-			return fmt.Errorf("%w: %s has uncommitted changes the merge may have left", task.ErrNeedsPerson, wt.Path)
-		}
 	}
 	return m.Transition(ctx, e, record.Active, nil)
-}
-
-// takeBackCheckout takes back what a merge killed while git wrote the
-// merged files into dir (the worktree that has the base checked out) left
-// there: new files, untracked (git had not written its index yet) or
-// staged (it had, but not moved the branch; or a squash not yet
-// committed). A file is the merge's only if its content is the blob at
-// its path in the task's branch, or in the commit the merge merged (the
-// branch may have moved on since), which keep it: such a file is unstaged
-// and deleted, and nothing is lost. Anything else stays as it is.
-func (m *Handler) takeBackCheckout(ctx context.Context, dir string, rec *record.Record) error {
-	st, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all"})
-	if err != nil {
-		return err
-	}
-	var paths []string
-	staged := map[string]bool{}
-	for _, e := range st.Entries {
-		switch {
-		case e.Kind == '?' && !strings.HasSuffix(e.Path, "/"): // a file, not a repository inside
-			paths = append(paths, e.Path)
-		case e.Kind == '1' && e.XY == "A.": // added, the file as staged
-			paths = append(paths, e.Path)
-			staged[e.Path] = true
-		}
-	}
-	if len(paths) == 0 {
-		return nil
-	}
-	tips := []string{task.BranchRef(rec.Branch)}
-	if rec.MergeTip != "" {
-		tips = append(tips, rec.MergeTip) // what the merge merged, if the branch moved on since
-	}
-	var wants []map[string]string
-	for _, tip := range tips {
-		want, err := m.Git.History().Blobs(ctx, dir, tip, paths)
-		if err != nil {
-			return err
-		}
-		wants = append(wants, want)
-	}
-	have, err := m.Git.Index().HashFiles(ctx, dir, paths)
-	if err != nil {
-		return err
-	}
-	var mine, unstage []string
-	for _, p := range paths {
-		if id := have[p]; id != "" && slices.ContainsFunc(wants, func(want map[string]string) bool { return want[p] == id }) {
-			mine = append(mine, p)
-			if staged[p] {
-				unstage = append(unstage, p)
-			}
-		}
-	}
-	if len(unstage) > 0 {
-		if err := m.Git.Index().Unstage(ctx, dir, unstage); err != nil {
-			return err
-		}
-	}
-	for _, p := range mine {
-		file := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.Remove(file); err != nil && !os.IsNotExist(err) {
-			return err
-		}
-		// The folders git made for them, once empty (Remove fails else).
-		for d := filepath.Dir(file); d != dir && fsutil.Within(dir, d); d = filepath.Dir(d) {
-			if os.Remove(d) != nil {
-				break
-			}
-		}
-	}
-	if len(mine) > 0 {
-		m.LogEvent(rec, "merge-taken-back", fmt.Sprintf("%d %s the killed merge had written into %s", len(mine), text.Plural(len(mine), "file", "files"), dir))
-	}
-	return nil
-}
-
-// worktreeOnBranch is the worktree that has ref checked out, if any.
-func worktreeOnBranch(wts []git.Worktree, ref string) *git.Worktree {
-	for i := range wts {
-		if wts[i].Branch == ref {
-			return &wts[i]
-		}
-	}
-	return nil
 }
 
 // RemoveOrphan removes an orphaned task (its folder gone, or git's admin

@@ -41,6 +41,9 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	m.EndLeftoverInit(rec) // the dead creator's init, if it outlived it
 	// What a killed git left: its index.lock, git worktree add's lock.
 	m.ClearStaleLocks(rec)
+	if err := m.finishKilledAdd(ctx, rec); err != nil {
+		return nil, err
+	}
 	m.ClearInitializingLock(ctx, rec)
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.Registered(ctx, rec.Path)

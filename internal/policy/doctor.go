@@ -178,9 +178,13 @@ func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
 			return nil // a merge is using it right now
 		}
 		return &task.Problem{Kind: task.LeftoverMerge, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1,
-			Detail:  "git wt merge was stopped while it used this temporary worktree; the branch it merged into is unchanged",
-			Fix:     "remove the temporary worktree",
-			FixWith: func(ctx context.Context, _ bool) error { return m.DropWorktree(ctx, wt.Path) }}
+			Detail: "git wt merge was stopped while it used this temporary worktree; the branch it merged into is unchanged",
+			Fix:    "remove the temporary worktree",
+			FixWith: func(ctx context.Context, _ bool) error {
+				err := m.DropWorktree(ctx, wt.Path)
+				os.Remove(filepath.Dir(wt.Path)) // the folder of temporary worktrees, only if empty
+				return err
+			}}
 	}
 	if _, err := os.Lstat(wt.Path); wt.Prunable || err != nil {
 		p := &task.Problem{Kind: task.PrunableEntry, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1, Missing: true,

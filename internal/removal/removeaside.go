@@ -155,6 +155,11 @@ func (m *Remover) beginRemoval(ctx context.Context, e *record.Entry, examined re
 		if err := r.Move(record.Removing, me); err != nil {
 			return task.NotNow(r, record.Removing, err)
 		}
+		if examined == record.Creating || examined == record.Initializing {
+			// Should this process die, the record must not say the task
+			// was active: its creation never finished (priorOfRemoval).
+			r.Init.Status, r.Init.Error = record.InitFailed, fmt.Sprintf("its creation did not finish, and its removal by process %d was stopped", me.PID)
+		}
 		return nil
 	})
 	if err != nil && e.Record.State == record.Removing && e.Record.Owner() == me {
@@ -224,6 +229,9 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		}
 		return nil // put back by the other removal: look at it again
 	}
+	if rec.State == record.Merging && !dryRun {
+		m.takeBackMerge(ctx, rec)
+	}
 	if rec.State != record.Removing || dryRun {
 		return nil
 	}
@@ -234,6 +242,20 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		}
 		if _, err := os.Lstat(rec.Path); err == nil {
 			return exitcode.Failedf("both %s and %s (left by an interrupted removal) exist: look at both, delete the one you do not need, then run git wt rm %s again", rec.Path, trash, text.ShellQuote(rec.Task))
+		}
+		if priorOfRemoval(rec) == record.Failed && m.holdsNothingOfItsOwn(ctx, rec, trash) {
+			// A failed task's folder (an unfinished creation's, whose
+			// checkout may have stopped half way), put back, would be
+			// looked at in place, where a file the checkout never wrote
+			// reads as a change. It is looked at here, against its branch
+			// (a missing file does not count): holding nothing of its
+			// own, it goes, as the creation's rollback would take it.
+			if err := fsutil.RemoveAll(trash); err != nil {
+				return halfRemoved(rec, "cannot delete %s: %v", trash, err)
+			}
+			os.Remove(checkedMark(trash))
+			os.Remove(filepath.Dir(trash))
+			continue
 		}
 		if m.Registered(ctx, rec.Path) {
 			// The removal had not passed its second check: the folder goes
@@ -269,8 +291,52 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	}
 	if _, err := os.Lstat(rec.Path); err == nil {
 		m.putBack(e, record.Removing) // an ordinary task again, looked at like any other
+		if e.Record.State == record.Failed && checkoutNeverBegan(rec.Path) {
+			m.FinishKeptCheckout(ctx, e.Record) // an unfinished creation's: on its branch
+		}
 	}
 	return nil
+}
+
+// takeBackMerge takes back what the task's merge, killed mid-checkout,
+// left in the worktree of its base: once the task is removed, nothing
+// tells those files from the user's. What it cannot take back is said,
+// and the removal goes on: the task is the user's to remove.
+func (m *Remover) takeBackMerge(ctx context.Context, rec *record.Record) {
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	if err == nil {
+		err = m.TakeBackMerge(ctx, rec, wts, nil)
+	}
+	if err != nil {
+		m.Warn("the merge of %s was interrupted, and what it left in the worktree of %s was not looked at (%v): look at it with git status there", rec.Branch, rec.Base, err)
+	}
+}
+
+// checkoutNeverBegan reports whether the worktree at dir is one whose
+// creation registered it and never began its checkout: no index, and a
+// HEAD on no branch (detached at the start commit).
+func checkoutNeverBegan(dir string) bool {
+	_, admin, err := git.AdminDir(dir)
+	if err != nil {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(admin, "index")); err == nil {
+		return false
+	}
+	head, _, ok := git.ReadHead(admin)
+	return ok && head == ""
+}
+
+// holdsNothingOfItsOwn reports whether a folder a dead removal moved
+// into the trash holds nothing that the tip of the task's branch does not
+// (unsavedInTrash: files missing from it do not count) and no process
+// works in it.
+func (m *Remover) holdsNothingOfItsOwn(ctx context.Context, rec *record.Record, trash string) bool {
+	if len(proc.UsersOf(trash)) > 0 {
+		return false
+	}
+	n, err := m.unsavedInTrash(ctx, rec, trash)
+	return err == nil && n == 0
 }
 
 // unsavedInTrash counts the files in a folder moved into the trash whose

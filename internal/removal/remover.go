@@ -16,6 +16,7 @@ import (
 type Remover struct {
 	*task.Manager
 	inspector
+	sweeper
 	// Pool is the warm pool, once wired: its entries count toward a full
 	// disk and wt.maxTotalSize, and go, oldest first, before any task
 	// does (SPEC §14).
@@ -42,5 +43,16 @@ type inspector interface {
 	Inspect(ctx context.Context, o inspect.LiveOptions) ([]inspect.Live, []git.Worktree, error)
 }
 
-// New returns the remover of m's tasks.
-func New(m *task.Manager, i inspector) *Remover { return &Remover{Manager: m, inspector: i} }
+// sweeper takes back what a merge killed mid-checkout left in the
+// worktree of its base, before the task that tells its files goes, and
+// finishes the checkout of an unfinished creation whose folder a
+// removal put back.
+type sweeper interface {
+	TakeBackMerge(ctx context.Context, rec *record.Record, wts []git.Worktree, check func(dir string) error) error
+	FinishKeptCheckout(ctx context.Context, rec *record.Record)
+}
+
+// New returns the remover of m's tasks; i looks, w sweeps.
+func New(m *task.Manager, i inspector, w sweeper) *Remover {
+	return &Remover{Manager: m, inspector: i, sweeper: w}
+}

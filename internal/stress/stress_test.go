@@ -12,6 +12,7 @@
 //
 //	STRESS_TIME=10m make stress        # long run, fails on any violation
 //	STRESS_SEED=123 make stress        # replay a seed
+//	STRESS_KEEP=/tmp/k make stress     # keep the sandbox of a run that fails
 //	go test ./internal/stress          # the run of make test (defaultTime)
 package stress
 
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -35,18 +37,8 @@ func TestMain(m *testing.M) { testutil.Main(m) }
 
 const (
 	// defaultTime is the run of plain go test (make test); make stress
-	// runs longer, and fails on what it finds. 10 s while violations of
-	// the kind below stay open (2026-11-25, each seen once or twice in
-	// a dozen 20 s runs; see the stop notes):
-	//   - a merge killed mid-checkout into the main worktree leaves a file
-	//     there that its repair does not take back (seed
-	//     1795639728563717708);
-	//   - a creation killed before git wrote the worktree's .git file, in
-	//     a folder another process wrote into, is kept failed with no
-	//     worktree, or with a detached HEAD (seed 1795640198691461573);
-	//   - a file exec wrote during a killed rm of a task being created is
-	//     committed and its branch deleted (seed 1795640373465610675).
-	defaultTime = 10 * time.Second
+	// runs longer, and fails on what it finds.
+	defaultTime = 45 * time.Second
 	workers     = 10
 	// files in the repository, so that checkouts take a moment
 	checkoutFiles = 300
@@ -101,6 +93,20 @@ func TestStress(t *testing.T) {
 	found := st.checker().check()
 	st.summary(t)
 	report(t, cfg, found)
+	if dir := os.Getenv("STRESS_KEEP"); dir != "" && len(found) > 0 {
+		st.keep(dir)
+	}
+}
+
+// keep copies the sandbox (the repository with its event log, the base
+// dir, the trash) to dir for a diagnosis: STRESS_KEEP=dir.
+func (st *stress) keep(dir string) {
+	dest := filepath.Join(dir, filepath.Base(filepath.Dir(st.root)))
+	if out, err := exec.Command("cp", "-a", st.root, dest).CombinedOutput(); err != nil {
+		st.t.Logf("STRESS_KEEP: %v: %s", err, out)
+		return
+	}
+	st.t.Logf("STRESS_KEEP: the sandbox is kept at %s", dest)
 }
 
 // stress is one run's sandbox and what happened in it.

@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Commit stages everything in the task's worktree (new files too, ignored
@@ -30,6 +32,9 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 	}
 	defer l.Release()
 	task.Checkpoint(ctx, "commit:locked")
+	if err := m.committable(ctx, rec); err != nil {
+		return "", false, err
+	}
 	m.ClearStaleLocks(rec) // a killed git's: git add would refuse to run
 	if err := m.Git.Index().StageAll(ctx, rec.Path); err != nil {
 		return "", false, worktreeGone(rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))
@@ -48,4 +53,30 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 		m.LogEvent(rec, "committed", sha)
 	}
 	return sha, staged, err
+}
+
+// committable refuses (exit 3, nothing staged) a commit in a worktree
+// whose HEAD is on no branch: a task whose creation has registered the
+// worktree but not checked it out yet (HEAD detached at the start commit,
+// or not yet written), or one the user detached. A commit there would
+// reach no branch, and the creation's checkout, or the task's removal,
+// would then drop it, and the file it staged with it.
+func (m *Flow) committable(ctx context.Context, rec *record.Record) error {
+	if rec.State == record.Creating {
+		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is still being created (its checkout may not be done), so nothing was committed: run git wt new %s (it waits for the creation, or finishes one that was stopped), then commit again", rec.Task, text.ShellQuote(rec.Task))
+	}
+	if !m.onABranch(ctx, rec.Path) {
+		return exitcode.Refusedf("%s has no branch checked out (its HEAD is detached), so nothing was committed: a commit there would be on no branch; check out %s there (git -C %s switch %s), then commit again", rec.Path, rec.Branch, text.ShellQuote(rec.Path), text.ShellQuote(rec.Branch))
+	}
+	return nil
+}
+
+// onABranch reports whether the worktree at dir has a branch checked out,
+// from a linked worktree's HEAD file (git's own answer for another).
+func (m *Flow) onABranch(ctx context.Context, dir string) bool {
+	if _, admin, err := git.AdminDir(dir); err == nil {
+		ref, _, ok := git.ReadHead(admin) // not ok: cut short by a killed git
+		return ok && ref != ""
+	}
+	return m.Git.OnABranch(ctx, dir)
 }

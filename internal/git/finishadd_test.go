@@ -1,0 +1,69 @@
+// This test protects the finishing of a git worktree add killed before it
+// wrote the worktree's .git file (FinishWorktreeAdd): only the admin
+// entry that add made is completed, as git writes its files, and a folder
+// no killed add left gets nothing.
+package git
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		entries map[string]map[string]string // admin entry → its files
+		want    string                       // the entry completed; "" for none
+	}{
+		{"its gitdir names the folder", map[string]map[string]string{
+			"T": {"locked": "initializing", "gitdir": "{path}/.git\n"}, "T1": {"locked": "initializing"}}, "T"},
+		{"killed before its gitdir", map[string]map[string]string{
+			"other": {"locked": "initializing"}, "T2": {"locked": "initializing"}}, "T2"},
+		{"another folder's entry", map[string]map[string]string{
+			"T": {"gitdir": "/elsewhere/T/.git\n"}, "TX": {"locked": "initializing"}}, ""},
+		{"a user's lock, not git's", map[string]map[string]string{"T": {"locked": "mine"}}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, _ := filepath.EvalSymlinks(t.TempDir())
+			common, path := filepath.Join(root, ".git"), filepath.Join(root, "wts", "T")
+			os.MkdirAll(path, 0o755)
+			for name, files := range c.entries {
+				os.MkdirAll(filepath.Join(common, "worktrees", name), 0o755)
+				for f, content := range files {
+					if content == "{path}/.git\n" {
+						content = path + "/.git\n"
+					}
+					os.WriteFile(filepath.Join(common, "worktrees", name, f), []byte(content), 0o644)
+				}
+			}
+			wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T")
+			if c.want == "" {
+				if !errors.Is(err, ErrNoKilledAdd) || wrote || exists(filepath.Join(path, ".git")) {
+					t.Fatalf("got %v %v, want ErrNoKilledAdd and no .git file", wrote, err)
+				}
+				return
+			}
+			admin := filepath.Join(common, "worktrees", c.want)
+			for file, want := range map[string]string{
+				filepath.Join(path, ".git"):       "gitdir: " + admin + "\n",
+				filepath.Join(admin, "gitdir"):    path + "/.git\n",
+				filepath.Join(admin, "HEAD"):      "ref: refs/heads/wt/T\n",
+				filepath.Join(admin, "commondir"): "../..\n",
+			} {
+				if got, _ := os.ReadFile(file); string(got) != want {
+					t.Errorf("%s: %q, want %q (err %v)", file, got, want, err)
+				}
+			}
+			if exists(filepath.Join(admin, "locked")) || !wrote {
+				t.Errorf("git's initializing lock is still there, or it says it wrote nothing (%v)", wrote)
+			}
+			if wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T"); wrote || err != nil {
+				t.Errorf("finishing a finished worktree wrote %v, %v", wrote, err)
+			}
+		})
+	}
+}
+
+func exists(p string) bool { _, err := os.Lstat(p); return err == nil }

@@ -52,7 +52,7 @@ func TestGitProcessesPerCommand(t *testing.T) {
 		{[]string{"path", "warm-up"}, 2},     // rev-parse, cat-file (side by side)
 		{[]string{"count"}, 2},               // rev-parse, for-each-ref
 		{[]string{"new", "T"}, 9},            // of which one (worktree add) under the lock
-		{[]string{"new", "T"}, 2},            // it exists: config (which confirms where the repository is), cat-file
+		{[]string{"new", "T"}, 3},            // it exists: config (which confirms where the repository is), cat-file, and the update-ref started beside them for a record it does not write
 		{[]string{"list", "--no-status"}, 2}, // config, one for-each-ref (the record blobs are cached)
 		{[]string{"list"}, 2 + 2},            // and one git status per worktree, which says what it has checked out
 		{[]string{"show", "T"}, 4},           // config, cat-file, worktree list, status

@@ -463,3 +463,82 @@ func TestAFillDrainsEntriesBeyondWtPool(t *testing.T) {
 		t.Fatalf("after wt.pool went from 3 to 1: %d ready %v (dropped %v, before %v)", ready, after, f.Dropped, before)
 	}
 }
+
+// A drain leaves the entry a running fill is making: its ref is the
+// fill's until it is ready (the fill's own write of it would fail, and
+// its half-made worktree stay behind).
+func TestADrainLeavesTheEntryAFillIsMaking(t *testing.T) {
+	s := poolSandbox(t, "1")
+	cmd, _, stderr, goOn := paused(t, s, s.Repo, "pool:checked-out", "pool", "--fill")
+	s.MustWT("pool", "--drain")
+	goOn()
+	if code := exitCode(cmd); code != 0 {
+		t.Fatalf("the fill exited %d: %s", code, stderr)
+	}
+	if ready, paths := poolEntries(t, s); ready != 1 || len(paths) != 1 {
+		t.Fatalf("after the fill: %d ready %v", ready, paths)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor: %s", r)
+	}
+}
+
+// A pool folder with no ref and no .git (a removal or a fill killed half
+// way) is no worktree anyone can work in: doctor --fix removes it.
+func TestDoctorRemovesAHalfRemovedPoolFolder(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	s.Git(s.Repo, "config", "wt.pool", "0")
+	_, entries := poolEntries(t, s)
+	s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
+	os.Remove(filepath.Join(entries[0], ".git"))
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(entries[0]) {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 || strings.Contains(s.Git(s.Repo, "worktree", "list"), ".pool") {
+		t.Fatalf("doctor after the fix: %s", r)
+	}
+}
+
+// A drain killed while it deleted an entry's files leaves an entry no
+// claim takes, which doctor --fix finishes removing; a folder left half
+// removed without its ref is removed too (what went is in git).
+func TestAKilledDrainIsFinishedByDoctor(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	s.Git(s.Repo, "config", "wt.pool", "0")
+	_, entries := poolEntries(t, s)
+	kill(stopAt(t, s, "pool:dropping", "pool", "--drain"))
+	os.RemoveAll(filepath.Join(entries[0], "a")) // as git's removal had begun
+	if path := s.MustWT("new", "T").Out(); fromEntry(path) != "" {
+		t.Fatal("an entry being removed was handed out")
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(entries[0]) {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the fix: %s", r)
+	}
+}
+
+func TestDoctorRemovesARefLessHalfRemovedPoolWorktree(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	s.Git(s.Repo, "config", "wt.pool", "0")
+	_, entries := poolEntries(t, s)
+	s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
+	os.RemoveAll(filepath.Join(entries[0], "a"))
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(entries[0]) {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	// A changed file is someone's work: that one stays without --force.
+	s.Git(s.Repo, "config", "wt.pool", "1")
+	s.MustWT("pool", "--fill")
+	_, entries = poolEntries(t, s)
+	s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
+	s.Write(filepath.Join(entries[0], "a", "change.txt"), "someone's change\n")
+	s.WT("doctor", "--fix")
+	if !testutil.Exists(filepath.Join(entries[0], "a", "change.txt")) {
+		t.Fatal("doctor --fix removed a pool worktree with a changed file")
+	}
+}

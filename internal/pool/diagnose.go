@@ -65,7 +65,7 @@ func (p *Pool) diagnoseEntry(ctx context.Context, it *record.PoolItem, filling b
 		if filling {
 			return nil // the fill running now is making it
 		}
-		pr.Kind, pr.Detail, pr.Fix = UnfinishedEntry, fmt.Sprintf("a fill by process %d stopped before this entry was ready", e.CreatorPID), "remove it"
+		pr.Kind, pr.Detail, pr.Fix = UnfinishedEntry, "a fill stopped before this entry was ready, or a removal before it ended", "remove it"
 		pr.FixWith = func(ctx context.Context, _ bool) error { return p.repairUnfinished(ctx, it) }
 		return pr
 	case !p.isEntryFolder(e.Path):
@@ -129,14 +129,20 @@ func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned ma
 			continue
 		}
 		pr := &task.Problem{Kind: OrphanEntry, Path: path, Age: folderAge(path), Fix: "remove it"}
+		linked, _ := git.LinkedWorktree(path, p.Repo.CommonDir)
 		why := ""
-		if registered[path] {
+		if registered[path] && linked {
 			why = p.unfit(ctx, path)
 		}
 		switch {
-		case !registered[path]:
-			// git-wt's own folder, no worktree of git's: nobody works there.
-			pr.Detail = "a folder in the pool folder that no pool entry owns and git does not know"
+		case why != "" && p.onlyFilesMissing(ctx, path):
+			// A removal killed half way: what git deleted is in git.
+			pr.Detail = "a pool worktree that no pool entry owns, half removed"
+			pr.FixWith = func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }
+		case !registered[path] || !linked:
+			// git-wt's own folder, no worktree git can work in (a fill
+			// or a removal killed half way): nobody works there.
+			pr.Detail = "a folder in the pool folder that no pool entry owns and that is no worktree git can use"
 			pr.FixWith = func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }
 		case why == "":
 			pr.Detail = "a clean pool worktree that no pool entry owns"
@@ -173,6 +179,22 @@ func (p *Pool) removeOrphan(ctx context.Context, path string, force bool) error 
 		}
 	}
 	return p.removeFolder(ctx, path, force)
+}
+
+// onlyFilesMissing says whether the only changes in the worktree at path
+// are tracked files missing: what a removal killed half way leaves, whose
+// content git has. Any other change may be someone's work.
+func (p *Pool) onlyFilesMissing(ctx context.Context, path string) bool {
+	st, err := p.Git.Status(ctx, path, gitStatusOptions)
+	if err != nil || len(st.Entries) == 0 {
+		return false
+	}
+	for _, e := range st.Entries {
+		if e.Kind != '1' || e.XY != ".D" {
+			return false
+		}
+	}
+	return true
 }
 
 // folderAge is how long ago the folder changed, for wt.orphanGrace.

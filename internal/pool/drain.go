@@ -10,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // gitStatusOptions is how an entry is checked for changes: as a task is
@@ -35,7 +36,9 @@ func (p *Pool) Drain(ctx context.Context, force bool, keep func(*record.PoolEntr
 	out := []Drained{}
 	for i := range items {
 		it := &items[i]
-		if it.Err != nil || (keep != nil && keep(it.Entry)) {
+		// An entry not ready yet is the running fill's (or, left by a
+		// killed one, doctor's and the next fill's).
+		if it.Err != nil || !it.Entry.Ready || (keep != nil && keep(it.Entry)) {
 			continue
 		}
 		d := Drained{ID: it.ID, Path: it.Entry.Path, Outcome: "removed"}
@@ -50,15 +53,33 @@ func (p *Pool) Drain(ctx context.Context, force bool, keep func(*record.PoolEntr
 	return out, nil
 }
 
-// drop removes an entry: its ref first, at the value read (an entry a
-// claim took meanwhile is left alone: git.ErrStale), then its worktree.
-// The worktree stays when it is not where an entry belongs, or, without
-// force, when it is dirty or locked: an exitcode error says why.
+// drop removes an entry. Without force, one that is unfit (dirty,
+// locked, not where an entry belongs) only loses its ref: its worktree
+// stays for doctor, and an exitcode error says why. Otherwise the entry is
+// first marked not ready (compare and swap: an entry a claim took
+// meanwhile is left alone, git.ErrStale), so that a removal killed half
+// way leaves an entry no claim takes and that doctor and the next fill
+// finish removing; then its worktree goes, then its ref.
 func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error {
-	if err := p.Store.DeletePool(ctx, it); err != nil {
+	if !force {
+		if why := p.fit(ctx, it); why != "" {
+			if err := p.Store.DeletePool(ctx, it); err != nil {
+				return err
+			}
+			return exitcode.RefusedAs(exitcode.KindDirty, "pool entry %s was kept: %s (git wt pool --drain --force removes it)", it.Entry.Path, why)
+		}
+	}
+	if it.Entry.Ready {
+		it.Entry.Ready = false
+		if err := p.Store.SavePool(ctx, it); err != nil {
+			return err
+		}
+		task.Checkpoint(ctx, "pool:dropping")
+	}
+	if err := p.removeFolder(ctx, it.Entry.Path, true); err != nil {
 		return err
 	}
-	return p.removeFolder(ctx, it.Entry.Path, force)
+	return p.Store.DeletePool(ctx, it)
 }
 
 // removeFolder removes a pool folder and its admin entry, unless unfit
@@ -149,7 +170,7 @@ func (p *Pool) drainOldest(ctx context.Context, enough func(freed int64) bool) b
 			break
 		}
 		it := &items[i]
-		if it.Err != nil || !p.isEntryFolder(it.Entry.Path) {
+		if it.Err != nil || !it.Entry.Ready || !p.isEntryFolder(it.Entry.Path) {
 			continue
 		}
 		size := fsutil.DiskUsage(it.Entry.Path)

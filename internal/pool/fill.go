@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
@@ -135,20 +136,30 @@ func (p *Pool) make(ctx context.Context, base task.Base, log io.Writer) (string,
 		return "", err
 	}
 	task.Checkpoint(ctx, "pool:added")
-	if err := p.prepare(ctx, it, log); err != nil {
+	err = p.prepare(ctx, it, log)
+	if err == nil {
+		it.Entry.Ready = true
+		it.Entry.Init.Status = record.InitSuccess
+		err = p.Store.SavePool(ctx, it)
+	}
+	if err != nil {
 		if ctx.Err() == nil {
-			p.drop(ctx, it, true)
+			p.discard(ctx, it)
 		}
 		return "", fmt.Errorf("pool entry %s failed: %w", e.ID, err)
-	}
-	it.Entry.Ready = true
-	it.Entry.Init.Status = record.InitSuccess
-	if err := p.Store.SavePool(ctx, it); err != nil {
-		return "", err
 	}
 	task.Checkpoint(ctx, "pool:ready")
 	fmt.Fprintf(log, "git-wt: pool entry %s is ready\n", e.ID)
 	return e.ID, nil
+}
+
+// discard removes an entry this fill was making and could not finish:
+// its ref, and its worktree, which is the fill's own even when the ref
+// went meanwhile (a person deleted it, say).
+func (p *Pool) discard(ctx context.Context, it *record.PoolItem) {
+	if err := p.drop(ctx, it, true); errors.Is(err, git.ErrStale) {
+		p.removeFolder(ctx, it.Entry.Path, true)
+	}
 }
 
 // register writes the entry's ref and adds its worktree, detached and not
@@ -165,7 +176,7 @@ func (p *Pool) register(ctx context.Context, e *record.PoolEntry) (*record.PoolI
 	}
 	if err := p.Git.AddWorktree(ctx, p.Repo.MainDir, e.Path, e.Commit); err != nil {
 		l.Release()
-		p.drop(ctx, it, true)
+		p.discard(ctx, it)
 		return nil, fmt.Errorf("cannot add the pool entry %s: %w", e.Path, err)
 	}
 	return it, nil

@@ -170,12 +170,69 @@ func (c *checker) records() {
 		recorded[canon(r.Path)] = true
 		c.recordAgrees(ref, r, byPath)
 	}
+	pooled := c.poolEntries(byPath)
 	for path := range byPath {
-		if !recorded[path] {
-			c.add("worktree-without-record", "git has a worktree at %s that no record names", path)
+		if !recorded[path] && !pooled[path] {
+			c.add("worktree-without-record", "git has a worktree at %s that no record or pool entry names", path)
 		}
 	}
 	c.folders(recorded)
+}
+
+// poolEntries checks the warm pool: every worktree in the pool folder has
+// a ready entry's ref, and every ref its worktree, detached and clean. It
+// returns the entries' worktrees.
+func (c *checker) poolEntries(byPath map[string]gitWorktree) map[string]bool {
+	pooled := map[string]bool{}
+	out, err := c.git("for-each-ref", "--format=%(refname) %(objectname)", "refs/git-wt/pool/")
+	if err != nil {
+		c.add("pool-refs", "%v", err)
+		return pooled
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		ref, oid, found := strings.Cut(line, " ")
+		if !found {
+			continue
+		}
+		var e struct {
+			Path  string `json:"path"`
+			Ready bool   `json:"ready"`
+		}
+		blob, err := c.git("cat-file", "blob", oid)
+		if err == nil {
+			err = json.Unmarshal([]byte(blob), &e)
+		}
+		switch wt, ok := byPath[canon(e.Path)]; {
+		case err != nil:
+			c.add("pool-entry-invalid", "%s: %v %q", ref, err, blob)
+		case !e.Ready:
+			c.add("pool-entry-unfinished", "%s (%s) is not ready after doctor --fix, with no fill running", ref, e.Path)
+		case !ok:
+			c.add("pool-entry-without-worktree", "%s: git has no worktree at %s", ref, e.Path)
+		case wt.branch != "":
+			c.add("pool-entry-on-a-branch", "%s: %s has %s checked out", ref, e.Path, wt.branch)
+		default:
+			pooled[canon(e.Path)] = true
+			if st, err := c.gitIn(e.Path, "status", "--porcelain"); err != nil || st != "" {
+				c.add("pool-entry-dirty", "%s: %s: %v %s", ref, e.Path, err, st)
+			}
+		}
+	}
+	for path := range byPath {
+		if inside(path, canon(filepath.Join(c.baseDir, ".pool"))) && !pooled[path] {
+			c.add("pool-worktree-without-entry", "git has a worktree at %s in the pool folder that no ready entry names", path)
+			pooled[path] = true // reported once
+		}
+	}
+	return pooled
+}
+
+// gitIn runs git in dir.
+func (c *checker) gitIn(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, c.env
+	out, err := cmd.Output()
+	return string(out), err
 }
 
 // recordAgrees checks one record against git's worktree and the folder.
@@ -214,8 +271,20 @@ func (c *checker) folders(recorded map[string]bool) {
 				c.add("trash-left", "%s still holds %d entries (%s ...) after doctor --fix", path, len(left), left[0].Name())
 			}
 		case e.Name() == ".pool":
+			c.poolFolders(path)
 		case !recorded[canon(path)]:
 			c.add("stray-folder", "%s is in the base dir but no record names it", path)
+		}
+	}
+}
+
+// poolFolders checks that every folder in the pool folder is a worktree
+// of git's (a pool entry: poolEntries checks it has its ref).
+func (c *checker) poolFolders(pool string) {
+	entries, _ := os.ReadDir(pool)
+	for _, e := range entries {
+		if !exists(filepath.Join(pool, e.Name(), ".git")) {
+			c.add("stray-pool-folder", "%s is in the pool folder but is no worktree", filepath.Join(pool, e.Name()))
 		}
 	}
 }

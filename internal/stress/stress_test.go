@@ -102,6 +102,7 @@ func TestStress(t *testing.T) {
 // dir, the trash) to dir for a diagnosis: STRESS_KEEP=dir.
 func (st *stress) keep(dir string) {
 	dest := filepath.Join(dir, filepath.Base(filepath.Dir(st.root)))
+	os.MkdirAll(dir, 0o755)
 	if out, err := exec.Command("cp", "-a", st.root, dest).CombinedOutput(); err != nil {
 		st.t.Logf("STRESS_KEEP: %v: %s", err, out)
 		return
@@ -139,6 +140,9 @@ func setup(t *testing.T, cfg config) *stress {
 		"wt.gcInterval":  "2s",
 		"wt.lockTimeout": "30s",
 		"wt.init":        "sleep 0.05; mkdir -p build && echo ok > build/init.txt",
+		// A warm pool: new claims entries, fills run in the background.
+		"wt.pool":     "2",
+		"wt.poolInit": "sleep 0.05; mkdir -p build && echo pool > build/pool.txt",
 	} {
 		s.Git(s.Repo, "config", k, v)
 	}
@@ -205,6 +209,7 @@ func (st *stress) storm(cfg config) {
 // the task left merging. A record left merging without that (killed
 // before or after git's merge) is doctor --fix's to repair.
 func (st *stress) repair() {
+	st.waitForFills()
 	if exists(filepath.Join(st.s.Repo, ".git", "MERGE_HEAD")) {
 		st.t.Log("repair: a killed merge left the main worktree mid-merge: git merge --abort, then git wt merge again")
 		st.s.GitOK(st.s.Repo, "merge", "--abort")
@@ -223,6 +228,26 @@ func (st *stress) repair() {
 		}
 	}
 	st.doctor = st.runner.wt(-1, 0, "doctor")
+}
+
+// waitForFills waits until no pool fill that a new or a gc started in
+// the background runs: they outlive the storm's processes.
+func (st *stress) waitForFills() {
+	deadline := time.Now().Add(opTimeout)
+	for time.Now().Before(deadline) {
+		busy := false
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			cmd, _ := os.ReadFile(p)
+			cwd, _ := os.Readlink(filepath.Join(filepath.Dir(p), "cwd"))
+			busy = busy || strings.Contains(string(cmd), "pool\x00--fill") && cwd == st.s.Repo
+		}
+		if !busy {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	st.t.Errorf("a background pool fill still runs %s after the storm", opTimeout)
 }
 
 func (st *stress) checker() *checker {

@@ -103,6 +103,8 @@ var ops = []op{
 	{"init", 3, onTask("init")},
 	{"list", 3, simple("list")},
 	{"path", 3, (*worker).opPath},
+	{"pool-fill", 3, simple("pool", "--fill")},
+	{"pool-drain", 1, simple("pool", "--drain")},
 }
 
 // loop runs random operations until the deadline.

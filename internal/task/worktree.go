@@ -66,12 +66,26 @@ func (m *Manager) DropWorktree(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	// Fails when git never registered the path; the folder check below
-	// still removes what git left.
-	m.Git.RemoveWorktree(ctx, m.Repo.MainDir, path)
+	// Fails when git never registered the path, or cannot read the
+	// folder as a worktree (no .git file); the folder check below still
+	// removes what git left.
+	gitErr := m.Git.RemoveWorktree(ctx, m.Repo.MainDir, path)
 	l.Release()
-	if _, err := os.Lstat(path); err == nil {
-		return fsutil.RemoveAll(path)
+	if _, err := os.Lstat(path); err != nil {
+		return nil
 	}
+	if err := fsutil.RemoveAll(path); err != nil {
+		return err
+	}
+	if gitErr == nil {
+		return nil
+	}
+	// With the folder gone, git drops an admin entry it could not
+	// remove with it (and fails, harmlessly, where there is none).
+	if l, err = m.Lock(ctx); err != nil {
+		return err
+	}
+	defer l.Release()
+	m.Git.RemoveWorktree(ctx, m.Repo.MainDir, path)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,7 +27,7 @@ type Offer struct {
 }
 
 // Offer lists the ready entries, those made at commit first (their files
-// are the base's already), then the newest. nil when there are none.
+// are the base's already). nil when there are none.
 func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 	items, err := p.Entries(ctx)
 	if err != nil {
@@ -36,14 +37,18 @@ func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 	if len(items) == 0 {
 		return nil
 	}
+	// In a random order within each kind: a burst of new would otherwise
+	// all check, and race for, the same entry first, and all but one
+	// start again on the next.
+	rand.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
 	slices.SortStableFunc(items, func(a, b record.PoolItem) int {
-		if (a.Entry.Commit == commit) != (b.Entry.Commit == commit) {
-			if a.Entry.Commit == commit {
-				return -1
-			}
-			return 1
+		switch at := a.Entry.Commit == commit; {
+		case at == (b.Entry.Commit == commit):
+			return 0
+		case at:
+			return -1
 		}
-		return b.Entry.CreatedAt.Compare(a.Entry.CreatedAt)
+		return 1
 	})
 	o := &Offer{p: p, items: items}
 	first := &items[0]

@@ -527,22 +527,8 @@ func benchPool(env []string, root string) []row {
 	makeRepo(env, repo, 5000, 200)
 	git(env, repo, "config", "wt.pool", "1")
 	at := output(env, repo, "rev-parse", "HEAD")
-	claim := func(i int) time.Duration {
-		waitForFills(repo)
-		wt(env, repo, "pool", "--fill", "--quiet")
-		d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-		waitForFills(repo)
-		wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-		return d
-	}
-	plain := func(i int) time.Duration {
-		p := plainWorktree(repo, i)
-		d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
-		git(env, repo, "worktree", "remove", "--force", p)
-		git(env, repo, "branch", "-q", "-D", fmt.Sprintf("plain/%d", i))
-		return d
-	}
-	wtD, gitD := interleave(*rounds, claim, plain)
+	plain := plainAdd(env, repo)
+	wtD, gitD := interleave(*rounds, claimFromPool(env, repo), plain)
 	rows := []row{ratioRow("new from the pool, 5,000 files", 0.25, wtD, gitD)}
 
 	// The base moved on by commits that changed n files since the entry
@@ -578,6 +564,32 @@ func benchPool(env []string, root string) []row {
 	return rows
 }
 
+// claimFromPool is round i of new from a pool of one entry, filled
+// first; the fill new starts in the background, and the rm, run outside
+// the timing.
+func claimFromPool(env []string, repo string) func(i int) time.Duration {
+	return func(i int) time.Duration {
+		waitForFills(repo)
+		wt(env, repo, "pool", "--fill", "--quiet")
+		d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
+		waitForFills(repo)
+		wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
+		return d
+	}
+}
+
+// plainAdd is round i of plain git's `worktree add -b`, what new without
+// a pool costs.
+func plainAdd(env []string, repo string) func(i int) time.Duration {
+	return func(i int) time.Duration {
+		p := plainWorktree(repo, i)
+		d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
+		git(env, repo, "worktree", "remove", "--force", p)
+		git(env, repo, "branch", "-q", "-D", fmt.Sprintf("plain/%d", i))
+		return d
+	}
+}
+
 // waitForFills waits until no `git wt pool --fill` runs in repo: new
 // starts one in the background, which must not run into the next timing.
 func waitForFills(repo string) {
@@ -606,22 +618,7 @@ func benchPoolBig(env []string, root string) []row {
 	makeBigRepo(env, repo)
 	git(env, repo, "config", "wt.pool", "1")
 	rounds := max(3, *rounds/3) // each plain checkout writes 100,000 files
-	wtD, gitD := interleave(rounds,
-		func(i int) time.Duration {
-			waitForFills(repo)
-			wt(env, repo, "pool", "--fill", "--quiet")
-			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-			waitForFills(repo)
-			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-			return d
-		},
-		func(i int) time.Duration {
-			p := plainWorktree(repo, i)
-			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
-			git(env, repo, "worktree", "remove", "--force", p)
-			git(env, repo, "branch", "-q", "-D", fmt.Sprintf("plain/%d", i))
-			return d
-		})
+	wtD, gitD := interleave(rounds, claimFromPool(env, repo), plainAdd(env, repo))
 	r := ratioRow("new from the pool, 100,000 files", 0.1, wtD, gitD)
 	r.note = "absolute: " + wtD.Round(time.Millisecond).String()
 	return []row{r}

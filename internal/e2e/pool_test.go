@@ -336,6 +336,32 @@ func TestAnUntrustedGitwtPoolIsIgnored(t *testing.T) {
 	}
 }
 
+// oneEntry fills a pool of one and turns wt.pool off (no refill to wait
+// for); it returns the entry's folder, whose ref it drops if asked.
+func oneEntry(t *testing.T, s *testutil.Sandbox, dropRef bool) string {
+	t.Helper()
+	s.Git(s.Repo, "config", "wt.pool", "1")
+	s.MustWT("pool", "--fill")
+	s.Git(s.Repo, "config", "wt.pool", "0")
+	_, entries := poolEntries(t, s)
+	if dropRef {
+		s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
+	}
+	return entries[0]
+}
+
+// fixedByDoctor runs doctor --fix, which must remove the pool folder
+// gone and leave doctor silent.
+func fixedByDoctor(t *testing.T, s *testutil.Sandbox, gone string) {
+	t.Helper()
+	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(gone) {
+		t.Fatalf("doctor --fix: %s", r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 || strings.Contains(s.Git(s.Repo, "worktree", "list"), ".pool") {
+		t.Fatalf("doctor after the fix: %s", r)
+	}
+}
+
 // consistentWithPool is consistent, leaving the pool's entries out.
 func consistentWithPool(t *testing.T, s *testutil.Sandbox) {
 	t.Helper()
@@ -423,28 +449,15 @@ func TestDoctorRepairsWhatIsLeftOfAPoolEntry(t *testing.T) {
 		dropRef, dropFile bool
 	}{{"folder gone", false, true}, {"ref and folder gone", true, true}, {"ref gone", true, false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := poolSandbox(t, "1")
-			s.MustWT("pool", "--fill")
-			s.Git(s.Repo, "config", "wt.pool", "0") // no refill to wait for
-			_, entries := poolEntries(t, s)
-			if tc.dropRef {
-				s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
-			}
+			s := poolSandbox(t, "0")
+			entry := oneEntry(t, s, tc.dropRef)
 			if tc.dropFile {
-				os.RemoveAll(entries[0])
+				os.RemoveAll(entry)
 			}
 			if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, "orphan-pool-entry") {
 				t.Fatalf("doctor: %s", r)
 			}
-			if r := s.WT("doctor", "--fix"); r.Code != 0 {
-				t.Fatalf("doctor --fix: %s", r)
-			}
-			if wts := s.Git(s.Repo, "worktree", "list"); strings.Contains(wts, ".pool") || testutil.Exists(entries[0]) {
-				t.Fatalf("left after the fix:\n%s", wts)
-			}
-			if r := s.WT("doctor"); r.Code != 0 {
-				t.Fatalf("doctor after the fix: %s", r)
-			}
+			fixedByDoctor(t, s, entry)
 		})
 	}
 }
@@ -486,59 +499,36 @@ func TestADrainLeavesTheEntryAFillIsMaking(t *testing.T) {
 // A pool folder with no ref and no .git (a removal or a fill killed half
 // way) is no worktree anyone can work in: doctor --fix removes it.
 func TestDoctorRemovesAHalfRemovedPoolFolder(t *testing.T) {
-	s := poolSandbox(t, "1")
-	s.MustWT("pool", "--fill")
-	s.Git(s.Repo, "config", "wt.pool", "0")
-	_, entries := poolEntries(t, s)
-	s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
-	os.Remove(filepath.Join(entries[0], ".git"))
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(entries[0]) {
-		t.Fatalf("doctor --fix: %s", r)
-	}
-	if r := s.WT("doctor"); r.Code != 0 || strings.Contains(s.Git(s.Repo, "worktree", "list"), ".pool") {
-		t.Fatalf("doctor after the fix: %s", r)
-	}
+	s := poolSandbox(t, "0")
+	entry := oneEntry(t, s, true)
+	os.Remove(filepath.Join(entry, ".git"))
+	fixedByDoctor(t, s, entry)
 }
 
 // A drain killed while it deleted an entry's files leaves an entry no
 // claim takes, which doctor --fix finishes removing; a folder left half
 // removed without its ref is removed too (what went is in git).
 func TestAKilledDrainIsFinishedByDoctor(t *testing.T) {
-	s := poolSandbox(t, "1")
-	s.MustWT("pool", "--fill")
-	s.Git(s.Repo, "config", "wt.pool", "0")
-	_, entries := poolEntries(t, s)
+	s := poolSandbox(t, "0")
+	entry := oneEntry(t, s, false)
 	kill(stopAt(t, s, "pool:dropping", "pool", "--drain"))
-	os.RemoveAll(filepath.Join(entries[0], "a")) // as git's removal had begun
+	os.RemoveAll(filepath.Join(entry, "a")) // as git's removal had begun
 	if path := s.MustWT("new", "T").Out(); fromEntry(path) != "" {
 		t.Fatal("an entry being removed was handed out")
 	}
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(entries[0]) {
-		t.Fatalf("doctor --fix: %s", r)
-	}
-	if r := s.WT("doctor"); r.Code != 0 {
-		t.Fatalf("doctor after the fix: %s", r)
-	}
+	fixedByDoctor(t, s, entry)
 }
 
 func TestDoctorRemovesARefLessHalfRemovedPoolWorktree(t *testing.T) {
-	s := poolSandbox(t, "1")
-	s.MustWT("pool", "--fill")
-	s.Git(s.Repo, "config", "wt.pool", "0")
-	_, entries := poolEntries(t, s)
-	s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
-	os.RemoveAll(filepath.Join(entries[0], "a"))
-	if r := s.WT("doctor", "--fix"); r.Code != 0 || testutil.Exists(entries[0]) {
-		t.Fatalf("doctor --fix: %s", r)
-	}
+	s := poolSandbox(t, "0")
+	entry := oneEntry(t, s, true)
+	os.RemoveAll(filepath.Join(entry, "a"))
+	fixedByDoctor(t, s, entry)
 	// A changed file is someone's work: that one stays without --force.
-	s.Git(s.Repo, "config", "wt.pool", "1")
-	s.MustWT("pool", "--fill")
-	_, entries = poolEntries(t, s)
-	s.Git(s.Repo, "update-ref", "-d", "refs/git-wt/pool/"+filepath.Base(entries[0]))
-	s.Write(filepath.Join(entries[0], "a", "change.txt"), "someone's change\n")
+	entry = oneEntry(t, s, true)
+	s.Write(filepath.Join(entry, "a", "change.txt"), "someone's change\n")
 	s.WT("doctor", "--fix")
-	if !testutil.Exists(filepath.Join(entries[0], "a", "change.txt")) {
+	if !testutil.Exists(filepath.Join(entry, "a", "change.txt")) {
 		t.Fatal("doctor --fix removed a pool worktree with a changed file")
 	}
 }

@@ -532,3 +532,25 @@ func TestDoctorRemovesARefLessHalfRemovedPoolWorktree(t *testing.T) {
 		t.Fatal("doctor --fix removed a pool worktree with a changed file")
 	}
 }
+
+// An entry whose ref names a folder outside the pool folder is never
+// handed out, and that folder is never deleted: only the ref goes.
+func TestAMisplacedPoolEntryIsNeverHandedOut(t *testing.T) {
+	s := poolSandbox(t, "0")
+	entry := oneEntry(t, s, false)
+	ref := "refs/git-wt/pool/" + filepath.Base(entry)
+	var e map[string]any
+	json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", ref)), &e)
+	e["path"] = s.Repo // the main worktree
+	data, _ := json.Marshal(e)
+	blobFile := filepath.Join(t.TempDir(), "entry.json")
+	os.WriteFile(blobFile, data, 0o644)
+	s.Git(s.Repo, "update-ref", ref, s.Git(s.Repo, "hash-object", "-w", blobFile))
+	if path := s.MustWT("new", "T").Out(); fromEntry(path) != "" {
+		t.Fatal("a misplaced entry was handed out")
+	}
+	s.WT("doctor", "--fix")
+	if !testutil.Exists(filepath.Join(s.Repo, "README.md")) || s.GitOK(s.Repo, "rev-parse", "--verify", "-q", ref) {
+		t.Fatal("the folder the ref named was touched, or the ref stayed")
+	}
+}

@@ -110,6 +110,8 @@ func TestMCPServerStoppedMidCallRollsTheCallBack(t *testing.T) {
 	// No client library is needed to stop a server: the protocol's lines
 	// are written by hand, and the client never hangs up.
 	cmd := s.Cmd(s.Repo, "mcp")
+	var serr strings.Builder
+	cmd.Stderr = &serr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +130,7 @@ func TestMCPServerStoppedMidCallRollsTheCallBack(t *testing.T) {
 		t.Fatalf("the server stopped by SIGTERM exited %d", code)
 	}
 	if records := s.Git(s.Repo, "for-each-ref", "refs/git-wt/tasks/"); records != "" || consistent(t, s) != 0 {
-		t.Fatalf("the call's new was not rolled back: %s", records)
+		t.Fatalf("the call's new was not rolled back: %s\nthe server said: %s", records, serr.String())
 	}
 }
 

@@ -65,6 +65,8 @@ func (m *Handler) dropNewBranch(ctx context.Context, branch, sha string) error {
 }
 
 // dropRecord deletes the record of a creation that failed.
+// An interrupt reaches the gits this process runs too: a record write
+// killed by it may leave the ref's lock file behind.
 func (m *Handler) dropRecord(ctx context.Context, e *record.Entry) error {
-	return m.Store.Delete(ctx, e.Slug, e.OID)
+	return m.PastStaleLock(e.Ref(), func() error { return m.Store.Delete(ctx, e.Slug, e.OID) })
 }

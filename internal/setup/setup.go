@@ -200,7 +200,10 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 	meter := m.StartMeter("init in "+rec.Path, int64(len(commands)), false)
 	defer meter.Done()
 	return runCommands(ctx, rec.Path, m.OwnEnv(rec), commands, log, out, func(pgid int, start string) {
-		if err := m.Update(ctx, e, func(r *record.Record) error {
+		// Not cut short by an interrupt: a record write killed half way
+		// leaves the ref's lock file, or a record the rollback no longer
+		// knows, and the rollback could not delete it.
+		if err := m.Update(context.WithoutCancel(ctx), e, func(r *record.Record) error {
 			r.Init.PGID, r.Init.PGIDStart = pgid, start
 			return nil
 		}); err != nil && ctx.Err() == nil {

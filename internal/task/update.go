@@ -100,15 +100,22 @@ func (m *Manager) SetState(e *record.Entry, state record.State) {
 // write until doctor ran: the writer deletes it, when no git of the
 // repository can own it (the judgement doctor makes), and tries once more.
 func (m *Manager) Save(ctx context.Context, e *record.Entry) error {
-	err := m.Store.Save(ctx, e)
+	return m.PastStaleLock(e.Ref(), func() error { return m.Store.Save(ctx, e) })
+}
+
+// PastStaleLock runs write, a write of ref; if it fails on the ref's lock
+// file, and no git of the repository can own that lock (a git killed
+// mid-write left it), the lock is deleted and write runs once more.
+func (m *Manager) PastStaleLock(ref string, write func() error) error {
+	err := write()
 	if !git.IsLockError(err) {
 		return err
 	}
-	lock := filepath.Join(m.Repo.CommonDir, filepath.FromSlash(e.Ref())+".lock")
+	lock := filepath.Join(m.Repo.CommonDir, filepath.FromSlash(ref)+".lock")
 	if proc.RemoveStaleLock(lock, m.RepoDirs()...) != nil {
 		return err
 	}
-	return m.Store.Save(ctx, e)
+	return write()
 }
 
 // RepoDirs are the folders where a git of this repository works: the

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/testutil"
 )
 
 var (
@@ -593,18 +595,7 @@ func plainAdd(env []string, repo string) func(i int) time.Duration {
 // waitForFills waits until no `git wt pool --fill` runs in repo: new
 // starts one in the background, which must not run into the next timing.
 func waitForFills(repo string) {
-	for {
-		busy := false
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, p := range procs {
-			cmd, _ := os.ReadFile(p)
-			if cwd, _ := os.Readlink(filepath.Join(filepath.Dir(p), "cwd")); cwd == repo && strings.Contains(string(cmd), "pool\x00--fill") {
-				busy = true
-			}
-		}
-		if !busy {
-			return
-		}
+	for testutil.FillRunning(repo) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }

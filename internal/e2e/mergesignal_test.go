@@ -19,6 +19,29 @@ import (
 	"github.com/git-wt/git-wt/internal/testutil"
 )
 
+// startHeldMerge starts `git wt merge T` (with extra) in a process group
+// of its own, its stderr kept; the hook or filter that waits on the fifo
+// hold is released when the test ends. The merge's exit comes on the
+// channel.
+func startHeldMerge(t *testing.T, s *testutil.Sandbox, hold string, extra ...string) (*exec.Cmd, chan error, *bytes.Buffer) {
+	t.Helper()
+	t.Cleanup(func() { // release a hook or filter that is still waiting
+		if f, err := os.OpenFile(hold, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	cmd := s.Cmd(s.Repo, append([]string{"merge", "T"}, extra...)...)
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, exited, stderr
+}
+
 // stopMidMerge starts `git wt merge T` in a process group of its own and
 // returns once git is half-way through the merge: the main worktree's
 // pre-merge-commit hook is running (the merged files are written, the
@@ -36,20 +59,7 @@ func stopMidMerge(t *testing.T, s *testutil.Sandbox, extra ...string) (*exec.Cmd
 	hook := filepath.Join(s.Repo, ".git", "hooks", "pre-merge-commit")
 	s.Write(hook, "#!/bin/sh\necho merging > '"+ready+"'\nread x < '"+hold+"'\n")
 	os.Chmod(hook, 0o755)
-	t.Cleanup(func() { // release a hook that is still waiting
-		if f, err := os.OpenFile(hold, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
-		}
-	})
-	cmd := s.Cmd(s.Repo, append([]string{"merge", "T"}, extra...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, exited, stderr := startHeldMerge(t, s, hold, extra...)
 	got := make(chan struct{})
 	go func() {
 		os.ReadFile(ready)
@@ -63,7 +73,7 @@ func stopMidMerge(t *testing.T, s *testutil.Sandbox, extra ...string) (*exec.Cmd
 		}
 		t.Fatalf("git wt merge ended (%v) before git ran the hook: %s", err, stderr.String())
 	}
-	return cmd, exited, &stderr
+	return cmd, exited, stderr
 }
 
 func TestMergeInterruptedIsTakenBack(t *testing.T) {
@@ -212,20 +222,7 @@ func stopMidCheckout(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error
 	}
 	s.Write(filepath.Join(s.Repo, ".git", "info", "attributes"), "b.txt filter=stop\n")
 	s.Git(s.Repo, "config", "filter.stop.smudge", "touch '"+reached+"'; read x < '"+hold+"'; cat")
-	t.Cleanup(func() { // release a filter that is still waiting
-		if f, err := os.OpenFile(hold, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
-		}
-	})
-	cmd := s.Cmd(s.Repo, "merge", "T")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, exited, stderr := startHeldMerge(t, s, hold)
 	for !testutil.Exists(reached) {
 		select {
 		case err := <-exited:

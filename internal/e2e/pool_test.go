@@ -40,17 +40,7 @@ func poolSandbox(t *testing.T, n string) *testutil.Sandbox {
 // waitForFills waits until no git wt pool --fill runs in the repository.
 func waitForFills(t *testing.T, s *testutil.Sandbox) {
 	t.Helper()
-	waitFor(t, func() bool {
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, p := range procs {
-			cmd, _ := os.ReadFile(p)
-			cwd, _ := os.Readlink(filepath.Join(filepath.Dir(p), "cwd"))
-			if strings.Contains(string(cmd), "pool\x00--fill") && cwd == s.Repo {
-				return false
-			}
-		}
-		return true
-	})
+	waitFor(t, func() bool { return !testutil.FillRunning(s.Repo) })
 }
 
 // poolEntries reads pool --status --json.

@@ -243,6 +243,14 @@ func TestRmThatTimesOutOnTheLockChangesNothing(t *testing.T) {
 func lateFileInAKilledRm(t *testing.T, s *testutil.Sandbox) string {
 	t.Helper()
 	path := s.MustWT("new", "T").Out()
+	killRmWithALateFile(t, s, path)
+	return path
+}
+
+// killRmWithALateFile stops an rm of task T (at path) once its folder is
+// moved aside, writes late.txt there, and kills the rm.
+func killRmWithALateFile(t *testing.T, s *testutil.Sandbox, path string) {
+	t.Helper()
 	rm := stopAt(t, s, "rm:renamed", "rm", "T")
 	moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
 	if len(moved) != 1 {
@@ -250,7 +258,6 @@ func lateFileInAKilledRm(t *testing.T, s *testutil.Sandbox) string {
 	}
 	s.Write(filepath.Join(moved[0], "late.txt"), "late")
 	kill(rm)
-	return path
 }
 
 func TestRmKilledBeforeItsSecondCheckLosesNoLateFile(t *testing.T) {
@@ -283,13 +290,7 @@ func TestRepairThatReadTheRecordsBeforeAKilledRmLosesNoLateFile(t *testing.T) {
 			s := testutil.NewSandbox(t)
 			path := s.MustWT("new", "T").Out()
 			doctor, release := stopAtUntil(t, s, "doctor:records", repair...)
-			rm := stopAt(t, s, "rm:renamed", "rm", "T")
-			moved, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".git-wt-trash", "T.*"))
-			if len(moved) != 1 {
-				t.Fatalf("the folder was not moved aside: %v", moved)
-			}
-			s.Write(filepath.Join(moved[0], "late.txt"), "late")
-			kill(rm)
+			killRmWithALateFile(t, s, path)
 			os.WriteFile(release, nil, 0o644)
 			exitCode(doctor)
 			s.WT("doctor", "--fix") // the stuck removal: put back, kept dirty

@@ -235,14 +235,7 @@ func (st *stress) repair() {
 func (st *stress) waitForFills() {
 	deadline := time.Now().Add(opTimeout)
 	for time.Now().Before(deadline) {
-		busy := false
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, p := range procs {
-			cmd, _ := os.ReadFile(p)
-			cwd, _ := os.Readlink(filepath.Join(filepath.Dir(p), "cwd"))
-			busy = busy || strings.Contains(string(cmd), "pool\x00--fill") && cwd == st.s.Repo
-		}
-		if !busy {
+		if !testutil.FillRunning(st.s.Repo) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)

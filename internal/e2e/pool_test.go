@@ -259,10 +259,11 @@ func TestKilledClaimIsRepairedByDoctor(t *testing.T) {
 	}
 }
 
-func TestSparseAndNoCopyNeverClaim(t *testing.T) {
+func TestSparseNoCopyAndExistingBranchesNeverClaim(t *testing.T) {
 	s := poolSandbox(t, "1")
 	s.MustWT("pool", "--fill")
-	for _, args := range [][]string{{"new", "S", "--sparse", "a"}, {"new", "N", "--no-copy"}} {
+	s.Git(s.Repo, "branch", "feature") // a branch that exists has files of its own
+	for _, args := range [][]string{{"new", "S", "--sparse", "a"}, {"new", "N", "--no-copy"}, {"new", "B", "--branch", "feature"}} {
 		if path := s.MustWT(args...).Out(); fromEntry(path) != "" {
 			t.Errorf("%v claimed a pool entry", args)
 		}

@@ -235,7 +235,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	if o.Sparse, err = m.sparseDirs(ctx, o.Sparse); err != nil {
 		return nil, err
 	}
-	pc := m.poolClaimFor(ctx, o, b) // its first entry's check starts now
+	pc := m.poolClaimFor(ctx, o, b, seen) // its first entry's check starts now
 	if pc != nil {
 		defer m.pool.StartFill() // tops the pool up, in the background
 	}

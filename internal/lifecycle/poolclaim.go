@@ -19,9 +19,11 @@ type poolClaim struct {
 
 // poolClaimFor is the pool's offer to a new task, or nil when the task
 // may not take an entry: no pool, a sparse checkout (whether asked for,
-// configured or inherited), or --no-copy (entries hold the copies).
-func (m *Handler) poolClaimFor(ctx context.Context, o CreateOptions, b task.Base) *poolClaim {
-	if !m.pool.Enabled() || len(o.Sparse) > 0 || o.NoCopy {
+// configured or inherited), --no-copy (entries hold the copies), or a
+// --branch that exists (it has files of its own; nextFor says the same
+// of any branch found meanwhile), whose offer would only cost a status.
+func (m *Handler) poolClaimFor(ctx context.Context, o CreateOptions, b task.Base, seen *sighting) *poolClaim {
+	if !m.pool.Enabled() || len(o.Sparse) > 0 || o.NoCopy || o.Branch != "" && !seen.branches[o.Branch].Missing {
 		return nil
 	}
 	return &poolClaim{offer: m.pool.Offer(ctx, b.SHA)}

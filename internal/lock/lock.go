@@ -31,10 +31,7 @@ func (e *ErrTimeout) Error() string {
 // or until ctx is done. The waiting is done by the kernel (a blocking
 // flock), so waiters are woken as soon as the holder lets go.
 func Acquire(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +74,7 @@ func Acquire(ctx context.Context, path string, timeout time.Duration) (*Lock, er
 // TryAcquire takes the lock at path if nobody holds it, without waiting:
 // ok is false (and the lock nil) when another process holds it.
 func TryAcquire(path string) (l *Lock, ok bool, err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return nil, false, err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, false, err
 	}
@@ -94,6 +88,14 @@ func TryAcquire(path string) (l *Lock, ok bool, err error) {
 		f.Close()
 		return nil, false, err
 	}
+}
+
+// openFile opens the lock file at path, made (and its folder) if missing.
+func openFile(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 }
 
 // flockRetry blocks in flock until it has the lock, retrying when a signal

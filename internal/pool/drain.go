@@ -66,7 +66,7 @@ func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error 
 			if err := p.Store.DeletePool(ctx, it); err != nil {
 				return err
 			}
-			return exitcode.RefusedAs(exitcode.KindDirty, "pool entry %s was kept: %s (git wt pool --drain --force removes it)", it.Entry.Path, why)
+			return kept(it.Entry.Path, why)
 		}
 	}
 	if it.Entry.Ready {
@@ -90,10 +90,15 @@ func (p *Pool) removeFolder(ctx context.Context, path string, force bool) error 
 	}
 	if !force {
 		if why := p.unfit(ctx, path); why != "" {
-			return exitcode.RefusedAs(exitcode.KindDirty, "pool entry %s was kept: %s (git wt pool --drain --force removes it)", path, why)
+			return kept(path, why)
 		}
 	}
 	return p.DropWorktree(ctx, path)
+}
+
+// kept is the refusal of a removal that left the entry at path in place.
+func kept(path, why string) error {
+	return exitcode.RefusedAs(exitcode.KindDirty, "pool entry %s was kept: %s (git wt pool --drain --force removes it)", path, why)
 }
 
 // isEntryFolder says whether path is a folder directly in the pool folder:

@@ -113,20 +113,13 @@ func (s *Store) Pool(ctx context.Context, commonDir string) ([]PoolItem, error) 
 
 // CreatePool stores a new pool entry; git.ErrStale if its id is taken.
 func (s *Store) CreatePool(ctx context.Context, p *PoolEntry) (*PoolItem, error) {
-	data := encodePool(p)
-	oid, err := s.Git.HashObject(ctx, s.Dir, data)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Git.UpdateRef(ctx, s.Dir, PoolRef(p.ID), oid, ""); err != nil {
-		return nil, err
-	}
-	s.remember(oid, data)
-	return &PoolItem{ID: p.ID, OID: oid, Entry: p}, nil
+	it := &PoolItem{ID: p.ID, Entry: p}
+	return it, s.SavePool(ctx, it)
 }
 
-// SavePool writes the entry over the one it was read as (compare and
-// swap: git.ErrStale if it changed or went meanwhile).
+// SavePool writes the entry over the one it was read as, or as a new one
+// when it was never stored (OID ""): compare and swap, git.ErrStale if it
+// changed, went or came meanwhile.
 func (s *Store) SavePool(ctx context.Context, p *PoolItem) error {
 	data := encodePool(p.Entry)
 	oid, err := s.Git.HashObject(ctx, s.Dir, data)

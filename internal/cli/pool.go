@@ -143,7 +143,8 @@ func (e *env) drainPool(ctx context.Context, p *pool.Pool, force, asJSON bool) e
 			return err
 		}
 	} else {
-		e.infof("pool: removed %d %s", countOutcome(drained, "removed"), text.Plural(countOutcome(drained, "removed"), "entry", "entries"))
+		n := countOutcome(drained, "removed")
+		e.infof("pool: removed %d %s", n, text.Plural(n, "entry", "entries"))
 	}
 	if code != exitcode.OK {
 		return &silentError{code: code}

@@ -112,3 +112,10 @@ func UnwrapPathErr(err error) error {
 	}
 	return err
 }
+
+// HoldsEntries says whether path is a folder with anything in it: a
+// folder git-wt may not take as a new worktree's (someone's files).
+func HoldsEntries(path string) bool {
+	entries, _ := os.ReadDir(path)
+	return len(entries) > 0
+}

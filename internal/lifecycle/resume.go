@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/task"
@@ -48,7 +49,7 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	_, statErr := os.Lstat(rec.Path)
 	registered := m.Registered(ctx, rec.Path)
 	if statErr == nil && !registered {
-		if entries, _ := os.ReadDir(rec.Path); len(entries) > 0 {
+		if fsutil.HoldsEntries(rec.Path) {
 			return nil, exitcode.RefusedAs(exitcode.KindConflict, "%s exists but is not a worktree of this repository: move it away, then run git wt new again", rec.Path)
 		}
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
@@ -71,10 +71,7 @@ func (m *Handler) ensureBranch(ctx context.Context, rec *record.Record, startSHA
 func (m *Handler) addLocked(ctx context.Context, held *lock.Lock, rec *record.Record, startSHA string, u *Undo) error {
 	// What stands at the path already (a folder someone filled since it
 	// was checked) is not git-wt's: git refuses it, and nothing undoes it.
-	occupied := false
-	if entries, err := os.ReadDir(rec.Path); err == nil && len(entries) > 0 {
-		occupied = true
-	}
+	occupied := fsutil.HoldsEntries(rec.Path)
 	err := m.Git.AddWorktree(ctx, m.Repo.MainDir, rec.Path, startSHA)
 	// Undo even after a failure: git may have made the folder or the
 	// admin entry before it failed.

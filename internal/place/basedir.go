@@ -223,7 +223,7 @@ func WorktreePath(baseDir, linkedBase, slugName, want string) (string, error) {
 		if !st.IsDir() {
 			return "", exitcode.RefusedAs(exitcode.KindConflict, "%s exists and is not a directory: remove it or choose another --path", p)
 		}
-		if entries, _ := os.ReadDir(p); len(entries) > 0 {
+		if fsutil.HoldsEntries(p) {
 			return "", exitcode.RefusedAs(exitcode.KindConflict, "%s exists and is not empty: remove it or choose another --path", p)
 		}
 	}

@@ -545,3 +545,34 @@ func TestAMisplacedPoolEntryIsNeverHandedOut(t *testing.T) {
 		t.Fatal("the folder the ref named was touched, or the ref stayed")
 	}
 }
+
+// Between its transaction and the move, a claimed entry has no ref and is
+// still in the pool folder: a doctor --fix or gc then (another new's gc
+// --auto, say) must not take it for an orphan and delete it under the
+// claim.
+func TestAnEntryBeingClaimedIsNoOrphan(t *testing.T) {
+	for _, repair := range [][]string{{"doctor", "--fix"}, {"gc"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			s := poolSandbox(t, "0")
+			entry := oneEntry(t, s, false)
+			s.Git(s.Repo, "config", "wt.pool", "1")
+			cmd, _, stderr, goOn := paused(t, s, s.Repo, "new:record", "new", "T")
+			s.WT(repair...)
+			if !testutil.Exists(filepath.Join(entry, "a", "keep.txt")) {
+				t.Fatalf("%v deleted the entry a claim is moving", repair)
+			}
+			goOn()
+			if code := exitCode(cmd); code != 0 {
+				t.Fatalf("new exited %d: %s", code, stderr)
+			}
+			path := s.MustWT("path", "T").Out()
+			if fromEntry(path) == "" {
+				t.Fatalf("the task was not made from the entry it claimed: %s", stderr)
+			}
+			clean(t, s, path)
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor: %s", r)
+			}
+		})
+	}
+}

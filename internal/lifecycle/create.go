@@ -238,6 +238,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	pc := m.poolClaimFor(ctx, o, b, seen) // its first entry's check starts now
 	if pc != nil {
 		defer m.pool.StartFill() // tops the pool up, in the background
+		defer pc.release()
 	}
 	// A .git this user may not write to (read-only, another user's) would
 	// fail inside git, in git's words ("Unable to add (null) to

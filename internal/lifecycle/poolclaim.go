@@ -29,6 +29,14 @@ func (m *Handler) poolClaimFor(ctx context.Context, o CreateOptions, b task.Base
 	return &poolClaim{offer: m.pool.Offer(ctx, b.SHA)}
 }
 
+// release lets go of the entry the claim held, once it left the pool
+// folder or was not taken.
+func (pc *poolClaim) release() {
+	if pc != nil {
+		pc.offer.Release()
+	}
+}
+
 // nextFor is the next entry fit to claim for a task that creates the
 // refs in also, or nil: only a task whose branch is made with it takes an
 // entry (an existing branch has files of its own).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/child"
+	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -24,6 +25,8 @@ type Offer struct {
 	// first is the check of items[0], started when the offer was made:
 	// its git status runs while new does its other work.
 	first *async.Value[string]
+	// held is the entry lock of the entry Next handed out last.
+	held *lock.Lock
 }
 
 // Offer lists the ready entries, those made at commit first (their files
@@ -71,13 +74,37 @@ func (o *Offer) Next(ctx context.Context) *record.PoolItem {
 			why = o.p.fit(ctx, it)
 		}
 		if why == "" {
-			return it
+			if o.hold(it) {
+				return it
+			}
+			continue // another new is claiming it
 		}
 		if o.p.Store.DeletePool(ctx, it) == nil {
 			o.p.Warn("pool entry %s was not handed out and left where it is: %s (git wt doctor)", it.Entry.Path, why)
 		}
 	}
 	return nil
+}
+
+// hold takes the entry lock of it (letting go of the last one's): false
+// when another new holds it.
+func (o *Offer) hold(it *record.PoolItem) bool {
+	o.Release()
+	l, ok, err := lock.TryAcquire(o.p.entryLock(it.ID))
+	if err != nil || !ok {
+		return false
+	}
+	o.held = l
+	return true
+}
+
+// Release lets go of the entry lock of the entry handed out last: once it
+// left the pool folder, or was not taken.
+func (o *Offer) Release() {
+	if o != nil {
+		o.held.Release()
+		o.held = nil
+	}
 }
 
 // Gone says whether another process took (or dropped) the entry since

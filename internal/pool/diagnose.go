@@ -159,16 +159,20 @@ func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned ma
 }
 
 // removeOrphan removes a folder of the pool folder that no entry owns,
-// looking again under the fill lock: a fill may be making it.
+// looking again under the fill lock (a fill may be making it) and the
+// entry's lock (a claim may be moving it out).
 func (p *Pool) removeOrphan(ctx context.Context, path string, force bool) error {
-	l, ok, err := lock.TryAcquire(p.fillLock())
-	if err != nil {
-		return err
+	for _, name := range []string{p.fillLock(), p.entryLock(filepath.Base(path))} {
+		l, ok, err := lock.TryAcquire(name)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return task.ErrMovedOn
+		}
+		defer l.Release()
 	}
-	if !ok {
-		return task.ErrMovedOn
-	}
-	defer l.Release()
+	defer os.Remove(p.entryLock(filepath.Base(path))) // held: no claim is on it
 	items, err := p.Entries(ctx)
 	if err != nil {
 		return err

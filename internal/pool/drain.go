@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -79,7 +80,11 @@ func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error 
 	if err := p.removeFolder(ctx, it.Entry.Path, true); err != nil {
 		return err
 	}
-	return p.Store.DeletePool(ctx, it)
+	if err := p.Store.DeletePool(ctx, it); err != nil {
+		return err
+	}
+	os.Remove(p.entryLock(it.ID)) // a claim's, had one tried it: no claim takes it now
+	return nil
 }
 
 // removeFolder removes a pool folder and its admin entry, unless unfit

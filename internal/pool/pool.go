@@ -58,6 +58,11 @@ func (p *Pool) LogPath() string { return p.StateDir("logs", "pool.log") }
 // fillLock is the flock that lets one filler run at a time.
 func (p *Pool) fillLock() string { return p.StateDir("pool.lock") }
 
+// entryLock is the flock a claim holds on the entry id from before its
+// transaction until the entry has left the pool folder: between the two
+// the entry has no ref, and doctor or gc would take it for an orphan.
+func (p *Pool) entryLock(id string) string { return p.StateDir("pool", id+".lock") }
+
 // Entries reads every pool entry.
 func (p *Pool) Entries(ctx context.Context) ([]record.PoolItem, error) {
 	return p.Store.Pool(ctx, p.Repo.CommonDir)

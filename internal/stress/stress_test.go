@@ -162,7 +162,7 @@ func setup(t *testing.T, cfg config) *stress {
 		tasks = append(tasks, fmt.Sprintf("t%02d", i))
 	}
 	baseDir := filepath.Join(root, "repo-worktrees")
-	return &stress{
+	st := &stress{
 		t: t, s: s, baseDir: baseDir, root: root,
 		before:   listing(root, s.Repo, baseDir),
 		runner:   &runner{bin: filepath.Join(testutil.BinDir(t), "git-wt"), dir: s.Repo, env: env},
@@ -170,6 +170,8 @@ func setup(t *testing.T, cfg config) *stress {
 		branches: branches,
 		tasks:    tasks,
 	}
+	t.Cleanup(st.waitForFills) // before the sandbox goes: a fill writes in it
+	return st
 }
 
 func withoutVar(env []string, key string) []string {

@@ -50,8 +50,11 @@ all: build
 build:
 	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/git-wt ./cmd/git-wt
 
+# The process fallback of SPEC §15 (-tags gitwt_noprocfs) is tested on its
+# own too: its unit tests here, its binary by internal/e2e's blind tests.
 test: lint test-deps
 	$(GO) test $(TESTFLAGS) ./...
+	$(GO) test $(TESTFLAGS) -tags gitwt_noprocfs ./internal/proc
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

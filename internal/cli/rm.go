@@ -22,6 +22,7 @@ func rmCommand(e *env) *cli.Command {
 			"Removing a task that does not exist succeeds.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "discard uncommitted changes, ignore locks and use, delete unmerged branches that git-wt created"},
+			&cli.BoolFlag{Name: "ignore-in-use", Usage: "skip only the check for processes working in the worktree (for an agent in a sandbox, which cannot see them); every other check stays"},
 			&cli.BoolFlag{Name: "keep-branch", Usage: "keep the task's branch"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be removed and remove nothing"},
 			jsonFlag,
@@ -34,7 +35,7 @@ func rmCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run")}
+			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run"), IgnoreInUse: c.Bool("ignore-in-use")}
 			code := exitcode.OK
 			var results []removalView
 			for _, arg := range c.Args().Slice() {

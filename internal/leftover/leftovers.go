@@ -43,16 +43,16 @@ func (m *Sweeper) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*ta
 			continue
 		}
 		for _, l := range gitLocks {
-			lock, ok := staleLock(rec.Path, l.name)
-			if !ok {
+			lock, holder := judgeLock(rec.Path, l.name)
+			if holder == proc.Alive {
 				continue
 			}
 			name := l.name
 			problems = append(problems, &task.Problem{Kind: l.kind, Task: rec.Task, Path: lock, Branch: rec.Branch, Entry: e, Age: -1,
-				Detail: "a git that was killed left its " + name + ": git refuses to work in " + rec.Path + " until it is gone",
+				Detail: lockDetail(holder, "its "+name+": git refuses to work in "+rec.Path+" until it is gone"),
 				Fix:    "delete the lock file",
-				FixWith: func(context.Context, bool) error {
-					return removeStaleLock(rec.Path, name)
+				FixWith: func(_ context.Context, force bool) error {
+					return removeStaleLock(rec.Path, name, force)
 				}})
 		}
 		if wt := task.FindWorktree(wts, rec.Path); wt != nil && wt.Locked && wt.LockReason == initializingReason {
@@ -90,27 +90,39 @@ func lockOf(dir, name string) (string, bool) {
 	return filepath.Join(admin, name), true
 }
 
-// staleLock finds a stale lock file name in the worktree at dir.
-func staleLock(dir, name string) (string, bool) {
+// judgeLock finds the lock file name in the worktree at dir and judges
+// its holder (proc.LockHolder): Dead for a stale one; Alive, too, when
+// there is no such file.
+func judgeLock(dir, name string) (string, proc.Liveness) {
 	lock, ok := lockOf(dir, name)
 	if !ok {
-		return "", false
+		return "", proc.Alive
 	}
 	st, err := os.Lstat(lock)
 	if err != nil || !st.Mode().IsRegular() {
-		return "", false
+		return "", proc.Alive
 	}
-	return lock, proc.LockIsStale(lock, st.ModTime(), dir)
+	return lock, proc.LockHolder(lock, st.ModTime(), dir)
 }
 
-// removeStaleLock deletes the worktree's lock file name if it is (still)
-// stale.
-func removeStaleLock(dir, name string) error {
+// lockDetail says what is known of a lock file's holder, which is not
+// alive: a git that was killed left what, or nobody can tell (SPEC §15:
+// such a lock goes only with --force).
+func lockDetail(holder proc.Liveness, what string) string {
+	if holder == proc.Dead {
+		return "a git that was killed left " + what
+	}
+	return "a git left " + what + ", and whether that git still runs cannot be told here (" + proc.Unseen() + "): delete it with doctor --fix --force once no git works in this repository"
+}
+
+// removeStaleLock deletes the worktree's lock file name if its holder is
+// (still) dead, or, with force, not seen alive.
+func removeStaleLock(dir, name string, force bool) error {
 	lock, ok := lockOf(dir, name)
 	if !ok {
 		return nil
 	}
-	return proc.RemoveStaleLock(lock, dir)
+	return proc.RemoveStaleLock(lock, force, dir)
 }
 
 // ClearStaleLocks removes the stale lock files of a killed git before
@@ -121,11 +133,11 @@ func (m *Sweeper) ClearStaleLocks(rec *record.Record) { m.clearStaleLocksIn(rec,
 // worktree at dir, logged as rec's.
 func (m *Sweeper) clearStaleLocksIn(rec *record.Record, dir string) {
 	for _, l := range gitLocks {
-		lock, ok := staleLock(dir, l.name)
-		if !ok {
+		lock, holder := judgeLock(dir, l.name)
+		if holder != proc.Dead {
 			continue
 		}
-		if err := removeStaleLock(dir, l.name); err != nil {
+		if err := removeStaleLock(dir, l.name, false); err != nil {
 			m.Warn("could not delete the stale lock %s: %v", lock, err)
 			continue
 		}

@@ -30,15 +30,16 @@ var refLockRoots = []string{"refs/git-wt", "refs/wt", "refs/heads"}
 func (m *Sweeper) StaleRefLocks() []*task.Problem {
 	var problems []*task.Problem
 	for _, lock := range m.refLockFiles() {
-		if !m.refLockIsStale(lock) {
+		holder := m.refLockHolder(lock)
+		if holder == proc.Alive {
 			continue
 		}
 		problems = append(problems, &task.Problem{Kind: StaleRefLock, Path: lock, Age: -1,
 			Ref:    strings.TrimSuffix(filepath.ToSlash(relTo(m.Repo.CommonDir, lock)), ".lock"),
-			Detail: "a git that was killed in a ref update left this lock file: git cannot update that ref until it is gone",
+			Detail: lockDetail(holder, "this lock file in a ref update: git cannot update that ref until it is gone"),
 			Fix:    "delete the lock file",
-			FixWith: func(context.Context, bool) error {
-				return proc.RemoveStaleLock(lock, m.RepoDirs()...)
+			FixWith: func(_ context.Context, force bool) error {
+				return proc.RemoveStaleLock(lock, force, m.RepoDirs()...)
 			}})
 	}
 	return problems
@@ -70,13 +71,14 @@ func (m *Sweeper) refLockFiles() []string {
 	return locks
 }
 
-// refLockIsStale judges one ref lock file (see staleRefLocks).
-func (m *Sweeper) refLockIsStale(lock string) bool {
+// refLockHolder judges one ref lock file (see StaleRefLocks); Alive when
+// it is gone.
+func (m *Sweeper) refLockHolder(lock string) proc.Liveness {
 	st, err := os.Lstat(lock)
 	if err != nil {
-		return false
+		return proc.Alive
 	}
-	return proc.LockIsStale(lock, st.ModTime(), m.RepoDirs()...)
+	return proc.LockHolder(lock, st.ModTime(), m.RepoDirs()...)
 }
 
 // relTo is p relative to dir, or p itself when it is not below dir.

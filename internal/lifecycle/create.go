@@ -11,7 +11,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/slug"
@@ -72,13 +71,17 @@ func (m *Handler) create(ctx context.Context, o CreateOptions) (*Created, error)
 		e := seen.task(o.TaskID)
 		if e == nil {
 			c, err := m.createNew(ctx, o, seen)
-			if errors.Is(err, errRaced) && races < task.MaxRaces {
+			if joinable(err) && races < task.MaxRaces {
 				races++
 				continue // someone created it meanwhile: join them
 			}
 			return c, err
 		}
 		c, err := m.existing(ctx, e, o)
+		if joinable(err) && races < task.MaxRaces {
+			races++
+			continue
+		}
 		if !errors.Is(err, errBusy) {
 			return c, err
 		}
@@ -184,8 +187,8 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	}
 	switch rec.State {
 	case record.Creating, record.Initializing:
-		switch proc.Check(task.Owner(rec)) {
-		case proc.Dead:
+		switch {
+		case m.OwnerGone(rec):
 			if rec.Init.Rerun {
 				// git wt init of an existing task died: keep the task as
 				// it is (failed); git wt init runs its setup again.
@@ -199,7 +202,7 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 			return nil, errBusy
 		}
 	case record.Removing:
-		if proc.Check(task.Owner(rec)) == proc.Alive {
+		if !m.OwnerGone(rec) {
 			return nil, errBusy // removed, or put back, soon: then look again
 		}
 		return nil, exitcode.Refusedf("task %q was left half removed (state removing): run git wt rm %s to finish removing it, then git wt new again", rec.Task, rec.Slug)
@@ -269,6 +272,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	if err != nil {
 		return nil, err
 	}
+	u.entry = e
 	task.Checkpoint(ctx, "new:record")
 	claimed, err := m.settleClaimed(ctx, e.Record, b, pc, &u)
 	if err != nil {
@@ -301,13 +305,15 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions, fromPool bool) error {
 	rec := e.Record
 	plan := m.PlanSetup(setup.Options{Copy: !o.NoCopy && !fromPool, Init: !o.NoInit})
+	settleCtx := ctx
 	if rec.State == record.Creating && plan.Empty() {
 		// With nothing to set up, the record's last content is known
 		// now: its blob is written while git checks the worktree out.
-		next := *rec
-		next.Move(record.Active, task.Self()) // as settleState will: creating → active is a legal move
+		next, owner := *rec, task.Self()
+		next.Move(record.Active, owner) // as settleState will: creating → active is a legal move
 		plan.SettleEmpty(&next)
 		m.Store.Prewrite(ctx, &next)
+		settleCtx = task.SigningAs(ctx, owner) // the settle signs as the blob written ahead does
 	}
 	if rec.State == record.Creating && !fromPool {
 		if err := m.shapeCheckout(ctx, rec); err != nil {
@@ -318,11 +324,18 @@ func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions, 
 		}
 		task.Checkpoint(ctx, "new:checked-out")
 	}
-	err := m.Apply(ctx, e, plan)
+	err := m.Apply(settleCtx, e, plan)
 	if err == nil || errors.Is(err, setup.ErrInitFailed) {
 		m.runCheckoutHook(ctx, e.Record)
 	}
 	return err
+}
+
+// joinable says whether a creation failed because another process made
+// the task meanwhile, or took it over (a second new resumed it): then
+// this new looks again, and reports the task the other one makes.
+func joinable(err error) bool {
+	return errors.Is(err, errRaced) || errors.Is(err, task.ErrTakenOver)
 }
 
 // busyIfStale is errBusy for a record someone else changed meanwhile

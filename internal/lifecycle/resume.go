@@ -39,6 +39,7 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	if err := m.Save(ctx, e); err != nil {
 		return nil, busyIfStale(err)
 	}
+	u.entry = e
 	m.EndLeftoverInit(rec) // the dead creator's init, if it outlived it
 	// What a killed git left: its index.lock, git worktree add's lock.
 	m.ClearStaleLocks(rec)

@@ -2,7 +2,11 @@ package lifecycle
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+
+	"github.com/git-wt/git-wt/internal/git"
 
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -14,6 +18,10 @@ type Undo struct {
 	// task is what the event log names the rollback after (git wt log T
 	// must find it), nil for none.
 	task *record.Record
+	// entry is the creation's record once this process has written it:
+	// the rollback drops nothing unless the task is still this process's
+	// creation (SPEC §15).
+	entry *record.Entry
 }
 
 func (u *Undo) push(step func(context.Context) error) { u.steps = append(u.steps, step) }
@@ -26,12 +34,57 @@ func (u *Undo) run(m *Handler, reason string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), task.RollbackTimeout)
 	defer cancel()
+	if u.entry != nil {
+		if err := m.holdForRollback(ctx, u.entry); err != nil {
+			m.Warn("did not roll back the creation of task %q: %v", u.entry.Record.Task, err)
+			m.LogEvent(u.task, "rollback-skipped", err.Error())
+			return
+		}
+	}
 	for i := len(u.steps) - 1; i >= 0; i-- {
 		if err := u.steps[i](ctx); err != nil {
 			m.Warn("rollback: %v (run git wt doctor --fix)", err)
 		}
 	}
 	m.LogEvent(u.task, "rolled-back", reason)
+}
+
+// holdForRollback makes sure the task is still this process's creation,
+// and keeps it so while the rollback drops it: it moves the record to
+// state removing, signed by this process, by a compare-and-swap on the
+// record as just read. Another new then waits rather than resume it, and
+// no repair claims it. A task that another process signed meanwhile (a
+// second new resumed it, doctor marked it failed because an agent's file
+// was in it) is not this process's to drop: an error, and nothing
+// changes.
+func (m *Handler) holdForRollback(ctx context.Context, e *record.Entry) error {
+	me := task.Self()
+	fresh, err := m.Store.Get(ctx, e.Slug)
+	if err != nil {
+		return err
+	}
+	if len(fresh) != 1 || fresh[0].Record == nil || fresh[0].Record.Path != e.Record.Path {
+		return errors.New("its record is gone or replaced")
+	}
+	r := fresh[0].Record
+	if (r.State != record.Creating && r.State != record.Initializing) || !r.Owner().SameProcess(me) {
+		return fmt.Errorf("it is %s by process %d on %s now, which keeps it", r.State, r.CreatorPID, r.CreatorHost)
+	}
+	held := fresh[0]
+	// Should this process die now, the removal's repair keeps what the
+	// checkout did not write, as failed (see removal's priorOfRemoval).
+	held.Record.Init.Status, held.Record.Init.Error = record.InitFailed, "its creation failed and was being rolled back"
+	if err := held.Record.Move(record.Removing, me); err != nil {
+		return err
+	}
+	if err := m.Save(ctx, &held); err != nil {
+		if errors.Is(err, git.ErrStale) {
+			return errors.New("another process changed it meanwhile, and keeps it")
+		}
+		return err
+	}
+	*e = held
+	return nil
 }
 
 // PruneEntry drops git's admin entry of a worktree whose folder is gone

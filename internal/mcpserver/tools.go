@@ -76,7 +76,9 @@ type RmInput struct {
 	Tasks      []string `json:"tasks" jsonschema:"the tasks to remove; each is handled on its own"`
 	KeepBranch bool     `json:"keep_branch,omitempty" jsonschema:"keep the task's branch"`
 	DryRun     bool     `json:"dry_run,omitempty" jsonschema:"say what would be removed and remove nothing"`
-	Force      bool     `json:"force,omitempty" jsonschema:"discard uncommitted changes, ignore locks and use, delete unmerged branches; refused unless the server was started with --allow-force"`
+	// IgnoreInUse keeps every protection but the in-use check.
+	IgnoreInUse bool `json:"ignore_in_use,omitempty" jsonschema:"skip only the check for processes working in the worktree, for an agent in a sandbox that cannot see them; dirty, locked and unmerged work is still kept"`
+	Force       bool `json:"force,omitempty" jsonschema:"discard uncommitted changes, ignore locks and use, delete unmerged branches; refused unless the server was started with --allow-force"`
 }
 
 // rmArgv refuses force unless the person who started the server allowed
@@ -86,7 +88,7 @@ func rmArgv(in RmInput, allowForce bool) ([]string, error) {
 		return nil, exitcode.Usagef("force is refused: this server was started without --allow-force (git wt mcp --allow-force); commit or remove the changes instead")
 	}
 	return withTasks(slices.Concat([]string{"rm", "--json"},
-		when("keep-branch", in.KeepBranch), when("dry-run", in.DryRun), when("force", in.Force)), in.Tasks...), nil
+		when("keep-branch", in.KeepBranch), when("dry-run", in.DryRun), when("ignore-in-use", in.IgnoreInUse), when("force", in.Force)), in.Tasks...), nil
 }
 
 // MergeInput is the merge tool's input.

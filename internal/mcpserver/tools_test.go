@@ -36,6 +36,7 @@ func TestArgv(t *testing.T) {
 		{envArgv(TaskInput{Task: "T"}), []string{"env", "--json", "--", "T"}},
 		{commitArgv(CommitInput{Task: "T", Message: "-m fix"}), []string{"commit", "--json", "--message=-m fix", "--", "T"}},
 		{must(rmArgv(RmInput{Tasks: []string{"a", "b"}}, false)), []string{"rm", "--json", "--", "a", "b"}},
+		{must(rmArgv(RmInput{Tasks: []string{"a"}, IgnoreInUse: true}, false)), []string{"rm", "--json", "--ignore-in-use", "--", "a"}},
 		{must(rmArgv(RmInput{Tasks: []string{"a"}, KeepBranch: true, DryRun: true, Force: true}, true)),
 			[]string{"rm", "--json", "--keep-branch", "--dry-run", "--force", "--", "a"}},
 		{must(mergeArgv(MergeInput{Task: "T"})), []string{"merge", "--json", "--", "T"}},

@@ -15,8 +15,12 @@ import (
 // the base dir for itself, whose contents it deletes or hands out.
 
 // MergeTmpDir, in the base dir, holds the temporary worktrees of merges:
-// merge-<pid>.
+// merge-<pid>, each with the stamp of its process beside it (StampOf).
 const MergeTmpDir = ".git-wt-tmp"
+
+// StampOf is the file beside a folder named after a process that holds
+// that process's stamp (proc.WriteStamp).
+func StampOf(dir string) string { return dir + ".owner" }
 
 // PoolDir is the folder of the warm pool's entries, in the base dir:
 // <base dir>/.pool/<id>.

@@ -101,14 +101,12 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		if alive == proc.Alive {
 			return nil // being created right now
 		}
-		if alive == proc.Dead {
-			p.Age = -1 // certain: no grace needed
-		}
+		p.Age = ownerAge(rec, alive)
 		p.Kind, p.Fix = task.StuckCreation, "roll the creation back, or mark it failed if its worktree holds files the checkout did not write"
-		p.Detail = fmt.Sprintf("creation by process %d on %s stopped in state %s", rec.CreatorPID, rec.CreatorHost, rec.State)
+		p.Detail = fmt.Sprintf("creation by process %d on %s %s in state %s", rec.CreatorPID, rec.CreatorHost, stopped(alive), rec.State)
 		if rec.Init.Rerun {
 			p.Kind, p.Fix = task.InterruptedInit, "mark the task failed (git wt init runs its setup again)"
-			p.Detail = fmt.Sprintf("git wt init by process %d on %s stopped", rec.CreatorPID, rec.CreatorHost)
+			p.Detail = fmt.Sprintf("git wt init by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, stopped(alive))
 		}
 		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairStuckCreation(ctx, e) }
 		p.FixDirty = true
@@ -143,15 +141,36 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 }
 
 // interrupted is the problem of a task left mid-operation (what) by a
-// process that died, fixed by repair; none while its owner may live.
+// process that died, fixed by repair; none while its owner lives, and
+// one that waits out wt.orphanGrace while its owner cannot be seen.
 func interrupted(p *task.Problem, alive proc.Liveness, kind task.Kind, what, fix string, repair func(context.Context) error) *task.Problem {
-	if alive != proc.Dead {
+	if alive == proc.Alive {
 		return nil
 	}
-	p.Kind, p.Age, p.Fix = kind, -1, fix
-	p.Detail = fmt.Sprintf("%s by process %d stopped", what, p.Entry.Record.CreatorPID)
+	rec := p.Entry.Record
+	p.Kind, p.Age, p.Fix = kind, ownerAge(rec, alive), fix
+	p.Detail = fmt.Sprintf("%s by process %d on %s %s", what, rec.CreatorPID, rec.CreatorHost, stopped(alive))
 	p.FixWith = func(ctx context.Context, _ bool) error { return repair(ctx) }
 	return p
+}
+
+// ownerAge is the age a problem of a task whose owner is not alive is
+// repaired at: any (-1) when the owner is proven dead; else (SPEC §15:
+// unknown is never dead) the time since the owner last signed the
+// record, which must pass wt.orphanGrace.
+func ownerAge(rec *record.Record, alive proc.Liveness) time.Duration {
+	if alive == proc.Dead {
+		return -1
+	}
+	return task.Silence(rec.Owner(), rec.CreatedAt)
+}
+
+// stopped says what is known of an owner that is not alive.
+func stopped(alive proc.Liveness) string {
+	if alive == proc.Dead {
+		return "stopped"
+	}
+	return "cannot be seen from here, so it may still run (" + proc.Unseen() + "); it counts as stopped once wt.orphanGrace has passed since its last change"
 }
 
 // diagnoseOperation reports a task whose worktree git stopped in the
@@ -174,14 +193,18 @@ func diagnoseOperation(rec *record.Record, p *task.Problem) *task.Problem {
 // diagnoseUnrecorded reports a worktree that has no record.
 func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
 	if pid, ok := mergeWorktreePID(m.Settings.BaseDir, wt.Path); ok {
-		if proc.Check(proc.ID{PID: pid, Host: proc.Self().Host}) == proc.Alive {
+		age, alive := pidNamedAge(pid, wt.Path, place.StampOf(wt.Path))
+		if alive {
 			return nil // a merge is using it right now
 		}
-		return &task.Problem{Kind: task.LeftoverMerge, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: -1,
+		return &task.Problem{Kind: task.LeftoverMerge, Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Age: age,
 			Detail: "git wt merge was stopped while it used this temporary worktree; the branch it merged into is unchanged",
 			Fix:    "remove the temporary worktree",
 			FixWith: func(ctx context.Context, _ bool) error {
 				err := m.DropWorktree(ctx, wt.Path)
+				if err == nil {
+					os.Remove(place.StampOf(wt.Path))
+				}
 				os.Remove(filepath.Dir(wt.Path)) // the folder of temporary worktrees, only if empty
 				return err
 			}}
@@ -221,6 +244,30 @@ func mergeWorktreePID(baseDir, path string) (int, bool) {
 	}
 	pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(path), "merge-"))
 	return pid, err == nil
+}
+
+// pidNamedAge judges a folder git-wt names after the process that made
+// it (a merge's temporary worktree, a removal's folder in the trash): in
+// use when its maker lives; -1 (any age) when the stamp file beside it
+// (a merge's) proves its maker dead; else the folder's age, for
+// wt.orphanGrace — a pid in a name carries no host, boot or PID
+// namespace, so it never proves its maker dead (SPEC §15).
+func pidNamedAge(pid int, path, stamp string) (time.Duration, bool) {
+	id, err := proc.ReadStamp(stamp)
+	if err != nil || id.PID != pid {
+		id = proc.ID{PID: pid, Host: proc.Self().Host}
+	}
+	switch proc.Check(id) {
+	case proc.Alive:
+		return 0, true
+	case proc.Dead:
+		return -1, false
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return 0, false
+	}
+	return time.Since(st.ModTime()), false
 }
 
 // taskBranches lists the branches whose names start with wt.branchPrefix
@@ -283,7 +330,7 @@ func (m *Doctor) branchAge(ctx context.Context, branch string) time.Duration {
 // read are left to them too.
 func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, removing map[string]bool) []*task.Problem {
 	var found []string
-	self := proc.Self()
+	ages := map[string]time.Duration{}
 	for dir := range dirs {
 		trash := filepath.Join(dir, place.TrashDir)
 		entries, _ := os.ReadDir(trash)
@@ -294,10 +341,11 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 			}
 			name := strings.TrimSuffix(e.Name(), place.CheckedSuffix) // a removal's mark beside its folder
 			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(name), "."))
-			if proc.Check(proc.ID{PID: pid, Host: self.Host}) == proc.Alive {
+			age, alive := pidNamedAge(pid, path, "")
+			if alive {
 				continue // an rm is deleting it right now
 			}
-			found = append(found, path)
+			found, ages[path] = append(found, path), age
 		}
 	}
 	if len(found) == 0 {
@@ -318,7 +366,7 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 		if removing[path] {
 			continue // a removal that began after the first read
 		}
-		problems = append(problems, &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: -1,
+		problems = append(problems, &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: ages[path],
 			Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
 			FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }})
 	}
@@ -392,6 +440,9 @@ func (m *Doctor) applyFix(ctx context.Context, p *task.Problem, force bool) stri
 	}
 	if p.FixDirty && exitcode.Of(err) == exitcode.Refused {
 		return "kept: " + err.Error()
+	}
+	if errors.Is(err, proc.ErrLockHeld) {
+		return "kept: " + err.Error() + " (use --force once no git works here)"
 	}
 	return task.RepairFailed + ": " + err.Error()
 }

@@ -1,8 +1,6 @@
 package proc
 
 import (
-	"os"
-	"strconv"
 	"syscall"
 )
 
@@ -12,39 +10,38 @@ import (
 type Group struct {
 	ID          int
 	LeaderStart string
+	NS          string // the PID namespace ID is counted in
 }
 
-// Members lists the live processes of process group pgid (Linux: field 5
-// of /proc/<pid>/stat); zombies are left out, they have exited.
+// Members lists the live processes of process group pgid; zombies are
+// left out, they have exited. Where the process table cannot be read it
+// is empty.
 func Members(pgid int) []int {
-	entries, err := os.ReadDir("/proc")
+	if namespaceSight() != nil {
+		return nil
+	}
+	pids, err := sys.pids()
 	if err != nil {
 		return nil
 	}
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		fields, err := statFields(pid)
-		if err != nil || len(fields) < 3 || exited(fields) {
-			continue
-		}
-		if g, err := strconv.Atoi(fields[2]); err == nil && g == pgid {
-			pids = append(pids, pid)
+	var members []int
+	for _, pid := range pids {
+		if st, err := sys.stat(pid); err == nil && !st.exited && st.pgid == pgid {
+			members = append(members, pid)
 		}
 	}
-	return pids
+	return members
 }
 
 // End kills what is left of the group with SIGKILL and reports whether it
 // had live members. A group whose id now has a leader that started at
-// another time is someone else's and is left alone. (While any member of
-// a group lives, the kernel does not give its id to a new process, so a
-// group without its leader is still the one that was recorded.)
+// another time is someone else's and is left alone, and so is a group of
+// another PID namespace, or one this process cannot see. (While any
+// member of a group lives, the kernel does not give its id to a new
+// process, so a group without its leader is still the one that was
+// recorded.)
 func (g Group) End() bool {
-	if g.ID <= 1 || g.ID == syscall.Getpgrp() {
+	if g.ID <= 1 || g.ID == syscall.Getpgrp() || g.NS == "" || g.NS != Self().PIDNS || namespaceSight() != nil {
 		return false
 	}
 	if start, err := StartTime(g.ID); err == nil && g.LeaderStart != "" && start != g.LeaderStart {

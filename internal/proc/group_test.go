@@ -14,6 +14,7 @@ import (
 
 func startGroup(t *testing.T) *exec.Cmd {
 	t.Helper()
+	needSight(t)
 	cmd := exec.Command("sh", "-c", "sleep 60 & wait")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -34,13 +35,17 @@ func TestGroupEndKillsTheRecordedGroupOnly(t *testing.T) {
 	cmd := startGroup(t)
 	pgid := cmd.Process.Pid
 	start, _ := StartTime(pgid)
-	if (Group{ID: pgid, LeaderStart: "2000-01-01T00:00:00Z"}).End() {
+	ns := Self().PIDNS
+	if (Group{ID: pgid, LeaderStart: "1", NS: ns}).End() {
 		t.Fatal("a group whose leader started at another time was ended")
+	}
+	if (Group{ID: pgid, LeaderStart: start, NS: "another"}).End() {
+		t.Fatal("a group of another PID namespace was ended")
 	}
 	if n := len(Members(pgid)); n != 2 {
 		t.Fatalf("%d members left after ending another group", n)
 	}
-	if !(Group{ID: pgid, LeaderStart: start}).End() {
+	if !(Group{ID: pgid, LeaderStart: start, NS: ns}).End() {
 		t.Fatal("the recorded group was not ended")
 	}
 	cmd.Wait()
@@ -54,6 +59,7 @@ func TestGroupEndKillsTheRecordedGroupOnly(t *testing.T) {
 }
 
 func TestLockIsStaleOnlyWhenNobodyHoldsIt(t *testing.T) {
+	needSight(t)
 	dir := t.TempDir()
 	lock := filepath.Join(dir, "index.lock")
 	f, err := os.Create(lock)
@@ -67,12 +73,12 @@ func TestLockIsStaleOnlyWhenNobodyHoldsIt(t *testing.T) {
 	}
 	f.Close()
 	st, _ := os.Stat(lock)
-	if LockIsStale(lock, st.ModTime(), dir) {
-		t.Fatal("a lock file another process has open was judged stale")
+	if got := LockHolder(lock, st.ModTime(), dir); got != Alive {
+		t.Fatalf("a lock file another process has open: holder %v, want alive", got)
 	}
 	holder.Process.Kill()
 	holder.Wait()
-	if !LockIsStale(lock, st.ModTime(), dir) {
-		t.Fatal("a lock file nobody holds was not judged stale")
+	if got := LockHolder(lock, st.ModTime(), dir); got != Dead {
+		t.Fatalf("a lock file nobody holds: holder %v, want dead", got)
 	}
 }

@@ -5,29 +5,31 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
-// startSlack covers the imprecision of a process's start time: the boot
-// time it counts from is in whole seconds.
+// startSlack covers the imprecision of a process's start on the wall
+// clock: the boot time it counts from is in whole seconds.
 const startSlack = 2 * time.Second
 
-// LockIsStale says whether a git lock file (index.lock of the worktree at
-// dir, a ref's lock in a repository whose folders are dirs), made at made,
-// was left by a git that died: no process has it open, and no git process
-// working in one of dirs started before it was made (a
-// git may close a lock file and keep it while it runs a hook; git works
-// in the top folder of its worktree). A process whose files cannot be
-// read counts as not holding it; a git whose start cannot be read as one
-// that may.
-func LockIsStale(path string, made time.Time, dirs ...string) bool {
-	entries, err := os.ReadDir("/proc")
+// LockHolder judges a git lock file (index.lock of the worktree at dir, a
+// ref's lock in a repository whose folders are dirs), made at made: Dead
+// when it was left by a git that died — no process has it open, and no
+// git process working in one of dirs started before it was made (a git
+// may close a lock file and keep it while it runs a hook; git works in
+// the top folder of its worktree); Alive when a process may hold it;
+// Unknown when this process cannot see every process (Sight). A process
+// whose files cannot be read counts as not holding it; a git whose start
+// cannot be read as one that may.
+func LockHolder(path string, made time.Time, dirs ...string) Liveness {
+	if Sight() != nil {
+		return Unknown
+	}
+	pids, err := sys.pids()
 	if err != nil {
-		return false
+		return Unknown
 	}
 	for i, dir := range dirs {
 		if real, err := filepath.EvalSymlinks(dir); err == nil {
@@ -35,31 +37,25 @@ func LockIsStale(path string, made time.Time, dirs ...string) bool {
 		}
 	}
 	self := os.Getpid()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
+	for _, pid := range pids {
+		if pid == self {
 			continue
 		}
-		if hasOpen(pid, path) {
-			return false
+		if held, _ := sys.holds(pid, path); held {
+			return Alive
 		}
-		if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err != nil || strings.TrimSpace(string(comm)) != "git" {
+		st, err := sys.stat(pid)
+		if err != nil || st.exited || st.name != "git" {
 			continue
 		}
-		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err != nil || !withinAny(dirs, filepath.Clean(cwd)) {
+		if cwd, _, err := sys.cwd(pid); err != nil || !withinAny(dirs, filepath.Clean(cwd)) {
 			continue
 		}
-		fields, err := statFields(pid)
-		if err != nil || exited(fields) {
-			continue
-		}
-		start, err := startOf(fields)
-		t, perr := time.Parse(time.RFC3339Nano, start)
-		if err != nil || perr != nil || !t.After(made.Add(startSlack)) {
-			return false // a git that may have made it still runs
+		if st.startUnix == 0 || st.startUnix <= float64(made.Add(startSlack).UnixNano())/1e9 {
+			return Alive // a git that may have made it still runs
 		}
 	}
-	return true
+	return Dead
 }
 
 // withinAny reports whether path lies in one of dirs.
@@ -72,26 +68,17 @@ func withinAny(dirs []string, path string) bool {
 	return false
 }
 
-// hasOpen reports whether process pid has path open.
-func hasOpen(pid int, path string) bool {
-	dir := fmt.Sprintf("/proc/%d/fd", pid)
-	fds, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	for _, fd := range fds {
-		if target, err := os.Readlink(dir + "/" + fd.Name()); err == nil && target == path {
-			return true
-		}
-	}
-	return false
-}
+// ErrLockHeld is a lock file a repair left because whether a process
+// holds it cannot be told.
+var ErrLockHeld = errors.New("cannot tell whether a process holds it")
 
-// RemoveStaleLock deletes a git lock file if it is (still) stale, judged
-// by LockIsStale with the gits working in dirs, and only the very
-// file that was judged: a git cannot make a new one while it exists, and
-// the inode is compared before it goes.
-func RemoveStaleLock(lock string, dirs ...string) error {
+// RemoveStaleLock deletes a git lock file if its holder is (still) dead,
+// judged by LockHolder with the gits working in dirs — or, with force,
+// whatever LockHolder says but Alive (a person's decision, for a holder
+// that cannot be seen) — and only the very file that was judged: a git
+// cannot make a new one while it exists, and the inode is compared before
+// it goes.
+func RemoveStaleLock(lock string, force bool, dirs ...string) error {
 	before, err := os.Lstat(lock)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -99,8 +86,13 @@ func RemoveStaleLock(lock string, dirs ...string) error {
 	if err != nil {
 		return err
 	}
-	if !LockIsStale(lock, before.ModTime(), dirs...) {
+	switch LockHolder(lock, before.ModTime(), dirs...) {
+	case Alive:
 		return fmt.Errorf("%s is in use by a running git", lock)
+	case Unknown:
+		if !force {
+			return fmt.Errorf("%s: %w (%s)", lock, ErrLockHeld, Unseen())
+		}
 	}
 	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {
 		return nil // gone, or another git's now

@@ -1,145 +1,162 @@
-// Package proc identifies processes across pid reuse: a process is its
-// pid, its host and its start time (Linux: /proc/<pid>/stat). A record
-// left in "creating" by a dead process is found this way.
+// Package proc answers what git-wt asks of processes — is the process
+// that drives a task alive, which processes work in a folder, does anyone
+// hold a lock file — and answers honestly when it cannot see (SPEC §15):
+// every fact is alive, dead or unknown, and only proof gives dead.
+//
+// A process is its pid, its host (name and boot id: names such as "vm"
+// are not unique), its PID namespace and its start time. What the
+// platform can tell is behind the table interface (table.go), with one
+// backend per platform in build-tagged files; the fallback knows only
+// what kill(pid, 0) says.
 package proc
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
-	"time"
+	"syscall"
 )
 
 // ID names one process for as long as it runs, and never another.
 type ID struct {
 	PID   int
-	Host  string
-	Start string // RFC 3339 start time; "" where it cannot be read
+	Host  string // the host name
+	Boot  string // the boot id of the host; "" where it cannot be read
+	PIDNS string // the PID namespace the PID is counted in; "" where it cannot be read
+	// Start is when the process started, in the platform's stable form
+	// (the same every time it is read for the same process; see
+	// table.start); "" where it cannot be read.
+	Start string
 }
 
 // Self is the ID of this process.
-func Self() ID {
+func Self() ID { return self() }
+
+var self = sync.OnceValue(func() ID {
 	host, _ := os.Hostname()
 	pid := os.Getpid()
-	start, _ := StartTime(pid)
-	return ID{PID: pid, Host: host, Start: start}
-}
+	id := ID{PID: pid, Host: host, Boot: sys.bootID(), PIDNS: sys.pidNamespace()}
+	if st, err := sys.stat(pid); err == nil {
+		id.Start = st.start
+	}
+	return id
+})
 
 // Liveness is what can be said of a process.
 type Liveness int
 
-// Alive and Dead are certain; Unknown is a process on another host.
+// Alive and Dead are certain; Unknown is everything else: a process on
+// another host or boot, in another PID namespace, or where the process
+// table cannot be read. Unknown is never taken for Dead.
 const (
 	Unknown Liveness = iota
 	Alive
 	Dead
 )
 
-// Check tells whether the process id names still runs.
+func (l Liveness) String() string {
+	switch l {
+	case Alive:
+		return "alive"
+	case Dead:
+		return "dead"
+	}
+	return "unknown"
+}
+
+// Check tells whether the process id names still runs. Dead needs proof:
+// the process was stamped on this host, this boot and in this PID
+// namespace, this process can see that namespace's process table, and
+// the pid is absent from it, has exited, or belongs to a process that
+// started at another time. Where the table cannot be read, kill(pid, 0)
+// can still say that a process with that pid is alive; never that it is
+// dead.
 func Check(id ID) Liveness {
-	host, _ := os.Hostname()
-	if id.Host != host || id.PID <= 0 {
+	me := Self()
+	if id.PID <= 0 || id.Host != me.Host || differ(id.Boot, me.Boot) || differ(id.PIDNS, me.PIDNS) {
 		return Unknown
 	}
-	fields, err := statFields(id.PID)
-	if errors.Is(err, fs.ErrNotExist) {
+	if id.Boot == "" || id.PIDNS == "" || me.Boot == "" || me.PIDNS == "" || namespaceSight() != nil {
+		return signalled(id.PID)
+	}
+	st, err := sys.stat(id.PID)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return Dead
-	}
-	if err != nil {
+	case err != nil:
 		return Unknown
-	}
-	if exited(fields) {
+	case st.exited:
 		return Dead // a zombie: it has exited, its parent has not reaped it yet
-	}
-	start, err := startOf(fields)
-	if err != nil {
-		return Unknown
-	}
-	if id.Start != "" && start != id.Start {
+	case id.Start != "" && st.start != "" && st.start != id.Start:
 		return Dead // the pid was reused by a younger process
 	}
 	return Alive
 }
 
-// exited says whether the state field of /proc/<pid>/stat (fields[0]) is
-// that of a process that has exited: Z (zombie) or X (dead).
-func exited(fields []string) bool {
-	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
+// differ reports whether two stamps are both known and not the same.
+func differ(a, b string) bool { return a != "" && b != "" && a != b }
+
+// signalled is what kill(pid, 0) says: a process with that pid exists in
+// this process's namespace (Alive: it may be another process that reuses
+// the pid, and waiting for it is the safe mistake), or nothing that
+// proves the process dead (Unknown: it may run where this process cannot
+// see).
+func signalled(pid int) Liveness {
+	if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
+		return Alive
+	}
+	return Unknown
 }
 
-// clockTicks is USER_HZ: the unit of /proc/<pid>/stat's start time. It is
-// 100 on every Linux architecture git-wt builds for.
-const clockTicks = 100
-
-// StartTime is when process pid started, as an RFC 3339 string that is the
-// same every time it is computed for the same process.
+// StartTime is when process pid started, in the stable form of ID.Start.
 func StartTime(pid int) (string, error) {
-	fields, err := statFields(pid)
+	st, err := sys.stat(pid)
 	if err != nil {
 		return "", err
 	}
-	return startOf(fields)
+	return st.start, nil
 }
 
-// startOf is the start time in the fields of /proc/<pid>/stat.
-func startOf(fields []string) (string, error) {
-	// fields[0] is field 3 (state); starttime is field 22.
-	if len(fields) < 20 {
-		return "", errors.New("cannot read /proc stat")
-	}
-	ticks, err := strconv.ParseInt(fields[19], 10, 64)
-	if err != nil {
-		return "", err
-	}
-	boot, err := bootTime()
-	if err != nil {
-		return "", err
-	}
-	t := time.Unix(boot, 0).Add(time.Duration(ticks) * time.Second / clockTicks)
-	return t.UTC().Format(time.RFC3339Nano), nil
-}
+// BlindError says why this process cannot see the processes it would
+// have to judge: a process fact is then unknown.
+type BlindError struct{ Why string }
 
-// statFields reads /proc/<pid>/stat and returns its fields from the third
-// (state) on. The command name (field 2) is in parentheses and may hold
-// spaces, so fields are counted after its closing parenthesis.
-func statFields(pid int) ([]string, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return nil, err
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return nil, errors.New("cannot read /proc stat")
-	}
-	return strings.Fields(s[i+1:]), nil
-}
+func (e *BlindError) Error() string { return "cannot see the processes here: " + e.Why }
 
-var (
-	bootOnce sync.Once
-	bootSec  int64
-	bootErr  error
-)
+// Sight is nil when this process can see every process that may work in
+// its folders — it reads the whole process table of the host's PID
+// namespace — else a *BlindError saying why not. It is probed once, not
+// assumed: /proc may be missing, empty, another namespace's, or hide
+// other users' processes, and a process in a PID namespace of its own
+// cannot see the processes around it.
+func Sight() error { return sight() }
 
-// bootTime reads btime from /proc/stat: seconds since the epoch at boot.
-func bootTime() (int64, error) {
-	bootOnce.Do(func() {
-		data, err := os.ReadFile("/proc/stat")
-		if err != nil {
-			bootErr = err
-			return
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if v, ok := strings.CutPrefix(line, "btime "); ok {
-				bootSec, bootErr = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-				return
-			}
-		}
-		bootErr = errors.New("no btime in /proc/stat")
-	})
-	return bootSec, bootErr
+var sight = sync.OnceValue(func() error {
+	if err := namespaceSight(); err != nil {
+		return err
+	}
+	if why := sys.nested(); why != "" {
+		return &BlindError{Why: why}
+	}
+	return nil
+})
+
+// namespaceSight is nil when this process reads the whole process table
+// of its own PID namespace: enough to judge a process stamped in it.
+var namespaceSight = sync.OnceValue(func() error {
+	if why := sys.blind(); why != "" {
+		return &BlindError{Why: why}
+	}
+	return nil
+})
+
+// Unseen says why a process fact came out unknown here: this process's
+// blindness (Sight), or else that the process is another host's, boot's
+// or PID namespace's.
+func Unseen() string {
+	if err := Sight(); err != nil {
+		return err.Error()
+	}
+	return "it runs on another host, boot or PID namespace, or its files cannot be read"
 }

@@ -58,6 +58,9 @@ type Init struct {
 	// a group that outlived its git-wt.
 	PGID      int    `json:"pgid,omitempty"`
 	PGIDStart string `json:"pgid_start,omitempty"`
+	// PGIDNS is the PID namespace the group's id is counted in: another
+	// namespace's group is never ended from here (SPEC §15).
+	PGIDNS string `json:"pgid_pidns,omitempty"`
 }
 
 // PR is the pull request recorded for a task.
@@ -87,6 +90,15 @@ type Record struct {
 	CreatorPID   int       `json:"creator_pid"`
 	CreatorHost  string    `json:"creator_host"`
 	CreatorStart string    `json:"creator_start"`
+	// CreatorBoot and CreatorPIDNS place the owner's pid (SPEC §15): the
+	// host's boot and the PID namespace it is counted in. A process that
+	// cannot match them cannot prove the owner dead.
+	CreatorBoot  string `json:"creator_boot,omitempty"`
+	CreatorPIDNS string `json:"creator_pidns,omitempty"`
+	// ChangedAt is when the owner last signed the record: a process that
+	// cannot tell whether the owner lives counts its operation in flight
+	// until wt.orphanGrace after it.
+	ChangedAt time.Time `json:"changed_at,omitzero"`
 
 	// BranchCreated says whether git-wt created the branch (SPEC §4
 	// "Branch ownership"); nil in records written before the field

@@ -4,26 +4,49 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Owner names the process that drives a task's current state change (pid,
-// host and start time: pids are reused). The JSON keeps the creator_*
-// names of the first version, when only creation had an owner.
+// host, boot, PID namespace and start time: pids are reused, and counted
+// per namespace) and when it signed. The JSON keeps the creator_* names of
+// the first version, when only creation had an owner.
 type Owner struct {
 	PID   int
 	Host  string
+	Boot  string
+	PIDNS string
 	Start string
+	At    time.Time
 }
 
 // Owner is who drove the record's last state change.
 func (r *Record) Owner() Owner {
-	return Owner{PID: r.CreatorPID, Host: r.CreatorHost, Start: r.CreatorStart}
+	return Owner{PID: r.CreatorPID, Host: r.CreatorHost, Boot: r.CreatorBoot, PIDNS: r.CreatorPIDNS, Start: r.CreatorStart, At: r.ChangedAt}
 }
 
 // Stamp signs the record with its new owner: other processes then see a
 // live owner and wait, and a repair sees a dead one.
 func (r *Record) Stamp(o Owner) {
 	r.CreatorPID, r.CreatorHost, r.CreatorStart = o.PID, o.Host, o.Start
+	r.CreatorBoot, r.CreatorPIDNS, r.ChangedAt = o.Boot, o.PIDNS, o.At
+}
+
+// InFlight says whether a task in state s is in the middle of an
+// operation that a live process drives (its owner), as opposed to at rest.
+func (s State) InFlight() bool {
+	switch s {
+	case Creating, Initializing, Merging, Syncing, Removing:
+		return true
+	}
+	return false
+}
+
+// SameProcess says whether two owners are one process: the same pid on
+// the same host, boot and PID namespace, started at the same time (when
+// it signed is not part of who it is).
+func (o Owner) SameProcess(p Owner) bool {
+	return o.PID == p.PID && o.Host == p.Host && o.Boot == p.Boot && o.PIDNS == p.PIDNS && o.Start == p.Start
 }
 
 // ErrIllegalMove marks a state change the lifecycle does not allow.

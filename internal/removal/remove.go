@@ -44,6 +44,10 @@ type RemoveOptions struct {
 	// worktree in use. An agent runner's remove hook runs from the agent
 	// that worked there, which is done with it (SPEC §13).
 	CallersAway bool
+	// IgnoreInUse skips the check for processes working in the worktree,
+	// and only that check: for an agent in a sandbox, which cannot see
+	// who works there, removing its own finished task (SPEC §15).
+	IgnoreInUse bool
 }
 
 // Outcome is what a removal did, or would do, with the worktree or with
@@ -82,6 +86,7 @@ type Removal struct {
 	Err             error   `json:"-"`
 	branchSHA       string  // where the branch was when rm read it
 	callersAway     bool    // RemoveOptions.CallersAway, for the second look
+	ignoreInUse     bool    // RemoveOptions.IgnoreInUse, likewise
 }
 
 // Remove removes the task arg names: its worktree, then its branch when
@@ -138,7 +143,7 @@ func (m *Remover) changedMeanwhile(ctx context.Context, e *record.Entry, refusal
 // removeOnce looks at the task once and removes it, or refuses.
 func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	rec := e.Record
-	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch, callersAway: o.CallersAway}
+	r := &Removal{Task: rec.Task, Slug: rec.Slug, Path: rec.Path, Branch: rec.Branch, callersAway: o.CallersAway, ignoreInUse: o.IgnoreInUse}
 	if err := m.takeOver(ctx, e, o.DryRun); err != nil {
 		if errors.Is(err, errRemovedMeanwhile) {
 			r.WorktreeOutcome = AlreadyGone // another rm did it all
@@ -263,8 +268,8 @@ func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 			r.Dirty = n
 			return KeptDirty, m.Refuse(rec, "dirty", "%s has %d uncommitted %s: use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
 		}
-		if users := r.users(rec.Path); len(users) > 0 {
-			return KeptInUse, m.inUse(rec, users[0], "")
+		if err := m.inUse(rec, r, rec.Path, ""); err != nil {
+			return KeptInUse, err
 		}
 	}
 	return Deleted, nil
@@ -465,13 +470,14 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 }
 
 // users are the processes that make the folder at path in use, callers
-// first, the callers left out when they are away.
-func (r *Removal) users(path string) []proc.User {
-	users := proc.UsersOf(path)
+// first, the callers left out when they are away; an error when they
+// cannot be known (proc.BlindError).
+func (r *Removal) users(path string) ([]proc.User, error) {
+	users, err := proc.UsersOf(path)
 	if r.callersAway {
 		users = slices.DeleteFunc(users, func(u proc.User) bool { return u.Caller })
 	}
-	return users
+	return users, err
 }
 
 // reparentChildren moves the tasks stacked on rec's branch onto rec's own

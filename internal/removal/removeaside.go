@@ -81,8 +81,8 @@ func (m *Remover) moveAside(rec *record.Record) (string, error) {
 // No process can enter the folder after the move (its path is gone), so
 // once none is in it, the status that follows sees every file written.
 func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string, r *Removal, count func(ctx context.Context, dir string) (int, error)) (Outcome, error) {
-	if users := r.users(trash); len(users) > 0 {
-		return KeptInUse, m.inUse(rec, users[0], " (it started while the worktree was being removed, so the worktree was put back)")
+	if err := m.inUse(rec, r, trash, " (it started while the worktree was being removed, so the worktree was put back)"); err != nil {
+		return KeptInUse, err
 	}
 	if count == nil {
 		count = m.movedDirtyCount
@@ -116,10 +116,24 @@ func (m *Remover) movedDirtyCount(ctx context.Context, dir string) (int, error) 
 	return len(st.Entries), err
 }
 
-// inUse is the refusal for a worktree a process works in. When that
-// process is the caller (the shell that ran git wt rm from inside the
-// worktree), the message says how to step out first.
-func (m *Remover) inUse(rec *record.Record, u proc.User, why string) error {
+// inUse is the refusal for a worktree (at path: in place, or moved
+// aside) that a process works in, or whose users cannot be seen (SPEC
+// §15: unknown is never "nobody"); nil when nobody does, or when the
+// removal was told to ignore its users. When that process is the caller
+// (the shell that ran git wt rm from inside the worktree), the message
+// says how to step out first.
+func (m *Remover) inUse(rec *record.Record, r *Removal, path, why string) error {
+	if r.ignoreInUse {
+		return nil
+	}
+	users, err := r.users(path)
+	if err != nil {
+		return m.Refuse(rec, "in-use", "%s: cannot tell whether a process works in it (%v)%s: stop what works there, then use --ignore-in-use (only this check is skipped), or --force", rec.Path, err, why)
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	u := users[0]
 	if u.Caller {
 		return m.Refuse(rec, "in-use", "%s is the working directory of the shell that runs this command (process %d, %s)%s: run cd \"$(git wt path --main)\" first, then git wt rm %s; or use --force", rec.Path, u.PID, u.Name, why, text.ShellQuote(rec.Task))
 	}
@@ -220,7 +234,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	if o.PID == me.PID && o.Host == me.Host {
 		return nil // this process's own merge, cleaning up
 	}
-	if proc.Check(o) == proc.Alive {
+	if !m.OwnerGone(rec) {
 		if rec.State == record.Removing && m.awaitRemoval(ctx, e) {
 			return errRemovedMeanwhile
 		}
@@ -332,7 +346,7 @@ func checkoutNeverBegan(dir string) bool {
 // (unsavedInTrash: files missing from it do not count) and no process
 // works in it.
 func (m *Remover) holdsNothingOfItsOwn(ctx context.Context, rec *record.Record, trash string) bool {
-	if len(proc.UsersOf(trash)) > 0 {
+	if users, err := proc.UsersOf(trash); err != nil || len(users) > 0 {
 		return false
 	}
 	n, err := m.unsavedInTrash(ctx, rec, trash)
@@ -380,7 +394,7 @@ func (m *Remover) unsavedInTrash(ctx context.Context, rec *record.Record, trash 
 // holds the task as it is now.
 func (m *Remover) awaitRemoval(ctx context.Context, e *record.Entry) bool {
 	deadline := time.Now().Add(m.Settings.LockTimeout)
-	for e.Record.State == record.Removing && proc.Check(task.Owner(e.Record)) == proc.Alive && time.Now().Before(deadline) {
+	for e.Record.State == record.Removing && !m.OwnerGone(e.Record) && time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
 			return false

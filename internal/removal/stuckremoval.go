@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -22,7 +21,7 @@ func (m *Remover) DiagnoseRemoval(e *record.Entry, p *task.Problem, alive proc.L
 	rec := e.Record
 	p.Kind, p.Age = task.StuckRemoval, -1
 	if alive == proc.Unknown {
-		p.Age = time.Since(rec.CreatedAt) // another host's: wait out the grace
+		p.Age = task.Silence(rec.Owner(), rec.CreatedAt) // cannot be seen from here: wait out the grace
 	}
 	p.Detail = fmt.Sprintf("a removal by process %d on %s stopped half way", rec.CreatorPID, rec.CreatorHost)
 	p.Fix = "finish the removal as git wt rm " + rec.Slug + " does (a worktree that changed is put back and kept)"

@@ -52,7 +52,7 @@ var Table = []Setting{
 	boolean("wt.deleteBranch", "true", "removing a task also deletes its branch when that loses no commits", func(s *Settings) *bool { return &s.DeleteBranch }),
 	text("wt.containerWorkdir", "/workspace", "workdir used by docker-args", func(s *Settings) *string { return &s.ContainerWorkdir }),
 	duration("wt.lockTimeout", "2m", "how long a command waits for the repository lock", func(s *Settings) *time.Duration { return &s.LockTimeout }),
-	duration("wt.orphanGrace", "10m", "orphans younger than this are left alone", func(s *Settings) *time.Duration { return &s.OrphanGrace }),
+	duration("wt.orphanGrace", "10m", "orphans younger than this are left alone, and an operation whose process cannot be seen (a sandbox) counts as running until this long after it last changed the record", func(s *Settings) *time.Duration { return &s.OrphanGrace }),
 	duration("wt.gcInterval", "24h", "how often new runs the orphan part of gc (0: never)", func(s *Settings) *time.Duration { return &s.GCInterval }),
 	{Name: "wt.trusted", Meaning: "written by git wt trust: the SHA-256 of the .gitwt content whose commands may run; never read from .gitwt itself"},
 	{Name: "color.wt", Meaning: "colour: always, never, or auto (on terminals only); unset: color.ui decides; NO_COLOR and --no-color turn it off"},

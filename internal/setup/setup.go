@@ -204,7 +204,7 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 		// leaves the ref's lock file, or a record the rollback no longer
 		// knows, and the rollback could not delete it.
 		if err := m.Update(context.WithoutCancel(ctx), e, func(r *record.Record) error {
-			r.Init.PGID, r.Init.PGIDStart = pgid, start
+			r.Init.PGID, r.Init.PGIDStart, r.Init.PGIDNS = pgid, start, proc.Self().PIDNS
 			return nil
 		}); err != nil && ctx.Err() == nil {
 			m.Warn("could not record the init's process group %d in the record of task %q: %v", pgid, e.Record.Task, err)
@@ -285,7 +285,7 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 		return nil, task.Unreadable(e)
 	}
 	rec := e.Record
-	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(task.Owner(rec)) != proc.Dead {
+	if (rec.State == record.Creating || rec.State == record.Initializing) && !m.OwnerGone(rec) {
 		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
 	}
 	if err := m.FailInterruptedInit(ctx, e); err != nil {
@@ -315,7 +315,7 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 // moved on meanwhile is read again.
 func (m *Handler) FailInterruptedInit(ctx context.Context, e *record.Entry) error {
 	rec := e.Record
-	if rec.State != record.Initializing || !rec.Init.Rerun || proc.Check(task.Owner(rec)) != proc.Dead {
+	if rec.State != record.Initializing || !rec.Init.Rerun || !m.OwnerGone(rec) {
 		return nil
 	}
 	err := m.ClaimForRepair(ctx, e)

@@ -45,7 +45,7 @@ func (m *Manager) MarkInterrupted(ctx context.Context, e *record.Entry, why stri
 	end := time.Now().UTC()
 	err := m.Transition(ctx, e, record.Failed, func(r *record.Record) {
 		r.Init.Status, r.Init.Error, r.Init.FinishedAt = record.InitFailed, why, &end
-		r.Init.PGID, r.Init.PGIDStart = 0, ""
+		r.Init.PGID, r.Init.PGIDStart, r.Init.PGIDNS = 0, "", ""
 	})
 	if err != nil {
 		return err

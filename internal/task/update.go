@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -37,9 +38,18 @@ func (m *Manager) Update(ctx context.Context, e *record.Entry, change func(*reco
 // only way a command changes a task's state: record.Move refuses a move
 // the lifecycle does not allow, checked again on the fresh record when
 // another process changed it meanwhile.
+//
+// A process in the middle of an operation of its own (the owner of a
+// creation, say) that finds the record signed by another process has lost
+// the task: doctor marked it failed, or another new resumed it. The move
+// is refused with ErrTakenOver, and nothing of the other's is touched.
 func (m *Manager) Transition(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
-	me := Self()
+	me := signer(ctx)
+	mine := e.Record.State.InFlight() && e.Record.Owner().SameProcess(me)
 	return m.Update(ctx, e, func(r *record.Record) error {
+		if mine && !r.Owner().SameProcess(me) {
+			return fmt.Errorf("%w: task %q is %s by process %d on %s now", ErrTakenOver, r.Task, r.State, r.CreatorPID, r.CreatorHost)
+		}
 		if err := r.Move(to, me); err != nil {
 			return NotNow(r, to, err)
 		}
@@ -49,6 +59,10 @@ func (m *Manager) Transition(ctx context.Context, e *record.Entry, to record.Sta
 		return nil
 	})
 }
+
+// ErrTakenOver is a state move refused because another process signed
+// the task meanwhile: the operation is no longer this process's.
+var ErrTakenOver = errors.New("another process took the task over")
 
 // NotNow turns a move the task's present state does not allow into a
 // refusal (exit 3, nothing changed) that says what to do: another process
@@ -63,10 +77,27 @@ func NotNow(r *record.Record, to record.State, err error) error {
 	return exitcode.Refusedf("task %q cannot go to state %s: it is %s (process %d on %s); try again when that is done, or run git wt doctor if that process died", r.Task, to, r.State, r.CreatorPID, r.CreatorHost)
 }
 
-// Self is this process as a record's owner.
+// Self is this process as a record's owner, signing now.
 func Self() record.Owner {
 	me := proc.Self()
-	return record.Owner{PID: me.PID, Host: me.Host, Start: me.Start}
+	return record.Owner{PID: me.PID, Host: me.Host, Boot: me.Boot, PIDNS: me.PIDNS, Start: me.Start, At: time.Now().UTC().Round(0)}
+}
+
+type signerKey struct{}
+
+// SigningAs is ctx whose state moves (Transition) sign with o: a record
+// whose next content was written ahead (Store.Prewrite) must be signed
+// as it was then, or the write would not find its blob.
+func SigningAs(ctx context.Context, o record.Owner) context.Context {
+	return context.WithValue(ctx, signerKey{}, o)
+}
+
+// signer is the owner a state move made under ctx signs with.
+func signer(ctx context.Context) record.Owner {
+	if o, ok := ctx.Value(signerKey{}).(record.Owner); ok {
+		return o
+	}
+	return Self()
 }
 
 // Reload reads the task's record again: another process may have changed
@@ -112,7 +143,7 @@ func (m *Manager) PastStaleLock(ref string, write func() error) error {
 		return err
 	}
 	lock := filepath.Join(m.Repo.CommonDir, filepath.FromSlash(ref)+".lock")
-	if proc.RemoveStaleLock(lock, m.RepoDirs()...) != nil {
+	if proc.RemoveStaleLock(lock, false, m.RepoDirs()...) != nil {
 		return err
 	}
 	return write()
@@ -126,7 +157,36 @@ func (m *Manager) RepoDirs() []string {
 
 // Owner is the process that drives the task's current state change.
 func Owner(rec *record.Record) proc.ID {
-	return proc.ID{PID: rec.CreatorPID, Host: rec.CreatorHost, Start: rec.CreatorStart}
+	return OwnerID(rec.Owner())
+}
+
+// OwnerID is a record's or a pool entry's owner as a process to check.
+func OwnerID(o record.Owner) proc.ID {
+	return proc.ID{PID: o.PID, Host: o.Host, Boot: o.Boot, PIDNS: o.PIDNS, Start: o.Start}
+}
+
+// Silence is how long ago the owner last signed: the age that
+// wt.orphanGrace is measured against when the owner's liveness is
+// unknown. Records written before the stamp carried its time count from
+// their creation.
+func Silence(o record.Owner, created time.Time) time.Duration {
+	if o.At.IsZero() {
+		return time.Since(created)
+	}
+	return time.Since(o.At)
+}
+
+// OwnerGone reports whether the process driving the task's state change
+// is gone (SPEC §15): proven dead, or of unknown liveness and silent for
+// wt.orphanGrace. Anything else is in flight, and left to its owner.
+func (m *Manager) OwnerGone(rec *record.Record) bool {
+	switch proc.Check(Owner(rec)) {
+	case proc.Dead:
+		return true
+	case proc.Unknown:
+		return Silence(rec.Owner(), rec.CreatedAt) >= m.Settings.OrphanGrace
+	}
+	return false
 }
 
 // MaxRaces bounds how often `new` starts over because another process

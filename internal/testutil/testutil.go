@@ -18,10 +18,16 @@ import (
 	"testing"
 )
 
+// A binary is built once per test process for each set of build tags.
+type build struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
 var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
+	plain    build // the binary as install.sh builds it
+	fallback build // -tags gitwt_noprocfs: the process fallback of SPEC §15
 )
 
 // Root is the module's root folder.
@@ -34,8 +40,10 @@ func Root() string {
 // afterwards: call it from the package's TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
+	for _, b := range []*build{&plain, &fallback} {
+		if b.dir != "" {
+			os.RemoveAll(b.dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -45,22 +53,35 @@ func Main(m *testing.M) {
 // unprivileged user.
 func BinDir(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "git-wt-bin-")
-		if buildErr != nil {
+	return plain.get(t, "urfave_cli_no_docs")
+}
+
+// FallbackBinDir is BinDir for the binary built with -tags
+// gitwt_noprocfs: on Linux it judges processes as a system without a
+// backend of its own does (SPEC §15's fallback).
+func FallbackBinDir(t testing.TB) string {
+	t.Helper()
+	return fallback.get(t, "urfave_cli_no_docs,gitwt_noprocfs")
+}
+
+func (b *build) get(t testing.TB, tags string) string {
+	t.Helper()
+	b.once.Do(func() {
+		b.dir, b.err = os.MkdirTemp("", "git-wt-bin-")
+		if b.err != nil {
 			return
 		}
-		os.Chmod(binDir, 0o755)
-		cmd := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", filepath.Join(binDir, "git-wt"), "./cmd/git-wt")
+		os.Chmod(b.dir, 0o755)
+		cmd := exec.Command("go", "build", "-tags", tags, "-o", filepath.Join(b.dir, "git-wt"), "./cmd/git-wt")
 		cmd.Dir = Root()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return binDir
+	return b.dir
 }
 
 // Env is a hermetic environment for git and git-wt under home.

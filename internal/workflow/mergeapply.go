@@ -11,6 +11,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/git-wt/git-wt/internal/place"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
@@ -215,10 +216,17 @@ func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir
 		return err
 	}
 	dir := filepath.Join(baseDir, place.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
+	// The stamp beside it lets doctor prove this process dead (SPEC §15).
+	stamp := place.StampOf(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o777); err == nil {
+		proc.WriteStamp(stamp)
+	}
 	err = add(dir)
 	defer func() {
 		if err := m.DropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)
+		} else {
+			os.Remove(stamp)
 		}
 		os.Remove(filepath.Dir(dir)) // only if empty
 	}()

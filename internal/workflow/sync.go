@@ -413,7 +413,10 @@ func (m *Flow) checkSyncable(ctx context.Context, rec *record.Record, b task.Bra
 	if n > 0 {
 		return SkippedDirty, m.Refuse(rec, "dirty", "%s has %d uncommitted %s: commit them (git wt commit %s -m MSG), then sync", rec.Path, n, text.Plural(n, "change", "changes"), text.ShellQuote(rec.Task))
 	}
-	for _, u := range proc.UsersOf(rec.Path) {
+	// Users that cannot be seen (a sandbox) do not hold a sync back: it
+	// deletes nothing, and its read-tree refuses to overwrite a change.
+	users, _ := proc.UsersOf(rec.Path)
+	for _, u := range users {
 		if !u.Caller { // the shell that runs this sync may stand in it
 			return SkippedInUse, m.Refuse(rec, "in-use", "%s is in use by process %d (%s): sync it when that is done", rec.Path, u.PID, u.Name)
 		}

@@ -1,0 +1,206 @@
+//go:build linux && !gitwt_noprocfs
+
+package proc
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// procfs reads the Linux process table in /proc.
+type procfs struct{}
+
+var sys table = procfs{}
+
+// blind probes /proc rather than assume it: inside a PID namespace that
+// kept its parent's /proc, /proc/self names another pid than getpid();
+// an empty /proc (a tmpfs mounted over it, a chroot) has no self; and
+// hidepid=2 hides other users' processes from all but root.
+func (procfs) blind() string {
+	self, err := os.Readlink("/proc/self")
+	if err != nil {
+		return "/proc is missing or empty here (a chroot or a sandbox?)"
+	}
+	if self != strconv.Itoa(os.Getpid()) {
+		return "/proc shows the processes of another PID namespace than this one (a sandbox or container?)"
+	}
+	if hidesOthers(readMountinfo()) && os.Geteuid() != 0 {
+		return "/proc is mounted with hidepid, which hides other users' processes"
+	}
+	return ""
+}
+
+// hostPIDNamespace is the inode of the initial PID namespace, which the
+// kernel fixes (PROC_PID_INIT_INO).
+const hostPIDNamespace = "4026531836"
+
+// nested: a process in any other PID namespace (a container, bubblewrap,
+// unshare -p) cannot see the processes of the namespaces around it, and
+// they may work in the repository it shares.
+func (t procfs) nested() string {
+	if ns := t.pidNamespace(); ns != hostPIDNamespace {
+		return "this process runs in a PID namespace of its own (a sandbox or container?), and processes outside it cannot be seen"
+	}
+	return ""
+}
+
+func readMountinfo() string {
+	data, _ := os.ReadFile("/proc/self/mountinfo")
+	return string(data)
+}
+
+// hidesOthers reports whether the proc file system mounted last at /proc
+// in mountinfo hides other users' processes (hidepid=2, invisible, or
+// ptraceable).
+func hidesOthers(mountinfo string) bool {
+	hides := false
+	sc := bufio.NewScanner(strings.NewReader(mountinfo))
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		sep := -1
+		for i, f := range fields {
+			if f == "-" {
+				sep = i
+				break
+			}
+		}
+		if sep < 5 || len(fields) < sep+4 || fields[4] != "/proc" || fields[sep+1] != "proc" {
+			continue
+		}
+		hides = false
+		for _, opt := range strings.Split(fields[sep+3], ",") {
+			switch opt {
+			case "hidepid=2", "hidepid=invisible", "hidepid=4", "hidepid=ptraceable":
+				hides = true
+			}
+		}
+	}
+	return hides
+}
+
+func (procfs) bootID() string {
+	data, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// pidNamespace is the inode of this process's PID namespace, from the
+// link /proc/self/ns/pid ("pid:[4026531836]").
+func (procfs) pidNamespace() string {
+	link, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(link, "pid:["), "]")
+}
+
+func (procfs) pids() ([]int, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	pids := make([]int, 0, len(entries))
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, nil
+}
+
+func (procfs) stat(pid int) (stat, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return stat{}, err
+	}
+	return parseStat(string(data))
+}
+
+// clockTicks is USER_HZ: the unit of /proc/<pid>/stat's start time. It is
+// 100 on every Linux architecture git-wt builds for.
+const clockTicks = 100
+
+// parseStat reads a /proc/<pid>/stat line. The command name (field 2) is
+// in parentheses and may hold spaces and parentheses, so the fields are
+// counted after its last closing parenthesis: the state (3), the parent
+// (4), the group (5), ... the start in clock ticks since boot (22).
+func parseStat(s string) (stat, error) {
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return stat{}, errors.New("cannot read /proc stat")
+	}
+	f := strings.Fields(s[end+1:])
+	if len(f) < 20 {
+		return stat{}, errors.New("cannot read /proc stat")
+	}
+	st := stat{name: s[open+1 : end], exited: f[0] == "Z" || f[0] == "X"}
+	st.ppid, _ = strconv.Atoi(f[1])
+	st.pgid, _ = strconv.Atoi(f[2])
+	ticks, err := strconv.ParseUint(f[19], 10, 64)
+	if err != nil {
+		return stat{}, fmt.Errorf("cannot read /proc stat: %v", err)
+	}
+	st.start = strconv.FormatUint(ticks, 10)
+	if boot, err := bootTime(); err == nil {
+		st.startUnix = float64(boot) + float64(ticks)/clockTicks
+	}
+	return st, nil
+}
+
+// bootTime reads btime from /proc/stat: seconds since the epoch at boot.
+// It moves when the wall clock is set, so it only places a start on the
+// wall clock (a lock file's age); process identity uses the ticks.
+var bootTime = sync.OnceValues(func() (int64, error) {
+	data, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "btime "); ok {
+			return strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		}
+	}
+	return 0, errors.New("no btime in /proc/stat")
+})
+
+func (procfs) cwd(pid int) (string, fileID, error) {
+	link := fmt.Sprintf("/proc/%d/cwd", pid)
+	cwd, err := os.Readlink(link)
+	if err != nil {
+		return "", fileID{}, err
+	}
+	var id fileID
+	if st, err := os.Stat(link); err == nil {
+		if s, ok := st.Sys().(*syscall.Stat_t); ok {
+			id = fileID{dev: uint64(s.Dev), ino: s.Ino}
+		}
+	}
+	return strings.TrimSuffix(cwd, " (deleted)"), id, nil
+}
+
+func (procfs) holds(pid int, path string) (bool, error) {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(dir + "/" + fd.Name()); err == nil && target == path {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// rename sets /proc/self/comm (at most 15 bytes).
+func (procfs) rename(name string) {
+	os.WriteFile("/proc/self/comm", []byte(name), 0)
+}

@@ -1,0 +1,28 @@
+//go:build !linux || gitwt_noprocfs
+
+package proc
+
+import "errors"
+
+// blindTable is the fallback (SPEC §15): a system without a backend of
+// its own, or a Linux build with -tags gitwt_noprocfs. It can list no
+// process and read none, so liveness comes from kill(pid, 0) alone (alive
+// or unknown, never dead), and the users of a folder and the holders of a
+// lock file are unknown.
+type blindTable struct{}
+
+var sys table = blindTable{}
+
+var errNoTable = errors.New("this build of git-wt cannot read the process table")
+
+func (blindTable) blind() string {
+	return "this build of git-wt cannot read the process table of this system"
+}
+func (blindTable) nested() string                  { return "" }
+func (blindTable) bootID() string                  { return "" }
+func (blindTable) pidNamespace() string            { return "" }
+func (blindTable) pids() ([]int, error)            { return nil, errNoTable }
+func (blindTable) stat(int) (stat, error)          { return stat{}, errNoTable }
+func (blindTable) cwd(int) (string, fileID, error) { return "", fileID{}, errNoTable }
+func (blindTable) holds(int, string) (bool, error) { return false, errNoTable }
+func (blindTable) rename(string)                   {}

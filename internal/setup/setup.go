@@ -220,7 +220,7 @@ func runCommands(ctx context.Context, dir string, env, commands []string, log, o
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
 		cmd := child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: dir, Env: env, Stdout: out, Stderr: out,
-			Group: true, GraceDelay: initKillDelay}.Command(ctx)
+			Group: true, Supervised: true, GraceDelay: initKillDelay}.Command(ctx)
 		if err := runWatched(ctx, cmd, started); err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.Exited() {

@@ -1,0 +1,18 @@
+//go:build unix && !linux && !darwin && !freebsd
+
+package child
+
+import (
+	"os"
+	"syscall"
+)
+
+// groupAttr starts the leader of a new process group; these systems have
+// no parent-death signal, the supervisor polls its parent.
+func groupAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// executable is git-wt's own program.
+func executable() (string, error) { return os.Executable() }
+
+// watchParent returns a channel closed when process parent has died.
+func watchParent(parent int) <-chan struct{} { return pollParent(parent) }

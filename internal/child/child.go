@@ -76,14 +76,12 @@ func (c Cmd) Command(ctx context.Context) *exec.Cmd {
 	cmd.Dir, cmd.Env = c.Dir, Env(c.Env...)
 	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
 	if c.Group {
-		cmd.SysProcAttr = groupAttr(c.Supervised)
+		// The program is looked up here (cmd.Err) as without the
+		// supervisor, so that a missing one fails the same way, on Start.
+		supervised := c.Supervised && cmd.Err == nil && supervise(cmd)
+		cmd.SysProcAttr = groupAttr(supervised)
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 		cmd.WaitDelay = c.GraceDelay
-		if c.Supervised && cmd.Err == nil {
-			// The program is looked up here, as without the supervisor,
-			// so that a missing one fails the same way (cmd.Err, on Start).
-			cmd.Err = supervise(cmd)
-		}
 	}
 	return cmd
 }

@@ -4,7 +4,6 @@ package child
 
 import (
 	"errors"
-	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -15,8 +14,8 @@ import (
 // parent with kqueue instead.
 func groupAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
-// executable is git-wt's own program.
-func executable() (string, error) { return os.Executable() }
+// selfExe: no name for the own program; os.Executable finds it.
+const selfExe = ""
 
 // watchParent returns a channel closed when process parent has died:
 // kqueue's NOTE_EXIT on it, or, where kqueue fails, a poll.

@@ -20,10 +20,10 @@ func groupAttr(supervised bool) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: sig}
 }
 
-// executable is git-wt's own program. /proc/self/exe, opened by the
-// forked child, is the program git-wt runs even when its file was
-// replaced or deleted meanwhile (an upgrade).
-func executable() (string, error) { return "/proc/self/exe", nil }
+// selfExe names git-wt's own program: opened by the forked child, it is
+// the program git-wt runs even when its file was replaced or deleted
+// meanwhile (an upgrade).
+const selfExe = "/proc/self/exe"
 
 // watchParent returns a channel closed when process parent, this
 // process's parent, has died: the parent-death signal (see groupAttr).

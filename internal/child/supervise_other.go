@@ -3,7 +3,6 @@
 package child
 
 import (
-	"os"
 	"syscall"
 )
 
@@ -11,8 +10,8 @@ import (
 // no parent-death signal, the supervisor polls its parent.
 func groupAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
-// executable is git-wt's own program.
-func executable() (string, error) { return os.Executable() }
+// selfExe: no name for the own program; os.Executable finds it.
+const selfExe = ""
 
 // watchParent returns a channel closed when process parent has died.
 func watchParent(parent int) <-chan struct{} { return pollParent(parent) }

@@ -6,6 +6,9 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,23 +69,23 @@ func startKillable(t *testing.T, s *testutil.Sandbox, args ...string) *exec.Cmd 
 }
 
 func TestAKilledNewEndsItsInitsGrandchildren(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	pidFile := filepath.Join(t.TempDir(), "grandchild")
-	s.Git(s.Repo, "config", "wt.init", backgrounded(pidFile))
-	cmd := startKillable(t, s, "new", "T")
-	grandchild := startedPID(t, pidFile)
-	kill(cmd)
-	endsWithin(t, grandchild, "the init's child")
+	killedEndsGrandchild(t, testutil.NewSandbox(t), "wt.init", "new", "T")
 }
 
 func TestAKilledFillEndsItsPoolInitsGrandchildren(t *testing.T) {
-	s := poolSandbox(t, "1")
+	killedEndsGrandchild(t, poolSandbox(t, "1"), "wt.poolInit", "pool", "--fill")
+}
+
+// killedEndsGrandchild sets key to a command that starts a child, runs
+// git-wt with args, kills it with SIGKILL once the child runs, and
+// checks that the child ends too.
+func killedEndsGrandchild(t *testing.T, s *testutil.Sandbox, key string, args ...string) {
 	pidFile := filepath.Join(t.TempDir(), "grandchild")
-	s.Git(s.Repo, "config", "wt.poolInit", backgrounded(pidFile))
-	cmd := startKillable(t, s, "pool", "--fill")
+	s.Git(s.Repo, "config", key, backgrounded(pidFile))
+	cmd := startKillable(t, s, args...)
 	grandchild := startedPID(t, pidFile)
 	kill(cmd)
-	endsWithin(t, grandchild, "wt.poolInit's child")
+	endsWithin(t, grandchild, "the child of "+key)
 }
 
 // Should the supervisor die with its git-wt (both killed at once: an
@@ -95,12 +98,14 @@ func TestDoctorEndsTheInitGroupOfAFillKilledWithItsSupervisor(t *testing.T) {
 	s.Git(s.Repo, "config", "wt.poolInit", "echo $PPID > "+parentFile+"; "+backgrounded(pidFile))
 	cmd := startKillable(t, s, "pool", "--fill")
 	grandchild := startedPID(t, pidFile)
-	parent := startedPID(t, parentFile) // the shell's parent: the supervisor
-	// Stopped, the supervisor cannot act on its git-wt's death before it
-	// is killed too.
-	syscall.Kill(parent, syscall.SIGSTOP)
+	supervisor := startedPID(t, parentFile) // the shell's parent
+	waitFor(t, func() bool { return entryGroup(t, s) == supervisor })
+	// Stopped, git-wt cannot act on its supervisor's death before it is
+	// killed too: the two die as in one crash.
+	syscall.Kill(cmd.Process.Pid, syscall.SIGSTOP)
+	waitFor(t, func() bool { return stopped(cmd.Process.Pid) })
+	syscall.Kill(supervisor, syscall.SIGKILL)
 	kill(cmd)
-	syscall.Kill(parent, syscall.SIGKILL)
 	if !alive(grandchild) {
 		t.Fatal("the init's child died with its supervisor: nothing left for doctor to end")
 	}
@@ -108,4 +113,30 @@ func TestDoctorEndsTheInitGroupOfAFillKilledWithItsSupervisor(t *testing.T) {
 		t.Fatalf("doctor --fix: %s", r)
 	}
 	endsWithin(t, grandchild, "the killed fill's wt.poolInit child")
+}
+
+// entryGroup is the process group the one pool entry names (0: none yet).
+func entryGroup(t *testing.T, s *testutil.Sandbox) int {
+	var e struct {
+		Init struct {
+			PGID int `json:"pgid"`
+		} `json:"init"`
+	}
+	refs := strings.Fields(s.Git(s.Repo, "for-each-ref", "--format=%(refname)", "refs/git-wt/pool/"))
+	if len(refs) != 1 || json.Unmarshal([]byte(s.Git(s.Repo, "cat-file", "blob", refs[0])), &e) != nil {
+		return 0
+	}
+	return e.Init.PGID
+}
+
+// stopped says whether every thread of process pid is stopped.
+func stopped(pid int) bool {
+	stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+	for _, st := range stats {
+		data, _ := os.ReadFile(st)
+		if f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:])); len(f) == 0 || f[0] != "T" {
+			return false
+		}
+	}
+	return len(stats) > 0
 }

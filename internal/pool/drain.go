@@ -91,11 +91,15 @@ func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error 
 }
 
 // endInit ends the process group of the wt.poolInit that an entry not
-// ready names (SPEC §15): a fill killed together with its supervisor left
-// it running; the drop of the fill's own failed entry ends what its
-// commands left in the background. A finished entry names none.
+// ready names (SPEC §15), when the fill that made it is dead: killed
+// together with its supervisor, it left the group running. A finished
+// entry names none; a group named by a fill on another host is no
+// group of this one.
 func (p *Pool) endInit(e *record.PoolEntry) {
 	if e.Ready || e.Init.PGID <= 0 || e.Init.Status != record.InitRunning {
+		return
+	}
+	if o := e.Owner(); proc.Check(proc.ID{PID: o.PID, Host: o.Host, Start: o.Start}) != proc.Dead {
 		return
 	}
 	if (proc.Group{ID: e.Init.PGID, LeaderStart: e.Init.PGIDStart}).End() {

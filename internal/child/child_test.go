@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -117,6 +118,50 @@ func TestASupervisedCommandSeesAndEndsAsWithout(t *testing.T) {
 				t.Fatalf("without the supervisor: %v (%d)\n%s\nwith it: %v (%d)\n%s", errs[0], exitCode(errs[0]), outs[0], errs[1], exitCode(errs[1]), outs[1])
 			}
 		})
+	}
+}
+
+// An interrupt's SIGTERM reaches the whole group, the supervisor too: the
+// supervisor outlives it, and git-wt sees the status the command chose.
+func TestACancelledCommandEndsAsItChooses(t *testing.T) {
+	for _, supervised := range []bool{false, true} {
+		t.Run(fmt.Sprint("supervised=", supervised), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			ready := t.TempDir() + "/ready"
+			done := make(chan error, 1)
+			go func() {
+				done <- Cmd{Path: "sh", Args: []string{"-c", "trap 'exit 7' TERM; touch " + ready + "; while :; do sleep 0.01; done"},
+					Group: true, Supervised: supervised, GraceDelay: 10 * time.Second}.Run(ctx)
+			}()
+			for i := 0; ; i++ {
+				if _, err := os.Stat(ready); err == nil {
+					break
+				}
+				if i == 1000 {
+					t.Fatal("the command did not start")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			cancel()
+			if err := <-done; exitCode(err) != 7 {
+				t.Fatalf("got %v, want the command's exit status 7", err)
+			}
+		})
+	}
+}
+
+// Run by hand, outside a group of its own, the supervisor would kill the
+// group it is in (a shell's job) when its parent dies: it refuses to run.
+func TestTheSupervisorRunsOnlyAsALeader(t *testing.T) {
+	marker := t.TempDir() + "/ran"
+	cmd := exec.Command(os.Args[0], SuperviseCommand, strconv.Itoa(os.Getpid()), "/bin/sh", "sh", "-c", "touch "+marker)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "for git-wt's own use") {
+		t.Fatalf("got %v: %s", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the command ran")
 	}
 }
 

@@ -37,10 +37,16 @@ type Cmd struct {
 	Stdout, Stderr io.Writer
 	// Group: the command gets its own process group, which is sent
 	// SIGTERM when ctx ends (and SIGKILL after GraceDelay), and it is
-	// killed when git-wt dies, even by SIGKILL (the parent-death signal;
-	// the caller must start it on a locked OS thread, see exec.Cmd and
-	// PR_SET_PDEATHSIG).
-	Group      bool
+	// killed when git-wt dies, even by SIGKILL (Linux: the parent-death
+	// signal; the caller must start it on a locked OS thread, see
+	// exec.Cmd and PR_SET_PDEATHSIG).
+	Group bool
+	// Supervised (with Group): the group is led by git-wt's supervisor
+	// (Supervise), which runs the command as its child and ends the whole
+	// group, the command's own children included, when git-wt dies,
+	// however it dies. The command's output, environment, directory and
+	// exit status are what they would be without it.
+	Supervised bool
 	GraceDelay time.Duration
 }
 
@@ -70,7 +76,10 @@ func (c Cmd) Command(ctx context.Context) *exec.Cmd {
 	cmd.Dir, cmd.Env = c.Dir, Env(c.Env...)
 	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
 	if c.Group {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		// The program is looked up here (cmd.Err) as without the
+		// supervisor, so that a missing one fails the same way, on Start.
+		supervised := c.Supervised && cmd.Err == nil && supervise(cmd)
+		cmd.SysProcAttr = groupAttr(supervised)
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 		cmd.WaitDelay = c.GraceDelay
 	}

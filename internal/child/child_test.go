@@ -1,19 +1,31 @@
 // These tests protect the policies every non-git child of git-wt runs
-// under: the environment it sees, how a failure is reported, and that a
-// command given its own group does not outlive a cancel.
+// under: the environment it sees, how a failure is reported, that a
+// command given its own group does not outlive a cancel, and that the
+// supervisor changes nothing a command sees or reports.
 package child
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
+
+// TestMain makes the test binary a supervisor when run as one: a
+// supervised command runs git-wt's own program, here the test binary.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == SuperviseCommand {
+		os.Exit(Supervise(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
 
 func TestEnvDropsGitsPointersAndSetReplaces(t *testing.T) {
 	t.Setenv("GIT_DIR", "/elsewhere/.git")
@@ -45,11 +57,18 @@ func TestRunReportsTheExitStatusAndTheLastLineOfStderr(t *testing.T) {
 }
 
 func TestACancelledGroupIsEndedWhole(t *testing.T) {
+	for _, supervised := range []bool{false, true} {
+		t.Run(fmt.Sprint("supervised=", supervised), func(t *testing.T) { cancelledGroupIsEndedWhole(t, supervised) })
+	}
+}
+
+func cancelledGroupIsEndedWhole(t *testing.T, supervised bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pidFile := t.TempDir() + "/pid"
 	done := make(chan error, 1)
 	go func() {
-		done <- Cmd{Path: "sh", Args: []string{"-c", "sleep 30 & echo $! > " + pidFile + "; wait"}, Group: true, GraceDelay: time.Second}.Run(ctx)
+		done <- Cmd{Path: "sh", Args: []string{"-c", "sleep 30 & echo $! > " + pidFile + "; wait"},
+			Group: true, Supervised: supervised, GraceDelay: time.Second}.Run(ctx)
 	}()
 	var pid int
 	for i := 0; i < 200 && pid == 0; i++ {
@@ -71,6 +90,88 @@ func TestACancelledGroupIsEndedWhole(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// The supervisor is invisible to its command and to git-wt: the same
+// output, environment, directory and exit status as without it, and the
+// same error for a program that cannot be found.
+func TestASupervisedCommandSeesAndEndsAsWithout(t *testing.T) {
+	t.Setenv("WT_KEPT", "yes")
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, path, script string }{
+		{"environment", "sh", "env | sort; pwd; echo $0"},
+		{"status", "sh", "echo out; echo last >&2; exit 3"},
+		{"SIGTERM", "sh", "kill -TERM $$"},
+		{"SIGKILL", "sh", "kill -KILL $$"},
+		{"missing", "no-such-program-here", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var outs [2]string
+			var errs [2]error
+			for i, supervised := range []bool{false, true} {
+				var out bytes.Buffer
+				errs[i] = Cmd{Path: tc.path, Args: []string{"-c", tc.script}, Dir: dir, Env: []string{"WT_SET=1"}, Stdout: &out,
+					Group: true, Supervised: supervised, GraceDelay: time.Second}.Run(context.Background())
+				outs[i] = out.String()
+			}
+			if outs[0] != outs[1] || fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) || exitCode(errs[0]) != exitCode(errs[1]) {
+				t.Fatalf("without the supervisor: %v (%d)\n%s\nwith it: %v (%d)\n%s", errs[0], exitCode(errs[0]), outs[0], errs[1], exitCode(errs[1]), outs[1])
+			}
+		})
+	}
+}
+
+// An interrupt's SIGTERM reaches the whole group, the supervisor too: the
+// supervisor outlives it, and git-wt sees the status the command chose.
+func TestACancelledCommandEndsAsItChooses(t *testing.T) {
+	for _, supervised := range []bool{false, true} {
+		t.Run(fmt.Sprint("supervised=", supervised), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			ready := t.TempDir() + "/ready"
+			done := make(chan error, 1)
+			go func() {
+				done <- Cmd{Path: "sh", Args: []string{"-c", "trap 'exit 7' TERM; touch " + ready + "; while :; do sleep 0.01; done"},
+					Group: true, Supervised: supervised, GraceDelay: 10 * time.Second}.Run(ctx)
+			}()
+			for i := 0; ; i++ {
+				if _, err := os.Stat(ready); err == nil {
+					break
+				}
+				if i == 1000 {
+					t.Fatal("the command did not start")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			cancel()
+			if err := <-done; exitCode(err) != 7 {
+				t.Fatalf("got %v, want the command's exit status 7", err)
+			}
+		})
+	}
+}
+
+// Run by hand, outside a group of its own, the supervisor would kill the
+// group it is in (a shell's job) when its parent dies: it refuses to run.
+func TestTheSupervisorRunsOnlyAsALeader(t *testing.T) {
+	marker := t.TempDir() + "/ran"
+	cmd := exec.Command(os.Args[0], SuperviseCommand, strconv.Itoa(os.Getpid()), "/bin/sh", "sh", "-c", "touch "+marker)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "for git-wt's own use") {
+		t.Fatalf("got %v: %s", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the command ran")
+	}
+}
+
+// exitCode is the exit status an *Error carries, -2 for another error.
+func exitCode(err error) int {
+	var failed *Error
+	if errors.As(err, &failed) {
+		return failed.ExitCode
+	}
+	return -2
 }
 
 // alive reports whether pid runs (a zombie has exited).

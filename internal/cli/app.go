@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 )
@@ -24,6 +25,11 @@ var Version = "dev"
 // Main runs git-wt with args (args[0] is the program name) and returns the
 // process exit code. Nothing else in git-wt decides an exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 1 && args[1] == child.SuperviseCommand {
+		// git-wt as the supervisor of an init (SPEC §15): no command
+		// line, repository or settings of its own, and its own signals.
+		return child.Supervise(args[2:])
+	}
 	e := newEnv(stdin, stdout, stderr)
 	app := newApp(e)
 	normalized, cmd, err := normalizeArgs(app, args)

@@ -10,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -60,8 +61,10 @@ func (p *Pool) Drain(ctx context.Context, force bool, keep func(*record.PoolEntr
 // first marked not ready (compare and swap: an entry a claim took
 // meanwhile is left alone, git.ErrStale), so that a removal killed half
 // way leaves an entry no claim takes and that doctor and the next fill
-// finish removing; then its worktree goes, then its ref.
+// finish removing; then its worktree goes, then its ref. What is left of
+// the wt.poolInit of an entry not ready is ended first.
 func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error {
+	p.endInit(it.Entry)
 	if !force {
 		if why := p.fit(ctx, it); why != "" {
 			if err := p.Store.DeletePool(ctx, it); err != nil {
@@ -85,6 +88,23 @@ func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error 
 	}
 	os.Remove(p.entryLock(it.ID)) // a claim's, had one tried it: no claim takes it now
 	return nil
+}
+
+// endInit ends the process group of the wt.poolInit that an entry not
+// ready names (SPEC §15), when the fill that made it is dead: killed
+// together with its supervisor, it left the group running. A finished
+// entry names none; a group named by a fill on another host is no
+// group of this one.
+func (p *Pool) endInit(e *record.PoolEntry) {
+	if e.Ready || e.Init.PGID <= 0 || e.Init.Status != record.InitRunning {
+		return
+	}
+	if o := e.Owner(); proc.Check(proc.ID{PID: o.PID, Host: o.Host, Start: o.Start}) != proc.Dead {
+		return
+	}
+	if (proc.Group{ID: e.Init.PGID, LeaderStart: e.Init.PGIDStart}).End() {
+		p.Warn("ended the wt.poolInit of pool entry %s, which outlived its fill (process group %d)", e.ID, e.Init.PGID)
+	}
 }
 
 // removeFolder removes a pool folder and its admin entry, unless unfit

@@ -190,7 +190,16 @@ func (p *Pool) prepare(ctx context.Context, it *record.PoolItem, log io.Writer) 
 	}
 	task.Checkpoint(ctx, "pool:checked-out")
 	checkedOut := time.Now()
-	ran, err := p.PreparePoolEntry(ctx, e.Path, e.Base, log)
+	ran, err := p.PreparePoolEntry(ctx, e.Path, e.Base, log, func(pgid int, start string) {
+		// The entry names the running wt.poolInit's process group, as a
+		// task's record names its init's: should the fill die with its
+		// supervisor, the entry's repair ends what is left of the group
+		// (endInit). Not cut short by an interrupt, as a task's write.
+		e.Init.Status, e.Init.PGID, e.Init.PGIDStart = record.InitRunning, pgid, start
+		if err := p.Store.SavePool(context.WithoutCancel(ctx), it); err != nil && ctx.Err() == nil {
+			p.Warn("could not record wt.poolInit's process group %d in pool entry %s: %v", pgid, e.ID, err)
+		}
+	})
 	e.Init.Ran = ran
 	if err != nil {
 		return err

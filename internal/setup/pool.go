@@ -14,8 +14,9 @@ import (
 // wt.poolInit commands, with WT_MAIN, WT_BASE (base) and WT_PATH set and
 // no task or ports: the setup that does not depend on the task. Output
 // goes to log. The task's own wt.init runs when the entry is claimed.
-// ran says whether a wt.poolInit command ran.
-func (m *Handler) PreparePoolEntry(ctx context.Context, dir, base string, log io.Writer) (ran bool, err error) {
+// started learns each command's process group, as a task's init does, so
+// that the entry can name it; ran says whether a wt.poolInit command ran.
+func (m *Handler) PreparePoolEntry(ctx context.Context, dir, base string, log io.Writer, started func(pgid int, start string)) (ran bool, err error) {
 	if m.hasCopyPatterns() {
 		if err := m.copyFiles(ctx, dir, log); err != nil {
 			return false, err
@@ -27,5 +28,5 @@ func (m *Handler) PreparePoolEntry(ctx context.Context, dir, base string, log io
 			len(untrusted), text.Plural(len(untrusted), "command", "commands"), filepath.Join(m.Repo.MainDir, ".gitwt"))
 	}
 	env := []string{"WT_MAIN=" + m.Repo.MainDir, "WT_BASE=" + base, "WT_PATH=" + dir}
-	return len(run) > 0, runCommands(ctx, dir, env, run, log, log, func(int, string) {}, func(int64) {})
+	return len(run) > 0, runCommands(ctx, dir, env, run, log, log, started, func(int64) {})
 }

@@ -189,8 +189,10 @@ func openLog(path string) (*os.File, error) {
 // stopping at the first failure. Their output goes to log (and to
 // InitOutput); their stdin is empty, so an init never waits for input.
 // Each runs in its own process group, so that an interrupt stops the
-// whole command, not only its shell; the group is written into the record
-// so that a repair can end it if this process dies (SPEC §7).
+// whole command, not only its shell, under a supervisor that ends the
+// group when this process dies (SPEC §15); the group is written into the
+// record so that a repair can end it should the supervisor die too (SPEC
+// §7).
 func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []string, log io.Writer) error {
 	rec := e.Record
 	out := log
@@ -213,14 +215,16 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 }
 
 // runCommands runs commands with `sh -c` in dir, in order, stopping at
-// the first failure, each in its own process group (killed when this
-// process dies, even by SIGKILL, which no handler sees); started learns
-// each group, done counts each command that succeeded.
+// the first failure, each in its own process group led by a supervisor
+// (child.Supervise), which ends the whole group, the command's own
+// children included, when this process dies, even by SIGKILL, which no
+// handler sees; started learns each group (the supervisor's pid and start
+// time), done counts each command that succeeded.
 func runCommands(ctx context.Context, dir string, env, commands []string, log, out io.Writer, started func(pgid int, start string), done func(int64)) error {
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
 		cmd := child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: dir, Env: env, Stdout: out, Stderr: out,
-			Group: true, GraceDelay: initKillDelay}.Command(ctx)
+			Group: true, Supervised: true, GraceDelay: initKillDelay}.Command(ctx)
 		if err := runWatched(ctx, cmd, started); err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.Exited() {
@@ -235,9 +239,9 @@ func runCommands(ctx context.Context, dir string, env, commands []string, log, o
 
 // runWatched runs a command in its own group and tells started the group
 // (and its leader's start time) while it runs. The parent-death signal
-// fires when the thread that started the child ends, not the process: the
-// command is started and waited for on one locked OS thread, which lives
-// as long as this process does.
+// (the supervisor's, on Linux) fires when the thread that started the
+// child ends, not the process: the command is started and waited for on
+// one locked OS thread, which lives as long as this process does.
 func runWatched(ctx context.Context, cmd *exec.Cmd, started func(pgid int, start string)) error {
 	begun, done := make(chan error, 1), make(chan error, 1)
 	go func() {

@@ -1,0 +1,137 @@
+package child
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+)
+
+// SuperviseCommand is the hidden first argument that makes git-wt a
+// supervisor (SPEC §15): `git-wt __supervise PARENT PATH ARGV0 ARGS...`
+// runs the program PATH with the arguments ARGV0 ARGS... and ends its
+// whole process group when process PARENT, the git-wt that started it,
+// dies. It is for git-wt's own use: cli.Main hands it to Supervise
+// before anything else runs.
+const SuperviseCommand = "__supervise"
+
+// supervise makes cmd, its program looked up, the supervisor's command:
+// git-wt itself, which runs cmd's program with cmd's arguments. Where
+// git-wt cannot find its own program (Linux without /proc, say), cmd is
+// left as it is and leads its group itself: false.
+func supervise(cmd *exec.Cmd) bool {
+	self := ownProgram()
+	if self == "" {
+		return false
+	}
+	cmd.Args = append([]string{"git-wt", SuperviseCommand, strconv.Itoa(os.Getpid()), cmd.Path}, cmd.Args...)
+	cmd.Path = self
+	return true
+}
+
+// ownProgram is the file of the program this process runs, "" when it
+// cannot be found: the system's own name for it (selfExe) where it has
+// one, else os.Executable, else the program's name looked up in PATH (as
+// git runs git-wt).
+func ownProgram() string {
+	if selfExe != "" {
+		if _, err := os.Stat(selfExe); err == nil {
+			return selfExe
+		}
+	}
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	if p, err := exec.LookPath(os.Args[0]); err == nil {
+		return p
+	}
+	return ""
+}
+
+// Supervise is git-wt run as a supervisor: the leader of a new process
+// group (git-wt started it so: Cmd.Supervised), it runs the command as its
+// child in that group and waits for it. When its git-wt dies, however it
+// dies, it kills the whole group with SIGKILL, itself included: the
+// command and everything it started that stayed in the group. Otherwise
+// it ends as the command ended: the same exit status, or killed by the
+// same signal (SIGKILL, SIGTERM, SIGINT, SIGHUP; any other signal comes
+// back as exit status 128+n, as a shell reports it). The command's
+// environment, directory, input and output are the supervisor's own,
+// which git-wt set up as the command's. It returns the exit code.
+func Supervise(args []string) int {
+	if len(args) < 3 || syscall.Getpgrp() != os.Getpid() {
+		// Run by hand, it would kill a group that is not its own.
+		fmt.Fprintf(os.Stderr, "git-wt: %s PARENT PATH ARGV0 [ARGS...] is for git-wt's own use, as the leader of a process group\n", SuperviseCommand)
+		return exitcode.Usage
+	}
+	parent, err := strconv.Atoi(args[0])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "git-wt: %s: the parent %q is not a process id\n", SuperviseCommand, args[0])
+		return exitcode.Usage
+	}
+	// A signal sent to the whole group (an interrupt's SIGTERM) is the
+	// command's to act on: the supervisor outlives it, and ends as the
+	// command ends.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	died := watchParent(parent)
+	if os.Getppid() != parent {
+		return endGroup() // git-wt died before the watch began
+	}
+	cmd := &exec.Cmd{Path: args[1], Args: args[2:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "git-wt: cannot run %s: %v\n", args[1], err)
+		return 127
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+		return passOn(cmd.ProcessState)
+	case <-died:
+		return endGroup()
+	}
+}
+
+// endGroup kills the supervisor's process group, the supervisor included.
+func endGroup() int {
+	syscall.Kill(0, syscall.SIGKILL)
+	return 128 + int(syscall.SIGKILL)
+}
+
+// passOn is the exit code of a supervisor whose command ended as st says;
+// for a command killed by a signal, the supervisor kills itself with it
+// first where it can (dieOf).
+func passOn(st *os.ProcessState) int {
+	if st == nil {
+		return 127 // not waited for: cannot happen to a started command
+	}
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return st.ExitCode()
+	}
+	dieOf(ws.Signal())
+	return 128 + int(ws.Signal())
+}
+
+// dieOf ends this process by sig, for the signals a Go program can die
+// of: SIGKILL, and SIGHUP, SIGINT and SIGTERM once no longer caught (the
+// Go runtime turns the others into a stack dump or ignores them). It
+// returns when sig is not one of them, or has not ended the process
+// within a second (the caller then exits with 128+sig).
+func dieOf(sig syscall.Signal) {
+	switch sig {
+	case syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM:
+		signal.Reset(sig)
+	case syscall.SIGKILL:
+	default:
+		return
+	}
+	syscall.Kill(os.Getpid(), sig)
+	// The signal may be taken by another thread: give it the time.
+	time.Sleep(time.Second)
+}

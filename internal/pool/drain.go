@@ -99,10 +99,10 @@ func (p *Pool) endInit(e *record.PoolEntry) {
 	if e.Ready || e.Init.PGID <= 0 || e.Init.Status != record.InitRunning {
 		return
 	}
-	if o := e.Owner(); proc.Check(proc.ID{PID: o.PID, Host: o.Host, Start: o.Start}) != proc.Dead {
+	if proc.Check(task.OwnerID(e.Owner())) != proc.Dead {
 		return
 	}
-	if (proc.Group{ID: e.Init.PGID, LeaderStart: e.Init.PGIDStart}).End() {
+	if task.InitGroup(e.Init).End() {
 		p.Warn("ended the wt.poolInit of pool entry %s, which outlived its fill (process group %d)", e.ID, e.Init.PGID)
 	}
 }

@@ -195,7 +195,8 @@ func (p *Pool) prepare(ctx context.Context, it *record.PoolItem, log io.Writer) 
 		// task's record names its init's: should the fill die with its
 		// supervisor, the entry's repair ends what is left of the group
 		// (endInit). Not cut short by an interrupt, as a task's write.
-		e.Init.Status, e.Init.PGID, e.Init.PGIDStart = record.InitRunning, pgid, start
+		e.Init.Status = record.InitRunning
+		task.NameGroup(&e.Init, pgid, start)
 		if err := p.Store.SavePool(context.WithoutCancel(ctx), it); err != nil && ctx.Err() == nil {
 			p.Warn("could not record wt.poolInit's process group %d in pool entry %s: %v", pgid, e.ID, err)
 		}

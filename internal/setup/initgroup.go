@@ -1,8 +1,8 @@
 package setup
 
 import (
-	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // EndLeftoverInit ends the process group of an init that outlived the
@@ -12,7 +12,7 @@ func (m *Handler) EndLeftoverInit(rec *record.Record) {
 	if rec.Init.PGID <= 0 || rec.Init.Status != record.InitRunning {
 		return
 	}
-	g := proc.Group{ID: rec.Init.PGID, LeaderStart: rec.Init.PGIDStart, NS: rec.Init.PGIDNS}
+	g := task.InitGroup(rec.Init)
 	if g.End() {
 		m.Warn("ended the init of task %q that outlived its git-wt (process group %d)", rec.Task, g.ID)
 		m.LogEvent(rec, "init-ended", "its git-wt had died")

@@ -206,7 +206,7 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 		// leaves the ref's lock file, or a record the rollback no longer
 		// knows, and the rollback could not delete it.
 		if err := m.Update(context.WithoutCancel(ctx), e, func(r *record.Record) error {
-			r.Init.PGID, r.Init.PGIDStart, r.Init.PGIDNS = pgid, start, proc.Self().PIDNS
+			task.NameGroup(&r.Init, pgid, start)
 			return nil
 		}); err != nil && ctx.Err() == nil {
 			m.Warn("could not record the init's process group %d in the record of task %q: %v", pgid, e.Record.Task, err)

@@ -165,6 +165,17 @@ func OwnerID(o record.Owner) proc.ID {
 	return proc.ID{PID: o.PID, Host: o.Host, Boot: o.Boot, PIDNS: o.PIDNS, Start: o.Start}
 }
 
+// NameGroup records in init the process group pgid of a running init,
+// whose leader started at start, counted in this process's namespace.
+func NameGroup(init *record.Init, pgid int, start string) {
+	init.PGID, init.PGIDStart, init.PGIDNS = pgid, start, proc.Self().PIDNS
+}
+
+// InitGroup is the process group an init record names.
+func InitGroup(init record.Init) proc.Group {
+	return proc.Group{ID: init.PGID, LeaderStart: init.PGIDStart, NS: init.PGIDNS}
+}
+
 // Silence is how long ago the owner last signed: the age that
 // wt.orphanGrace is measured against when the owner's liveness is
 // unknown. Records written before the stamp carried its time count from

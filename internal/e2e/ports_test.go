@@ -106,7 +106,7 @@ func TestAPortTheHostListensOnIsSkipped(t *testing.T) {
 
 func TestAnExhaustedPortRangeExitsFourAndCreatesNothing(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	withPorts(s, "A", "B", "C")
+	withPorts(s, "A_PORT", "B_PORT", "C_PORT")
 	s.Git(s.Repo, "config", "wt.portRange", "29998-29999")
 	r := s.WT("new", "T")
 	if r.Code != 4 || !strings.Contains(r.Stderr, "wt.portRange") {
@@ -243,14 +243,6 @@ func TestWtPortAppliesFromAnUntrustedGitwt(t *testing.T) {
 	}
 }
 
-func TestABadPortNameIsAConfigError(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	withPorts(s, "MY-PORT")
-	if r := s.WT("new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "bad config wt.port") {
-		t.Fatalf("new with wt.port MY-PORT: %s", r)
-	}
-}
-
 // git wt init with nothing to copy or run still gives a task the ports of
 // names added to wt.port since, and succeeds.
 func TestInitWithNothingToRunGivesNewPortNamesTheirPorts(t *testing.T) {
@@ -278,5 +270,70 @@ func TestTheEnvFileExcludeLineGoesWithTheSetting(t *testing.T) {
 	s.MustWT("new", "B")
 	if data, _ := os.ReadFile(exclude); strings.Contains(string(data), ".env.local") || strings.Contains(string(data), "git-wt") {
 		t.Fatalf("info/exclude keeps git-wt's line after wt.envFile went:\n%s", data)
+	}
+}
+
+// A committed .gitwt that names GIT_CONFIG_GLOBAL or BASH_ENV in wt.port,
+// with a port range of committed file names, would point git and bash at
+// a file of its own: its fsmonitor (for git) or its command substitution
+// (for bash) would run at exec, or in the user's own init (SPEC §14 "Port
+// names"). Such names are ignored with a warning; nothing runs.
+func TestAnUntrustedGitwtCannotRunCodeThroughPortNames(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write(filepath.Join(s.Repo, ".gitwt"), "[wt]\n\tport = GIT_CONFIG_GLOBAL\n\tport = BASH_ENV\n\tport = API_PORT\n\tportRange = 24000-24002\n")
+	// Each file is both a git config and a shell script, whichever name
+	// gets which port.
+	payload := "[core]\n\tfsmonitor = \"touch PWNED; false\"\n\tx = $(touch PWNED)\n"
+	for _, f := range []string{"24000", "24001", "24002"} {
+		s.Write(filepath.Join(s.Repo, f), payload)
+	}
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-qm", "hostile")
+	s.Git(s.Repo, "config", "wt.init", "git status >/dev/null; bash -c true")
+	r := s.MustWT("new", "T")
+	path := r.Out()
+	for _, name := range []string{"GIT_CONFIG_GLOBAL", "BASH_ENV"} {
+		if !strings.Contains(r.Stderr, "ignored wt.port = "+name) {
+			t.Errorf("new did not warn that it ignored wt.port %s:\n%s", name, r.Stderr)
+		}
+	}
+	s.WT("exec", "T", "--", "git", "status")
+	s.WT("exec", "T", "--", "bash", "-c", "true")
+	if testutil.Exists(filepath.Join(path, "PWNED")) {
+		t.Fatal("a command of the committed .gitwt ran through a port name")
+	}
+	got := taskPorts(t, s, "T")
+	if len(got) != 1 || got["API_PORT"] == 0 {
+		t.Fatalf("ports %v: want API_PORT only", got)
+	}
+	if env := s.MustWT("env", "T").Out(); strings.Contains(env, "GIT_") || strings.Contains(env, "BASH_ENV") {
+		t.Fatalf("git wt env:\n%s", env)
+	}
+}
+
+// From the user's own config a name outside the rule is refused (exit 2),
+// and a record that holds one (made before the rule) never exports it.
+func TestAPortNameOutsideTheRuleIsRefusedAndNeverExported(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, name := range []string{"GIT_DIR", "BASH_ENV", "WT_PATH", "LD_PRELOAD", "MY-PORT"} {
+		s.Git(s.Repo, "config", "wt.port", name)
+		if r := s.WT("new", "T"); r.Code != 2 || !strings.Contains(r.Stderr, "bad config wt.port") || !strings.Contains(r.Stderr, name) {
+			t.Fatalf("new with wt.port %s: %s", name, r)
+		}
+	}
+	s.Git(s.Repo, "config", "wt.port", "PORT")
+	s.MustWT("new", "T")
+	rec := readRecord(t, s, "T")
+	rec["ports"].(map[string]any)["BASH_ENV"] = 24000
+	rec["ports"].(map[string]any)["GIT_CONFIG_GLOBAL"] = 24001
+	writeRecord(t, s, "T", rec)
+	out := s.MustWT("exec", "T", "--", "env").Out()
+	for _, shown := range []string{out, s.MustWT("env", "T").Out(), s.MustWT("docker-args", "T").Out(), s.MustWT("show", "T").Out()} {
+		if strings.Contains(shown, "BASH_ENV") || strings.Contains(shown, "GIT_CONFIG_GLOBAL") {
+			t.Fatalf("a port name outside the rule reached the task:\n%s", shown)
+		}
+	}
+	if !strings.Contains(out, "\nPORT=") {
+		t.Fatalf("exec's environment lacks PORT:\n%s", out)
 	}
 }

@@ -337,3 +337,23 @@ func TestAPortNameOutsideTheRuleIsRefusedAndNeverExported(t *testing.T) {
 		t.Fatalf("exec's environment lacks PORT:\n%s", out)
 	}
 }
+
+// wt.copy and wt.envFile naming one file: the user's file is copied
+// first, then git-wt's block is added to it; a copy that found git-wt's
+// block already there skipped the file and lost the user's keys.
+func TestTheEnvFileKeepsTheCopiedUsersLines(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write(".gitignore", ".env.local\n")
+	s.Git(s.Repo, "add", ".gitignore")
+	s.Git(s.Repo, "commit", "-qm", "ignore")
+	s.Write(".env.local", "DATABASE_URL=postgres://me@db/app\nAPI_KEY=secret\n")
+	s.Git(s.Repo, "config", "wt.copy", ".env.local")
+	s.Git(s.Repo, "config", "wt.envFile", ".env.local")
+	withPorts(s, "PORT")
+	path := s.MustWT("new", "T").Out()
+	data, err := os.ReadFile(filepath.Join(path, ".env.local"))
+	port := strconv.Itoa(taskPorts(t, s, "T")["PORT"])
+	if err != nil || !strings.HasPrefix(string(data), "DATABASE_URL=postgres://me@db/app\nAPI_KEY=secret\n# git-wt begin") || !strings.Contains(string(data), "\nPORT="+port+"\n") {
+		t.Fatalf("the task's .env.local holds %q, %v: want the user's lines, then git-wt's block", data, err)
+	}
+}

@@ -22,9 +22,9 @@ const (
 )
 
 // ReadyEnvironment gives the task the ports of wt.port it lacks and
-// writes its environment to wt.envFile (SPEC §10): before anything of a
-// setup runs that may read them, and when new finds the task exists (a
-// name added to wt.port since gets its port then).
+// writes its environment to wt.envFile (SPEC §10), when new finds the
+// task exists (a name added to wt.port since gets its port then); a setup
+// does the same in two steps around its copy (Apply).
 func (m *Handler) ReadyEnvironment(ctx context.Context, e *record.Entry) error {
 	if err := m.Ports().Ensure(ctx, e); err != nil {
 		return err

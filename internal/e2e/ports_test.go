@@ -357,3 +357,68 @@ func TestTheEnvFileKeepsTheCopiedUsersLines(t *testing.T) {
 		t.Fatalf("the task's .env.local holds %q, %v: want the user's lines, then git-wt's block", data, err)
 	}
 }
+
+// envFileTask makes task T with wt.envFile .env.local and returns the
+// file's path.
+func envFileTask(t *testing.T, s *testutil.Sandbox) string {
+	t.Helper()
+	s.Git(s.Repo, "config", "wt.envFile", ".env.local")
+	withPorts(s, "PORT")
+	return filepath.Join(s.MustWT("new", "T").Out(), ".env.local")
+}
+
+// A block whose end line the user edited away: git wt init replaces only
+// the lines git-wt writes, and keeps every line of the user's after them.
+func TestAnEnvFileBlockWithoutItsEndLineKeepsTheUsersLines(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	file := envFileTask(t, s)
+	data, _ := os.ReadFile(file)
+	cut := strings.Replace(string(data), "# git-wt end\n", "", 1)
+	os.WriteFile(file, []byte("MINE=1\n"+cut+"DATABASE_URL=postgres://db\nAPI_KEY=secret\n"), 0o644)
+	s.MustWT("init", "T")
+	got, _ := os.ReadFile(file)
+	if want := "MINE=1\n" + string(data) + "DATABASE_URL=postgres://db\nAPI_KEY=secret\n"; string(got) != want {
+		t.Fatalf("after git wt init the env file holds\n%q\nwant\n%q", got, want)
+	}
+}
+
+// A file with CRLF line ends keeps them, and gets one block.
+func TestACRLFEnvFileKeepsItsLineEndsAndOneBlock(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	file := envFileTask(t, s)
+	data, _ := os.ReadFile(file)
+	crlf := "MINE=1\r\n" + strings.ReplaceAll(string(data), "\n", "\r\n") + "KEY=2\r\n"
+	os.WriteFile(file, []byte(crlf), 0o644)
+	s.MustWT("init", "T")
+	if got, _ := os.ReadFile(file); string(got) != crlf {
+		t.Fatalf("after git wt init the CRLF env file holds\n%q\nwant it unchanged\n%q", got, crlf)
+	}
+}
+
+// git-wt killed while it writes the env file leaves the user's file
+// whole (a new one is renamed over it), and the next write cleans up.
+func TestAKilledEnvFileWriteLosesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	file := envFileTask(t, s)
+	data, _ := os.ReadFile(file)
+	before := "MINE=1\n" + string(data)
+	os.WriteFile(file, []byte(before), 0o600)
+	os.Chmod(file, 0o600)
+	withPorts(s, "API_PORT") // so that init writes a new block
+	kill(stopAt(t, s, "envfile:written", "init", "T"))
+	if got, _ := os.ReadFile(file); string(got) != before {
+		t.Fatalf("a killed write left the env file as\n%q\nwant\n%q", got, before)
+	}
+	s.MustWT("doctor", "--fix")
+	s.MustWT("init", "T")
+	got, _ := os.ReadFile(file)
+	if !strings.HasPrefix(string(got), "MINE=1\n") || !strings.Contains(string(got), "\nAPI_PORT=") {
+		t.Fatalf("after git wt init the env file holds %q", got)
+	}
+	if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the env file's mode: %v, %v; want 0600 kept", st.Mode(), err)
+	}
+	if st := s.Git(filepath.Dir(file), "status", "--porcelain"); st != "" {
+		t.Fatalf("the killed write left the worktree dirty: %q", st)
+	}
+}

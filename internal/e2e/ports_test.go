@@ -422,3 +422,20 @@ func TestAKilledEnvFileWriteLosesNothing(t *testing.T) {
 		t.Fatalf("the killed write left the worktree dirty: %q", st)
 	}
 }
+
+// A task id with a line break cannot add a line to plain git wt env:
+// a value with a control character is printed quoted.
+func TestEnvQuotesAValueWithALineBreak(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	id := "fix\nPORT=1"
+	s.MustWT("new", id)
+	out := s.MustWT("env", id).Out()
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "WT_") {
+			t.Fatalf("git wt env printed a line %q of no variable of its own:\n%s", line, out)
+		}
+	}
+	if !strings.Contains(out, "WT_TASK=\"fix\\nPORT=1\"\n") {
+		t.Fatalf("git wt env does not print the task quoted:\n%s", out)
+	}
+}

@@ -343,9 +343,7 @@ func TestAPortNameOutsideTheRuleIsRefusedAndNeverExported(t *testing.T) {
 // block already there skipped the file and lost the user's keys.
 func TestTheEnvFileKeepsTheCopiedUsersLines(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	s.Write(".gitignore", ".env.local\n")
-	s.Git(s.Repo, "add", ".gitignore")
-	s.Git(s.Repo, "commit", "-qm", "ignore")
+	commitFile(s, s.Repo, ".gitignore", ".env.local\n", "ignore")
 	s.Write(".env.local", "DATABASE_URL=postgres://me@db/app\nAPI_KEY=secret\n")
 	s.Git(s.Repo, "config", "wt.copy", ".env.local")
 	s.Git(s.Repo, "config", "wt.envFile", ".env.local")

@@ -407,6 +407,9 @@ func TestAKilledEnvFileWriteLosesNothing(t *testing.T) {
 	if got, _ := os.ReadFile(file); string(got) != before {
 		t.Fatalf("a killed write left the env file as\n%q\nwant\n%q", got, before)
 	}
+	if st := s.Git(filepath.Dir(file), "status", "--porcelain"); st != "" {
+		t.Fatalf("the killed write's temporary file shows in git status: %q", st)
+	}
 	s.MustWT("doctor", "--fix")
 	s.MustWT("init", "T")
 	got, _ := os.ReadFile(file)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -61,7 +62,8 @@ func (m *Handler) writeEnvFile(ctx context.Context, rec *record.Record) error {
 // component may be a symlink (the worktree's files are the agent's, and a
 // link could point anywhere). The new content goes to a temporary file
 // beside it, renamed over it: a kill midway leaves the file as it was
-// (and the temporary file, which the next write removes).
+// (and the temporary file, kept out of git status by info/exclude, which
+// the next write removes).
 func writeBlock(ctx context.Context, root, rel string, block []string) error {
 	dir := root
 	parts := strings.Split(filepath.ToSlash(rel), "/")
@@ -84,7 +86,7 @@ func writeBlock(ctx context.Context, root, rel string, block []string) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + envTempSuffix
+	tmp := path + place.EnvFileTempSuffix
 	if st, err := os.Lstat(tmp); err == nil && st.Mode().IsRegular() {
 		os.Remove(tmp) // a write killed before its rename
 	}
@@ -113,10 +115,6 @@ func writeBlock(ctx context.Context, root, rel string, block []string) error {
 	}
 	return err
 }
-
-// envTempSuffix names the temporary file of a wt.envFile write, beside
-// it.
-const envTempSuffix = ".git-wt-tmp"
 
 // readNoFollow reads the regular file at path ("" when there is none) and
 // its permissions (0644 for a new file).

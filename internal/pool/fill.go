@@ -45,6 +45,7 @@ var errNoSpace = errors.New("not enough disk space")
 func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
 	f := &Filled{Wanted: p.Settings.Pool, Made: []string{}, Dropped: []string{}}
 	for first := true; ; first = false {
+		made := len(f.Made)
 		ran, err := p.fillRound(ctx, f)
 		if err != nil {
 			return nil, err
@@ -55,6 +56,9 @@ func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
 		}
 		if f.Ready < f.Wanted || ctx.Err() != nil { // no space, or an entry failed
 			return f, ctx.Err()
+		}
+		if !first && len(f.Made) == made {
+			return f, nil // a look again that found nothing to do: never loop on it
 		}
 		if ready, err := p.readyCount(ctx); err != nil || ready >= f.Wanted {
 			return f, nil

@@ -17,7 +17,7 @@ func prCommand(e *env) *cli.Command {
 		Name:      "pr",
 		Usage:     "record a task's pull request, or create and refresh it with gh",
 		ArgsUsage: "TASK [-- GH-ARGS...]",
-		Description: "With --set-url, --number, --title or --state, records what you give (any forge). " +
+		Description: "With --set-url, --number, --title, --state or --created-at, records what you give (any forge). " +
 			"--create runs gh pr create --fill for the task's pushed branch into its base (arguments " +
 			"after -- go to gh), --refresh runs gh pr view; both record what gh says. Without flags, " +
 			"prints what is recorded. A pull request in state MERGED makes the task count as merged " +
@@ -29,6 +29,7 @@ func prCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "number", Usage: "record the pull request's number `N`"},
 			&cli.StringFlag{Name: "title", Usage: "record the title `T` (with --create: the title to open it with)"},
 			&cli.StringFlag{Name: "state", Usage: "record the state `S` (OPEN, CLOSED, MERGED)"},
+			&cli.StringFlag{Name: "created-at", Usage: "record when it was opened, `TIME` in RFC 3339 (2026-03-01T08:30:00Z), as --refresh records gh's createdAt"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -36,13 +37,13 @@ func prCommand(e *env) *cli.Command {
 				return exitcode.Usagef("git wt pr needs a TASK (see git wt pr -h)")
 			}
 			create, refresh := c.Bool("create"), c.Bool("refresh")
-			byHand := c.IsSet("set-url") || c.IsSet("number") || c.IsSet("state") || c.IsSet("title") && !create
+			byHand := c.IsSet("set-url") || c.IsSet("number") || c.IsSet("state") || c.IsSet("created-at") || c.IsSet("title") && !create
 			extra := c.Args().Tail()
 			switch {
 			case len(extra) > 0 && !create:
 				return exitcode.Usagef("arguments after TASK are for gh pr create: give them with --create")
 			case byHand && (create || refresh):
-				return exitcode.Usagef("--set-url, --number, --title and --state record by hand, --create and --refresh ask gh: use one or the other")
+				return exitcode.Usagef("--set-url, --number, --title, --state and --created-at record by hand, --create and --refresh ask gh: use one or the other")
 			}
 			m, ent, err := e.findTask(c.Context, "pr", c.Args().First())
 			if err != nil {
@@ -57,6 +58,7 @@ func prCommand(e *env) *cli.Command {
 			case byHand:
 				pr, err = e.handlers(m).workflow.SetPR(c.Context, ent, workflow.PRInfo{
 					URL: c.String("set-url"), Number: c.Int("number"), Title: c.String("title"), State: c.String("state"),
+					CreatedAt: c.String("created-at"), SetCreatedAt: c.IsSet("created-at"),
 				})
 			}
 			if err != nil {

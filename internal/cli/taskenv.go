@@ -45,16 +45,22 @@ func envCommand(e *env) *cli.Command {
 			case c.Bool("dotenv"):
 				_, err = fmt.Fprint(e.stdout, task.Dotenv(vars))
 			case c.Bool("shell"):
-				var b strings.Builder
-				for _, kv := range vars {
-					name, value, _ := strings.Cut(kv, "=")
-					fmt.Fprintf(&b, "export %s=%s\n", name, text.ShellQuote(value))
-				}
-				_, err = fmt.Fprint(e.stdout, b.String())
-			default:
-				_, err = fmt.Fprintln(e.stdout, strings.Join(vars, "\n"))
+				_, err = fmt.Fprint(e.stdout, varLines(vars, "export ", text.ShellQuote))
+			default: // one line each: a value with a line break is quoted
+				_, err = fmt.Fprint(e.stdout, varLines(vars, "", text.QuoteControl))
 			}
 			return err
 		},
 	}
+}
+
+// varLines prints each NAME=value of vars on a line of its own, after
+// prefix, its value quoted by quote.
+func varLines(vars []string, prefix string, quote func(string) string) string {
+	var b strings.Builder
+	for _, kv := range vars {
+		name, value, _ := strings.Cut(kv, "=")
+		b.WriteString(prefix + name + "=" + quote(value) + "\n")
+	}
+	return b.String()
 }

@@ -120,9 +120,7 @@ func TestMCPServerStoppedMidCallRollsTheCallBack(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"new","arguments":{"task":"slow"}}}
+	io.WriteString(in, mcpHandshake+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"new","arguments":{"task":"slow"}}}
 `)
 	waitFor(t, func() bool { return testutil.Exists(started) })
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -176,17 +174,7 @@ func startMCP(t *testing.T, s *testutil.Sandbox, args ...string) *mcpClient {
 	cmd.Dir, cmd.Env = s.Repo, s.Env
 	c := &mcpClient{t: t, schemas: loadSchemas(t), log: &bytes.Buffer{}}
 	cmd.Stderr = c.log
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startWithPipes(t, cmd)
 	t.Cleanup(func() {
 		in.Close()
 		if err := cmd.Wait(); err != nil && !t.Failed() {
@@ -331,4 +319,61 @@ func mcpSDK(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// A call whose dir does not exist says so: it is not the binary that is
+// missing.
+func TestMCPCallInAMissingDirSaysTheDirIsMissing(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	cmd := s.Cmd(s.Repo, "mcp")
+	in, out := startWithPipes(t, cmd)
+	t.Cleanup(func() { in.Close(); cmd.Wait() })
+	missing := filepath.Join(s.Home, "gone")
+	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+		"params": map[string]any{"name": "list", "arguments": map[string]any{"dir": missing}}})
+	io.WriteString(in, mcpHandshake+string(call)+"\n")
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		var msg struct {
+			ID     int
+			Result mcpResult
+		}
+		if json.Unmarshal(lines.Bytes(), &msg) != nil || msg.ID != 2 {
+			continue
+		}
+		text := msg.Result.text()
+		if !msg.Result.IsError || !strings.Contains(text, missing) || !strings.Contains(text, "does not exist") || strings.Contains(text, "git-wt:") || strings.Contains(text, testutil.BinDir(t)) {
+			t.Fatalf("a call in a missing dir: %s", text)
+		}
+		if kind := msg.Result.errorKind(t); kind != "usage" {
+			t.Fatalf("a call in a missing dir is of kind %s: %s", kind, text)
+		}
+		return
+	}
+	t.Fatal("the server never answered the call")
+}
+
+// mcpHandshake is what a client says first, written by hand: no client
+// library is needed to call a tool or stop a server.
+const mcpHandshake = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+`
+
+// startWithPipes starts cmd with a pipe to its stdin and one from its
+// stdout.
+func startWithPipes(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser) {
+	t.Helper()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return in, out
 }

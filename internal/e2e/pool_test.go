@@ -576,3 +576,22 @@ func TestAnEntryBeingClaimedIsNoOrphan(t *testing.T) {
 		})
 	}
 }
+
+// A claim while a fill runs: the claim's own fill finds the fill busy and
+// does nothing, so the running fill tops the pool up again for it before
+// it ends.
+func TestAFillTopsUpForWhatWasClaimedWhileItRan(t *testing.T) {
+	s := poolSandbox(t, "2")
+	cmd, _, stderr, goOn := paused(t, s, s.Repo, "pool:ready", "pool", "--fill")
+	if path := s.MustWT("new", "T").Out(); fromEntry(path) == "" {
+		t.Fatal("the task was not made from the ready entry")
+	}
+	goOn()
+	if code := exitCode(cmd); code != 0 {
+		t.Fatalf("the fill exited %d: %s", code, stderr)
+	}
+	waitForFills(t, s)
+	if ready, paths := poolEntries(t, s); ready != 2 {
+		t.Fatalf("after the fill: %d ready %v, want 2", ready, paths)
+	}
+}

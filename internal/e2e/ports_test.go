@@ -106,7 +106,7 @@ func TestAPortTheHostListensOnIsSkipped(t *testing.T) {
 
 func TestAnExhaustedPortRangeExitsFourAndCreatesNothing(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	withPorts(s, "A", "B", "C")
+	withPorts(s, "A_PORT", "B_PORT", "C_PORT")
 	s.Git(s.Repo, "config", "wt.portRange", "29998-29999")
 	r := s.WT("new", "T")
 	if r.Code != 4 || !strings.Contains(r.Stderr, "wt.portRange") {
@@ -243,14 +243,6 @@ func TestWtPortAppliesFromAnUntrustedGitwt(t *testing.T) {
 	}
 }
 
-func TestABadPortNameIsAConfigError(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	withPorts(s, "MY-PORT")
-	if r := s.WT("new", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "bad config wt.port") {
-		t.Fatalf("new with wt.port MY-PORT: %s", r)
-	}
-}
-
 // git wt init with nothing to copy or run still gives a task the ports of
 // names added to wt.port since, and succeeds.
 func TestInitWithNothingToRunGivesNewPortNamesTheirPorts(t *testing.T) {
@@ -278,5 +270,173 @@ func TestTheEnvFileExcludeLineGoesWithTheSetting(t *testing.T) {
 	s.MustWT("new", "B")
 	if data, _ := os.ReadFile(exclude); strings.Contains(string(data), ".env.local") || strings.Contains(string(data), "git-wt") {
 		t.Fatalf("info/exclude keeps git-wt's line after wt.envFile went:\n%s", data)
+	}
+}
+
+// A committed .gitwt that names GIT_CONFIG_GLOBAL or BASH_ENV in wt.port,
+// with a port range of committed file names, would point git and bash at
+// a file of its own: its fsmonitor (for git) or its command substitution
+// (for bash) would run at exec, or in the user's own init (SPEC §14 "Port
+// names"). Such names are ignored with a warning; nothing runs.
+func TestAnUntrustedGitwtCannotRunCodeThroughPortNames(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write(filepath.Join(s.Repo, ".gitwt"), "[wt]\n\tport = GIT_CONFIG_GLOBAL\n\tport = BASH_ENV\n\tport = API_PORT\n\tportRange = 24000-24002\n")
+	// Each file is both a git config and a shell script, whichever name
+	// gets which port.
+	payload := "[core]\n\tfsmonitor = \"touch PWNED; false\"\n\tx = $(touch PWNED)\n"
+	for _, f := range []string{"24000", "24001", "24002"} {
+		s.Write(filepath.Join(s.Repo, f), payload)
+	}
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-qm", "hostile")
+	s.Git(s.Repo, "config", "wt.init", "git status >/dev/null; bash -c true")
+	r := s.MustWT("new", "T")
+	path := r.Out()
+	for _, name := range []string{"GIT_CONFIG_GLOBAL", "BASH_ENV"} {
+		if !strings.Contains(r.Stderr, "ignored wt.port = "+name) {
+			t.Errorf("new did not warn that it ignored wt.port %s:\n%s", name, r.Stderr)
+		}
+	}
+	s.WT("exec", "T", "--", "git", "status")
+	s.WT("exec", "T", "--", "bash", "-c", "true")
+	if testutil.Exists(filepath.Join(path, "PWNED")) {
+		t.Fatal("a command of the committed .gitwt ran through a port name")
+	}
+	got := taskPorts(t, s, "T")
+	if len(got) != 1 || got["API_PORT"] == 0 {
+		t.Fatalf("ports %v: want API_PORT only", got)
+	}
+	if env := s.MustWT("env", "T").Out(); strings.Contains(env, "GIT_") || strings.Contains(env, "BASH_ENV") {
+		t.Fatalf("git wt env:\n%s", env)
+	}
+}
+
+// From the user's own config a name outside the rule is refused (exit 2),
+// and a record that holds one (made before the rule) never exports it.
+func TestAPortNameOutsideTheRuleIsRefusedAndNeverExported(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, name := range []string{"GIT_DIR", "BASH_ENV", "WT_PATH", "LD_PRELOAD", "MY-PORT"} {
+		s.Git(s.Repo, "config", "wt.port", name)
+		if r := s.WT("new", "T"); r.Code != 2 || !strings.Contains(r.Stderr, "bad config wt.port") || !strings.Contains(r.Stderr, name) {
+			t.Fatalf("new with wt.port %s: %s", name, r)
+		}
+	}
+	s.Git(s.Repo, "config", "wt.port", "PORT")
+	s.MustWT("new", "T")
+	rec := readRecord(t, s, "T")
+	rec["ports"].(map[string]any)["BASH_ENV"] = 24000
+	rec["ports"].(map[string]any)["GIT_CONFIG_GLOBAL"] = 24001
+	writeRecord(t, s, "T", rec)
+	out := s.MustWT("exec", "T", "--", "env").Out()
+	for _, shown := range []string{out, s.MustWT("env", "T").Out(), s.MustWT("docker-args", "T").Out(), s.MustWT("show", "T").Out()} {
+		if strings.Contains(shown, "BASH_ENV") || strings.Contains(shown, "GIT_CONFIG_GLOBAL") {
+			t.Fatalf("a port name outside the rule reached the task:\n%s", shown)
+		}
+	}
+	if !strings.Contains(out, "\nPORT=") {
+		t.Fatalf("exec's environment lacks PORT:\n%s", out)
+	}
+}
+
+// wt.copy and wt.envFile naming one file: the user's file is copied
+// first, then git-wt's block is added to it; a copy that found git-wt's
+// block already there skipped the file and lost the user's keys.
+func TestTheEnvFileKeepsTheCopiedUsersLines(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	commitFile(s, s.Repo, ".gitignore", ".env.local\n", "ignore")
+	s.Write(".env.local", "DATABASE_URL=postgres://me@db/app\nAPI_KEY=secret\n")
+	s.Git(s.Repo, "config", "wt.copy", ".env.local")
+	s.Git(s.Repo, "config", "wt.envFile", ".env.local")
+	withPorts(s, "PORT")
+	path := s.MustWT("new", "T").Out()
+	data, err := os.ReadFile(filepath.Join(path, ".env.local"))
+	port := strconv.Itoa(taskPorts(t, s, "T")["PORT"])
+	if err != nil || !strings.HasPrefix(string(data), "DATABASE_URL=postgres://me@db/app\nAPI_KEY=secret\n# git-wt begin") || !strings.Contains(string(data), "\nPORT="+port+"\n") {
+		t.Fatalf("the task's .env.local holds %q, %v: want the user's lines, then git-wt's block", data, err)
+	}
+}
+
+// envFileTask makes task T with wt.envFile .env.local and returns the
+// file's path.
+func envFileTask(t *testing.T, s *testutil.Sandbox) string {
+	t.Helper()
+	s.Git(s.Repo, "config", "wt.envFile", ".env.local")
+	withPorts(s, "PORT")
+	return filepath.Join(s.MustWT("new", "T").Out(), ".env.local")
+}
+
+// A block whose end line the user edited away: git wt init replaces only
+// the lines git-wt writes, and keeps every line of the user's after them.
+func TestAnEnvFileBlockWithoutItsEndLineKeepsTheUsersLines(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	file := envFileTask(t, s)
+	data, _ := os.ReadFile(file)
+	cut := strings.Replace(string(data), "# git-wt end\n", "", 1)
+	os.WriteFile(file, []byte("MINE=1\n"+cut+"DATABASE_URL=postgres://db\nAPI_KEY=secret\n"), 0o644)
+	s.MustWT("init", "T")
+	got, _ := os.ReadFile(file)
+	if want := "MINE=1\n" + string(data) + "DATABASE_URL=postgres://db\nAPI_KEY=secret\n"; string(got) != want {
+		t.Fatalf("after git wt init the env file holds\n%q\nwant\n%q", got, want)
+	}
+}
+
+// A file with CRLF line ends keeps them, and gets one block.
+func TestACRLFEnvFileKeepsItsLineEndsAndOneBlock(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	file := envFileTask(t, s)
+	data, _ := os.ReadFile(file)
+	crlf := "MINE=1\r\n" + strings.ReplaceAll(string(data), "\n", "\r\n") + "KEY=2\r\n"
+	os.WriteFile(file, []byte(crlf), 0o644)
+	s.MustWT("init", "T")
+	if got, _ := os.ReadFile(file); string(got) != crlf {
+		t.Fatalf("after git wt init the CRLF env file holds\n%q\nwant it unchanged\n%q", got, crlf)
+	}
+}
+
+// git-wt killed while it writes the env file leaves the user's file
+// whole (a new one is renamed over it), and the next write cleans up.
+func TestAKilledEnvFileWriteLosesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	file := envFileTask(t, s)
+	data, _ := os.ReadFile(file)
+	before := "MINE=1\n" + string(data)
+	os.WriteFile(file, []byte(before), 0o600)
+	os.Chmod(file, 0o600)
+	withPorts(s, "API_PORT") // so that init writes a new block
+	kill(stopAt(t, s, "envfile:written", "init", "T"))
+	if got, _ := os.ReadFile(file); string(got) != before {
+		t.Fatalf("a killed write left the env file as\n%q\nwant\n%q", got, before)
+	}
+	if st := s.Git(filepath.Dir(file), "status", "--porcelain"); st != "" {
+		t.Fatalf("the killed write's temporary file shows in git status: %q", st)
+	}
+	s.MustWT("doctor", "--fix")
+	s.MustWT("init", "T")
+	got, _ := os.ReadFile(file)
+	if !strings.HasPrefix(string(got), "MINE=1\n") || !strings.Contains(string(got), "\nAPI_PORT=") {
+		t.Fatalf("after git wt init the env file holds %q", got)
+	}
+	if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the env file's mode: %v, %v; want 0600 kept", st.Mode(), err)
+	}
+	if st := s.Git(filepath.Dir(file), "status", "--porcelain"); st != "" {
+		t.Fatalf("the killed write left the worktree dirty: %q", st)
+	}
+}
+
+// A task id with a line break cannot add a line to plain git wt env:
+// a value with a control character is printed quoted.
+func TestEnvQuotesAValueWithALineBreak(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	id := "fix\nPORT=1"
+	s.MustWT("new", id)
+	out := s.MustWT("env", id).Out()
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "WT_") {
+			t.Fatalf("git wt env printed a line %q of no variable of its own:\n%s", line, out)
+		}
+	}
+	if !strings.Contains(out, "WT_TASK=\"fix\\nPORT=1\"\n") {
+		t.Fatalf("git wt env does not print the task quoted:\n%s", out)
 	}
 }

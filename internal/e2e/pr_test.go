@@ -145,3 +145,27 @@ func TestPRBadInput(t *testing.T) {
 		t.Fatal("bad input recorded something")
 	}
 }
+
+// --created-at records when the pull request was opened (Automaker's
+// createdAt), as --refresh records gh's; a value that is not RFC 3339
+// exits 2 and records nothing.
+func TestPRCreatedAtIsRecordedByHand(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	s.MustWT("pr", "T", "--set-url", "https://github.com/octo/repo/pull/12", "--created-at", "2026-03-01T09:30:00+01:00")
+	if pr := recordedPR(t, s); pr["created_at"] != "2026-03-01T08:30:00Z" || pr["number"] != 12.0 {
+		t.Fatalf("recorded %v", pr)
+	}
+	for _, bad := range []string{"yesterday", "2026-03-01", "2026-03-01 08:30:00", ""} {
+		if r := s.WT("pr", "T", "--created-at", bad); r.Code != 2 || !strings.Contains(r.Stderr, "--created-at") {
+			t.Fatalf("pr --created-at %q: %s", bad, r)
+		}
+	}
+	if pr := recordedPR(t, s); pr["created_at"] != "2026-03-01T08:30:00Z" {
+		t.Fatalf("a refused --created-at changed the record: %v", pr)
+	}
+	if r := s.WT("pr", "T", "--refresh", "--created-at", "2026-03-01T08:30:00Z"); r.Code != 2 {
+		t.Fatalf("--created-at with --refresh: %s", r)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -40,6 +42,9 @@ type runner struct {
 // git-wt that could not start, or was killed, is an error result too, not
 // a protocol error, so that the model sees it.
 func (r *runner) run(ctx context.Context, dir string, args []string) *mcp.CallToolResult {
+	if err := checkDir(dir); err != nil {
+		return refusal(err)
+	}
 	r.calls.Add(1)
 	defer r.calls.Done()
 	ctx, cancel := context.WithCancel(ctx)
@@ -64,6 +69,25 @@ func (r *runner) run(ctx context.Context, dir string, args []string) *mcp.CallTo
 		return result(doc, true)
 	}
 	return refusal(err)
+}
+
+// checkDir refuses a call's directory that is not one (a usage error):
+// the start of git-wt would fail on it with an error that names the
+// binary, as if git-wt were missing. "" is the server's own directory.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return exitcode.Usagef("the directory %s does not exist: give dir as a directory inside the repository", dir)
+	case err != nil:
+		return exitcode.Usagef("cannot use the directory %s: %v", dir, err)
+	case !st.IsDir():
+		return exitcode.Usagef("%s is not a directory: give dir as a directory inside the repository", dir)
+	}
+	return nil
 }
 
 // compact is git-wt's JSON document without its indentation, which costs

@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,5 +45,13 @@ func TestRunResults(t *testing.T) {
 	}
 	if res := (&runner{exe: "/nonexistent/git-wt", served: context.Background()}).run(context.Background(), "", nil); !res.IsError {
 		t.Errorf("a git-wt that cannot start: %+v", res)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, dir := range []string{filepath.Join(t.TempDir(), "gone"), file} {
+		res := fakeWT(t, "echo '{}'").run(context.Background(), dir, nil)
+		if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, `"kind":"usage"`) || !strings.Contains(text, dir) {
+			t.Errorf("a call in %s: %s", dir, text)
+		}
 	}
 }

@@ -27,7 +27,14 @@ const (
 	excludeMark      = "# git-wt: the worktree base dir (wt.baseDir); git wt new keeps the line below"
 	envExcludeMark   = "# git-wt: the task environment file (wt.envFile); git wt new keeps the line below"
 	agentExcludeMark = "# git-wt: the agent runner's settings of this clone; git wt agent-setup --undo takes the line below out"
+	envTempMark      = "# git-wt: the temporary file of a wt.envFile write; git wt new keeps the line below"
 )
+
+// EnvFileTempSuffix names the temporary file beside wt.envFile that a
+// write renames over it: a kill before the rename leaves it behind, and
+// its own line in info/exclude keeps it out of the worktree's status
+// until the next write removes it.
+const EnvFileTempSuffix = ".git-wt-tmp"
 
 // excludeBaseDir makes info/exclude hold the base dir dir's line when dir
 // lies inside the main worktree, and no line of git-wt's otherwise. It
@@ -46,17 +53,22 @@ func (r *Rules) excludeBaseDir(ctx context.Context, dir string) error {
 
 // ExcludeEnvFile makes info/exclude hold the line of wt.envFile's path
 // (relative to every worktree's root), so that the file never shows in a
-// worktree's status, and no such line of git-wt's when wt.envFile is
-// unset (SPEC §14: what git-wt added goes when the setting goes).
+// worktree's status, and that of its temporary file; no such line of
+// git-wt's when wt.envFile is unset (SPEC §14: what git-wt added goes
+// when the setting goes).
 func (r *Rules) ExcludeEnvFile(ctx context.Context) error {
-	want := ""
+	want, wantTemp := "", ""
 	if rel := r.Settings.EnvFile; rel != "" {
 		var ok bool
 		if want, ok = anchoredLiteral(rel, false); !ok {
 			return fmt.Errorf("wt.envFile %q cannot be written in %s", rel, r.excludeFile())
 		}
+		wantTemp, _ = anchoredLiteral(rel+EnvFileTempSuffix, false)
 	}
-	return r.keepExcludeLine(ctx, envExcludeMark, want)
+	if err := r.keepExcludeLine(ctx, envExcludeMark, want); err != nil {
+		return err
+	}
+	return r.keepExcludeLine(ctx, envTempMark, wantTemp)
 }
 
 // ExcludeRunnerSettings keeps the runner's settings file of this clone

@@ -38,20 +38,58 @@ var errNoSpace = errors.New("not enough disk space")
 // fill that finds another running does nothing (Busy). Holding that lock,
 // any entry not ready is one a killed fill left: it is removed first.
 // An entry is made only while its file system has room for it and for as
-// much again (SPEC §14: entries never take the room a task needs).
+// much again (SPEC §14: entries never take the room a task needs). A
+// claim while this fill runs starts a fill that finds this one busy, so
+// once it has let its lock go this fill looks again, and tops up again
+// for what was claimed meanwhile.
 func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
-	l, ok, err := lock.TryAcquire(p.fillLock())
-	if err != nil {
-		return nil, err
+	f := &Filled{Wanted: p.Settings.Pool, Made: []string{}, Dropped: []string{}}
+	for first := true; ; first = false {
+		made := len(f.Made)
+		ran, err := p.fillRound(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if !ran {
+			f.Busy = first // later, the other fill tops up what was claimed
+			return f, nil
+		}
+		if f.Ready < f.Wanted || ctx.Err() != nil { // no space, or an entry failed
+			return f, ctx.Err()
+		}
+		if !first && len(f.Made) == made {
+			return f, nil // a look again that found nothing to do: never loop on it
+		}
+		if ready, err := p.readyCount(ctx); err != nil || ready >= f.Wanted {
+			return f, nil
+		}
 	}
-	f := &Filled{Busy: !ok, Wanted: p.Settings.Pool, Made: []string{}, Dropped: []string{}}
-	if !ok {
-		return f, nil
+}
+
+// readyCount is how many entries of the pool are ready.
+func (p *Pool) readyCount(ctx context.Context) (int, error) {
+	items, err := p.Entries(ctx)
+	n := 0
+	for _, it := range items {
+		if it.Err == nil && it.Entry.Ready {
+			n++
+		}
+	}
+	return n, err
+}
+
+// fillRound is one round of Fill, under the fill lock; false when another
+// fill holds it. f says what it did.
+func (p *Pool) fillRound(ctx context.Context, f *Filled) (bool, error) {
+	l, ok, err := lock.TryAcquire(p.fillLock())
+	if err != nil || !ok {
+		return false, err
 	}
 	defer l.Release()
+	f.Ready = 0
 	items, err := p.Entries(ctx)
 	if err != nil {
-		return nil, err
+		return true, err
 	}
 	for i := range items {
 		it := &items[i]
@@ -70,18 +108,18 @@ func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
 		f.Ready -= p.trim(ctx, items, f.Ready-f.Wanted, f)
 	}
 	if f.Ready >= f.Wanted {
-		return f, nil
+		return true, nil
 	}
 	base, err := p.ResolveBase(ctx, "")
 	if err != nil {
-		return nil, err
+		return true, err
 	}
 	if _, err := p.Place.PlaceNew(ctx, base.SHA); err != nil {
-		return nil, err
+		return true, err
 	}
 	log, err := p.openLog()
 	if err != nil {
-		return nil, err
+		return true, err
 	}
 	defer log.Close()
 	for f.Ready < f.Wanted && ctx.Err() == nil {
@@ -98,7 +136,7 @@ func (p *Pool) Fill(ctx context.Context) (*Filled, error) {
 		f.Made = append(f.Made, id)
 		f.Ready++
 	}
-	return f, ctx.Err()
+	return true, nil
 }
 
 // trim drains up to n ready entries of items, oldest first, and returns

@@ -36,15 +36,24 @@ func ParseRange(s string) (Range, error) {
 	return Range{first, last}, nil
 }
 
-var namePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// namePattern is what a port's name may be (SPEC §14 "Port names"): a
+// name that says it holds a port, so that no committed file can name a
+// variable git, a shell or the dynamic linker reads (GIT_CONFIG_GLOBAL,
+// BASH_ENV, LD_PRELOAD) and point it at a file named like a port. SPEC's
+// [A-Z][A-Z0-9_]*PORT, read so that PORT itself, its first example, is a
+// name too.
+var namePattern = regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*)?PORT$`)
 
-// CheckName refuses a wt.port value that cannot be an environment
-// variable's name, or that would replace one of git-wt's own (WT_*).
+// CheckName refuses a wt.port value that is not a port's name (upper
+// case, ending in PORT), or that is one of git's variables (GIT_*) or
+// git-wt's own (WT_*).
 func CheckName(name string) error {
-	if !namePattern.MatchString(name) {
-		return fmt.Errorf("%q is not an environment variable name", name)
-	}
-	if strings.HasPrefix(name, "WT_") {
+	switch {
+	case !namePattern.MatchString(name):
+		return fmt.Errorf("%q is not a port's name: use upper case letters, digits and _, ending in PORT (PORT, API_PORT)", name)
+	case strings.HasPrefix(name, "GIT_"):
+		return fmt.Errorf("%q would set one of git's GIT_ variables", name)
+	case strings.HasPrefix(name, "WT_"):
 		return fmt.Errorf("%q would replace one of git-wt's WT_ variables", name)
 	}
 	return nil

@@ -6,6 +6,7 @@ package ports
 import (
 	"errors"
 	"net"
+	"strings"
 	"testing"
 )
 
@@ -60,11 +61,11 @@ func TestAllocateKeepsThePortsATaskHas(t *testing.T) {
 
 func TestAnExhaustedRangeIsAnError(t *testing.T) {
 	r := Range{100, 101}
-	_, err := Allocate([]string{"A", "B", "C"}, nil, "/repo", "T", r, nil, never)
+	_, err := Allocate([]string{"A_PORT", "B_PORT", "C_PORT"}, nil, "/repo", "T", r, nil, never)
 	if !errors.Is(err, ErrExhausted) {
 		t.Fatalf("got %v, want ErrExhausted", err)
 	}
-	_, err = Allocate([]string{"A"}, nil, "/repo", "T", r, map[int]bool{100: true, 101: true}, never)
+	_, err = Allocate([]string{"A_PORT"}, nil, "/repo", "T", r, map[int]bool{100: true, 101: true}, never)
 	if !errors.Is(err, ErrExhausted) {
 		t.Fatalf("got %v, want ErrExhausted when other tasks hold every port", err)
 	}
@@ -84,16 +85,61 @@ func TestParseRange(t *testing.T) {
 }
 
 func TestCheckName(t *testing.T) {
-	for _, ok := range []string{"PORT", "API_PORT", "_x9"} {
-		if err := CheckName(ok); err != nil {
-			t.Errorf("CheckName(%q): %v", ok, err)
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"PORT", true},
+		{"API_PORT", true},
+		{"VITE_PORT", true},
+		{"DB2_PORT", true},
+		{"X_PORT", true},
+		{"APIPORT", true},
+		{"", false},
+		{"port", false},
+		{"Api_PORT", false},
+		{"_PORT", false},  // starts with _
+		{"9_PORT", false}, // starts with a digit
+		{"MY-PORT", false},
+		{"A=PORT", false},
+		{"PORT ", false},
+		{"PORT\n", false},
+		{"PORTS", false},
+		{"PORT_NUMBER", false},
+		{"BASH_ENV", false},
+		{"LD_PRELOAD", false},
+		{"GIT_CONFIG_GLOBAL", false},
+		{"GIT_PORT", false},
+		{"GIT_SSH_PORT", false},
+		{"WT_PORT", false},
+		{"WT_PATH", false},
+	} {
+		if err := CheckName(tc.name); (err == nil) != tc.ok {
+			t.Errorf("CheckName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
 		}
 	}
-	for _, bad := range []string{"", "9PORT", "MY-PORT", "A=B", "WT_PATH"} {
-		if err := CheckName(bad); err == nil {
-			t.Errorf("CheckName(%q) accepted", bad)
-		}
+}
+
+// FuzzCheckName: what CheckName accepts is a port's name, safe to export
+// as it is: upper case ASCII, digits and _, ending in PORT, never one of
+// git's or git-wt's variables.
+func FuzzCheckName(f *testing.F) {
+	for _, seed := range []string{"PORT", "API_PORT", "GIT_PORT", "WT_PORT", "BASH_ENV", "A\nPORT", "PORT\x00", "ÄPORT", "_PORT"} {
+		f.Add(seed)
 	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if CheckName(name) != nil {
+			return
+		}
+		if !strings.HasSuffix(name, "PORT") || strings.HasPrefix(name, "GIT_") || strings.HasPrefix(name, "WT_") || name[0] < 'A' || name[0] > 'Z' {
+			t.Fatalf("CheckName accepted %q", name)
+		}
+		for _, r := range name {
+			if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+				t.Fatalf("CheckName accepted %q, with %q", name, r)
+			}
+		}
+	})
 }
 
 func TestInUseSeesAListener(t *testing.T) {

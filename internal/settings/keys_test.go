@@ -91,3 +91,31 @@ func formatLike(v any) any {
 	}
 	return v
 }
+
+// The README's settings table lists every key of Table with its default
+// and whether a committed .gitwt needs git wt trust for it (SPEC §14
+// "Trust classes").
+func TestTheReadmeTableListsEverySetting(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		cells := strings.Split(line, " | ")
+		if len(cells) == 4 && strings.HasPrefix(cells[0], "| `") {
+			rows[strings.Trim(cells[0], "| `")] = cells[1:]
+		}
+	}
+	for _, k := range Table {
+		row, ok := rows[k.Name]
+		switch {
+		case !ok:
+			t.Errorf("the README's settings table lacks %s (key | default | from .gitwt | meaning)", k.Name)
+		case k.Default != "" && !strings.Contains(row[0], "`"+k.Default+"`"):
+			t.Errorf("the README gives %s the default %q, want `%s`", k.Name, row[0], k.Default)
+		case k.Runs != strings.Contains(row[1], "once trusted"):
+			t.Errorf("the README says %s applies from .gitwt %q; it runs commands: %v", k.Name, row[1], k.Runs)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/async"
+	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/ports"
 )
@@ -333,14 +334,19 @@ func CleanSparseDir(dir string) (string, error) {
 	return clean, nil
 }
 
-// parsePortNames reads wt.port: each name once, in order. A bad one is
-// reported with where it was set (wt.port takes many values: the last
-// may not be the culprit).
+// parsePortNames reads wt.port: each name once, in order. A name outside
+// SPEC §14's rule is ignored with a warning from a .gitwt; from the
+// user's own config it is refused (exit 2), reported with where it was set
+// (wt.port takes many values: the last may not be the culprit).
 func (s *Settings) parsePortNames() error {
 	for _, v := range s.All("wt.port") {
 		name := strings.TrimSpace(v.Value)
 		if err := ports.CheckName(name); err != nil {
-			return fmt.Errorf("bad config wt.port (%s): %v", v.Where(), err)
+			if v.Scope == ScopeGitwt {
+				s.IgnoreGitwt("wt.port", name, err.Error())
+				continue
+			}
+			return exitcode.Usagef("bad config wt.port (%s): %v", v.Where(), err)
 		}
 		if !slices.Contains(s.Ports, name) {
 			s.Ports = append(s.Ports, name)

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -22,9 +24,9 @@ const (
 )
 
 // ReadyEnvironment gives the task the ports of wt.port it lacks and
-// writes its environment to wt.envFile (SPEC §10): before anything of a
-// setup runs that may read them, and when new finds the task exists (a
-// name added to wt.port since gets its port then).
+// writes its environment to wt.envFile (SPEC §10), when new finds the
+// task exists (a name added to wt.port since gets its port then); a setup
+// does the same in two steps around its copy (Apply).
 func (m *Handler) ReadyEnvironment(ctx context.Context, e *record.Entry) error {
 	if err := m.Ports().Ensure(ctx, e); err != nil {
 		return err
@@ -48,8 +50,8 @@ func (m *Handler) writeEnvFile(ctx context.Context, rec *record.Record) error {
 	if err := m.Place.ExcludeEnvFile(ctx); err != nil {
 		return err
 	}
-	block := envBegin + "\n" + task.Dotenv(m.OwnEnv(rec)) + envEnd + "\n"
-	if err := writeBlock(rec.Path, rel, block); err != nil {
+	block := append(append([]string{envBegin}, strings.Split(strings.TrimSuffix(task.Dotenv(m.OwnEnv(rec)), "\n"), "\n")...), envEnd)
+	if err := writeBlock(ctx, rec.Path, rel, block); err != nil {
 		return fmt.Errorf("cannot write wt.envFile %s in %s: %w", rel, rec.Path, err)
 	}
 	return nil
@@ -58,8 +60,11 @@ func (m *Handler) writeEnvFile(ctx context.Context, rec *record.Record) error {
 // writeBlock writes block into the regular file rel under root, in place
 // of an earlier block of git-wt's, making the folders on the way; no
 // component may be a symlink (the worktree's files are the agent's, and a
-// link could point anywhere).
-func writeBlock(root, rel, block string) error {
+// link could point anywhere). The new content goes to a temporary file
+// beside it, renamed over it: a kill midway leaves the file as it was
+// (and the temporary file, kept out of git status by info/exclude, which
+// the next write removes).
+func writeBlock(ctx context.Context, root, rel string, block []string) error {
 	dir := root
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	for _, c := range parts[:len(parts)-1] {
@@ -77,50 +82,117 @@ func writeBlock(root, rel, block string) error {
 		}
 	}
 	path := filepath.Join(dir, parts[len(parts)-1])
-	old, err := readNoFollow(path)
+	old, mode, err := readNoFollow(path)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o644)
+	tmp := path + place.EnvFileTempSuffix
+	if st, err := os.Lstat(tmp); err == nil && st.Mode().IsRegular() {
+		os.Remove(tmp) // a write killed before its rename
+	}
+	// O_EXCL: never through a symlink, never into a file someone else
+	// opened meanwhile.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, mode)
 	if err != nil {
 		return err
 	}
 	_, err = f.WriteString(replaceBlock(old, block))
+	if err == nil {
+		err = f.Chmod(mode) // the umask may have narrowed the old file's mode
+	}
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		task.Checkpoint(ctx, "envfile:written")
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
 	}
 	return err
 }
 
-// readNoFollow reads the regular file at path ("" when there is none).
-func readNoFollow(path string) (string, error) {
+// readNoFollow reads the regular file at path ("" when there is none) and
+// its permissions (0644 for a new file).
+func readNoFollow(path string) (string, fs.FileMode, error) {
 	st, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+		return "", 0o644, nil
 	}
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
+		return "", 0, fmt.Errorf("%s is not a regular file", path)
 	}
 	data, err := os.ReadFile(path)
-	return string(data), err
+	return string(data), st.Mode().Perm(), err
 }
 
-// replaceBlock puts block where git-wt's block was in content, or at its
-// end.
-func replaceBlock(content, block string) string {
-	start := strings.Index(content, envBegin+"\n")
-	if start < 0 {
+// replaceBlock puts block (git-wt's lines: the begin line, NAME=value
+// lines, the end line) where git-wt's block was in content, or at its
+// end, with the file's line ends (CRLF when its begin line, or else its
+// first line, ends so); every other line is kept as it is. A begin line
+// whose end line is gone (edited away) takes with it only the lines just
+// below it that git-wt writes now, each name once: a line of the user's
+// after them is never lost, though an old line of git-wt's of a name it
+// no longer writes stays too.
+func replaceBlock(content string, block []string) string {
+	lines := strings.SplitAfter(content, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	eol := "\n"
+	if len(lines) > 0 && strings.HasSuffix(lines[0], "\r\n") {
+		eol = "\r\n"
+	}
+	begin := slices.IndexFunc(lines, func(l string) bool { return bare(l) == envBegin })
+	if begin < 0 {
 		if content != "" && !strings.HasSuffix(content, "\n") {
-			content += "\n"
+			content += eol
 		}
-		return content + block
+		return content + strings.Join(block, eol) + eol
 	}
-	end := strings.Index(content[start:], envEnd+"\n")
-	if end < 0 {
-		return content[:start] + block
+	if strings.HasSuffix(lines[begin], "\r\n") {
+		eol = "\r\n"
+	} else {
+		eol = "\n"
 	}
-	return content[:start] + block + content[start+end+len(envEnd)+1:]
+	stop := begin + 1
+	if end := slices.IndexFunc(lines[begin+1:], func(l string) bool { return bare(l) == envEnd }); end >= 0 {
+		stop += end + 1
+	} else {
+		stop += ownLines(lines[begin+1:], block)
+	}
+	return strings.Join(lines[:begin], "") + strings.Join(block, eol) + eol + strings.Join(lines[stop:], "")
+}
+
+// ownLines counts the lines at the top of lines that git-wt's block
+// writes: NAME=... with a NAME of the block's, each once.
+func ownLines(lines, block []string) int {
+	names := map[string]bool{}
+	for _, l := range block {
+		if name, _, ok := strings.Cut(l, "="); ok {
+			names[name] = true
+		}
+	}
+	n := 0
+	for _, l := range lines {
+		name, _, ok := strings.Cut(bare(l), "=")
+		if !ok || !names[name] {
+			break
+		}
+		delete(names, name)
+		n++
+	}
+	return n
+}
+
+// bare is a line without its line end.
+func bare(line string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 }

@@ -60,10 +60,14 @@ func (m *Handler) Setup(ctx context.Context, e *record.Entry, o Options) error {
 
 // Apply is Setup with its plan made.
 func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
-	if err := m.ReadyEnvironment(ctx, e); err != nil {
+	// The ports first: the env file and the init commands show them.
+	if err := m.Ports().Ensure(ctx, e); err != nil {
 		return err
 	}
 	if p.Empty() {
+		if err := m.writeEnvFile(ctx, e.Record); err != nil {
+			return err
+		}
 		if (e.Record.State == record.Adopted || e.Record.State == record.Active) && p.o.Init {
 			return nil // git wt init with nothing to copy or run: nothing to record
 		}
@@ -88,14 +92,12 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 	}
 	defer log.Close()
 	fmt.Fprintf(log, "git-wt: setting up task %q in %s (%s)\n", rec.Task, rec.Path, start.Format(time.RFC3339))
-	if p.copies {
-		if err := m.copyFiles(ctx, rec.Path, log); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			fmt.Fprintf(log, "git-wt: %v\n", err)
-			return m.settle(ctx, e, record.InitFailed, err.Error())
+	if err := m.prepareFiles(ctx, rec, p.copies, log); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
+		fmt.Fprintf(log, "git-wt: %v\n", err)
+		return m.settle(ctx, e, record.InitFailed, err.Error())
 	}
 	if len(p.untrusted) > 0 {
 		msg := fmt.Sprintf("skipped %d init %s from %s, which you have not trusted: review it, run git wt trust, then git wt init %s",
@@ -114,6 +116,18 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 		return m.settle(ctx, e, record.InitUntrusted, "")
 	}
 	return m.settle(ctx, e, record.InitSuccess, "")
+}
+
+// prepareFiles copies the ignored files of wt.copy, then writes wt.envFile:
+// in that order, because the copy never overwrites a file, so that the
+// user's own env file (copied) keeps its lines and gets git-wt's block.
+func (m *Handler) prepareFiles(ctx context.Context, rec *record.Record, copies bool, log io.Writer) error {
+	if copies {
+		if err := m.copyFiles(ctx, rec.Path, log); err != nil {
+			return err
+		}
+	}
+	return m.writeEnvFile(ctx, rec)
 }
 
 // Plan is what a setup will do.

@@ -81,14 +81,19 @@ func (p Ports) Ensure(ctx context.Context, e *record.Entry) error {
 }
 
 // PortEnv is the task's ports as environment variables (NAME=port, by
-// name), and WT_PORTS naming them; none when the task has no ports.
+// name), and WT_PORTS naming them; none when the task has no ports. A
+// name outside SPEC §14's rule (kept in a record an earlier git-wt wrote,
+// or edited in) is never exported: it could be a variable git or a shell
+// reads.
 func PortEnv(rec *record.Record) []string {
-	if len(rec.Ports) == 0 {
-		return nil
-	}
 	names := make([]string, 0, len(rec.Ports))
 	for name := range rec.Ports {
-		names = append(names, name)
+		if ports.CheckName(name) == nil {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
 	}
 	sort.Strings(names)
 	env := make([]string, 0, len(names)+1)

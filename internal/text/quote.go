@@ -1,6 +1,10 @@
 package text
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
 
 // ShellQuote returns s as one word for a POSIX shell: as it is when it
 // holds only characters no shell treats specially, else in single quotes.
@@ -27,4 +31,15 @@ func needsQuote(r rune) bool {
 		return false
 	}
 	return !strings.ContainsRune("@%+=:,./-_", r)
+}
+
+// QuoteControl returns s as it is when it holds no control character (a
+// line break, an escape) and does not start with a double quote, else
+// quoted as Go and C quote ("a\nb"): a value printed on a line of its
+// own then can never add a line, nor move the terminal's cursor.
+func QuoteControl(s string) string {
+	if !strings.HasPrefix(s, `"`) && strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
 }

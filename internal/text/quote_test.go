@@ -32,3 +32,21 @@ func TestShellQuoteLeavesSafeWordsAlone(t *testing.T) {
 		}
 	}
 }
+
+func TestQuoteControl(t *testing.T) {
+	for in, want := range map[string]string{
+		"fix: bug #123": "fix: bug #123",
+		"":              "",
+		"a\nPORT=1":     `"a\nPORT=1"`,
+		"a\rb":          `"a\rb"`,
+		"\x1b[2J":       `"\x1b[2J"`,
+		"tab\there":     `"tab\there"`,
+		`"quoted"`:      `"\"quoted\""`,
+		"a \"b\"":       "a \"b\"",
+		"\u0085next":    `"\u0085next"`,
+	} {
+		if got := QuoteControl(in); got != want {
+			t.Errorf("QuoteControl(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/gh"
@@ -18,13 +19,19 @@ import (
 	"github.com/git-wt/git-wt/internal/text"
 )
 
-// PRInfo is what `git wt pr --set-url/--number/--title/--state` records by
-// hand (any forge); empty fields leave what is recorded as it is.
+// PRInfo is what `git wt pr --set-url/--number/--title/--state/--created-at`
+// records by hand (any forge); empty fields leave what is recorded as it
+// is.
 type PRInfo struct {
 	URL    string
 	Number int
 	Title  string
 	State  string // stored in upper case, as gh prints it: OPEN, CLOSED, MERGED
+	// CreatedAt is when the pull request was opened, RFC 3339 (gh's
+	// createdAt, which Automaker reads); SetCreatedAt says it was given,
+	// so that an empty one is refused rather than ignored.
+	CreatedAt    string
+	SetCreatedAt bool
 }
 
 var (
@@ -50,12 +57,24 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 	if in.State != "" && !prState.MatchString(in.State) {
 		return nil, exitcode.Usagef("--state %q is not a state (OPEN, CLOSED, MERGED)", in.State)
 	}
+	var created *time.Time
+	if in.SetCreatedAt {
+		t, err := time.Parse(time.RFC3339, in.CreatedAt)
+		if err != nil {
+			return nil, exitcode.Usagef("--created-at %q is not a time in RFC 3339 (2026-03-01T08:30:00Z)", in.CreatedAt)
+		}
+		t = t.UTC()
+		created = &t
+	}
 	return m.storePR(ctx, e, func(pr *record.PR) {
 		pr.URL = cmp.Or(in.URL, pr.URL)
 		pr.Title = cmp.Or(in.Title, pr.Title)
 		pr.State = cmp.Or(strings.ToUpper(in.State), pr.State)
 		if in.Number > 0 {
 			pr.Number = in.Number
+		}
+		if created != nil {
+			pr.CreatedAt = created
 		}
 	})
 }

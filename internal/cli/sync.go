@@ -32,7 +32,7 @@ func syncCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "rebase", Usage: "always rebase the task's commits onto the base"},
 			&cli.BoolFlag{Name: "merge", Usage: "always merge the base into the task"},
 			&cli.BoolFlag{Name: "fetch", Usage: "fetch first, where a base is a remote-tracking branch"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what each task would do and change nothing"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what each task would do, conflicts included, and change nothing"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {

@@ -278,6 +278,26 @@ func TestSyncDryRunChangesNothing(t *testing.T) {
 	}
 }
 
+// A dry run gives the real answer: a rebase that would conflict is a
+// conflict (exit 1), found in a temporary worktree thrown away after,
+// and nothing changes.
+func TestSyncDryRunSaysARebaseWouldConflict(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	commitFile(s, path, "README.md", "the task's words\n", "task edits")
+	commitFile(s, s.Repo, "README.md", "main's words\n", "main edits")
+	tip, blob := s.Git(s.Repo, "rev-parse", "wt/T"), recordBlob(s, "T")
+	worktrees := s.Git(s.Repo, "worktree", "list", "--porcelain")
+	outcomes, doc := syncJSON(t, s, 1, "--dry-run", "--rebase", "T")
+	if outcomes["T"] != "conflict" || len(doc.Tasks[0].Conflicts) != 1 || doc.Tasks[0].Conflicts[0] != "README.md" {
+		t.Errorf("a dry run of a rebase that conflicts: %+v", doc.Tasks)
+	}
+	if s.Git(s.Repo, "rev-parse", "wt/T") != tip || recordBlob(s, "T") != blob || s.Git(s.Repo, "worktree", "list", "--porcelain") != worktrees {
+		t.Error("the dry run changed the branch, the record or the worktrees")
+	}
+	clean(t, s, path)
+}
+
 func TestSyncKilledAnywhereIsEndedByDoctor(t *testing.T) {
 	for _, cp := range []string{"sync:syncing", "sync:moved"} {
 		t.Run(cp, func(t *testing.T) {

@@ -120,8 +120,10 @@ func (c *syncConflict) err(rec *record.Record, base string) error {
 
 // makeTip makes the branch's new tip without touching the task's files:
 // a merge commit from `git merge-tree`, or a rebase in a temporary
-// detached worktree. A dry run only looks for conflicts, where that is
-// cheap (a merge).
+// detached worktree. A dry run looks for conflicts the same way and
+// keeps no tip: git 2.39's merge-tree cannot replay commits, so a dry
+// rebase is a real one in the temporary worktree, thrown away (its
+// commits, on no ref, go with git's own gc).
 func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 	if step.to != "" {
 		return nil
@@ -141,9 +143,6 @@ func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 		step.to, err = m.Git.History().CommitTree(ctx, dir, tree, msg, step.from, step.baseTip)
 		return err
 	}
-	if dryRun {
-		return nil
-	}
 	return m.withDetached(ctx, step.from, func(dir string) error {
 		if err := m.Git.Index().RebaseOnto(ctx, dir, step.baseTip, step.upstream); err != nil {
 			paths := m.Git.Index().UnmergedPaths(ctx, dir)
@@ -152,6 +151,9 @@ func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 				return &syncConflict{paths: paths}
 			}
 			return exitcode.Failedf("rebasing %s onto %s failed, so nothing was changed: %v", step.rec.Branch, shortRef(step.base), err)
+		}
+		if dryRun {
+			return nil
 		}
 		var err error
 		step.to, err = m.Git.Index().Head(ctx, dir)

@@ -106,6 +106,7 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
 	check("sync", 3, s.WT("sync", "--json", "--dry-run", "--all"))
 	check("sync", 3, s.WT("sync", "--json", "--all"))
+	check("sync", 5, s.WT("sync", "--json", "U", "no-such-task"))
 	check("merge", 0, s.WT("merge", "--json", "U"))
 	check("rm", 3, s.WT("rm", "--json", "D", "no-such-task"))
 

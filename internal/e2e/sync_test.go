@@ -298,6 +298,27 @@ func TestSyncDryRunSaysARebaseWouldConflict(t *testing.T) {
 	clean(t, s, path)
 }
 
+// Each task named is synced on its own (SPEC §2): one that does not
+// exist gets its own entry, not_found, and the others still sync; the
+// exit code is the worst met (5).
+func TestSyncOfATaskThatDoesNotExistSyncsTheOthers(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	newTaskWithCommit(s, "ui")
+	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	outcomes, doc := syncJSON(t, s, 5, "ui", "nosuch")
+	if outcomes["ui"] != "rebased" || outcomes["nosuch"] != "not_found" {
+		t.Fatalf("outcomes %v: want ui rebased and nosuch not_found", outcomes)
+	}
+	for _, task := range doc.Tasks {
+		if task.Task == "nosuch" && (task.Error == nil || task.Error.Kind != "not_found") {
+			t.Errorf("the missing task's entry: %+v", task)
+		}
+	}
+	if r := s.WT("sync", "nosuch", "ui"); r.Code != 5 || !strings.Contains(r.Stderr, "nosuch") || strings.Contains(r.Stdout, "error") {
+		t.Errorf("sync without --json: %s", r)
+	}
+}
+
 func TestSyncKilledAnywhereIsEndedByDoctor(t *testing.T) {
 	for _, cp := range []string{"sync:syncing", "sync:moved"} {
 		t.Run(cp, func(t *testing.T) {

@@ -124,6 +124,11 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("pool-fill", 0, s.WT("pool", "--fill", "--json"))
 	check("pool", 0, s.WT("pool", "--json"))
 	check("gc", 0, s.WT("gc", "--json"))
+	waitForFills(t, s)
+	s.Git(s.Repo, "config", "wt.poolMaxBehind", "1") // a stale entry for the dry run to name
+	commitFile(s, s.Repo, "x.txt", "1\n", "one")
+	commitFile(s, s.Repo, "x.txt", "2\n", "two")
+	check("gc", 0, s.WT("gc", "--json", "--dry-run"))
 	check("pool-drain", 0, s.WT("pool", "--drain", "--json"))
 
 	// The error document, in each of the ways a command fails.

@@ -65,12 +65,7 @@ func TestGCDrainsThePoolForMaxTotalSizeAsItsDryRunSaysAndNoFillPassesIt(t *testi
 
 // gc --dry-run names the stale entries gc drains.
 func TestGCDryRunNamesTheStaleEntries(t *testing.T) {
-	s := poolSandbox(t, "2")
-	s.MustWT("pool", "--fill")
-	s.Git(s.Repo, "config", "wt.poolMaxBehind", "1")
-	commitFile(s, s.Repo, "x.txt", "1\n", "one")
-	commitFile(s, s.Repo, "x.txt", "2\n", "two")
-	_, stale := poolEntries(t, s)
+	s, stale := staleEntries(t)
 	dry := gcJSON(t, s, "--dry-run")
 	if len(dry.Pool) != 2 || dry.Pool[0].Outcome != "would remove" || dry.Pool[0].Reason != "stale" {
 		t.Fatalf("gc --dry-run: %+v, want the two stale entries", dry.Pool)

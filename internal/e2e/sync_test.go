@@ -60,6 +60,17 @@ func newTaskWithCommit(s *testutil.Sandbox, id string, args ...string) string {
 	return path
 }
 
+// taskBehindMain is a sandbox with a task T that has a commit of its
+// own, and main moved on by a commit that writes name; it returns T's
+// worktree and tip, and main's tip.
+func taskBehindMain(t *testing.T, name, content string) (s *testutil.Sandbox, path, tip, mainTip string) {
+	s = testutil.NewSandbox(t)
+	path = newTaskWithCommit(s, "T")
+	tip = s.Git(s.Repo, "rev-parse", "wt/T")
+	mainTip = commitFile(s, s.Repo, name, content, "main moves on")
+	return s, path, tip, mainTip
+}
+
 // recordBlob is the blob the task's record ref points at.
 func recordBlob(s *testutil.Sandbox, slug string) string {
 	return s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/"+slug)
@@ -322,10 +333,7 @@ func TestSyncOfATaskThatDoesNotExistSyncsTheOthers(t *testing.T) {
 func TestSyncKilledAnywhereIsEndedByDoctor(t *testing.T) {
 	for _, cp := range []string{"sync:syncing", "sync:moved"} {
 		t.Run(cp, func(t *testing.T) {
-			s := testutil.NewSandbox(t)
-			path := newTaskWithCommit(s, "T")
-			tip := s.Git(s.Repo, "rev-parse", "wt/T")
-			mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+			s, path, tip, mainTip := taskBehindMain(t, "main.txt", "main\n")
 			kill(stopAt(t, s, cp, "sync", "T"))
 			if state := taskState(t, s); state != "syncing" {
 				t.Fatalf("killed at %s: state %s, want syncing", cp, state)

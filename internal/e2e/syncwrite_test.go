@@ -55,10 +55,7 @@ func TestSyncThatCannotWriteItsFilesPutsThemBack(t *testing.T) {
 func TestSyncKeepsAFileDeletedWhileItRuns(t *testing.T) {
 	for _, cp := range []string{"sync:syncing", "sync:moved"} {
 		t.Run(cp, func(t *testing.T) {
-			s := testutil.NewSandbox(t)
-			path := newTaskWithCommit(s, "T")
-			tip := s.Git(s.Repo, "rev-parse", "wt/T")
-			commitFile(s, s.Repo, "README.md", "main's words\n", "main edits")
+			s, path, tip, _ := taskBehindMain(t, "README.md", "main's words\n")
 			sync, release := stopAtUntil(t, s, cp, "sync", "T")
 			os.Remove(filepath.Join(path, "README.md"))
 			os.WriteFile(release, nil, 0o644)

@@ -61,17 +61,17 @@ func (m *Doctor) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
 }
 
 // drainStale drains the pool entries older than wt.poolMaxAge or too far
-// behind their base (a dry run says which it would, leaving out those
-// the size limit drains already), then starts a fill that makes fresh
+// behind their base (a dry run says which it would), leaving out those
+// the size limit drained already, then starts a fill that makes fresh
 // ones, as far as wt.maxTotalSize lets it.
 func (m *Doctor) drainStale(ctx context.Context, shrunk []pool.Drained, dryRun bool) ([]pool.Drained, error) {
 	stale := m.pool.Stale(ctx)
-	gone := map[string]bool{}
+	looked := map[string]bool{} // each entry is reported once
 	for _, d := range shrunk {
-		gone[d.ID] = d.Outcome == pool.WouldRemove
+		looked[d.ID] = true
 	}
 	drained, err := m.pool.Drain(ctx, pool.DrainOptions{DryRun: dryRun, Reason: "stale",
-		Keep: func(e *record.PoolEntry) bool { return gone[e.ID] || !stale(e) }})
+		Keep: func(e *record.PoolEntry) bool { return looked[e.ID] || !stale(e) }})
 	if err == nil && !dryRun && m.pool.Enabled() {
 		m.pool.StartFill()
 	}

@@ -91,7 +91,8 @@ func (p *Pool) drainOne(ctx context.Context, it *record.PoolItem, o DrainOptions
 // drainUnowned removes, for a forced drain of every entry, the folders
 // in the pool folder that no entry of items owns: the worktrees of dirty
 // entries an earlier drain or claim dropped, which only a person could
-// otherwise remove. One a fill or a claim is working on is left alone.
+// otherwise remove. One a fill or a claim is working on is left alone:
+// skipped when an entry owns it now, else kept (drain again).
 func (p *Pool) drainUnowned(ctx context.Context, items []record.PoolItem) []Drained {
 	owned := map[string]bool{}
 	for _, it := range items {
@@ -108,8 +109,11 @@ func (p *Pool) drainUnowned(ctx context.Context, items []record.PoolItem) []Drai
 		}
 		d := Drained{ID: dir.Name(), Path: path, Outcome: Removed}
 		switch err := p.removeOrphan(ctx, path, true); {
+		case errors.Is(err, task.ErrMovedOn) && p.Owns(ctx)(path):
+			continue // a fill made it meanwhile
 		case errors.Is(err, task.ErrMovedOn):
-			continue // a fill or a claim has it now
+			d.Outcome = Kept
+			d.Err = exitcode.RefusedAs(exitcode.KindBusy, "pool folder %s was left: a fill or a claim is at work in the pool; drain again once it is done", path)
 		case err != nil:
 			d.Outcome, d.Err = Kept, err
 		}

@@ -67,7 +67,7 @@ func gcCommand(e *env) *cli.Command {
 				e.infof("nothing to clean")
 			}
 			for _, d := range report.Pool {
-				fmt.Fprintf(e.stdout, "%s: %s (stale) [%s]\n", e.out.yellow("pool"), d.Path, d.Outcome)
+				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("pool"), d.Path, d.Reason, d.Outcome)
 			}
 			if len(report.Orphans) > 0 {
 				e.printProblems(report.Orphans)

@@ -23,9 +23,11 @@ func poolCommand(e *env) *cli.Command {
 			"two-tree read-tree that writes only the files that changed since the entry was made; then the " +
 			"task's own wt.init runs, and a fill in the background tops the pool up. A sparse new, or one " +
 			"with --no-copy, never claims an entry. --status (the default) shows the entries; --fill makes " +
-			"the missing ones now (one fill runs at a time: another exits 0 at once); --drain removes them " +
-			"all, keeping a dirty or locked one unless --force (gc drains those older than wt.poolMaxAge or " +
-			"more than wt.poolMaxBehind commits behind).",
+			"the missing ones now (one fill runs at a time: another exits 0 at once; none that would reach " +
+			"wt.maxTotalSize); --drain removes them all, keeping a dirty or locked one unless --force, which " +
+			"also removes the dirty ones an earlier drain kept (gc drains those older than wt.poolMaxAge or " +
+			"more than wt.poolMaxBehind commits behind). Entries left in the pool folder of an earlier " +
+			"wt.baseDir are shown elsewhere, never handed out, and drained like the others.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "status", Usage: "show the entries (the default)"},
 			&cli.BoolFlag{Name: "fill", Usage: "make the missing entries now"},
@@ -105,6 +107,7 @@ type poolDrainView struct {
 	ID      string     `json:"id"`
 	Path    string     `json:"path"`
 	Outcome string     `json:"outcome"`
+	Reason  string     `json:"reason,omitempty"`
 	Error   *errorBody `json:"error,omitempty"`
 }
 
@@ -112,7 +115,7 @@ type poolDrainView struct {
 func poolDrainViews(ctx context.Context, drained []pool.Drained) []poolDrainView {
 	views := make([]poolDrainView, 0, len(drained))
 	for _, d := range drained {
-		v := poolDrainView{ID: d.ID, Path: d.Path, Outcome: d.Outcome}
+		v := poolDrainView{ID: d.ID, Path: d.Path, Outcome: d.Outcome, Reason: d.Reason}
 		if d.Err != nil {
 			body := errorDocument(ctx, d.Err, exitcode.Of(d.Err)).Error
 			v.Error = &body
@@ -124,7 +127,7 @@ func poolDrainViews(ctx context.Context, drained []pool.Drained) []poolDrainView
 
 // drainPool removes every entry; a kept one makes the exit code 3.
 func (e *env) drainPool(ctx context.Context, p *pool.Pool, force, asJSON bool) error {
-	drained, err := p.Drain(ctx, force, nil)
+	drained, err := p.Drain(ctx, pool.DrainOptions{Force: force})
 	if err != nil {
 		return err
 	}
@@ -176,7 +179,10 @@ func (e *env) poolTable(r *pool.Report) error {
 	now := time.Now()
 	for _, en := range r.Entries {
 		st := "ready"
-		if !en.Ready {
+		switch {
+		case en.Elsewhere:
+			st = "elsewhere" // an earlier wt.baseDir's: drained, never handed out
+		case !en.Ready:
 			st = "filling"
 		}
 		behind := "?"

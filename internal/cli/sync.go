@@ -25,14 +25,15 @@ func syncCommand(e *env) *cli.Command {
 			"base. The new tip is made without touching the task's files; then the branch and the files " +
 			"move together, or not at all. A dirty, locked, in-use or busy task is skipped with the " +
 			"reason (exit 3 at the end); a conflict changes nothing and names the files (exit 1 at the " +
-			"end, which wins over 3); the other tasks still sync. With no TASK, the task of the current " +
+			"end, which wins over 3); a TASK that does not exist is reported on its own (exit 5 at the end); " +
+			"the other tasks still sync. With no TASK, the task of the current " +
 			"directory.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "sync every task"},
 			&cli.BoolFlag{Name: "rebase", Usage: "always rebase the task's commits onto the base"},
 			&cli.BoolFlag{Name: "merge", Usage: "always merge the base into the task"},
 			&cli.BoolFlag{Name: "fetch", Usage: "fetch first, where a base is a remote-tracking branch"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what each task would do and change nothing"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what each task would do, conflicts included, and change nothing"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -48,7 +49,7 @@ func syncCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			targets, err := syncTargets(c, m, all)
+			targets, missing, err := syncTargets(c, m, all)
 			if err != nil {
 				return err
 			}
@@ -56,7 +57,7 @@ func syncCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return e.reportSync(c.Context, results, c.Bool("json"))
+			return e.reportSync(c.Context, append(results, missing...), c.Bool("json"))
 		},
 	}
 }
@@ -79,33 +80,36 @@ func syncOptions(c *cli.Context) (workflow.SyncOptions, error) {
 }
 
 // syncTargets are the tasks named, every readable task of all with
-// --all, or the task of the current directory.
-func syncTargets(c *cli.Context, m *task.Manager, all []record.Entry) ([]*record.Entry, error) {
+// --all, or the task of the current directory. A named task that cannot
+// be found is no reason not to sync the others (SPEC §2): it is missing,
+// a result of its own.
+func syncTargets(c *cli.Context, m *task.Manager, all []record.Entry) (targets []*record.Entry, missing []*workflow.SyncResult, err error) {
 	if c.Bool("all") {
-		var targets []*record.Entry
 		for i := range all {
 			if all[i].Record != nil { // doctor reports the unreadable ones
 				targets = append(targets, &all[i])
 			}
 		}
-		return targets, nil
+		return targets, nil, nil
 	}
 	args := c.Args().Slice()
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	var targets []*record.Entry
 	for _, arg := range args {
 		e, err := lookup(c.Context, m, arg)
-		if err != nil {
-			if arg == "." && exitcode.Of(err) == exitcode.NotFound {
-				return nil, exitcode.Usagef("this folder is in no task: name the TASKs to sync, or use --all")
-			}
-			return nil, err
+		switch {
+		case err == nil:
+			targets = append(targets, e)
+		case arg == "." && exitcode.Of(err) == exitcode.NotFound:
+			return nil, nil, exitcode.Usagef("this folder is in no task: name the TASKs to sync, or use --all")
+		case exitcode.Of(err) == exitcode.NotFound:
+			missing = append(missing, &workflow.SyncResult{Task: arg, Outcome: workflow.SyncNotFound, Err: err})
+		default:
+			missing = append(missing, &workflow.SyncResult{Task: arg, Outcome: workflow.SyncFailed, Err: err})
 		}
-		targets = append(targets, e)
 	}
-	return targets, nil
+	return targets, missing, nil
 }
 
 // syncView is one task in sync --json: its result, and the error of
@@ -116,18 +120,26 @@ type syncView struct {
 }
 
 // reportSync prints a line per task (stderr) or the JSON document
-// (stdout), and returns the exit code the outcomes make: 1 if a task
-// conflicted or failed, else 3 if one was skipped.
+// (stdout), and returns the exit code the outcomes make: 5 if a task
+// named was not found, else 1 if a task conflicted or failed, else 3 if
+// one was skipped.
 func (e *env) reportSync(ctx context.Context, results []*workflow.SyncResult, asJSON bool) error {
 	code := exitcode.OK
 	views := make([]syncView, 0, len(results))
 	for _, r := range results {
 		v := syncView{SyncResult: r}
 		if r.Err != nil {
-			if skipped := r.Outcome != workflow.SyncConflict && r.Outcome != workflow.SyncFailed; !skipped {
-				code = exitcode.Failed
-			} else if code == exitcode.OK {
-				code = exitcode.Refused
+			switch r.Outcome {
+			case workflow.SyncNotFound:
+				code = exitcode.NotFound
+			case workflow.SyncConflict, workflow.SyncFailed:
+				if code != exitcode.NotFound {
+					code = exitcode.Failed // a failure says more than a skip
+				}
+			default:
+				if code == exitcode.OK {
+					code = exitcode.Refused
+				}
 			}
 			body := errorDocument(ctx, r.Err, exitcode.Of(r.Err)).Error
 			if body.Task == "" {

@@ -67,6 +67,11 @@ func TestMCPAgentSession(t *testing.T) {
 	if got := c.call("sync", map[string]any{"all": true}).ok(t).text(); !strings.Contains(got, `"outcome":"up_to_date"`) {
 		t.Fatalf("sync of a task on main's tip: %s", got)
 	}
+	// A task that does not exist has its own entry; the others sync.
+	if res := c.call("sync", map[string]any{"tasks": []string{"feature", "nosuch"}}); !res.IsError ||
+		!strings.Contains(res.text(), `"task":"nosuch","branch":"","base":"","outcome":"not_found"`) || !strings.Contains(res.text(), `"outcome":"up_to_date"`) {
+		t.Fatalf("sync of a task and one that does not exist: %s", res.text())
+	}
 	if got := c.call("env", map[string]any{"task": "feature"}).ok(t).StructuredContent["WT_PATH"]; got != dir {
 		t.Fatalf("env's WT_PATH is %v, want %s", got, dir)
 	}

@@ -273,13 +273,20 @@ func TestSparseNoCopyAndExistingBranchesNeverClaim(t *testing.T) {
 	}
 }
 
-func TestDrainAndGCRemoveEntries(t *testing.T) {
+// staleEntries fills a pool of two, then makes both entries stale (two
+// commits behind, wt.poolMaxBehind 1); it returns their paths.
+func staleEntries(t *testing.T) (*testutil.Sandbox, []string) {
 	s := poolSandbox(t, "2")
 	s.MustWT("pool", "--fill")
 	s.Git(s.Repo, "config", "wt.poolMaxBehind", "1")
 	commitFile(s, s.Repo, "x.txt", "1\n", "one")
 	commitFile(s, s.Repo, "x.txt", "2\n", "two")
 	_, stale := poolEntries(t, s)
+	return s, stale
+}
+
+func TestDrainAndGCRemoveEntries(t *testing.T) {
+	s, stale := staleEntries(t)
 	var gc struct {
 		Pool []struct{ Path, Outcome string }
 	}

@@ -106,6 +106,7 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
 	check("sync", 3, s.WT("sync", "--json", "--dry-run", "--all"))
 	check("sync", 3, s.WT("sync", "--json", "--all"))
+	check("sync", 5, s.WT("sync", "--json", "U", "no-such-task"))
 	check("merge", 0, s.WT("merge", "--json", "U"))
 	check("rm", 3, s.WT("rm", "--json", "D", "no-such-task"))
 
@@ -123,6 +124,11 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("pool-fill", 0, s.WT("pool", "--fill", "--json"))
 	check("pool", 0, s.WT("pool", "--json"))
 	check("gc", 0, s.WT("gc", "--json"))
+	waitForFills(t, s)
+	s.Git(s.Repo, "config", "wt.poolMaxBehind", "1") // a stale entry for the dry run to name
+	commitFile(s, s.Repo, "x.txt", "1\n", "one")
+	commitFile(s, s.Repo, "x.txt", "2\n", "two")
+	check("gc", 0, s.WT("gc", "--json", "--dry-run"))
 	check("pool-drain", 0, s.WT("pool", "--drain", "--json"))
 
 	// The error document, in each of the ways a command fails.

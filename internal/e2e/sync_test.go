@@ -60,6 +60,17 @@ func newTaskWithCommit(s *testutil.Sandbox, id string, args ...string) string {
 	return path
 }
 
+// taskBehindMain is a sandbox with a task T that has a commit of its
+// own, and main moved on by a commit that writes name; it returns T's
+// worktree and tip, and main's tip.
+func taskBehindMain(t *testing.T, name, content string) (s *testutil.Sandbox, path, tip, mainTip string) {
+	s = testutil.NewSandbox(t)
+	path = newTaskWithCommit(s, "T")
+	tip = s.Git(s.Repo, "rev-parse", "wt/T")
+	mainTip = commitFile(s, s.Repo, name, content, "main moves on")
+	return s, path, tip, mainTip
+}
+
 // recordBlob is the blob the task's record ref points at.
 func recordBlob(s *testutil.Sandbox, slug string) string {
 	return s.Git(s.Repo, "rev-parse", "refs/git-wt/tasks/"+slug)
@@ -278,13 +289,51 @@ func TestSyncDryRunChangesNothing(t *testing.T) {
 	}
 }
 
+// A dry run gives the real answer: a rebase that would conflict is a
+// conflict (exit 1), found in a temporary worktree thrown away after,
+// and nothing changes.
+func TestSyncDryRunSaysARebaseWouldConflict(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	commitFile(s, path, "README.md", "the task's words\n", "task edits")
+	commitFile(s, s.Repo, "README.md", "main's words\n", "main edits")
+	tip, blob := s.Git(s.Repo, "rev-parse", "wt/T"), recordBlob(s, "T")
+	worktrees := s.Git(s.Repo, "worktree", "list", "--porcelain")
+	outcomes, doc := syncJSON(t, s, 1, "--dry-run", "--rebase", "T")
+	if outcomes["T"] != "conflict" || len(doc.Tasks[0].Conflicts) != 1 || doc.Tasks[0].Conflicts[0] != "README.md" {
+		t.Errorf("a dry run of a rebase that conflicts: %+v", doc.Tasks)
+	}
+	if s.Git(s.Repo, "rev-parse", "wt/T") != tip || recordBlob(s, "T") != blob || s.Git(s.Repo, "worktree", "list", "--porcelain") != worktrees {
+		t.Error("the dry run changed the branch, the record or the worktrees")
+	}
+	clean(t, s, path)
+}
+
+// Each task named is synced on its own (SPEC §2): one that does not
+// exist gets its own entry, not_found, and the others still sync; the
+// exit code is the worst met (5).
+func TestSyncOfATaskThatDoesNotExistSyncsTheOthers(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	newTaskWithCommit(s, "ui")
+	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	outcomes, doc := syncJSON(t, s, 5, "ui", "nosuch")
+	if outcomes["ui"] != "rebased" || outcomes["nosuch"] != "not_found" {
+		t.Fatalf("outcomes %v: want ui rebased and nosuch not_found", outcomes)
+	}
+	for _, task := range doc.Tasks {
+		if task.Task == "nosuch" && (task.Error == nil || task.Error.Kind != "not_found") {
+			t.Errorf("the missing task's entry: %+v", task)
+		}
+	}
+	if r := s.WT("sync", "nosuch", "ui"); r.Code != 5 || !strings.Contains(r.Stderr, "nosuch") || strings.Contains(r.Stdout, "error") {
+		t.Errorf("sync without --json: %s", r)
+	}
+}
+
 func TestSyncKilledAnywhereIsEndedByDoctor(t *testing.T) {
 	for _, cp := range []string{"sync:syncing", "sync:moved"} {
 		t.Run(cp, func(t *testing.T) {
-			s := testutil.NewSandbox(t)
-			path := newTaskWithCommit(s, "T")
-			tip := s.Git(s.Repo, "rev-parse", "wt/T")
-			mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+			s, path, tip, mainTip := taskBehindMain(t, "main.txt", "main\n")
 			kill(stopAt(t, s, cp, "sync", "T"))
 			if state := taskState(t, s); state != "syncing" {
 				t.Fatalf("killed at %s: state %s, want syncing", cp, state)

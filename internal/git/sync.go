@@ -39,6 +39,72 @@ func (r Index) MoveFiles(ctx context.Context, dir, from, to string) error {
 	return err
 }
 
+// Deleted lists the tracked files missing from the worktree at dir
+// (`ls-files --deleted`; a sparse checkout's files outside its patterns
+// are not missing). read-tree -m -u takes a missing file for an
+// unchanged one and writes it again, so sync asks before it moves files.
+func (r Index) Deleted(ctx context.Context, dir string) ([]string, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_OPTIONAL_LOCKS=0"}, Args: []string{"ls-files", "--deleted", "-z"}})
+	return splitNul(out), err
+}
+
+// FileChange is one file that differs between two commits: its blob
+// before and after ("" where the commit lacks it).
+type FileChange struct {
+	Path          string
+	Before, After string
+}
+
+// ChangedFiles lists the files (blobs and symbolic links; submodules left
+// out) that differ between commits from and to, renames as a deletion and
+// an addition.
+func (r History) ChangedFiles(ctx context.Context, dir, from, to string) ([]FileChange, error) {
+	out, err := r.git.Run(ctx, dir, "diff-tree", "-r", "-z", "--no-renames", from, to, "--")
+	if err != nil {
+		return nil, err
+	}
+	return parseRawDiff(out), nil
+}
+
+// parseRawDiff reads `diff-tree -r -z` output: ":<mode> <mode> <oid>
+// <oid> <status>" then the path, each NUL-terminated; an all-zero oid is
+// a side that lacks the path.
+func parseRawDiff(out string) []FileChange {
+	var changes []FileChange
+	fields := strings.Split(out, "\x00")
+	for i := 0; i+1 < len(fields); i++ {
+		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
+		if !strings.HasPrefix(fields[i], ":") || len(meta) < 5 {
+			continue
+		}
+		i++
+		if meta[0] == "160000" || meta[1] == "160000" {
+			continue // a submodule: read-tree --no-recurse-submodules writes none
+		}
+		changes = append(changes, FileChange{Path: fields[i], Before: blobOrNone(meta[2]), After: blobOrNone(meta[3])})
+	}
+	return changes
+}
+
+func blobOrNone(oid string) string {
+	if strings.Trim(oid, "0") == "" {
+		return ""
+	}
+	return oid
+}
+
+// CheckoutFiles writes the index's version of each of paths (relative to
+// the worktree at dir) over what the worktree holds there
+// (`checkout-index -f`): only for files git-wt knows it wrote itself.
+func (r Index) CheckoutFiles(ctx context.Context, dir string, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Stdin: strings.NewReader(strings.Join(paths, "\x00") + "\x00"),
+		Args: []string{"checkout-index", "-f", "-q", "-z", "--stdin"}})
+	return err
+}
+
 // IndexTree is the tree the index of the worktree at dir would commit
 // (`write-tree`: it fails while the index has conflicts).
 func (r Index) IndexTree(ctx context.Context, dir string) (string, error) {

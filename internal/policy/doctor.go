@@ -67,13 +67,14 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 		}
 	}
 	known := len(byPath)
+	pooled := m.pool.Owns(ctx)
 	for i, wt := range wts {
 		if i == 0 || wt.Bare || byPath[wt.Path] {
 			continue
 		}
 		known++ // pool entries too: they count toward the prune guard
-		if place.InPool(m.Settings.BaseDir, wt.Path) {
-			continue // the pool diagnoses its own
+		if place.InPool(m.Settings.BaseDir, wt.Path) || pooled(wt.Path) {
+			continue // the pool diagnoses its own, in an earlier base dir's pool folder too
 		}
 		if p := m.diagnoseUnrecorded(wt); p != nil {
 			problems = append(problems, p)

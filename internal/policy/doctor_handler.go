@@ -25,12 +25,13 @@ type Doctor struct {
 	pool pooler
 }
 
-// pooler is what doctor and gc need of the warm pool: its problems, and
-// the drain of stale entries and the refill.
+// pooler is what doctor and gc need of the warm pool: its problems and
+// its worktrees, and the drain of stale entries and the refill.
 type pooler interface {
 	Diagnose(ctx context.Context, wts []git.Worktree) []*task.Problem
+	Owns(ctx context.Context) func(path string) bool
 	Stale(ctx context.Context) func(*record.PoolEntry) bool
-	Drain(ctx context.Context, force bool, keep func(*record.PoolEntry) bool) ([]pool.Drained, error)
+	Drain(ctx context.Context, o pool.DrainOptions) ([]pool.Drained, error)
 	Enabled() bool
 	StartFill()
 }
@@ -52,7 +53,7 @@ type unmerged interface {
 // remover is what doctor and gc need of removal.
 type remover interface {
 	RetentionPolicy(maxAge *time.Duration, maxCount *int) removal.Retention
-	Retain(ctx context.Context, p removal.Retention, dryRun bool) ([]removal.Retained, error)
+	Retain(ctx context.Context, p removal.Retention, dryRun bool) ([]removal.Retained, []record.PoolDrained, error)
 	DiagnoseRemoval(e *record.Entry, p *task.Problem, alive proc.Liveness) *task.Problem
 	RemovalTrash(rec *record.Record, trash map[string]bool)
 }

@@ -26,7 +26,8 @@ type GCOptions struct {
 type GCReport struct {
 	Orphans   []*task.Problem    `json:"orphans"`
 	Retention []removal.Retained `json:"retention"`
-	// Pool are the stale pool entries drained (SPEC §11).
+	// Pool are the pool entries drained (SPEC §11): for wt.maxTotalSize,
+	// before any task, and the stale ones.
 	Pool []pool.Drained `json:"-"`
 }
 
@@ -46,25 +47,32 @@ func (m *Doctor) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
 		return nil, err
 	}
 	policy := m.RetentionPolicy(o.MaxAge, o.MaxCount)
-	retained, err := m.Retain(ctx, policy, o.DryRun)
+	retained, shrunk, err := m.Retain(ctx, policy, o.DryRun)
 	if err != nil {
 		return nil, err
 	}
 	r := &GCReport{Orphans: orphans, Retention: retained}
-	if !o.DryRun {
-		if r.Pool, err = m.drainStale(ctx); err != nil {
-			return nil, err
-		}
+	stale, err := m.drainStale(ctx, shrunk, o.DryRun)
+	if err != nil {
+		return nil, err
 	}
+	r.Pool = append(shrunk, stale...)
 	return r, nil
 }
 
 // drainStale drains the pool entries older than wt.poolMaxAge or too far
-// behind their base, then starts a fill that makes fresh ones.
-func (m *Doctor) drainStale(ctx context.Context) ([]pool.Drained, error) {
+// behind their base (a dry run says which it would), leaving out those
+// the size limit drained already, then starts a fill that makes fresh
+// ones, as far as wt.maxTotalSize lets it.
+func (m *Doctor) drainStale(ctx context.Context, shrunk []pool.Drained, dryRun bool) ([]pool.Drained, error) {
 	stale := m.pool.Stale(ctx)
-	drained, err := m.pool.Drain(ctx, false, func(e *record.PoolEntry) bool { return !stale(e) })
-	if err == nil && m.pool.Enabled() {
+	looked := map[string]bool{} // each entry is reported once
+	for _, d := range shrunk {
+		looked[d.ID] = true
+	}
+	drained, err := m.pool.Drain(ctx, pool.DrainOptions{DryRun: dryRun, Reason: "stale",
+		Keep: func(e *record.PoolEntry) bool { return looked[e.ID] || !stale(e) }})
+	if err == nil && !dryRun && m.pool.Enabled() {
 		m.pool.StartFill()
 	}
 	return drained, err

@@ -36,7 +36,9 @@ func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 	if err != nil {
 		return nil
 	}
-	items = slices.DeleteFunc(items, func(it record.PoolItem) bool { return it.Err != nil || !it.Entry.Ready })
+	// An entry of an earlier wt.baseDir's pool folder is not ready: it
+	// is never handed out, and keeps its ref for drain and doctor.
+	items = slices.DeleteFunc(items, func(it record.PoolItem) bool { return !p.ready(&it) })
 	if len(items) == 0 {
 		return nil
 	}
@@ -120,6 +122,12 @@ func (p *Pool) fit(ctx context.Context, it *record.PoolItem) string {
 		return "it is not in the pool folder " + p.Folder()
 	}
 	return p.unfit(ctx, it.Entry.Path)
+}
+
+// ready says whether the entry is ready to hand out as far as its ref
+// tells: made whole, in the pool folder of the base dir of now.
+func (p *Pool) ready(it *record.PoolItem) bool {
+	return it.Err == nil && it.Entry.Ready && p.isEntryFolder(it.Entry.Path)
 }
 
 // ErrUnfit is a claimed entry that could not be made the task's

@@ -68,7 +68,7 @@ func (p *Pool) diagnoseEntry(ctx context.Context, it *record.PoolItem, filling b
 		pr.Kind, pr.Detail, pr.Fix = UnfinishedEntry, "a fill stopped before this entry was ready, or a removal before it ended", "remove it"
 		pr.FixWith = func(ctx context.Context, _ bool) error { return p.repairUnfinished(ctx, it) }
 		return pr
-	case !p.isEntryFolder(e.Path):
+	case !p.ownFolder(e.Path):
 		pr.Kind, pr.Detail = DirtyEntry, "its ref names a folder outside the pool folder "+p.Folder()+": it is never handed out"
 		pr.Fix, pr.FixWith = "drop its ref (the folder stays)", func(ctx context.Context, _ bool) error { return p.Store.DeletePool(ctx, it) }
 		return pr
@@ -78,14 +78,39 @@ func (p *Pool) diagnoseEntry(ctx context.Context, it *record.PoolItem, filling b
 		pr.Fix, pr.FixWith = "drop its ref and git's admin entry", func(ctx context.Context, _ bool) error { return p.drop(ctx, it, true) }
 		return pr
 	}
-	why := p.unfit(ctx, e.Path)
-	if why == "" {
+	why, former := p.unfit(ctx, e.Path), p.formerEntryFolder(e.Path)
+	switch {
+	case why == "" && !former:
 		return nil
+	case why == "":
+		// Clean, in the pool folder of an earlier wt.baseDir: as an
+		// orphan, it goes.
+		pr.Kind, pr.Detail = OrphanEntry, "a pool entry in the pool folder of an earlier wt.baseDir: it is never handed out"
+		pr.Fix, pr.FixWith = "remove it", func(ctx context.Context, _ bool) error { return p.drop(ctx, it, false) }
+		return pr
+	case former:
+		pr.Kind, pr.Detail, pr.FixDirty = DirtyEntry, why+", in the pool folder of an earlier wt.baseDir: it is never handed out", true
+		pr.Fix = "remove it only with --force"
+	default:
+		pr.Kind, pr.Detail, pr.FixDirty = DirtyEntry, why+": it is never handed out", true
+		pr.Fix = "drop its ref; with --force also remove it"
 	}
-	pr.Kind, pr.Detail, pr.FixDirty = DirtyEntry, why+": it is never handed out", true
-	pr.Fix = "drop its ref; with --force also remove it"
 	pr.FixWith = func(ctx context.Context, force bool) error { return p.drop(ctx, it, force) }
 	return pr
+}
+
+// Owns says whether a pool entry's ref names the worktree at path: it
+// is the pool's own, wherever it is (doctor diagnoses it as the pool's,
+// never as foreign).
+func (p *Pool) Owns(ctx context.Context) func(path string) bool {
+	items, _ := p.Entries(ctx)
+	paths := map[string]bool{}
+	for _, it := range items {
+		if it.Err == nil {
+			paths[it.Entry.Path] = true
+		}
+	}
+	return func(path string) bool { return paths[path] }
 }
 
 // repairUnfinished removes an entry a killed fill left, holding the fill

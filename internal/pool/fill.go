@@ -33,6 +33,11 @@ type Filled struct {
 // errNoSpace stops a fill: a pool never takes the room a task needs.
 var errNoSpace = errors.New("not enough disk space")
 
+// errLimit stops a fill: entries count toward wt.maxTotalSize, which gc
+// would otherwise meet by draining the entry the fill makes, again and
+// again (SPEC §14).
+var errLimit = errors.New("wt.maxTotalSize reached")
+
 // Fill tops the pool up to wt.pool ready entries at the tip of the
 // default base (the main worktree's branch). One fill runs at a time: a
 // fill that finds another running does nothing (Busy). Holding that lock,
@@ -95,8 +100,12 @@ func (p *Pool) fillRound(ctx context.Context, f *Filled) (bool, error) {
 		it := &items[i]
 		switch {
 		case it.Err != nil: // doctor reports it
-		case it.Entry.Ready:
+		case p.ready(it):
 			f.Ready++
+		case it.Entry.Ready: // elsewhere (an earlier wt.baseDir's): drained, kept if dirty
+			if p.drop(ctx, it, false) == nil {
+				f.Dropped = append(f.Dropped, it.ID)
+			}
 		default:
 			if p.drop(ctx, it, true) == nil {
 				f.Dropped = append(f.Dropped, it.ID)
@@ -124,7 +133,7 @@ func (p *Pool) fillRound(ctx context.Context, f *Filled) (bool, error) {
 	defer log.Close()
 	for f.Ready < f.Wanted && ctx.Err() == nil {
 		id, err := p.make(ctx, base, log)
-		if errors.Is(err, errNoSpace) {
+		if errors.Is(err, errNoSpace) || errors.Is(err, errLimit) {
 			f.Skipped = err.Error()
 			break
 		}
@@ -144,7 +153,7 @@ func (p *Pool) fillRound(ctx context.Context, f *Filled) (bool, error) {
 func (p *Pool) trim(ctx context.Context, items []record.PoolItem, n int, f *Filled) int {
 	gone := 0
 	for i := range items {
-		if it := &items[i]; gone < n && it.Err == nil && it.Entry.Ready && p.drop(ctx, it, false) == nil {
+		if it := &items[i]; gone < n && p.ready(it) && p.drop(ctx, it, false) == nil {
 			f.Dropped = append(f.Dropped, it.ID)
 			gone++
 		}
@@ -162,6 +171,9 @@ func (p *Pool) make(ctx context.Context, base task.Base, log io.Writer) (string,
 		if free, err := fsutil.FreeSpace(p.Settings.BaseDir); err == nil && free < 2*need {
 			return "", fmt.Errorf("%w in %s for a pool entry (%s free, a checkout needs %s, and as much is kept for a task)",
 				errNoSpace, p.Settings.BaseDir, settings.FormatSize(free), settings.FormatSize(need))
+		}
+		if err := p.checkLimit(ctx, need); err != nil {
+			return "", err
 		}
 	}
 	now := time.Now().UTC()
@@ -189,6 +201,30 @@ func (p *Pool) make(ctx context.Context, base task.Base, log io.Writer) (string,
 	task.Checkpoint(ctx, "pool:ready")
 	fmt.Fprintf(log, "git-wt: pool entry %s is ready\n", e.ID)
 	return e.ID, nil
+}
+
+// checkLimit is errLimit when one more entry of need bytes would bring
+// the tasks and the pool to wt.maxTotalSize, which gc then meets.
+func (p *Pool) checkLimit(ctx context.Context, need int64) error {
+	limit := p.Settings.MaxTotalSize
+	if limit <= 0 {
+		return nil
+	}
+	used := p.Size(ctx)
+	entries, err := p.Store.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Record != nil {
+			used += fsutil.DiskUsage(e.Record.Path)
+		}
+	}
+	if used+need < limit {
+		return nil
+	}
+	return fmt.Errorf("%w: tasks and pool use %s and an entry needs %s (wt.maxTotalSize %s)",
+		errLimit, settings.FormatSize(used), settings.FormatSize(need), settings.FormatSize(limit))
 }
 
 // discard removes an entry this fill was making and could not finish:

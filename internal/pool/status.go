@@ -12,6 +12,9 @@ import (
 type Entry struct {
 	*record.PoolEntry
 	Behind int `json:"behind"` // commits of its base the entry lacks (-1: unknown)
+	// Elsewhere: the entry is not in the pool folder (it was made in that
+	// of an earlier wt.baseDir, or its ref was changed): not ready.
+	Elsewhere bool `json:"elsewhere,omitempty"`
 }
 
 // Report is the pool as `pool --status` shows it.
@@ -38,8 +41,13 @@ func (p *Pool) Status(ctx context.Context) (*Report, error) {
 		if it.Err != nil {
 			continue
 		}
-		e := Entry{PoolEntry: it.Entry, Behind: behind(it.Entry)}
-		if it.Entry.Ready {
+		e := Entry{PoolEntry: it.Entry, Behind: behind(it.Entry), Elsewhere: !p.isEntryFolder(it.Entry.Path)}
+		if e.Elsewhere && it.Entry.Ready {
+			shown := *it.Entry
+			shown.Ready = false
+			e.PoolEntry = &shown
+		}
+		if p.ready(&it) {
 			r.Ready++
 		}
 		r.Entries = append(r.Entries, e)

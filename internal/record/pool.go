@@ -51,6 +51,18 @@ func (p *PoolEntry) Stamp(o Owner) {
 	p.CreatorBoot, p.CreatorPIDNS, p.ChangedAt = o.Boot, o.PIDNS, o.At
 }
 
+// PoolDrained is what a drain did, or would do, to one pool entry: the
+// pool drains, and retention (below it) reports what its drains for
+// wt.maxTotalSize did.
+type PoolDrained struct {
+	ID      string
+	Path    string
+	Outcome string // removed, kept, gone; in a dry run: would remove, would keep
+	Reason  string // why it was drained: stale, wt.maxTotalSize ("": asked to)
+	Size    int64  // the disk it took (only where the drain weighed it)
+	Err     error  // why it was kept
+}
+
 // PoolItem is a pool entry as stored: its id, the blob id it was read from
 // (for compare-and-swap), and the entry or the error that kept it from
 // being read.

@@ -29,8 +29,9 @@ type poolRoom interface {
 	MakeRoom(ctx context.Context, dir string, need int64) bool
 	// Size is the disk the entries take.
 	Size(ctx context.Context) int64
-	// Shrink drains entries, oldest first, until by bytes are freed.
-	Shrink(ctx context.Context, by int64)
+	// Shrink drains entries, oldest first, until by bytes are freed (in
+	// a dry run: would be), and says what it did to each.
+	Shrink(ctx context.Context, by int64, dryRun bool) []record.PoolDrained
 }
 
 // inspector is what removal needs to know before it removes: whether the

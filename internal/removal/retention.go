@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -42,36 +43,43 @@ func (m *Remover) RetentionPolicy(maxAge *time.Duration, maxCount *int) Retentio
 }
 
 // Retain applies the policy to clean, unlocked, unused worktrees whose
-// commits are merged or pushed, least recently used first.
-func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retained, error) {
+// commits are merged or pushed, least recently used first; over
+// wt.maxTotalSize it drains pool entries first, and says which.
+func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retained, []record.PoolDrained, error) {
 	if p.none() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	lives, _, err := m.Inspect(ctx, inspect.LiveOptions{Size: p.maxTotalSize > 0})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	pooled := m.pooledSize(ctx, p, lives, dryRun)
-	return p.apply(lives, pooled, func(l *inspect.Live) string { return m.retire(ctx, l, dryRun) }), nil
+	pooled, drained := m.pooledSize(ctx, p, lives, dryRun)
+	return p.apply(lives, pooled, func(l *inspect.Live) string { return m.retire(ctx, l, dryRun) }), drained, nil
 }
 
 // pooledSize is the disk the warm pool's entries take, for
 // wt.maxTotalSize: over the limit, entries are drained first, oldest
-// first, and only what the tasks still need beyond them retires tasks.
-func (m *Remover) pooledSize(ctx context.Context, p Retention, lives []inspect.Live, dryRun bool) int64 {
+// first, and only what the tasks still need beyond them retires tasks. A
+// dry run counts what its drain would free, so that it names the tasks
+// the real run removes.
+func (m *Remover) pooledSize(ctx context.Context, p Retention, lives []inspect.Live, dryRun bool) (int64, []record.PoolDrained) {
 	if p.maxTotalSize <= 0 || m.Pool == nil {
-		return 0
+		return 0, nil
 	}
 	pooled := m.Pool.Size(ctx)
 	var tasks int64
 	for _, l := range lives {
 		tasks += l.Size
 	}
-	if over := tasks + pooled - p.maxTotalSize; over >= 0 && pooled > 0 && !dryRun {
-		m.Pool.Shrink(ctx, over+1)
-		pooled = m.Pool.Size(ctx)
+	over := tasks + pooled - p.maxTotalSize
+	if over < 0 || pooled == 0 {
+		return pooled, nil
 	}
-	return pooled
+	drained := m.Pool.Shrink(ctx, over+1, dryRun)
+	for _, d := range drained {
+		pooled -= d.Size
+	}
+	return max(pooled, 0), drained
 }
 
 // apply walks the tasks that may go, least recently used first, and

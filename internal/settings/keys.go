@@ -33,7 +33,7 @@ var Table = []Setting{
 	count("wt.maxWorktrees", "0", "most task worktrees at once (0: no limit); new beyond it exits 4", func(s *Settings) *int { return &s.MaxWorktrees }),
 	duration("wt.maxAge", "0", "gc removes clean, fully merged or pushed worktrees idle longer than this (7d, 36h; 0: never)", func(s *Settings) *time.Duration { return &s.MaxAge }),
 	count("wt.maxCount", "0", "gc keeps at most this many (0: no limit), removing the least recently used clean ones first", func(s *Settings) *int { return &s.MaxCount }),
-	size("wt.maxTotalSize", "0", "gc removes least recently used clean worktrees until all together use less disk than this (20G; 0: no limit)", func(s *Settings) *int64 { return &s.MaxTotalSize }),
+	size("wt.maxTotalSize", "0", "gc removes least recently used clean worktrees until all together use less disk than this (20G; 0: no limit); warm pool entries count, go first, and a fill makes none that would reach it", func(s *Settings) *int64 { return &s.MaxTotalSize }),
 	{Name: "wt.init", Runs: true, Meaning: "shell command run (sh -c) in each new worktree; multi-valued: run in order, stopping at the first failure; it and what it starts end when its git wt is killed"},
 	{Name: "wt.hook", Runs: true, Meaning: "read as wt.init when wt.init is unset (the key of k1LoW's git-wt)"},
 	{Name: "wt.copy", Meaning: "multi-valued; gitignore-style patterns of ignored files and folders copied from the main worktree into each new worktree (a committed .worktreeinclude adds more)"},

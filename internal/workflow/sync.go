@@ -47,6 +47,7 @@ const (
 	SkippedElsewhere = "skipped_other_branch"
 	SyncConflict     = "conflict"
 	SyncFailed       = "failed"
+	SyncNotFound     = "not_found" // a task named that does not exist
 )
 
 // How a sync moved a branch, as SyncResult.How says it.

@@ -120,8 +120,10 @@ func (c *syncConflict) err(rec *record.Record, base string) error {
 
 // makeTip makes the branch's new tip without touching the task's files:
 // a merge commit from `git merge-tree`, or a rebase in a temporary
-// detached worktree. A dry run only looks for conflicts, where that is
-// cheap (a merge).
+// detached worktree. A dry run looks for conflicts the same way and
+// keeps no tip: git 2.39's merge-tree cannot replay commits, so a dry
+// rebase is a real one in the temporary worktree, thrown away (its
+// commits, on no ref, go with git's own gc).
 func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 	if step.to != "" {
 		return nil
@@ -141,9 +143,6 @@ func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 		step.to, err = m.Git.History().CommitTree(ctx, dir, tree, msg, step.from, step.baseTip)
 		return err
 	}
-	if dryRun {
-		return nil
-	}
 	return m.withDetached(ctx, step.from, func(dir string) error {
 		if err := m.Git.Index().RebaseOnto(ctx, dir, step.baseTip, step.upstream); err != nil {
 			paths := m.Git.Index().UnmergedPaths(ctx, dir)
@@ -152,6 +151,9 @@ func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 				return &syncConflict{paths: paths}
 			}
 			return exitcode.Failedf("rebasing %s onto %s failed, so nothing was changed: %v", step.rec.Branch, shortRef(step.base), err)
+		}
+		if dryRun {
+			return nil
 		}
 		var err error
 		step.to, err = m.Git.Index().Head(ctx, dir)
@@ -209,15 +211,45 @@ func (m *Flow) applySync(ctx context.Context, e *record.Entry, step *syncStep) (
 		return SyncFailed, err
 	}
 	task.Checkpoint(ctx, "sync:moved")
-	if err := m.Git.Index().MoveFiles(ctx, rec.Path, step.from, step.to); err != nil {
+	if outcome, err := m.moveFiles(ctx, rec, step); err != nil {
 		if berr := m.Git.MoveBranch(ctx, dir, ref, step.from, step.to, "git wt sync: put back"); berr != nil {
 			return SyncFailed, exitcode.Failedf("syncing %s: its files could not follow (%v), nor could the branch be put back (%v): run git wt doctor --fix", rec.Branch, err, berr)
 		}
 		m.endSync(e, nil)
-		return SkippedDirty, m.Refuse(rec, "dirty", "%s changed while it was synced, so nothing was changed: %v", rec.Path, err)
+		return outcome, err
 	}
 	m.endSync(e, step)
 	return "", nil
+}
+
+// moveFiles brings the task's files from the old tip to the new, once
+// the branch has moved; on failure the caller puts the branch back. It
+// looks again, under the commit lock, for tracked files deleted since
+// the dirty check: read-tree would write them again. A read-tree that
+// failed while writing (a full disk) has its files put back.
+func (m *Flow) moveFiles(ctx context.Context, rec *record.Record, step *syncStep) (string, error) {
+	ix := m.Git.Index()
+	gone, err := ix.Deleted(ctx, rec.Path)
+	if err != nil {
+		return SkippedDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty: nothing was changed", rec.Path, err)
+	}
+	if len(gone) > 0 {
+		return SkippedDirty, m.Refuse(rec, "dirty", "%s changed while it was synced (%s deleted), so nothing was changed: commit, then sync again", rec.Path, text.ListSome(gone, 5))
+	}
+	err = ix.MoveFiles(ctx, rec.Path, step.from, step.to)
+	if err == nil {
+		return "", nil
+	}
+	back, perr := m.putBackFiles(ctx, rec.Path, step.from, step.to)
+	switch {
+	case perr != nil:
+		return SyncFailed, exitcode.Failedf("syncing %s: its files could not follow (%v), and putting them back failed (%v): the branch was put back; see git -C %s status", rec.Branch, err, perr, text.ShellQuote(rec.Path))
+	case !back.wrote(): // git refused before it wrote a file
+		return SkippedDirty, m.Refuse(rec, "dirty", "%s changed while it was synced, so nothing was changed: %v", rec.Path, err)
+	case len(back.left) > 0:
+		return SyncFailed, exitcode.Failedf("syncing %s: writing its files failed (%v): the branch was put back, but %s", rec.Branch, err, back.say(rec))
+	}
+	return SyncFailed, exitcode.Failedf("syncing %s: writing its files failed (%v): the branch and %s, so nothing was changed; free some space, then sync again", rec.Branch, err, back.say(rec))
 }
 
 // endSync ends the task's syncing state under the lock: back to the state

@@ -10,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Where a base dir may be (SPEC §14): not the main worktree or any
@@ -74,7 +75,7 @@ func (r *Rules) untrackedBaseDir(ctx context.Context, dir, base string) (string,
 		return "", err
 	}
 	if tracked {
-		return r.rejectBaseDir(dir, fmt.Sprintf("%s is tracked in the commit %s (worktrees would mix with the main worktree's files)", rel, shortID(base)))
+		return r.rejectBaseDir(dir, fmt.Sprintf("%s is tracked in the commit %s (worktrees would mix with the main worktree's files)", rel, text.ShortID(base)))
 	}
 	return dir, nil
 }
@@ -169,14 +170,6 @@ func makeBaseDir(dir string) (string, error) {
 		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, fsutil.UnwrapPathErr(err))
 	}
 	return real, nil
-}
-
-// shortID is a commit id cut for a message.
-func shortID(oid string) string {
-	if len(oid) > 12 {
-		return oid[:12]
-	}
-	return oid
 }
 
 // BaseDir returns the base dir, if SPEC §14 allows it, with its symlinks

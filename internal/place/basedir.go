@@ -14,8 +14,11 @@ import (
 )
 
 // Where a base dir may be (SPEC §14): not the main worktree or any
-// worktree, not around the main worktree, not inside git's own folders,
-// and, inside the main worktree, not a path the task's base commit tracks.
+// worktree, not inside git's own folders, and, inside the main worktree,
+// not a path the task's base commit tracks. It may hold the main worktree
+// (the sibling layout, wt.baseDir ..): there it is shared ground, where a
+// task's folder follows the --path rules and git-wt's own folders carry
+// the repository's name (places.go).
 // A base dir from the user's config that breaks a rule is refused (exit
 // 2); one from a committed .gitwt is ignored with a warning, and the
 // default is used. The checks that need no git run wherever the base dir
@@ -127,8 +130,6 @@ func (r *Rules) baseDirProblem(dir string) string {
 		switch {
 		case d == main:
 			return "it is the main worktree"
-		case fsutil.Within(d, main):
-			return fmt.Sprintf("it contains the main worktree %s", main)
 		case fsutil.Within(r.Repo.CommonDir, d) || fsutil.Within(r.Repo.GitDir, d):
 			return fmt.Sprintf("it lies inside git's own folder %s", r.Repo.CommonDir)
 		case !trusted && !settings.UntrustedBaseDirAllowed(main, d):

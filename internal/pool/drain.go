@@ -106,10 +106,12 @@ func kept(path, why string) error {
 	return exitcode.RefusedAs(exitcode.KindDirty, "pool entry %s was kept: %s (git wt pool --drain --force removes it)", path, why)
 }
 
-// isEntryFolder says whether path is a folder directly in the pool folder:
-// the only place git-wt removes an entry from.
+// isEntryFolder says whether path is a folder directly in the pool folder
+// (or in an earlier git-wt's, for an entry made there): the only places
+// git-wt removes an entry from.
 func (p *Pool) isEntryFolder(path string) bool {
-	return filepath.Dir(path) == p.Folder()
+	dir := filepath.Dir(path)
+	return dir == p.Folder() || dir == p.plainFolder()
 }
 
 // unfit says why the worktree at path may not be handed out or removed

@@ -206,7 +206,8 @@ func (m *Flow) withDetached(ctx context.Context, commit string, fn func(dir stri
 	return m.inTempWorktree(ctx, commit, add, fn)
 }
 
-// inTempWorktree makes a worktree with add under <base dir>/.git-wt-tmp,
+// inTempWorktree makes a worktree with add in this repository's merge
+// folder of the base dir (place.OwnFolder),
 // named for this process (doctor removes one whose process died), runs
 // fn in it, and removes it.
 func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir string) error) error {
@@ -214,7 +215,7 @@ func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(baseDir, place.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
+	dir := filepath.Join(m.Place.OwnFolder(baseDir, place.MergeTmpDir), fmt.Sprintf("merge-%d", os.Getpid()))
 	err = add(dir)
 	defer func() {
 		if err := m.DropWorktree(ctx, dir); err != nil {

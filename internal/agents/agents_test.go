@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
 )
 
 func TestEveryPayloadShapeNamesItsTask(t *testing.T) {
@@ -107,7 +109,7 @@ func TestHooksKeepEveryOtherByte(t *testing.T) {
 		"{\n}\n",
 	} {
 		added, created, _, err := AddHooks([]byte(original))
-		if err != nil || !json.Valid(added) || !insertsOnly(original, string(added)) {
+		if err != nil || !json.Valid(added) || !testutil.InsertsOnly(original, string(added)) {
 			t.Errorf("%q: add gave %q (%v)", original, added, err)
 			continue
 		}
@@ -115,17 +117,6 @@ func TestHooksKeepEveryOtherByte(t *testing.T) {
 			t.Errorf("%q: remove gave %q (%v)", original, removed, err)
 		}
 	}
-}
-
-// insertsOnly says whether b is a with insertions only.
-func insertsOnly(a, b string) bool {
-	i := 0
-	for j := 0; i < len(a) && j < len(b); j++ {
-		if a[i] == b[j] {
-			i++
-		}
-	}
-	return i == len(a)
 }
 
 // FuzzSettingsRoundTrip: whatever JSON object a user has, adding the hooks
@@ -146,7 +137,7 @@ func FuzzSettingsRoundTrip(f *testing.F) {
 		if err != nil || !changed || len(bytes.TrimSpace(content)) == 0 {
 			return // not an object, or a new file (whose undo deletes it)
 		}
-		if !json.Valid(added) || !insertsOnly(string(content), string(added)) {
+		if !json.Valid(added) || !testutil.InsertsOnly(string(content), string(added)) {
 			t.Fatalf("add to %q gave %q", content, added)
 		}
 		removed, _, err := RemoveHooks(added, created)

@@ -40,7 +40,7 @@ func TestAgentSetupEditsOnlyItsOwnEntriesAndUndoesByteForByte(t *testing.T) {
 			t.Fatalf("%s: the symlink %s was replaced", tc.name, user)
 		}
 		added, _ := os.ReadFile(dotfiles)
-		if !strings.Contains(string(added), "claude-create") || !subsequence(tc.content, string(added)) {
+		if !strings.Contains(string(added), "claude-create") || !testutil.InsertsOnly(tc.content, string(added)) {
 			t.Errorf("%s: setup changed bytes that are not its own:\n%s", tc.name, added)
 		}
 		s.MustWT("agent-setup", "claude", "--user")
@@ -74,16 +74,4 @@ func TestAgentSetupEditsOnlyItsOwnEntriesAndUndoesByteForByte(t *testing.T) {
 	if undone, err := os.ReadFile(project); err != nil || strings.Contains(string(undone), "agent-hook") || !strings.Contains(string(undone), `"mine"`) {
 		t.Errorf("--undo of a file changed since setup left %q (%v)", undone, err)
 	}
-}
-
-// subsequence says whether every byte of a is in b, in order: b is a with
-// insertions only.
-func subsequence(a, b string) bool {
-	i := 0
-	for j := 0; i < len(a) && j < len(b); j++ {
-		if a[i] == b[j] {
-			i++
-		}
-	}
-	return i == len(a)
 }

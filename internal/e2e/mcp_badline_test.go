@@ -5,7 +5,6 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"os"
@@ -25,18 +24,7 @@ func TestMCPBadLineGetsParseErrorAndServingGoesOn(t *testing.T) {
 	cmd := s.Cmd(s.Repo, "mcp")
 	var serr strings.Builder
 	cmd.Stderr = &serr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	replies := bufio.NewReader(out)
+	in, replies := startPiped(t, cmd)
 	next := func() map[string]any {
 		t.Helper()
 		line, err := replies.ReadBytes('\n')
@@ -49,9 +37,7 @@ func TestMCPBadLineGetsParseErrorAndServingGoesOn(t *testing.T) {
 		}
 		return m
 	}
-	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"new","arguments":{"task":"kept"}}}
+	io.WriteString(in, mcpHello+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"new","arguments":{"task":"kept"}}}
 `)
 	if m := next(); m["id"] != 1.0 {
 		t.Fatalf("no answer to initialize: %v", m)

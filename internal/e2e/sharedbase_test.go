@@ -160,8 +160,8 @@ func TestTheSiblingLayoutWorksAndJudgesNothingElse(t *testing.T) {
 			t.Errorf("%s is gone", f)
 		}
 	}
-	if testutil.Exists(path) {
-		t.Errorf("rm left %s", path)
+	if left, _ := filepath.Glob(filepath.Join(parent, ".git-wt-*")); testutil.Exists(path) || len(left) > 0 {
+		t.Errorf("rm left %s or git-wt's folders %v", path, left)
 	}
 	// An untrusted .gitwt may not put worktrees beside the repository.
 	s.Git(s.Repo, "config", "--unset", "wt.baseDir")

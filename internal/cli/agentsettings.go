@@ -108,21 +108,36 @@ func removeFromSettings(stateDir, path string) (bool, error) {
 
 // readSettings reads the settings file at path, or its target when path
 // is a symlink (a dotfiles setup): the file edited is the target, and the
-// symlink stays. A missing file reads as empty.
+// symlink stays. A missing file (or target) reads as empty.
 func readSettings(path string) (target string, content []byte, existed bool, err error) {
-	target = path
-	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		real, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			return "", nil, false, exitcode.Failedf("%s is a symlink git-wt cannot follow (%v): fix it, or make the file it points to", path, err)
-		}
-		target = real
+	if target, err = linkTarget(path); err != nil {
+		return "", nil, false, exitcode.Failedf("%s is a symlink git-wt cannot follow (%v): fix it, or edit the file it should point to", path, err)
 	}
 	content, err = os.ReadFile(target)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", nil, false, exitcode.Failedf("cannot read %s: %v", target, err)
 	}
 	return target, content, err == nil, nil
+}
+
+// linkTarget is the file the symlink path leads to, through a chain of
+// links, whether it exists or not; path itself when it is no symlink.
+func linkTarget(path string) (string, error) {
+	for range 40 { // as the kernel's limit on a chain of links
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", errors.New("too many levels of symbolic links")
 }
 
 // digest is the SHA-256 of content, in hex.

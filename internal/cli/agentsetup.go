@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -78,9 +79,25 @@ func settingsPath(m *task.Manager, project, user bool) (string, bool, error) {
 	return filepath.Join(m.Repo.MainDir, localSettings), true, nil
 }
 
+// notesDir is where agent-setup notes what it did to the file at path:
+// git-wt's state dir of the repository for a file of the repository, the
+// user's state dir ($XDG_STATE_HOME/git-wt, else ~/.local/state/git-wt)
+// for the user's own, which any repository may undo.
+func notesDir(m *task.Manager, path string) string {
+	if fsutil.Within(m.Repo.MainDir, path) {
+		return m.StateDir("agent-setup")
+	}
+	state := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(state) {
+		home, _ := os.UserHomeDir()
+		state = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(state, "git-wt", "agent-setup")
+}
+
 // agentSetup adds git-wt's hooks to the settings file at path.
 func (e *env) agentSetup(ctx context.Context, m *task.Manager, path string, local bool) error {
-	changed, err := addToSettings(m.StateDir("agent-setup"), path)
+	changed, err := addToSettings(notesDir(m, path), path)
 	if err != nil {
 		return err
 	}
@@ -102,7 +119,7 @@ func (e *env) agentSetup(ctx context.Context, m *task.Manager, path string, loca
 
 // undoAgentSetup takes git-wt's hooks out of the settings file at path.
 func (e *env) undoAgentSetup(ctx context.Context, m *task.Manager, path string, local bool) error {
-	changed, err := removeFromSettings(m.StateDir("agent-setup"), path)
+	changed, err := removeFromSettings(notesDir(m, path), path)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,8 @@ func TestAgentSetupEditsOnlyItsOwnEntriesAndUndoesByteForByte(t *testing.T) {
 	dotfiles := filepath.Join(s.Home, "dotfiles", "claude-settings.json")
 	user := filepath.Join(s.Home, ".claude", "settings.json")
 	project := filepath.Join(s.Repo, ".claude", "settings.json")
+	other := filepath.Join(s.Home, "other")
+	s.Git(s.Home, "init", "-q", "other")
 	for _, tc := range []struct{ name, content string }{
 		{"tabs, odd spacing and escapes", "{\n\t\"model\" :  \"opus\",\n\t\"env\": {\"A\": \"x \\u0026\\u0026 y\"}\n}"},
 		{"an empty object", "{}"},
@@ -47,7 +49,10 @@ func TestAgentSetupEditsOnlyItsOwnEntriesAndUndoesByteForByte(t *testing.T) {
 		if again, _ := os.ReadFile(dotfiles); !bytes.Equal(again, added) {
 			t.Errorf("%s: a second run changed the file:\n%s", tc.name, again)
 		}
-		s.MustWT("agent-setup", "claude", "--user", "--undo")
+		// --user is every repository's: another one undoes it as well.
+		if r := s.WTIn(other, "agent-setup", "claude", "--user", "--undo"); r.Code != 0 {
+			t.Fatalf("%s: --undo from another repository: %s", tc.name, r)
+		}
 		if undone, _ := os.ReadFile(dotfiles); string(undone) != tc.content {
 			t.Errorf("%s: --undo left\n%q\nwant\n%q", tc.name, undone, tc.content)
 		}
@@ -58,6 +63,17 @@ func TestAgentSetupEditsOnlyItsOwnEntriesAndUndoesByteForByte(t *testing.T) {
 		if undone, err := os.ReadFile(project); err != nil || string(undone) != tc.content {
 			t.Errorf("%s: --project --undo left %q (%v)", tc.name, undone, err)
 		}
+	}
+	// A symlink to a file not made yet: the file is made at the target,
+	// and goes again with --undo; the link stays.
+	os.Remove(dotfiles)
+	s.MustWT("agent-setup", "claude", "--user")
+	if data, _ := os.ReadFile(dotfiles); !strings.Contains(string(data), "claude-create") {
+		t.Errorf("setup through a dangling symlink wrote %q at its target", data)
+	}
+	s.MustWT("agent-setup", "claude", "--user", "--undo")
+	if st, err := os.Lstat(user); testutil.Exists(dotfiles) || err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("--undo did not give back the dangling symlink as it was")
 	}
 	// A file git-wt made, in a folder it made, goes with --undo; one that
 	// someone changed since stays, less git-wt's entries.

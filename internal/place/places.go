@@ -83,18 +83,37 @@ func (r *Rules) alone(dir string) bool {
 	if r.Settings == nil {
 		return true // no settings read: no configured base dir either
 	}
+	for _, b := range r.ownedBase() {
+		if fsutil.Within(b, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownedBase is the base dir, as configured and resolved, when only this
+// repository uses it; none when others may. Worked out once per base dir
+// (list asks it of every worktree).
+func (r *Rules) ownedBase() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	base, main := r.Settings.BaseDir, r.Repo.MainDir
+	if r.owned.of == base && base != "" {
+		return r.owned.dirs
+	}
 	real, err := fsutil.ResolveExisting(base)
 	if err != nil {
 		real = base
 	}
 	def := settings.DefaultBaseDir(main)
+	var dirs []string
 	for _, b := range []string{base, real} {
-		if (b == def || b != main && fsutil.Within(main, b)) && fsutil.Within(b, dir) {
-			return true
+		if b == def || b != main && fsutil.Within(main, b) {
+			dirs = []string{base, real}
 		}
 	}
-	return false
+	r.owned.of, r.owned.dirs = base, dirs
+	return dirs
 }
 
 // InPool says whether path is a warm pool entry's folder (or inside one)

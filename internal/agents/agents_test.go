@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
 )
 
 func TestEveryPayloadShapeNamesItsTask(t *testing.T) {
@@ -46,7 +48,7 @@ func TestReadPayloadDoesNotWaitForTheEndOfInput(t *testing.T) {
 
 func TestAddHooksKeepsEverythingElseAndRemoveHooksRestoresIt(t *testing.T) {
 	original := indent(t, `{"model":"opus","hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"a && b"}]}],"WorktreeCreate":[{"hooks":[{"type":"command","command":"mine"}]}]},"env":{"X":"1"}}`)
-	added, changed, err := AddHooks(original)
+	added, created, changed, err := AddHooks(original)
 	if err != nil || !changed {
 		t.Fatalf("add: %v %v", changed, err)
 	}
@@ -70,84 +72,85 @@ func TestAddHooksKeepsEverythingElseAndRemoveHooksRestoresIt(t *testing.T) {
 	if strings.Index(string(added), `"model"`) > strings.Index(string(added), `"env"`) {
 		t.Error("the members changed order")
 	}
-	again, changed, _ := AddHooks(added)
+	again, _, changed, _ := AddHooks(added)
 	if changed || !bytes.Equal(again, added) {
 		t.Error("a second add changed the file")
 	}
-	removed, changed, err := RemoveHooks(added)
+	removed, changed, err := RemoveHooks(added, created)
 	if err != nil || !changed || !bytes.Equal(removed, original) {
 		t.Errorf("remove gave\n%s\nwant\n%s", removed, original)
 	}
 }
 
-func TestHooksInANewFileLeaveNoFileBehind(t *testing.T) {
-	added, changed, err := AddHooks(nil)
+func TestHooksInANewFileAreAllThereIs(t *testing.T) {
+	added, created, changed, err := AddHooks(nil)
 	if err != nil || !changed || !json.Valid(added) {
 		t.Fatalf("add to nothing: %s %v", added, err)
 	}
-	if removed, _, err := RemoveHooks(added); err != nil || removed != nil {
-		t.Errorf("remove left %q (%v), want no file", removed, err)
+	if removed, _, err := RemoveHooks(added, created); err != nil || string(removed) != "{\n}\n" {
+		t.Errorf("remove left %q (%v), want an empty object", removed, err)
 	}
 	for _, bad := range []string{`[1]`, `{"hooks":3}`, `{"hooks":{"WorktreeCreate":{}}}`, `{`} {
-		if _, _, err := AddHooks([]byte(bad)); err == nil {
+		if _, _, _, err := AddHooks([]byte(bad)); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}
 }
 
+// TestHooksKeepEveryOtherByte: the setup inserts, and the undo takes out,
+// only git-wt's own entries, in files of every layout; a member the user
+// had (an empty event list) stays.
+func TestHooksKeepEveryOtherByte(t *testing.T) {
+	for _, original := range []string{
+		"{\n\t\"model\" :  \"opus\",\n\t\"env\": {\"A\": \"x \\u0026\\u0026 y\"}\n}",
+		"{\n    \"hooks\": {\"WorktreeCreate\": []}\n}\n",
+		"{\r\n  \"hooks\": {\r\n    \"WorktreeRemove\": [\r\n      {\"hooks\": []}\r\n    ]\r\n  }\r\n}\r\n",
+		`{"permissions":{"allow":["Bash(ls)"]},"hooks":{"Stop":[]}}`,
+		"{\n}\n",
+	} {
+		added, created, _, err := AddHooks([]byte(original))
+		if err != nil || !json.Valid(added) || !testutil.InsertsOnly(original, string(added)) {
+			t.Errorf("%q: add gave %q (%v)", original, added, err)
+			continue
+		}
+		if removed, _, err := RemoveHooks(added, created); err != nil || string(removed) != original {
+			t.Errorf("%q: remove gave %q (%v)", original, removed, err)
+		}
+	}
+}
+
 // FuzzSettingsRoundTrip: whatever JSON object a user has, adding the hooks
-// and taking them out again gives it back (less an empty list of the two
-// events, or an empty "hooks", which are not told from git-wt's own), and
-// nothing panics.
+// only inserts bytes, taking them out again gives the same settings back,
+// and nothing panics.
 func FuzzSettingsRoundTrip(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"WorktreeRemove":[]},"a":[1,2]}`))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"hooks":{"PreToolUse":[]},"model":"x"}`))
+	f.Add([]byte("{\n\t\"a\": [\n\t\t1\n\t],\n\t\"hooks\": {\n\t}\n}\n"))
+	f.Add([]byte("{\r\n  \"hooks\": {\"WorktreeCreate\": [ ]}\r\n}"))
+	f.Add([]byte(`{"x":"\u0026\"}","hooks":{"WorktreeCreate":[{"hooks":[]}]}}`))
 	f.Fuzz(func(t *testing.T, content []byte) {
-		if bytes.Contains(content, []byte("agent-hook")) {
-			return // git-wt's own hooks, or lookalikes: removed with ours
+		if bytes.Contains(content, []byte("agent-hook")) || bytes.Contains(content, []byte(`\u`)) {
+			return // git-wt's own hooks, or lookalikes (escaped too): removed with ours
 		}
-		added, changed, err := AddHooks(content)
-		if err != nil || !changed {
-			return // not an object: nothing to restore
+		added, created, changed, err := AddHooks(content)
+		if err != nil || !changed || len(bytes.TrimSpace(content)) == 0 {
+			return // not an object, or a new file (whose undo deletes it)
 		}
-		removed, _, err := RemoveHooks(added)
+		if !json.Valid(added) || !testutil.InsertsOnly(string(content), string(added)) {
+			t.Fatalf("add to %q gave %q", content, added)
+		}
+		removed, _, err := RemoveHooks(added, created)
 		if err != nil {
 			t.Fatalf("remove after add: %v", err)
 		}
 		var want, got any
 		json.Unmarshal(content, &want)
-		if removed != nil {
-			json.Unmarshal(removed, &got)
-		}
-		if !reflect.DeepEqual(got, withoutEmpties(want)) {
-			t.Errorf("round trip of %s gave %s", content, removed)
+		json.Unmarshal(removed, &got)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("round trip of %q gave %q", content, removed)
 		}
 	})
-}
-
-// withoutEmpties drops from a settings document what RemoveHooks does not
-// restore: empty lists of git-wt's events, an empty "hooks", an empty
-// document.
-func withoutEmpties(doc any) any {
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return doc
-	}
-	if hooks, ok := m["hooks"].(map[string]any); ok {
-		for _, ev := range hookEvents {
-			if l, ok := hooks[ev.event].([]any); ok && len(l) == 0 {
-				delete(hooks, ev.event)
-			}
-		}
-		if len(hooks) == 0 {
-			delete(m, "hooks")
-		}
-	}
-	if len(m) == 0 {
-		return nil
-	}
-	return m
 }
 
 // FuzzReadPayload: any input gives a payload or an error, never a panic,

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
+	"slices"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/jsonedit"
 )
 
 // The commands Claude Code's worktree hooks run once agent-setup wrote
@@ -22,33 +25,112 @@ var hookEvents = []struct{ event, command string }{
 }
 
 // AddHooks returns the settings file content with git-wt's two hooks
-// added, everything else kept in its order; changed is false (and the
-// content returned as given) when both are there already. Empty content
-// is a new file.
-func AddHooks(content []byte) (out []byte, changed bool, err error) {
-	return editHooks(content, func(groups []json.RawMessage, command string) ([]json.RawMessage, bool) {
-		for _, g := range groups {
-			if runs(g, command) {
-				return groups, false
-			}
+// added and every other byte kept (SPEC §16): its group appended to each
+// event's list, the list or "hooks" inserted when missing. created names
+// the members it inserted ("hooks", "hooks.WorktreeCreate"), for
+// RemoveHooks; changed is false (and the content returned as given) when
+// both hooks are there already. Empty content is a new file.
+func AddHooks(content []byte) (out []byte, created []string, changed bool, err error) {
+	out = content
+	if len(bytes.TrimSpace(content)) == 0 {
+		out = []byte("{\n}\n")
+	}
+	for _, ev := range hookEvents {
+		root, hooks, err := parseSettings(out)
+		if err != nil {
+			return nil, nil, false, err
 		}
-		ours, _ := json.Marshal(group{Hooks: []hook{{Type: "command", Command: command}}})
-		return append(groups, ours), true
-	})
+		ours, _ := jsonedit.Marshal(group{Hooks: []hook{{Type: "command", Command: ev.command}}})
+		switch list := hooks.Member(ev.event); {
+		case hooks == nil:
+			var all bytes.Buffer
+			for i, ev := range hookEvents {
+				name, _ := jsonedit.Marshal(ev.event)
+				list, _ := jsonedit.Marshal([]group{{Hooks: []hook{{Type: "command", Command: ev.command}}}})
+				if i > 0 {
+					all.WriteByte(',')
+				}
+				fmt.Fprintf(&all, "%s:%s", name, list)
+				created = append(created, "hooks."+ev.event)
+			}
+			out, err = jsonedit.InsertMember(out, root, "hooks", fmt.Appendf(nil, "{%s}", all.Bytes()))
+			return out, append([]string{"hooks"}, created...), true, err
+		case list == nil:
+			out, err = jsonedit.InsertMember(out, hooks, ev.event, append(append([]byte{'['}, ours...), ']'))
+			created = append(created, "hooks."+ev.event)
+		case list.Kind != '[':
+			return nil, nil, false, fmt.Errorf("its hooks.%s is not a list", ev.event)
+		case ourGroup(out, list, ev.command) < 0:
+			out, err = jsonedit.AppendElement(out, list, ours)
+		default:
+			continue
+		}
+		if err != nil {
+			return nil, nil, false, err
+		}
+		changed = true
+	}
+	if !changed {
+		return content, nil, false, nil
+	}
+	return out, created, true, nil
 }
 
 // RemoveHooks returns the settings file content without git-wt's hooks,
-// and nil when nothing else is left (the file was git-wt's alone).
-func RemoveHooks(content []byte) (out []byte, changed bool, err error) {
-	return editHooks(content, func(groups []json.RawMessage, command string) ([]json.RawMessage, bool) {
-		var kept []json.RawMessage
-		for _, g := range groups {
-			if !runs(g, command) {
-				kept = append(kept, g)
+// and without the members AddHooks created (created, as it said) when
+// they are left empty; every other byte is kept.
+func RemoveHooks(content []byte, created []string) (out []byte, changed bool, err error) {
+	out = content
+	for _, ev := range hookEvents {
+		for {
+			_, hooks, err := parseSettings(out)
+			if err != nil {
+				return nil, false, err
 			}
+			list := hooks.Member(ev.event)
+			if list == nil || list.Kind != '[' {
+				break
+			}
+			i := ourGroup(out, list, ev.command)
+			if i < 0 {
+				break
+			}
+			if out, err = jsonedit.RemoveElement(out, list, i); err != nil {
+				return nil, false, err
+			}
+			changed = true
 		}
-		return kept, len(kept) != len(groups)
-	})
+	}
+	for _, name := range slices.Backward(created) {
+		root, hooks, err := parseSettings(out)
+		if err != nil {
+			return nil, false, err
+		}
+		parent, key := root, name
+		if ev, ok := strings.CutPrefix(name, "hooks."); ok {
+			parent, key = hooks, ev
+		}
+		if n := parent.Member(key); n != nil && len(n.Members)+len(n.Elems) == 0 && n.Kind != 0 {
+			if out, err = jsonedit.RemoveMember(out, parent, key); err != nil {
+				return nil, false, err
+			}
+			changed = true
+		}
+	}
+	return out, changed, nil
+}
+
+// parseSettings reads the settings object and its "hooks" (nil when it
+// has none).
+func parseSettings(content []byte) (root, hooks *jsonedit.Node, err error) {
+	root, err = jsonedit.Parse(content)
+	if err != nil || root.Kind != '{' {
+		return nil, nil, fmt.Errorf("the settings file is not a JSON object")
+	}
+	if hooks = root.Member("hooks"); hooks != nil && hooks.Kind != '{' {
+		return nil, nil, fmt.Errorf("its \"hooks\" is not a JSON object")
+	}
+	return root, hooks, nil
 }
 
 // group is one entry of a hook event's list: hooks run together.
@@ -62,152 +144,14 @@ type hook struct {
 	Command string `json:"command"`
 }
 
-// runs reports whether the group is git-wt's: one hook running command.
-func runs(raw json.RawMessage, command string) bool {
-	var g group
-	return json.Unmarshal(raw, &g) == nil && len(g.Hooks) == 1 && g.Hooks[0].Command == command
-}
-
-// editHooks applies edit to the list of each of git-wt's events under
-// "hooks", and writes the file again only if an edit changed something.
-func editHooks(content []byte, edit func(groups []json.RawMessage, command string) ([]json.RawMessage, bool)) ([]byte, bool, error) {
-	settings, err := parseObject(content)
-	if err != nil {
-		return nil, false, fmt.Errorf("the settings file is not a JSON object: %v", err)
-	}
-	raw, _ := settings.get("hooks")
-	hooks, err := parseObject(raw)
-	if err != nil {
-		return nil, false, fmt.Errorf("its \"hooks\" is not a JSON object: %v", err)
-	}
-	changed := false
-	for _, ev := range hookEvents {
-		var groups []json.RawMessage
-		if raw, ok := hooks.get(ev.event); ok {
-			if err := json.Unmarshal(raw, &groups); err != nil {
-				return nil, false, fmt.Errorf("its hooks.%s is not a list: %v", ev.event, err)
-			}
-		}
-		groups, edited := edit(groups, ev.command)
-		if !edited {
-			continue
-		}
-		changed = true
-		if len(groups) == 0 {
-			hooks.remove(ev.event)
-			continue
-		}
-		// Joined as they are: json.Marshal would escape the user's
-		// "&&" as \u0026\u0026.
-		list := []byte{'['}
-		for i, g := range groups {
-			if i > 0 {
-				list = append(list, ',')
-			}
-			list = append(list, g...)
-		}
-		hooks.set(ev.event, append(list, ']'))
-	}
-	if !changed {
-		return content, false, nil
-	}
-	if len(hooks) == 0 {
-		settings.remove("hooks")
-	} else {
-		settings.set("hooks", hooks.marshal())
-	}
-	if len(settings) == 0 {
-		return nil, true, nil
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, settings.marshal(), "", "  "); err != nil {
-		return nil, false, err
-	}
-	out.WriteByte('\n')
-	return out.Bytes(), true, nil
-}
-
-// object is a JSON object with its members in the order of the file, so
-// that an edit keeps the user's order.
-type object []member
-
-type member struct {
-	key   string
-	value json.RawMessage
-}
-
-// parseObject reads a JSON object; empty input is an empty object.
-func parseObject(data []byte) (object, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("want an object, got %v %v", t, err)
-	}
-	var o object
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return nil, err
-		}
-		o = append(o, member{key: t.(string), value: value})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("more after the object")
-	}
-	return o, nil
-}
-
-func (o object) get(key string) (json.RawMessage, bool) {
-	for _, m := range o {
-		if m.key == key {
-			return m.value, true
+// ourGroup is the index of git-wt's group in the list (one hook running
+// command), or -1.
+func ourGroup(content []byte, list *jsonedit.Node, command string) int {
+	for i, e := range list.Elems {
+		var g group
+		if json.Unmarshal(content[e.Start:e.End], &g) == nil && len(g.Hooks) == 1 && g.Hooks[0].Command == command {
+			return i
 		}
 	}
-	return nil, false
-}
-
-// set replaces key's value where it is, or adds it at the end.
-func (o *object) set(key string, value json.RawMessage) {
-	for i := range *o {
-		if (*o)[i].key == key {
-			(*o)[i].value = value
-			return
-		}
-	}
-	*o = append(*o, member{key: key, value: value})
-}
-
-func (o *object) remove(key string) {
-	for i := range *o {
-		if (*o)[i].key == key {
-			*o = append((*o)[:i], (*o)[i+1:]...)
-			return
-		}
-	}
-}
-
-// marshal writes the object compactly, members in order.
-func (o object) marshal() json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		key, _ := json.Marshal(m.key)
-		b.Write(key)
-		b.WriteByte(':')
-		b.Write(m.value)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return -1
 }

@@ -2,15 +2,13 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -29,8 +27,10 @@ func agentSetupCommand(e *env) *cli.Command {
 		Description: "Adds Claude Code's WorktreeCreate and WorktreeRemove hooks, which call git wt agent-hook, " +
 			"to " + localSettings + " in the main worktree (this clone only; kept out of git status " +
 			"through .git/info/exclude), to " + projectSettings + " with --project (committed, shared), " +
-			"or to ~/.claude/settings.json with --user. Everything else in the file is kept; a second " +
-			"run changes nothing; --undo takes out exactly what it added.",
+			"or to ~/.claude/settings.json with --user (a symlink is edited at its target). Only git-wt's " +
+			"entries are inserted, every other byte kept; a second run changes nothing; --undo gives the " +
+			"file back byte for byte when nothing else changed it, else takes out only what it added, and " +
+			"deletes only a file or folder setup created.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "project", Usage: "write the committed " + projectSettings + " (the team's)"},
 			&cli.BoolFlag{Name: "user", Usage: "write ~/.claude/settings.json (every repository of yours)"},
@@ -79,9 +79,25 @@ func settingsPath(m *task.Manager, project, user bool) (string, bool, error) {
 	return filepath.Join(m.Repo.MainDir, localSettings), true, nil
 }
 
+// notesDir is where agent-setup notes what it did to the file at path:
+// git-wt's state dir of the repository for a file of the repository, the
+// user's state dir ($XDG_STATE_HOME/git-wt, else ~/.local/state/git-wt)
+// for the user's own, which any repository may undo.
+func notesDir(m *task.Manager, path string) string {
+	if fsutil.Within(m.Repo.MainDir, path) {
+		return m.StateDir("agent-setup")
+	}
+	state := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(state) {
+		home, _ := os.UserHomeDir()
+		state = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(state, "git-wt", "agent-setup")
+}
+
 // agentSetup adds git-wt's hooks to the settings file at path.
 func (e *env) agentSetup(ctx context.Context, m *task.Manager, path string, local bool) error {
-	changed, err := editSettings(path, agents.AddHooks)
+	changed, err := addToSettings(notesDir(m, path), path)
 	if err != nil {
 		return err
 	}
@@ -101,10 +117,9 @@ func (e *env) agentSetup(ctx context.Context, m *task.Manager, path string, loca
 	return nil
 }
 
-// undoAgentSetup takes git-wt's hooks out of the settings file at path,
-// and the file out when nothing else is left in it.
+// undoAgentSetup takes git-wt's hooks out of the settings file at path.
 func (e *env) undoAgentSetup(ctx context.Context, m *task.Manager, path string, local bool) error {
-	changed, err := editSettings(path, agents.RemoveHooks)
+	changed, err := removeFromSettings(notesDir(m, path), path)
 	if err != nil {
 		return err
 	}
@@ -119,44 +134,4 @@ func (e *env) undoAgentSetup(ctx context.Context, m *task.Manager, path string, 
 		e.infof("%s has no hooks of git-wt's: nothing changed", path)
 	}
 	return nil
-}
-
-// editSettings applies edit to the file at path (missing: empty) and
-// writes the result by a rename; a nil result deletes the file, and the
-// folder if that leaves it empty.
-func editSettings(path string, edit func([]byte) ([]byte, bool, error)) (bool, error) {
-	content, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, exitcode.Failedf("cannot read %s: %v", path, err)
-	}
-	out, changed, err := edit(content)
-	if err != nil {
-		return false, exitcode.Failedf("%s: %v; nothing was changed", path, err)
-	}
-	if !changed {
-		return false, nil
-	}
-	if out == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return false, exitcode.Failedf("cannot remove %s: %v", path, err)
-		}
-		os.Remove(filepath.Dir(path)) // only if empty
-		return true, nil
-	}
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return false, exitcode.Failedf("cannot make %s: %v", filepath.Dir(path), err)
-	}
-	tmp := path + ".git-wt.tmp"
-	if err := os.WriteFile(tmp, out, mode); err != nil {
-		return false, exitcode.Failedf("cannot write %s: %v", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return false, exitcode.Failedf("cannot write %s: %v", path, err)
-	}
-	return true, nil
 }

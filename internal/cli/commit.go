@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 func commitCommand(e *env) *cli.Command {
@@ -39,9 +40,9 @@ func commitCommand(e *env) *cli.Command {
 				return err
 			}
 			if made {
-				e.infof("committed %s on %s in %s", shortSHA(sha), ent.Record.Branch, ent.Record.Path)
+				e.infof("committed %s on %s in %s", text.ShortID(sha), ent.Record.Branch, ent.Record.Path)
 			} else {
-				e.infof("nothing to commit in %s: %s stays at %s", ent.Record.Path, ent.Record.Branch, shortSHA(sha))
+				e.infof("nothing to commit in %s: %s stays at %s", ent.Record.Path, ent.Record.Branch, text.ShortID(sha))
 			}
 			if c.Bool("json") {
 				return writeJSON(e.stdout, map[string]any{"task": ent.Record.Task, "branch": ent.Record.Branch, "commit": sha, "committed": made})

@@ -11,7 +11,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
-	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/text"
@@ -56,7 +55,7 @@ func listCommand(e *env) *cli.Command {
 					n, text.Plural(n, "record is", "records are"), record.LegacyPrefix, record.RefPrefix)
 			}
 			if c.Bool("all") {
-				views = append(unmanagedViews(wts, lives, m.Settings.BaseDir), views...)
+				views = append(unmanagedViews(wts, lives, m.Place.InPool), views...)
 			}
 			if c.Bool("json") {
 				return writeJSON(e.stdout, views)
@@ -68,8 +67,8 @@ func listCommand(e *env) *cli.Command {
 
 // unmanagedViews are the worktrees without a record: the main one first,
 // then those made by plain git or another tool, and the warm pool's
-// entries (state pooled) in baseDir.
-func unmanagedViews(wts []git.Worktree, lives []inspect.Live, baseDir string) []taskView {
+// entries (state pooled), which inPool tells.
+func unmanagedViews(wts []git.Worktree, lives []inspect.Live, inPool func(string) bool) []taskView {
 	managed := map[string]bool{}
 	for _, l := range lives {
 		if l.Entry.Record != nil {
@@ -83,7 +82,7 @@ func unmanagedViews(wts []git.Worktree, lives []inspect.Live, baseDir string) []
 		}
 		branch := strings.TrimPrefix(wt.Branch, "refs/heads/")
 		rec := &record.Record{Path: wt.Path, Branch: branch}
-		if place.InPool(baseDir, wt.Path) {
+		if inPool(wt.Path) {
 			rec.State = record.Pooled
 		}
 		views = append(views, taskView{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/text"
 	"github.com/git-wt/git-wt/internal/workflow"
 )
 
@@ -81,7 +82,7 @@ func (e *env) reportMerge(res *workflow.MergeResult) {
 	if res.How == workflow.HowAlreadyMerged {
 		e.infof("%s is merged into %s already", res.Branch, res.Into)
 	} else {
-		e.infof("merged %s into %s (%s): %s is at %s", res.Branch, res.Into, res.How, res.Into, shortSHA(res.Commit))
+		e.infof("merged %s into %s (%s): %s is at %s", res.Branch, res.Into, res.How, res.Into, text.ShortID(res.Commit))
 	}
 	switch {
 	case res.Kept != "":

@@ -189,7 +189,7 @@ func (e *env) poolTable(r *pool.Report) error {
 		if en.Behind >= 0 {
 			behind = fmt.Sprint(en.Behind)
 		}
-		t.add(cell{text: en.ID}, cell{text: st}, cell{text: shortSHA(en.Commit)},
+		t.add(cell{text: en.ID}, cell{text: st}, cell{text: text.ShortID(en.Commit)},
 			cell{text: behind + " (" + strings.TrimPrefix(en.Base, "refs/heads/") + ")"}, cell{text: age(now, en.CreatedAt)}, cell{text: en.Path})
 	}
 	t.fit(e.termWidth())

@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,7 +44,7 @@ func (e *env) showText(v taskView) error {
 	field("slug", v.Slug)
 	field("branch", v.Branch)
 	field("path", v.Path)
-	field("base", fmt.Sprintf("%s (%s)", strings.TrimPrefix(v.Base, "refs/heads/"), shortSHA(v.BaseSHA)))
+	field("base", fmt.Sprintf("%s (%s)", strings.TrimPrefix(v.Base, "refs/heads/"), text.ShortID(v.BaseSHA)))
 	field("state", e.stateCell(v).text)
 	field("dirty", e.dirtyCell(v).text)
 	field("ahead/behind", aheadBehind(v))
@@ -73,11 +74,4 @@ func (e *env) showText(v taskView) error {
 	field("creator", fmt.Sprintf("pid %d on %s", v.CreatorPID, v.CreatorHost))
 	_, err := fmt.Fprint(e.stdout, b.String())
 	return err
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }

@@ -185,7 +185,7 @@ func (e *env) reportSyncResult(r *workflow.SyncResult) {
 		}
 		detail := fmt.Sprintf("%d new %s of %s", r.Behind, text.Plural(r.Behind, "commit", "commits"), r.Base)
 		if r.To != "" && r.To != r.From {
-			detail += ", now at " + shortSHA(r.To)
+			detail += ", now at " + text.ShortID(r.To)
 		}
 		e.infof("%s: %s%s %s (%s)", r.Task, would, how, r.Base, detail)
 	default:

@@ -1,6 +1,6 @@
 // These tests protect where a base dir may be (SPEC §14): never in .git,
-// the main worktree, around it, inside another worktree or on a tracked
-// path; a .gitwt that breaks a rule, or names an untrusted place, is
+// the main worktree, inside another worktree or on a tracked path (around
+// the main worktree is the sibling layout: sharedbase_test.go); a .gitwt that breaks a rule, or names an untrusted place, is
 // ignored with a warning, the user's own config is refused (exit 2); and a
 // base dir inside the main worktree leaves the main worktree clean.
 package e2e
@@ -24,7 +24,6 @@ func TestBaseDirRulesRefuseTheUsersConfig(t *testing.T) {
 		".git/refs",                     // inside git's own folder
 		filepath.Join(s.Repo, ".git"),   // git's own folder
 		".",                             // the main worktree
-		"..",                            // around the main worktree
 		"docs",                          // a tracked folder
 		"docs/guide.md",                 // a tracked file
 		filepath.Join(inside, "nested"), // inside another worktree

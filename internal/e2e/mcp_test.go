@@ -117,15 +117,9 @@ func TestMCPServerStoppedMidCallRollsTheCallBack(t *testing.T) {
 	cmd := s.Cmd(s.Repo, "mcp")
 	var serr strings.Builder
 	cmd.Stderr = &serr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, _ := startPiped(t, cmd)
 	defer in.Close()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(in, mcpHandshake+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"new","arguments":{"task":"slow"}}}
+	io.WriteString(in, mcpHello+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"new","arguments":{"task":"slow"}}}
 `)
 	waitFor(t, func() bool { return testutil.Exists(started) })
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -135,6 +129,29 @@ func TestMCPServerStoppedMidCallRollsTheCallBack(t *testing.T) {
 	if records := s.Git(s.Repo, "for-each-ref", "refs/git-wt/tasks/"); records != "" || consistent(t, s) != 0 {
 		t.Fatalf("the call's new was not rolled back: %s\nthe server said: %s", records, serr.String())
 	}
+}
+
+// mcpHello is what a client says first: initialize (id 1), then
+// initialized.
+const mcpHello = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+`
+
+// startPiped starts cmd with a pipe to its stdin and one from its stdout.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, *bufio.Reader) {
+	t.Helper()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return in, bufio.NewReader(out)
 }
 
 // refusedDirty checks an rm of one dirty task: an error result holding
@@ -179,7 +196,7 @@ func startMCP(t *testing.T, s *testutil.Sandbox, args ...string) *mcpClient {
 	cmd.Dir, cmd.Env = s.Repo, s.Env
 	c := &mcpClient{t: t, schemas: loadSchemas(t), log: &bytes.Buffer{}}
 	cmd.Stderr = c.log
-	in, out := startWithPipes(t, cmd)
+	in, out := startPiped(t, cmd)
 	t.Cleanup(func() {
 		in.Close()
 		if err := cmd.Wait(); err != nil && !t.Failed() {
@@ -187,7 +204,7 @@ func startMCP(t *testing.T, s *testutil.Sandbox, args ...string) *mcpClient {
 		}
 		cancel()
 	})
-	c.in, c.out = in, bufio.NewReader(out)
+	c.in, c.out = in, out
 	c.readLine(&c.tools)
 	return c
 }
@@ -332,12 +349,12 @@ func TestMCPCallInAMissingDirSaysTheDirIsMissing(t *testing.T) {
 	t.Parallel()
 	s := testutil.NewSandbox(t)
 	cmd := s.Cmd(s.Repo, "mcp")
-	in, out := startWithPipes(t, cmd)
+	in, out := startPiped(t, cmd)
 	t.Cleanup(func() { in.Close(); cmd.Wait() })
 	missing := filepath.Join(s.Home, "gone")
 	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
 		"params": map[string]any{"name": "list", "arguments": map[string]any{"dir": missing}}})
-	io.WriteString(in, mcpHandshake+string(call)+"\n")
+	io.WriteString(in, mcpHello+string(call)+"\n")
 	lines := bufio.NewScanner(out)
 	for lines.Scan() {
 		var msg struct {
@@ -357,28 +374,4 @@ func TestMCPCallInAMissingDirSaysTheDirIsMissing(t *testing.T) {
 		return
 	}
 	t.Fatal("the server never answered the call")
-}
-
-// mcpHandshake is what a client says first, written by hand: no client
-// library is needed to call a tool or stop a server.
-const mcpHandshake = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-`
-
-// startWithPipes starts cmd with a pipe to its stdin and one from its
-// stdout.
-func startWithPipes(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser) {
-	t.Helper()
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return in, out
 }

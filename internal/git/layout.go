@@ -297,3 +297,14 @@ func lockReason(admin string) string {
 	data, _ := os.ReadFile(filepath.Join(admin, "locked"))
 	return strings.TrimRight(string(data), "\r\n")
 }
+
+// BelongsTo says whether dir is (or was, before its admin entry went) a
+// linked worktree of the repository whose common dir is commonDir: its
+// .git file names an admin dir in that repository's worktrees folder.
+// Unlike LinkedWorktree it holds for a folder moved aside or pruned, and
+// it is how a folder in a place several repositories share is told to be
+// this one's.
+func BelongsTo(dir, commonDir string) bool {
+	_, admin, err := AdminDir(dir)
+	return err == nil && filepath.Dir(filepath.Clean(admin)) == filepath.Join(filepath.Clean(commonDir), "worktrees")
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/git-wt/git-wt/hooks"
 	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/git"
-	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/slug"
@@ -32,7 +31,7 @@ func DetachedNote(path string) string {
 // A clone or the main worktree (git dir = common dir) and a detached
 // worktree (a record names a branch) are left alone.
 func (m *Handler) AdoptCheckout(ctx context.Context, head string) error {
-	if m.Repo.GitDir == m.Repo.CommonDir || place.IsOwnFolder(m.Settings.BaseDir, m.Repo.Toplevel) {
+	if m.Repo.GitDir == m.Repo.CommonDir || m.Place.IsOwnFolder(m.Repo.Toplevel) {
 		return nil // a clone, the main worktree, or a pool entry or the trash: git-wt's own
 	}
 	wts, err := m.Git.Worktrees(ctx, m.Repo.Toplevel)

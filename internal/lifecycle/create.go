@@ -15,6 +15,7 @@ import (
 	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // CreateOptions are the inputs of `git wt new`.
@@ -222,6 +223,26 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	return &Created{Record: e.Record, Existed: true}, nil
 }
 
+// runnerBaseBranch records as the base of a runner's task started at a
+// bare commit the branch checked out where git-wt was started, when that
+// branch holds the commit: the task merges back there. A commit the
+// branch does not hold stays the base itself, with a warning: sync
+// replays the task's own commits (those after the start) onto its base,
+// and onto the branch that would drop the commit's content from the task.
+func (m *Handler) runnerBaseBranch(ctx context.Context, b *task.Base) {
+	h := m.Git.History()
+	tip, ref, err := h.ResolveCommit(ctx, m.Repo.Toplevel, "HEAD")
+	if err != nil || !strings.HasPrefix(ref, "refs/heads/") {
+		return
+	}
+	if holds, err := h.IsAncestor(ctx, m.Repo.MainDir, b.SHA, tip); err == nil && holds {
+		b.Ref = ref // the branch starts at the commit, and merges back here
+		return
+	}
+	branch := strings.TrimPrefix(ref, "refs/heads/")
+	m.Warn("the runner's base commit %s is not on the branch %s checked out here: the task's base is that commit, so sync leaves its content alone (git wt sync has nothing to do), and git wt merge needs --into BRANCH", text.ShortID(b.SHA), branch)
+}
+
 // createNew makes a task that has no record yet.
 func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
 	var b task.Base
@@ -231,9 +252,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		return nil, err
 	}
 	if o.ForRunner && b.Ref == "" {
-		if _, ref, err := m.Git.History().ResolveCommit(ctx, m.Repo.Toplevel, "HEAD"); err == nil && strings.HasPrefix(ref, "refs/heads/") {
-			b.Ref = ref // the branch starts at the commit, and merges back here
-		}
+		m.runnerBaseBranch(ctx, &b)
 	}
 	if o.Sparse, err = m.sparseDirs(ctx, o.Sparse); err != nil {
 		return nil, err

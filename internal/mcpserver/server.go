@@ -33,17 +33,15 @@ type Options struct {
 // sends them SIGTERM, and they roll back what they had begun.
 func Serve(ctx context.Context, o Options, r io.Reader, w io.Writer) error {
 	s, calls := newServer(ctx, o)
-	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+	out := &lockedWriter{w: w}
+	// The filter enforces the line limit, and answers what is too long.
+	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(newLineFilter(r, out)), Writer: out, MaxLineLength: -1})
 	calls.Wait()
 	if ctx.Err() != nil {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // newServer is the server with every tool, whose calls end with ctx, and
 // the calls it has running.

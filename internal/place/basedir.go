@@ -10,11 +10,15 @@ import (
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Where a base dir may be (SPEC §14): not the main worktree or any
-// worktree, not around the main worktree, not inside git's own folders,
-// and, inside the main worktree, not a path the task's base commit tracks.
+// worktree, not inside git's own folders, and, inside the main worktree,
+// not a path the task's base commit tracks. It may hold the main worktree
+// (the sibling layout, wt.baseDir ..): there it is shared ground, where a
+// task's folder follows the --path rules and git-wt's own folders carry
+// the repository's name (places.go).
 // A base dir from the user's config that breaks a rule is refused (exit
 // 2); one from a committed .gitwt is ignored with a warning, and the
 // default is used. The checks that need no git run wherever the base dir
@@ -74,7 +78,7 @@ func (r *Rules) untrackedBaseDir(ctx context.Context, dir, base string) (string,
 		return "", err
 	}
 	if tracked {
-		return r.rejectBaseDir(dir, fmt.Sprintf("%s is tracked in the commit %s (worktrees would mix with the main worktree's files)", rel, shortID(base)))
+		return r.rejectBaseDir(dir, fmt.Sprintf("%s is tracked in the commit %s (worktrees would mix with the main worktree's files)", rel, text.ShortID(base)))
 	}
 	return dir, nil
 }
@@ -126,8 +130,6 @@ func (r *Rules) baseDirProblem(dir string) string {
 		switch {
 		case d == main:
 			return "it is the main worktree"
-		case fsutil.Within(d, main):
-			return fmt.Sprintf("it contains the main worktree %s", main)
 		case fsutil.Within(r.Repo.CommonDir, d) || fsutil.Within(r.Repo.GitDir, d):
 			return fmt.Sprintf("it lies inside git's own folder %s", r.Repo.CommonDir)
 		case !trusted && !settings.UntrustedBaseDirAllowed(main, d):
@@ -169,14 +171,6 @@ func makeBaseDir(dir string) (string, error) {
 		return "", exitcode.Failedf("cannot resolve the worktree base dir %s: %v", dir, fsutil.UnwrapPathErr(err))
 	}
 	return real, nil
-}
-
-// shortID is a commit id cut for a message.
-func shortID(oid string) string {
-	if len(oid) > 12 {
-		return oid[:12]
-	}
-	return oid
 }
 
 // BaseDir returns the base dir, if SPEC §14 allows it, with its symlinks

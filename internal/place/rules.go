@@ -7,6 +7,7 @@ package place
 
 import (
 	"context"
+	"sync"
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
@@ -22,4 +23,10 @@ type Rules struct {
 	Warn func(format string, args ...any)
 	// Lock takes the repository lock, held while info/exclude changes.
 	Lock func(ctx context.Context) (*lock.Lock, error)
+
+	mu    sync.Mutex
+	owned struct {
+		of   string   // the base dir the answer is for
+		dirs []string // ownedBase's answer
+	}
 }

@@ -73,7 +73,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 			continue
 		}
 		known++ // pool entries too: they count toward the prune guard
-		if place.InPool(m.Settings.BaseDir, wt.Path) || pooled(wt.Path) {
+		if m.Place.InPool(wt.Path) || pooled(wt.Path) {
 			continue // the pool diagnoses its own, in an earlier base dir's pool folder too
 		}
 		if p := m.diagnoseUnrecorded(wt); p != nil {
@@ -193,7 +193,7 @@ func diagnoseOperation(rec *record.Record, p *task.Problem) *task.Problem {
 
 // diagnoseUnrecorded reports a worktree that has no record.
 func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
-	if pid, ok := mergeWorktreePID(m.Settings.BaseDir, wt.Path); ok {
+	if pid, ok := m.mergeWorktreePID(wt.Path); ok {
 		age, alive := pidNamedAge(pid, wt.Path, place.StampOf(wt.Path))
 		if alive {
 			return nil // a merge is using it right now
@@ -234,17 +234,22 @@ func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
 }
 
 // mergeWorktreePID tells a merge's temporary worktree by its path,
-// <base dir>/.git-wt-tmp/merge-<pid>, and returns the pid.
-func mergeWorktreePID(baseDir, path string) (int, bool) {
-	dir := filepath.Dir(path)
-	if dir != filepath.Join(baseDir, place.MergeTmpDir) {
-		real, err := filepath.EvalSymlinks(baseDir) // the base dir may be a symlink
-		if err != nil || dir != filepath.Join(real, place.MergeTmpDir) {
-			return 0, false
+// <base dir>/<merge folder>/merge-<pid> (this repository's folder, or an
+// earlier git-wt's plain one: doctor asks it of this repository's
+// worktrees only), and returns the pid.
+func (m *Doctor) mergeWorktreePID(path string) (int, bool) {
+	dir, baseDir := filepath.Dir(path), m.Settings.BaseDir
+	bases := []string{baseDir}
+	if real, err := filepath.EvalSymlinks(baseDir); err == nil && real != baseDir {
+		bases = append(bases, real) // the base dir may be a symlink
+	}
+	for _, b := range bases {
+		if dir == m.Place.OwnFolder(b, place.MergeTmpDir) || dir == m.Place.PlainFolder(b, place.MergeTmpDir) {
+			pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(path), "merge-"))
+			return pid, err == nil
 		}
 	}
-	pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(path), "merge-"))
-	return pid, err == nil
+	return 0, false
 }
 
 // pidNamedAge judges a folder git-wt names after the process that made
@@ -333,14 +338,11 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 	var found []string
 	ages := map[string]time.Duration{}
 	for dir := range dirs {
-		trash := filepath.Join(dir, place.TrashDir)
-		entries, _ := os.ReadDir(trash)
-		for _, e := range entries {
-			path := filepath.Join(trash, e.Name())
+		for _, path := range m.ownTrash(dir) {
 			if removing[path] {
 				continue // a stuck removal's folder: its record says what to do
 			}
-			name := strings.TrimSuffix(e.Name(), place.CheckedSuffix) // a removal's mark beside its folder
+			name := strings.TrimSuffix(filepath.Base(path), place.CheckedSuffix) // a removal's mark beside its folder
 			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(name), "."))
 			age, alive := pidNamedAge(pid, path, "")
 			if alive {
@@ -372,6 +374,29 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 			FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }})
 	}
 	return problems
+}
+
+// ownTrash lists what this repository's trash folder in dir holds, and
+// what of an earlier git-wt's plain trash in a shared dir is this
+// repository's: a folder whose .git file points into its common dir, and
+// the checked mark beside such a folder. Nothing else there is listed:
+// another repository's removals are not this one's to judge.
+func (m *Doctor) ownTrash(dir string) []string {
+	var paths []string
+	own, plain := m.Place.OwnFolder(dir, place.TrashDir), m.Place.PlainFolder(dir, place.TrashDir)
+	for _, trash := range []string{own, plain} {
+		if trash == "" {
+			continue
+		}
+		entries, _ := os.ReadDir(trash)
+		for _, e := range entries {
+			path := filepath.Join(trash, e.Name())
+			if trash == own || git.BelongsTo(strings.TrimSuffix(path, place.CheckedSuffix), m.Repo.CommonDir) {
+				paths = append(paths, path)
+			}
+		}
+	}
+	return paths
 }
 
 // Repair fixes what Diagnose found, within the rules of SPEC §7: orphans

@@ -10,7 +10,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
-	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -135,12 +134,11 @@ func (p *Pool) repairUnfinished(ctx context.Context, it *record.PoolItem) error 
 // registered worktree or a plain folder a killed claim, drain or fill
 // left, or an entry dropped from the pool as unfit.
 func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned map[string]bool) []*task.Problem {
-	dirs, _ := os.ReadDir(p.Folder())
 	registered := map[string]bool{}
 	var problems []*task.Problem
 	for _, wt := range wts {
 		registered[wt.Path] = true
-		if _, err := os.Lstat(wt.Path); err == nil || owned[wt.Path] || !place.InPool(p.Settings.BaseDir, wt.Path) {
+		if _, err := os.Lstat(wt.Path); err == nil || owned[wt.Path] || !p.Place.InPool(wt.Path) {
 			continue
 		}
 		path := wt.Path
@@ -148,8 +146,7 @@ func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned ma
 			Detail: "git's admin entry of a pool worktree whose folder is gone", Fix: "prune the admin entry",
 			FixWith: func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }})
 	}
-	for _, d := range dirs {
-		path := filepath.Join(p.Folder(), d.Name())
+	for _, path := range p.ownFolders() {
 		if owned[path] {
 			continue
 		}
@@ -233,4 +230,26 @@ func folderAge(path string) time.Duration {
 		return -1
 	}
 	return time.Since(st.ModTime())
+}
+
+// ownFolders lists the folders in this repository's pool folder, and
+// those in an earlier git-wt's plain .pool of a shared base dir that are
+// this repository's worktrees (their .git file points into its common
+// dir): another repository's entries there are never listed, so never
+// judged.
+func (p *Pool) ownFolders() []string {
+	var paths []string
+	for _, folder := range []string{p.Folder(), p.plainFolder()} {
+		if folder == "" {
+			continue
+		}
+		dirs, _ := os.ReadDir(folder)
+		for _, d := range dirs {
+			path := filepath.Join(folder, d.Name())
+			if folder == p.Folder() || git.BelongsTo(path, p.Repo.CommonDir) {
+				paths = append(paths, path)
+			}
+		}
+	}
+	return paths
 }

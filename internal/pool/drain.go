@@ -207,10 +207,12 @@ func kept(path, why string) error {
 	return exitcode.RefusedAs(exitcode.KindDirty, "pool entry %s was kept: %s (git wt pool --drain --force removes it)", path, why)
 }
 
-// isEntryFolder says whether path is a folder directly in the pool
-// folder: the only place entries are handed out from.
+// isEntryFolder says whether path is a folder directly in the pool folder
+// (or in an earlier git-wt's, for an entry made there): the only places
+// git-wt removes an entry from.
 func (p *Pool) isEntryFolder(path string) bool {
-	return filepath.Dir(path) == p.Folder()
+	dir := filepath.Dir(path)
+	return dir == p.Folder() || dir == p.plainFolder()
 }
 
 // formerEntryFolder says whether path is an entry of the pool folder of
@@ -218,7 +220,7 @@ func (p *Pool) isEntryFolder(path string) bool {
 // folder is, and a worktree of this repository (or gone). Such an entry
 // is never handed out, but it is the pool's own to remove.
 func (p *Pool) formerEntryFolder(path string) bool {
-	if filepath.Base(filepath.Dir(path)) != place.PoolDir || p.isEntryFolder(path) {
+	if name := filepath.Base(filepath.Dir(path)); name != place.PoolDir && name != filepath.Base(p.Folder()) || p.isEntryFolder(path) {
 		return false
 	}
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {

@@ -49,8 +49,14 @@ func New(m *task.Manager, s setupper, z sizer) *Pool {
 // Enabled says whether `new` may claim entries: wt.pool is set.
 func (p *Pool) Enabled() bool { return p.Settings.Pool > 0 }
 
-// Folder is where the pool's entries go.
-func (p *Pool) Folder() string { return filepath.Join(p.Settings.BaseDir, place.PoolDir) }
+// Folder is where the pool's entries go: this repository's own pool
+// folder in the base dir (place.OwnFolder).
+func (p *Pool) Folder() string { return p.Place.OwnFolder(p.Settings.BaseDir, place.PoolDir) }
+
+// plainFolder is the plain .pool of an earlier git-wt in a shared base
+// dir ("" when the plain name is this repository's own): its entries are
+// this repository's where their refs, or git, say so.
+func (p *Pool) plainFolder() string { return p.Place.PlainFolder(p.Settings.BaseDir, place.PoolDir) }
 
 // LogPath is the pool's log: what fills wrote, poolInit's output.
 func (p *Pool) LogPath() string { return p.StateDir("logs", "pool.log") }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -30,18 +31,37 @@ import (
 // which the next rm or doctor --fix completes (takeOver).
 
 // trashPaths are where a removal by process pid moves the task's folder:
-// <base dir>/.git-wt-trash/<slug>.<pid>, or beside the folder when it is
-// not in the base dir (the setting changed since) or on another file
-// system than the base dir's trash.
+// <base dir>/<trash>/<slug>.<pid>, or beside the folder when it is not in
+// the base dir (the setting changed since) or on another file system than
+// the base dir's trash. The trash is this repository's own
+// (place.OwnFolder).
 func (m *Remover) trashPaths(rec *record.Record, pid int) []string {
+	return m.trashIn(rec, pid, m.Place.OwnFolder)
+}
+
+// trashCandidates are where a removal by process pid may have moved the
+// task's folder: the trashPaths, and, for a removal an earlier git-wt
+// began, the same places in its plain trash of a shared base dir (the
+// record in state removing says the folder there is this task's).
+func (m *Remover) trashCandidates(rec *record.Record, pid int) []string {
+	return append(m.trashPaths(rec, pid), m.trashIn(rec, pid, m.Place.PlainFolder)...)
+}
+
+// trashIn is trashPaths with the trash folder of a dir that folder says
+// ("" for none).
+func (m *Remover) trashIn(rec *record.Record, pid int, folder func(dir, kind string) string) []string {
 	name := rec.Slug + "." + strconv.Itoa(pid)
-	beside := filepath.Join(filepath.Dir(rec.Path), place.TrashDir, name)
+	var paths []string
+	dirs := []string{filepath.Dir(rec.Path)}
 	if m.Settings != nil && m.Settings.BaseDir != "" && fsutil.Within(m.Settings.BaseDir, rec.Path) {
-		if inBase := filepath.Join(m.Settings.BaseDir, place.TrashDir, name); inBase != beside {
-			return []string{inBase, beside}
+		dirs = []string{m.Settings.BaseDir, filepath.Dir(rec.Path)}
+	}
+	for _, dir := range dirs {
+		if trash := folder(dir, place.TrashDir); trash != "" && !slices.Contains(paths, filepath.Join(trash, name)) {
+			paths = append(paths, filepath.Join(trash, name))
 		}
 	}
-	return []string{beside}
+	return paths
 }
 
 // checkedMark is the empty file beside a folder in the trash that says
@@ -249,7 +269,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	if rec.State != record.Removing || dryRun {
 		return nil
 	}
-	for _, trash := range m.trashPaths(rec, o.PID) {
+	for _, trash := range m.trashCandidates(rec, o.PID) {
 		if _, err := os.Lstat(trash); err != nil {
 			os.Remove(checkedMark(trash)) // the folder was deleted already
 			continue

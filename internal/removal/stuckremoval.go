@@ -36,7 +36,7 @@ func (m *Remover) RemovalTrash(rec *record.Record, trash map[string]bool) {
 	if rec.State != record.Removing {
 		return
 	}
-	for _, path := range m.trashPaths(rec, rec.CreatorPID) {
+	for _, path := range m.trashCandidates(rec, rec.CreatorPID) {
 		for _, p := range []string{path, checkedMark(path)} {
 			if _, err := os.Lstat(p); err == nil {
 				trash[p] = true

@@ -28,7 +28,7 @@ type Setting struct {
 // Table is every setting git-wt reads, in the order the man page lists
 // them. A test checks that every wt.* key the code names is here.
 var Table = []Setting{
-	{Name: "wt.baseDir", Default: "../<repo>-worktrees", Meaning: "where worktrees go; a relative path is relative to the main worktree, ~ is your home; not inside .git, a worktree or a tracked path (inside the main worktree it is added to .git/info/exclude); from an untrusted .gitwt only inside the main worktree or beside it, named after the repository"},
+	{Name: "wt.baseDir", Default: "../<repo>-worktrees", Meaning: "where worktrees go; a relative path is relative to the main worktree, ~ is your home; not inside .git, a worktree or a tracked path (inside the main worktree it is added to .git/info/exclude); it may hold the main worktree (.. puts tasks beside the repository) and be shared by several repositories: outside the main worktree and other than the default, git-wt's own folders in it carry the repository's name (.pool-<repo>-<hash>); from an untrusted .gitwt only inside the main worktree or beside it, named after the repository"},
 	text("wt.branchPrefix", "wt/", "prefix of task branches; may not start with git-wt/", func(s *Settings) *string { return &s.BranchPrefix }),
 	count("wt.maxWorktrees", "0", "most task worktrees at once (0: no limit); new beyond it exits 4", func(s *Settings) *int { return &s.MaxWorktrees }),
 	duration("wt.maxAge", "0", "gc removes clean, fully merged or pushed worktrees idle longer than this (7d, 36h; 0: never)", func(s *Settings) *time.Duration { return &s.MaxAge }),

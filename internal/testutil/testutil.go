@@ -299,3 +299,15 @@ func FillRunning(repo string) bool {
 	}
 	return false
 }
+
+// InsertsOnly says whether b is a with insertions only: every byte of a
+// is in b, in order (an edit that kept every byte around its own).
+func InsertsOnly(a, b string) bool {
+	i := 0
+	for j := 0; i < len(a) && j < len(b); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
+}

@@ -21,3 +21,11 @@ func ListSome(items []string, n int) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
+
+// ShortID is a commit id cut to 12 characters for a message.
+func ShortID(oid string) string {
+	if len(oid) > 12 {
+		return oid[:12]
+	}
+	return oid
+}

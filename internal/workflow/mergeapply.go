@@ -207,7 +207,8 @@ func (m *Flow) withDetached(ctx context.Context, commit string, fn func(dir stri
 	return m.inTempWorktree(ctx, commit, add, fn)
 }
 
-// inTempWorktree makes a worktree with add under <base dir>/.git-wt-tmp,
+// inTempWorktree makes a worktree with add in this repository's merge
+// folder of the base dir (place.OwnFolder),
 // named for this process (doctor removes one whose process died), runs
 // fn in it, and removes it.
 func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir string) error) error {
@@ -215,7 +216,7 @@ func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(baseDir, place.MergeTmpDir, fmt.Sprintf("merge-%d", os.Getpid()))
+	dir := filepath.Join(m.Place.OwnFolder(baseDir, place.MergeTmpDir), fmt.Sprintf("merge-%d", os.Getpid()))
 	// The stamp beside it lets doctor prove this process dead (SPEC §15).
 	stamp := place.StampOf(dir)
 	if err := os.MkdirAll(filepath.Dir(dir), 0o777); err == nil {

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/git-wt/git-wt/internal/agents"
+	"github.com/git-wt/git-wt/internal/exitcode"
+)
+
+// How agent-setup edits a runner's settings file (SPEC §16): only its own
+// entries are inserted, every other byte kept; a symlink is followed and
+// its target edited; and what setup did is noted in git-wt's state dir
+// (the file as it was, the file as setup left it, the members and folders
+// setup made), so that --undo gives the file back byte for byte when
+// nothing else changed it, and deletes only a file or folder setup made.
+
+// setupNote is what one agent-setup did to one settings file.
+type setupNote struct {
+	Path string `json:"path"`
+	// Before is the file as it was; nil when setup created it.
+	Before *string `json:"before"`
+	// After is the SHA-256 of the file as setup left it.
+	After   string   `json:"after_sha256"`
+	Created []string `json:"created_members,omitempty"`
+	Dirs    []string `json:"created_dirs,omitempty"` // outermost first
+}
+
+// notePath is where the note of the settings file path is kept.
+func notePath(stateDir, path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(stateDir, hex.EncodeToString(sum[:8])+".json")
+}
+
+// addToSettings adds git-wt's hooks to the settings file at path (its
+// target, when it is a symlink) and notes what it did.
+func addToSettings(stateDir, path string) (bool, error) {
+	target, content, existed, err := readSettings(path)
+	if err != nil {
+		return false, err
+	}
+	out, created, changed, err := agents.AddHooks(content)
+	if err != nil {
+		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
+	}
+	if !changed {
+		return false, nil
+	}
+	note := setupNote{Path: target, After: digest(out), Created: created}
+	if existed {
+		before := string(content)
+		note.Before = &before
+	}
+	if note.Dirs, err = makeDirs(filepath.Dir(target)); err != nil {
+		return false, err
+	}
+	if err := writeSettings(target, out); err != nil {
+		return false, err
+	}
+	data, _ := json.Marshal(note)
+	if err := writeFile(notePath(stateDir, target), data); err != nil {
+		return false, exitcode.Failedf("added the hooks to %s, but cannot note it for --undo: %v", target, err)
+	}
+	return true, nil
+}
+
+// removeFromSettings takes git-wt's hooks out of the settings file at
+// path: back to the bytes it had before setup when setup's note says the
+// file is as setup left it (no file, when setup made it), else by taking
+// out only git-wt's entries and the members setup made that are left
+// empty. A file or folder setup did not make is never deleted.
+func removeFromSettings(stateDir, path string) (bool, error) {
+	target, content, existed, err := readSettings(path)
+	if err != nil || !existed {
+		return false, err
+	}
+	var note setupNote
+	noteFile := notePath(stateDir, target)
+	if data, err := os.ReadFile(noteFile); err == nil && json.Unmarshal(data, &note) == nil && note.Path == target && note.After == digest(content) {
+		defer os.Remove(noteFile)
+		if note.Before != nil {
+			return true, writeSettings(target, []byte(*note.Before))
+		}
+		if err := os.Remove(target); err != nil {
+			return false, exitcode.Failedf("cannot remove %s: %v", target, err)
+		}
+		for _, dir := range slices.Backward(note.Dirs) {
+			os.Remove(dir) // only if empty
+		}
+		return true, nil
+	}
+	out, changed, err := agents.RemoveHooks(content, note.Created)
+	if err != nil {
+		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
+	}
+	os.Remove(noteFile)
+	if !changed {
+		return false, nil
+	}
+	return true, writeSettings(target, out)
+}
+
+// readSettings reads the settings file at path, or its target when path
+// is a symlink (a dotfiles setup): the file edited is the target, and the
+// symlink stays. A missing file (or target) reads as empty.
+func readSettings(path string) (target string, content []byte, existed bool, err error) {
+	if target, err = linkTarget(path); err != nil {
+		return "", nil, false, exitcode.Failedf("%s is a symlink git-wt cannot follow (%v): fix it, or edit the file it should point to", path, err)
+	}
+	content, err = os.ReadFile(target)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", nil, false, exitcode.Failedf("cannot read %s: %v", target, err)
+	}
+	return target, content, err == nil, nil
+}
+
+// linkTarget is the file the symlink path leads to, through a chain of
+// links, whether it exists or not; path itself when it is no symlink.
+func linkTarget(path string) (string, error) {
+	for range 40 { // as the kernel's limit on a chain of links
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// digest is the SHA-256 of content, in hex.
+func digest(content []byte) string {
+	sum := sha256.Sum256(content)
+	return hex.EncodeToString(sum[:])
+}
+
+// makeDirs makes dir and the folders above it that are missing, and
+// returns those it made, outermost first.
+func makeDirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append([]string{d}, missing...)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, exitcode.Failedf("cannot make %s: %v", dir, err)
+	}
+	return missing, nil
+}
+
+// writeSettings replaces the file at path with content by a rename,
+// keeping its permissions.
+func writeSettings(path string, content []byte) error {
+	if err := writeFile(path, content); err != nil {
+		return exitcode.Failedf("cannot write %s: %v", path, err)
+	}
+	return nil
+}
+
+// writeFile writes content to path through a temporary file beside it
+// and a rename, keeping the permissions of the file it replaces.
+func writeFile(path string, content []byte) error {
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	tmp := path + ".git-wt.tmp"
+	if err := os.WriteFile(tmp, content, mode); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+// This test protects the content of the commit an agent runner starts a
+// worktree from: a base_commit that is not on the branch checked out where
+// the runner works is the task's base itself, so that sync never drops
+// its content (rebasing the task's commits onto that branch would), and
+// the hook says so.
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+func TestAgentHookBaseCommitOffTheBranchKeepsItsContent(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "switch", "-q", "-c", "other")
+	off := commitFile(s, s.Repo, "only-on-other.txt", "kept\n", "a commit main does not have")
+	s.Git(s.Repo, "switch", "-q", "main")
+	commitFile(s, s.Repo, "later.txt", "later\n", "main moves on")
+	r := hook(t, s, s.Repo, "claude-create", `{"name":"off","base_commit":"`+off+`","cwd":"`+s.Repo+`"}`)
+	path := strings.TrimSuffix(r.Stdout, "\n")
+	if r.Code != 0 || !strings.Contains(r.Stderr, "not on the branch main") {
+		t.Fatalf("the hook did not say the base is off the branch: %s", r)
+	}
+	if rec := readRecord(t, s, "off"); rec["base"] != off {
+		t.Errorf("the task's base is %v, want the commit %s", rec["base"], off)
+	}
+	commitFile(s, path, "work.txt", "work\n", "the agent's work")
+	s.MustWT("sync", "off")
+	for _, f := range []string{"only-on-other.txt", "work.txt"} {
+		if !testutil.Exists(filepath.Join(path, f)) {
+			t.Errorf("after sync the task lost %s", f)
+		}
+	}
+	if show := s.Git(s.Repo, "show", "wt/off:only-on-other.txt"); show != "kept" {
+		t.Errorf("the task's branch lost the base commit's content: %q", show)
+	}
+}

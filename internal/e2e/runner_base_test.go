@@ -1,8 +1,8 @@
 // This test protects the content of the commit an agent runner starts a
 // worktree from: a base_commit that is not on the branch checked out where
-// the runner works is the task's base itself, so that sync never drops
-// its content (rebasing the task's commits onto that branch would), and
-// the hook says so.
+// the runner works has that branch as its base (SPEC §13), and the commits
+// between their merge base and it count as the task's own, so that sync
+// never drops their content; the hook says so.
 package e2e
 
 import (
@@ -25,11 +25,15 @@ func TestAgentHookBaseCommitOffTheBranchKeepsItsContent(t *testing.T) {
 	if r.Code != 0 || !strings.Contains(r.Stderr, "not on the branch main") {
 		t.Fatalf("the hook did not say the base is off the branch: %s", r)
 	}
-	if rec := readRecord(t, s, "off"); rec["base"] != off {
-		t.Errorf("the task's base is %v, want the commit %s", rec["base"], off)
+	// SPEC §13: the base is the branch checked out where the runner works.
+	if rec := readRecord(t, s, "off"); rec["base"] != "refs/heads/main" {
+		t.Errorf("the task's base is %v, want refs/heads/main", rec["base"])
 	}
 	commitFile(s, path, "work.txt", "work\n", "the agent's work")
 	s.MustWT("sync", "off")
+	if !s.GitOK(s.Repo, "merge-base", "--is-ancestor", "main", "wt/off") {
+		t.Error("sync did not bring the task onto main")
+	}
 	for _, f := range []string{"only-on-other.txt", "work.txt"} {
 		if !testutil.Exists(filepath.Join(path, f)) {
 			t.Errorf("after sync the task lost %s", f)

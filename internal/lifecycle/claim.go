@@ -105,7 +105,7 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 	now := time.Now().UTC()
 	rec := &record.Record{
 		Task: o.TaskID, Slug: name, Branch: branch, Path: path,
-		Base: b.Name(), BaseSHA: b.SHA, State: record.Creating,
+		Base: b.Name(), BaseSHA: b.SyncedWith(), State: record.Creating,
 		CreatedAt: now, LastAccessAt: now, Sparse: o.Sparse,
 	}
 	if len(m.Settings.Ports) > 0 {

@@ -224,23 +224,29 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 }
 
 // runnerBaseBranch records as the base of a runner's task started at a
-// bare commit the branch checked out where git-wt was started, when that
-// branch holds the commit: the task merges back there. A commit the
-// branch does not hold stays the base itself, with a warning: sync
-// replays the task's own commits (those after the start) onto its base,
-// and onto the branch that would drop the commit's content from the task.
+// bare commit the branch checked out where git-wt was started (SPEC §13):
+// the branch starts at the commit, and merges back there. When that
+// branch does not hold the commit, sync would replay only the task's
+// commits after it onto the branch and drop the commit's own content:
+// the task's own commits then count from the merge base of the two, so
+// that sync replays that content too, and the hook says so.
 func (m *Handler) runnerBaseBranch(ctx context.Context, b *task.Base) {
 	h := m.Git.History()
 	tip, ref, err := h.ResolveCommit(ctx, m.Repo.Toplevel, "HEAD")
 	if err != nil || !strings.HasPrefix(ref, "refs/heads/") {
 		return
 	}
-	if holds, err := h.IsAncestor(ctx, m.Repo.MainDir, b.SHA, tip); err == nil && holds {
-		b.Ref = ref // the branch starts at the commit, and merges back here
+	b.Ref = ref
+	if holds, err := h.IsAncestor(ctx, m.Repo.MainDir, b.SHA, tip); err != nil || holds {
 		return
 	}
+	since, err := h.MergeBase(ctx, m.Repo.MainDir, b.SHA, tip)
+	if err != nil {
+		since = tip // no common history: every commit of the task is its own
+	}
+	b.Since = since
 	branch := strings.TrimPrefix(ref, "refs/heads/")
-	m.Warn("the runner's base commit %s is not on the branch %s checked out here: the task's base is that commit, so sync leaves its content alone (git wt sync has nothing to do), and git wt merge needs --into BRANCH", text.ShortID(b.SHA), branch)
+	m.Warn("the runner's base commit %s is not on the branch %s checked out here: the task's base is %s, and the commits from their merge base %s to %s count as the task's own, so that git wt sync and merge carry their content", text.ShortID(b.SHA), branch, branch, text.ShortID(since), text.ShortID(b.SHA))
 }
 
 // createNew makes a task that has no record yet.

@@ -10,7 +10,20 @@ import (
 // Base is the commit a new task starts from and the ref it merges back to.
 type Base struct {
 	Ref string // full ref name ("refs/heads/main"), or "" for a bare commit
-	SHA string
+	SHA string // where the task's branch starts
+	// Since is the commit of the base the task's own commits follow (the
+	// record's base_sha), when it is not SHA: a runner's task started at
+	// a commit its base branch does not hold owns the commits between
+	// their merge base and that commit.
+	Since string
+}
+
+// SyncedWith is what the record stores as base_sha.
+func (b Base) SyncedWith() string {
+	if b.Since != "" {
+		return b.Since
+	}
+	return b.SHA
 }
 
 // Name is what the record stores as the base: the ref, else the commit.

@@ -208,17 +208,7 @@ func holdRefLock(t *testing.T, s *testutil.Sandbox, ref string) string {
 	head := s.Git(s.Repo, "rev-parse", "HEAD")
 	cmd := exec.Command("git", "update-ref", "--stdin")
 	cmd.Dir, cmd.Env = s.Repo, s.Env
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	t.Cleanup(func() { in.Close(); cmd.Process.Kill(); cmd.Wait() })
 	io.WriteString(in, "start\ncreate "+ref+" "+strings.TrimSpace(head)+"\nprepare\n")
 	buf := make([]byte, len("start: ok\nprepare: ok\n"))

@@ -32,23 +32,7 @@ type PoolEntry struct {
 	CreatedAt time.Time `json:"created_at"`
 	Init      Init      `json:"init"`
 	// The filler that made it (the JSON keeps a record's names).
-	CreatorPID   int       `json:"creator_pid"`
-	CreatorHost  string    `json:"creator_host"`
-	CreatorStart string    `json:"creator_start"`
-	CreatorBoot  string    `json:"creator_boot,omitempty"`
-	CreatorPIDNS string    `json:"creator_pidns,omitempty"`
-	ChangedAt    time.Time `json:"changed_at,omitzero"`
-}
-
-// Owner is the process that made (or is making) the entry.
-func (p *PoolEntry) Owner() Owner {
-	return Owner{PID: p.CreatorPID, Host: p.CreatorHost, Boot: p.CreatorBoot, PIDNS: p.CreatorPIDNS, Start: p.CreatorStart, At: p.ChangedAt}
-}
-
-// Stamp signs the entry with the process making it.
-func (p *PoolEntry) Stamp(o Owner) {
-	p.CreatorPID, p.CreatorHost, p.CreatorStart = o.PID, o.Host, o.Start
-	p.CreatorBoot, p.CreatorPIDNS, p.ChangedAt = o.Boot, o.PIDNS, o.At
+	Signature
 }
 
 // PoolDrained is what a drain did, or would do, to one pool entry: the

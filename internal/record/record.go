@@ -87,18 +87,8 @@ type Record struct {
 	PR           *PR       `json:"pr,omitempty"`
 	Locked       bool      `json:"locked"`
 	LockReason   string    `json:"lock_reason,omitempty"`
-	CreatorPID   int       `json:"creator_pid"`
-	CreatorHost  string    `json:"creator_host"`
-	CreatorStart string    `json:"creator_start"`
-	// CreatorBoot and CreatorPIDNS place the owner's pid (SPEC §15): the
-	// host's boot and the PID namespace it is counted in. A process that
-	// cannot match them cannot prove the owner dead.
-	CreatorBoot  string `json:"creator_boot,omitempty"`
-	CreatorPIDNS string `json:"creator_pidns,omitempty"`
-	// ChangedAt is when the owner last signed the record: a process that
-	// cannot tell whether the owner lives counts its operation in flight
-	// until wt.orphanGrace after it.
-	ChangedAt time.Time `json:"changed_at,omitzero"`
+	// The owner: the process driving the task's present state change.
+	Signature
 
 	// BranchCreated says whether git-wt created the branch (SPEC §4
 	// "Branch ownership"); nil in records written before the field

@@ -20,16 +20,34 @@ type Owner struct {
 	At    time.Time
 }
 
-// Owner is who drove the record's last state change.
-func (r *Record) Owner() Owner {
-	return Owner{PID: r.CreatorPID, Host: r.CreatorHost, Boot: r.CreatorBoot, PIDNS: r.CreatorPIDNS, Start: r.CreatorStart, At: r.ChangedAt}
+// Signature is an owner as a record or a pool entry stores it (the JSON
+// keeps the creator_* names of the first version).
+type Signature struct {
+	CreatorPID   int    `json:"creator_pid"`
+	CreatorHost  string `json:"creator_host"`
+	CreatorStart string `json:"creator_start"`
+	// CreatorBoot and CreatorPIDNS place the owner's pid (SPEC §15): the
+	// host's boot and the PID namespace it is counted in. A process that
+	// cannot match them cannot prove the owner dead.
+	CreatorBoot  string `json:"creator_boot,omitempty"`
+	CreatorPIDNS string `json:"creator_pidns,omitempty"`
+	// ChangedAt is when the owner last signed: a process that cannot tell
+	// whether the owner lives counts its operation in flight until
+	// wt.orphanGrace after it.
+	ChangedAt time.Time `json:"changed_at,omitzero"`
 }
 
-// Stamp signs the record with its new owner: other processes then see a
-// live owner and wait, and a repair sees a dead one.
-func (r *Record) Stamp(o Owner) {
-	r.CreatorPID, r.CreatorHost, r.CreatorStart = o.PID, o.Host, o.Start
-	r.CreatorBoot, r.CreatorPIDNS, r.ChangedAt = o.Boot, o.PIDNS, o.At
+// Owner is who signed last: for a record, who drove its last state
+// change; for a pool entry, the fill that made it.
+func (s *Signature) Owner() Owner {
+	return Owner{PID: s.CreatorPID, Host: s.CreatorHost, Boot: s.CreatorBoot, PIDNS: s.CreatorPIDNS, Start: s.CreatorStart, At: s.ChangedAt}
+}
+
+// Stamp signs with a new owner: other processes then see a live owner
+// and wait, and a repair sees a dead one.
+func (s *Signature) Stamp(o Owner) {
+	s.CreatorPID, s.CreatorHost, s.CreatorStart = o.PID, o.Host, o.Start
+	s.CreatorBoot, s.CreatorPIDNS, s.ChangedAt = o.Boot, o.PIDNS, o.At
 }
 
 // InFlight says whether a task in state s is in the middle of an

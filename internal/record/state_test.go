@@ -32,7 +32,7 @@ func TestMove(t *testing.T) {
 		{Removing, Merging}, {Creating, Merging},
 	}
 	for _, m := range refused {
-		r := &Record{Task: "t", State: m[0], CreatorPID: 1}
+		r := &Record{Task: "t", State: m[0], Signature: Signature{CreatorPID: 1}}
 		err := r.Move(m[1], Owner{PID: 7})
 		if !errors.Is(err, ErrIllegalMove) || r.State != m[0] || r.CreatorPID != 1 {
 			t.Errorf("%s → %s: err %v, state %s, owner pid %d: want refused, record unchanged", m[0], m[1], err, r.State, r.CreatorPID)

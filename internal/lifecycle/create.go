@@ -199,8 +199,8 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 			return nil, errBusy
 		}
 	case record.Removing:
-		if proc.Check(task.Owner(rec)) == proc.Alive {
-			return nil, errBusy // removed, or put back, soon: then look again
+		if alive, err := m.JudgeOwner(ctx, e); alive == proc.Alive || errors.Is(err, task.ErrMovedOn) {
+			return nil, errBusy // removed, or put back, soon (or already): then look again
 		}
 		return nil, exitcode.Refusedf("task %q was left half removed (state removing): run git wt rm %s to finish removing it, then git wt new again", rec.Task, rec.Slug)
 	}

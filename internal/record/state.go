@@ -49,6 +49,17 @@ var moves = map[State][]State{
 	Pooled:       {Creating, Removed},
 }
 
+// Underway says whether a task in state s is in the middle of a change
+// that a process drives (the record's owner): creating, initializing,
+// removing, merging or syncing.
+func (s State) Underway() bool {
+	switch s {
+	case Creating, Initializing, Removing, Merging, Syncing:
+		return true
+	}
+	return false
+}
+
 // CanMove says whether a task in state from may go to state to.
 func CanMove(from, to State) bool {
 	return slices.Contains(moves[from], to)

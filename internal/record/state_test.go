@@ -38,3 +38,16 @@ func TestMove(t *testing.T) {
 		}
 	}
 }
+
+// The states a process drives (its owner may be working on the task right
+// now) against those a task rests in.
+func TestUnderway(t *testing.T) {
+	for s, want := range map[State]bool{
+		Creating: true, Initializing: true, Removing: true, Merging: true, Syncing: true,
+		Active: false, Adopted: false, Failed: false, Pooled: false,
+	} {
+		if got := s.Underway(); got != want {
+			t.Errorf("%s.Underway() = %v, want %v", s, got, want)
+		}
+	}
+}

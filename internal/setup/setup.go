@@ -284,17 +284,17 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 	if e.Err != nil {
 		return nil, task.Unreadable(e)
 	}
-	rec := e.Record
-	if (rec.State == record.Creating || rec.State == record.Initializing) && proc.Check(task.Owner(rec)) != proc.Dead {
-		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
+	if err := m.notBeingSetUp(ctx, e); err != nil {
+		return nil, err
 	}
 	if err := m.FailInterruptedInit(ctx, e); err != nil {
 		return nil, err
 	}
-	rec = e.Record
+	rec := e.Record
 	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {
 		return nil, exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, rec.Slug)
 	}
+	task.Checkpoint(ctx, "init:examined")
 	if err := m.Setup(ctx, e, o); err != nil {
 		if ctx.Err() != nil {
 			// Interrupted: say so in the record rather than leave it
@@ -306,6 +306,29 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 		return nil, err
 	}
 	return e.Record, nil
+}
+
+// notBeingSetUp refuses a task that another process is creating or
+// setting up; one that process finished with while it was looked at is
+// read again (e holds it) and looked at again.
+func (m *Handler) notBeingSetUp(ctx context.Context, e *record.Entry) error {
+	for attempt := 0; ; attempt++ {
+		rec := e.Record
+		if rec.State != record.Creating && rec.State != record.Initializing {
+			return nil
+		}
+		alive, err := m.JudgeOwner(ctx, e)
+		if errors.Is(err, task.ErrMovedOn) && attempt < task.MaxRaces {
+			if err := m.Reload(ctx, e); err != nil {
+				return err
+			}
+			continue
+		}
+		if alive != proc.Dead || err != nil {
+			return exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
+		}
+		return nil
+	}
 }
 
 // FailInterruptedInit marks failed a task whose `git wt init` died (a

@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -37,9 +38,20 @@ func (m *Manager) Update(ctx context.Context, e *record.Entry, change func(*reco
 // only way a command changes a task's state: record.Move refuses a move
 // the lifecycle does not allow, checked again on the fresh record when
 // another process changed it meanwhile.
+//
+// A record that changed meanwhile is another process's work when that
+// process signed it in the middle of a change of its own (creating,
+// initializing, removing, merging, syncing): it is refused as busy, never
+// taken over. The decision to move the task was made on the record read
+// before, not on that one (a git wt init that read the task active must
+// not sign a creation that began since).
 func (m *Manager) Transition(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
 	me := Self()
+	examined := e.Record.Owner()
 	return m.Update(ctx, e, func(r *record.Record) error {
+		if o := r.Owner(); o != examined && o != me && r.State.Underway() {
+			return NotNow(r, to, fmt.Errorf("%w: process %d signed it meanwhile", record.ErrIllegalMove, o.PID))
+		}
 		if err := r.Move(to, me); err != nil {
 			return NotNow(r, to, err)
 		}

@@ -107,3 +107,32 @@ func TestInitNeverTakesOverACreationThatBeganAfterItLooked(t *testing.T) {
 		t.Fatalf("task T in state %v, want active", state)
 	}
 }
+
+// rm read a removal under way (another rm's); that rm finished and
+// exited, and new is making the task again. The removal rm read is over,
+// not stopped: rm looks at the task as it is now, a creation under way,
+// and refuses (it used to finish the removal it had read on new's task,
+// and remove the worktree new was making).
+func TestRmNeverFinishesARemovalThatEndedWhileItLooked(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	first, firstGo := stopAtUntil(t, s, "rm:renamed", "rm", "T")
+	second, secondGo := stopAtUntil(t, s, "rm:examined", "rm", "T")
+	goOn(t, firstGo)
+	if code := exitCode(first); code != 0 {
+		t.Fatalf("the first rm exited %d", code)
+	}
+	creator, creatorGo := stopAtUntil(t, s, "new:checked-out", "new", "T")
+	goOn(t, secondGo)
+	code := exitCode(second)
+	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") {
+		t.Fatalf("the second rm (exit %d) removed the creation of T under way", code)
+	}
+	if rec := readRecord(t, s, "T"); code != 3 || rec["state"] != "creating" || rec["creator_pid"] != float64(creator.Process.Pid) {
+		t.Fatalf("the second rm (exit %d, want 3: busy) touched the creation of T under way: the record is %v by process %v, not creating by %d", code, rec["state"], rec["creator_pid"], creator.Process.Pid)
+	}
+	goOn(t, creatorGo)
+	if code := exitCode(creator); code != 0 || !testutil.Exists(path+"/README.md") {
+		t.Fatalf("new T exited %d after the second rm", code)
+	}
+}

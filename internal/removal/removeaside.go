@@ -220,6 +220,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	if o.PID == me.PID && o.Host == me.Host {
 		return nil // this process's own merge, cleaning up
 	}
+	task.Checkpoint(ctx, "rm:examined")
 	alive, err := m.JudgeOwner(ctx, e)
 	if errors.Is(err, task.ErrMovedOn) {
 		// Read while its process still worked: look at it as it is now.

@@ -9,6 +9,7 @@ package e2e
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -49,90 +50,63 @@ func TestACreationThatFinishedWhileDoctorLookedIsNotStuck(t *testing.T) {
 	}
 }
 
-// doctor --fix read a removal under way; that rm finished and exited,
-// and new made the task again at the same path. The removal doctor read
-// is over, not stopped: the creation under way is new's, and doctor
-// leaves it alone (it used to set it active and remove its worktree).
-func TestRepairNeverTouchesACreationThatBeganAfterItLooked(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	path := s.MustWT("new", "T").Out()
-	remover, removerGo := stopAtUntil(t, s, "rm:renamed", "rm", "T")
-	doctor, doctorGo := stopAtUntil(t, s, "doctor:records", "doctor", "--fix")
-	goOn(t, removerGo)
-	if code := exitCode(remover); code != 0 {
-		t.Fatalf("rm exited %d", code)
-	}
-	creator, creatorGo := stopAtUntil(t, s, "new:checked-out", "new", "T")
-	goOn(t, doctorGo)
-	code := exitCode(doctor)
-	out := doctor.Stdout.(*bytes.Buffer).String()
-	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") {
-		t.Fatalf("doctor --fix (exit %d) rolled back the creation of T under way (its record is gone); doctor said:\n%s", code, out)
-	}
-	rec := readRecord(t, s, "T")
-	if code != 0 || out != "" || rec["state"] != "creating" || rec["creator_pid"] != float64(creator.Process.Pid) {
-		t.Fatalf("doctor --fix (exit %d) touched the creation of T under way: the record is %v, process %d's; doctor said:\n%s", code, rec["state"], creator.Process.Pid, out)
-	}
-	goOn(t, creatorGo)
-	if code := exitCode(creator); code != 0 || !testutil.Exists(path+"/README.md") {
-		t.Fatalf("new T exited %d after doctor --fix", code)
-	}
-	if r := s.WT("doctor"); r.Code != 0 {
-		t.Fatalf("doctor after the race: %s", r)
-	}
-}
-
-// git wt init read the task active; then it was removed and made again,
-// and new is creating it. init does not sign that creation as its own
-// setup (its record would say a setup run again, which a kill keeps
-// rather than rolls back): it refuses, and the creation goes on.
-func TestInitNeverTakesOverACreationThatBeganAfterItLooked(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	s.Git(s.Repo, "config", "wt.init", "echo set up > init.txt")
-	path := s.MustWT("new", "T").Out()
-	init, initGo := stopAtUntil(t, s, "init:examined", "init", "T")
-	s.MustWT("rm", "--force", "T")
-	creator, creatorGo := stopAtUntil(t, s, "new:checked-out", "new", "T")
-	goOn(t, initGo)
-	code := exitCode(init)
-	rec := readRecord(t, s, "T")
-	if code == 0 || rec["state"] != "creating" || rec["creator_pid"] != float64(creator.Process.Pid) {
-		t.Fatalf("git wt init (exit %d) took over the creation of T under way: the record is %v by process %v, not creating by %d", code, rec["state"], rec["creator_pid"], creator.Process.Pid)
-	}
-	goOn(t, creatorGo)
-	if code := exitCode(creator); code != 0 || !testutil.Exists(path+"/init.txt") {
-		t.Fatalf("new T exited %d after init", code)
-	}
-	if state := readRecord(t, s, "T")["state"]; state != "active" {
-		t.Fatalf("task T in state %v, want active", state)
-	}
-}
-
-// rm read a removal under way (another rm's); that rm finished and
-// exited, and new is making the task again. The removal rm read is over,
-// not stopped: rm looks at the task as it is now, a creation under way,
-// and refuses (it used to finish the removal it had read on new's task,
-// and remove the worktree new was making).
-func TestRmNeverFinishesARemovalThatEndedWhileItLooked(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	path := s.MustWT("new", "T").Out()
-	first, firstGo := stopAtUntil(t, s, "rm:renamed", "rm", "T")
-	second, secondGo := stopAtUntil(t, s, "rm:examined", "rm", "T")
-	goOn(t, firstGo)
-	if code := exitCode(first); code != 0 {
-		t.Fatalf("the first rm exited %d", code)
-	}
-	creator, creatorGo := stopAtUntil(t, s, "new:checked-out", "new", "T")
-	goOn(t, secondGo)
-	code := exitCode(second)
-	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") {
-		t.Fatalf("the second rm (exit %d) removed the creation of T under way", code)
-	}
-	if rec := readRecord(t, s, "T"); code != 3 || rec["state"] != "creating" || rec["creator_pid"] != float64(creator.Process.Pid) {
-		t.Fatalf("the second rm (exit %d, want 3: busy) touched the creation of T under way: the record is %v by process %v, not creating by %d", code, rec["state"], rec["creator_pid"], creator.Process.Pid)
-	}
-	goOn(t, creatorGo)
-	if code := exitCode(creator); code != 0 || !testutil.Exists(path+"/README.md") {
-		t.Fatalf("new T exited %d after the second rm", code)
+// A command read the task while a removal was under way (doctor --fix,
+// rm), or while it was active (init); that removal ended, or an rm
+// --force removed the task, and new is making the task again at the same
+// path. What the command read is over, not stopped: the creation under way
+// is new's, and the command leaves it alone (doctor --fix and rm used to
+// finish the removal they had read on new's task and remove its worktree;
+// init signed the creation as its own setup run again, which a kill keeps
+// rather than rolls back).
+func TestNothingTouchesACreationThatBeganAfterItLooked(t *testing.T) {
+	for _, c := range []struct {
+		look     []string
+		at       string // where it stops, having read the task
+		removing bool   // it reads a removal under way, else an active task
+		wantCode int
+	}{
+		{[]string{"doctor", "--fix"}, "doctor:records", true, 0},
+		{[]string{"rm", "T"}, "rm:examined", true, 3},
+		{[]string{"init", "T"}, "init:examined", false, 3},
+	} {
+		t.Run(strings.Join(c.look, " "), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			s.Git(s.Repo, "config", "wt.init", "echo set up > init.txt")
+			s.Write(s.Repo+"/.git/info/exclude", "init.txt\n") // not work rm must keep
+			path := s.MustWT("new", "T").Out()
+			var remover *exec.Cmd
+			var removerGo string
+			if c.removing {
+				remover, removerGo = stopAtUntil(t, s, "rm:renamed", "rm", "T")
+			}
+			looker, lookerGo := stopAtUntil(t, s, c.at, c.look...)
+			if c.removing {
+				goOn(t, removerGo)
+				if code := exitCode(remover); code != 0 {
+					t.Fatalf("rm exited %d", code)
+				}
+			} else {
+				s.MustWT("rm", "--force", "T")
+			}
+			creator, creatorGo := stopAtUntil(t, s, "new:checked-out", "new", "T")
+			goOn(t, lookerGo)
+			code := exitCode(looker)
+			out := looker.Stdout.(*bytes.Buffer).String()
+			if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") {
+				t.Fatalf("git wt %s (exit %d) rolled back the creation of T under way (its record is gone):\n%s", strings.Join(c.look, " "), code, out)
+			}
+			rec := readRecord(t, s, "T")
+			if code != c.wantCode || c.wantCode == 0 && out != "" || rec["state"] != "creating" || rec["creator_pid"] != float64(creator.Process.Pid) {
+				t.Fatalf("git wt %s (exit %d, want %d) touched the creation of T under way: the record is %v by process %v, not creating by %d; it said:\n%s",
+					strings.Join(c.look, " "), code, c.wantCode, rec["state"], rec["creator_pid"], creator.Process.Pid, out)
+			}
+			goOn(t, creatorGo)
+			if code := exitCode(creator); code != 0 || !testutil.Exists(path+"/init.txt") {
+				t.Fatalf("new T exited %d after git wt %s", code, strings.Join(c.look, " "))
+			}
+			if state := readRecord(t, s, "T")["state"]; state != "active" {
+				t.Fatalf("task T in state %v, want active", state)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@
 package e2e
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,12 +51,13 @@ func TestZombieCreatorCountsAsDead(t *testing.T) {
 }
 
 // stopAtUntil is stopAt for a process that goes on once the test creates
-// the returned file.
+// the returned file. Its output is kept in cmd.Stdout, a *bytes.Buffer.
 func stopAtUntil(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	dir := t.TempDir()
 	reached, release := filepath.Join(dir, "reached"), filepath.Join(dir, "go")
 	cmd := s.Cmd(s.Repo, args...)
+	cmd.Stdout = new(bytes.Buffer)
 	cmd.Env = append(cmd.Env, task.CheckpointEnv+"="+checkpoint, task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_GO="+release)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -188,8 +188,11 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 	}
 	switch rec.State {
 	case record.Creating, record.Initializing:
+		gone, err := m.OwnerGone(ctx, e)
 		switch {
-		case m.OwnerGone(rec):
+		case err != nil && !errors.Is(err, task.ErrMovedOn):
+			return nil, err
+		case gone:
 			if rec.Init.Rerun {
 				// git wt init of an existing task died: keep the task as
 				// it is (failed); git wt init runs its setup again.
@@ -203,8 +206,11 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 			return nil, errBusy
 		}
 	case record.Removing:
-		if !m.OwnerGone(rec) {
-			return nil, errBusy // removed, or put back, soon: then look again
+		if gone, err := m.OwnerGone(ctx, e); !gone || errors.Is(err, task.ErrMovedOn) {
+			if err != nil && !errors.Is(err, task.ErrMovedOn) {
+				return nil, err
+			}
+			return nil, errBusy // removed, or put back, soon (or already): then look again
 		}
 		return nil, exitcode.Refusedf("task %q was left half removed (state removing): run git wt rm %s to finish removing it, then git wt new again", rec.Task, rec.Slug)
 	}

@@ -96,7 +96,13 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 	}
 	rec := e.Record
 	p := &task.Problem{Task: rec.Task, Path: rec.Path, Branch: rec.Branch, Entry: e, Age: time.Since(rec.CreatedAt)}
-	alive := proc.Check(task.Owner(rec))
+	alive := proc.Alive
+	if rec.State.InFlight() {
+		var err error
+		if alive, err = m.JudgeOwner(ctx, e); errors.Is(err, task.ErrMovedOn) {
+			return nil // read while its process still worked: that one finished
+		}
+	}
 	switch rec.State {
 	case record.Creating, record.Initializing:
 		if alive == proc.Alive {
@@ -455,7 +461,9 @@ func (m *Doctor) applyFix(ctx context.Context, p *task.Problem, force bool) stri
 		rec = p.Entry.Record
 	}
 	if err == nil {
-		m.LogEvent(rec, "repaired", string(p.Kind)+": "+p.Fix)
+		// The detail names the process judged stopped: the log must
+		// say whose work a repair undid.
+		m.LogEvent(rec, "repaired", string(p.Kind)+": "+p.Detail+"; "+p.Fix)
 		return task.Fixed
 	}
 	if errors.Is(err, task.ErrMovedOn) {

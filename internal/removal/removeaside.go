@@ -254,7 +254,22 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	if o.PID == me.PID && o.Host == me.Host {
 		return nil // this process's own merge, cleaning up
 	}
-	if !m.OwnerGone(rec) {
+	task.Checkpoint(ctx, "rm:examined")
+	gone, err := m.OwnerGone(ctx, e)
+	if errors.Is(err, task.ErrMovedOn) {
+		// Read while its process still worked: look at it as it is now.
+		if err := m.Reload(ctx, e); err != nil {
+			if exitcode.Of(err) == exitcode.NotFound {
+				return errRemovedMeanwhile
+			}
+			return err
+		}
+		return lookAgain{exitcode.Refusedf("task %q changed meanwhile (process %d finished with it), so nothing was removed: run git wt rm %s again to look at it again", rec.Task, o.PID, text.ShellQuote(rec.Task))}
+	}
+	if err != nil {
+		return err
+	}
+	if !gone {
 		if rec.State == record.Removing && m.awaitRemoval(ctx, e) {
 			return errRemovedMeanwhile
 		}
@@ -414,11 +429,18 @@ func (m *Remover) unsavedInTrash(ctx context.Context, rec *record.Record, trash 
 // holds the task as it is now.
 func (m *Remover) awaitRemoval(ctx context.Context, e *record.Entry) bool {
 	deadline := time.Now().Add(m.Settings.LockTimeout)
-	for e.Record.State == record.Removing && !m.OwnerGone(e.Record) && time.Now().Before(deadline) {
-		select {
-		case <-ctx.Done():
+	for e.Record.State == record.Removing && time.Now().Before(deadline) {
+		switch gone, err := m.OwnerGone(ctx, e); {
+		case errors.Is(err, task.ErrMovedOn):
+			// It finished after the last read: read what it left.
+		case err != nil || gone:
 			return false
-		case <-time.After(task.PollInterval):
+		default:
+			select {
+			case <-ctx.Done():
+				return false
+			case <-time.After(task.PollInterval):
+			}
 		}
 		if err := m.Reload(ctx, e); err != nil {
 			return exitcode.Of(err) == exitcode.NotFound

@@ -302,17 +302,17 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 	if e.Err != nil {
 		return nil, task.Unreadable(e)
 	}
-	rec := e.Record
-	if (rec.State == record.Creating || rec.State == record.Initializing) && !m.OwnerGone(rec) {
-		return nil, exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
+	if err := m.notBeingSetUp(ctx, e); err != nil {
+		return nil, err
 	}
 	if err := m.FailInterruptedInit(ctx, e); err != nil {
 		return nil, err
 	}
-	rec = e.Record
+	rec := e.Record
 	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {
 		return nil, exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, rec.Slug)
 	}
+	task.Checkpoint(ctx, "init:examined")
 	if err := m.Setup(ctx, e, o); err != nil {
 		if ctx.Err() != nil {
 			// Interrupted: say so in the record rather than leave it
@@ -326,6 +326,29 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 	return e.Record, nil
 }
 
+// notBeingSetUp refuses a task that another process is creating or
+// setting up; one that process finished with while it was looked at is
+// read again (e holds it) and looked at again.
+func (m *Handler) notBeingSetUp(ctx context.Context, e *record.Entry) error {
+	for attempt := 0; ; attempt++ {
+		rec := e.Record
+		if rec.State != record.Creating && rec.State != record.Initializing {
+			return nil
+		}
+		gone, err := m.OwnerGone(ctx, e)
+		if errors.Is(err, task.ErrMovedOn) && attempt < task.MaxRaces {
+			if err := m.Reload(ctx, e); err != nil {
+				return err
+			}
+			continue
+		}
+		if !gone || err != nil {
+			return exitcode.Failedf("task %q in %s is being set up by process %d on %s: try again when it is done", rec.Task, rec.Path, rec.CreatorPID, rec.CreatorHost)
+		}
+		return nil
+	}
+}
+
 // FailInterruptedInit marks failed a task whose `git wt init` died (a
 // setup run again on a task that existed, its owner dead), so that the
 // next new or init finds a failed task rather than a creation to resume
@@ -333,8 +356,13 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 // moved on meanwhile is read again.
 func (m *Handler) FailInterruptedInit(ctx context.Context, e *record.Entry) error {
 	rec := e.Record
-	if rec.State != record.Initializing || !rec.Init.Rerun || !m.OwnerGone(rec) {
+	if rec.State != record.Initializing || !rec.Init.Rerun {
 		return nil
+	}
+	if gone, err := m.OwnerGone(ctx, e); errors.Is(err, task.ErrMovedOn) {
+		return m.Reload(ctx, e)
+	} else if !gone || err != nil {
+		return err
 	}
 	err := m.ClaimForRepair(ctx, e)
 	if errors.Is(err, task.ErrMovedOn) {

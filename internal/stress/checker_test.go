@@ -54,3 +54,28 @@ func TestCheckerSeesViolations(t *testing.T) {
 		}
 	}
 }
+
+// The calm round's check: a report that a process stopped, while the
+// runner knows it ran, and a repair logged in the event log of a process
+// that ended on its own.
+func TestCalmCheckSeesStoppedReports(t *testing.T) {
+	t0 := time.Now()
+	creator := &run{args: []string{"new", "-q", "t01"}, pid: 4242, start: t0, end: t0.Add(10 * time.Second)}
+	doctor := &run{args: []string{"doctor"}, pid: 5, start: t0.Add(time.Second), end: t0.Add(2 * time.Second),
+		stdout: "stuck-creation: /base/t01: creation by process 4242 on vm stopped in state creating (--fix: ...)\n"}
+	c := &calmCheck{runs: []*run{creator, doctor}}
+	c.readOutput(doctor)
+
+	dir := t.TempDir()
+	event := `{"time":"` + t0.Add(20*time.Second).UTC().Format(time.RFC3339Nano) + `","pid":6,"command":"gc","task":"t01","outcome":"repaired","reason":"stuck-creation: creation by process 4242 on vm stopped in state creating; roll the creation back"}`
+	os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(event+"\n"), 0o644)
+	c.readEvents(dir, t0)
+
+	var kinds []string
+	for _, v := range c.found {
+		kinds = append(kinds, v.kind)
+	}
+	if want := []string{"calm-stopped-while-running", "calm-stopped"}; !slices.Equal(kinds, want) {
+		t.Errorf("the calm check found %v, want %v", kinds, want)
+	}
+}

@@ -1,4 +1,5 @@
 // Package stress holds git-wt's randomized stress test: many real git-wt
-// processes at once on one repository, random SIGKILLs, then crash repair
-// and the invariants of SPEC §7 (see stress_test.go).
+// processes at once on one repository, first with no kill (no process may
+// be judged stopped), then with random SIGKILLs, then crash repair and the
+// invariants of SPEC §7 (see stress_test.go).
 package stress

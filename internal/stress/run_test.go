@@ -22,6 +22,8 @@ const opTimeout = 3 * time.Minute
 type run struct {
 	worker     int // -1: the final phase
 	args       []string
+	pid        int  // the process the runner started (unshare's, in a PID namespace)
+	pidns      bool // git-wt ran in a PID namespace of its own (see pidns)
 	start, end time.Time
 	code       int  // exit status; -1 when a signal ended it
 	killed     bool // the test sent it SIGKILL
@@ -80,8 +82,15 @@ func (p *proc) kill() bool {
 // wt runs git-wt with args; when killAfter > 0 its process group is
 // SIGKILLed after that long (if it still runs).
 func (rn *runner) wt(worker int, killAfter time.Duration, args ...string) *run {
-	r := &run{worker: worker, args: args}
-	cmd := exec.Command(rn.bin, args...)
+	return rn.launch(&run{worker: worker, args: args}, killAfter)
+}
+
+// launch runs r's git-wt, in a PID namespace of its own when r.pidns.
+func (rn *runner) launch(r *run, killAfter time.Duration) *run {
+	cmd := exec.Command(rn.bin, r.args...)
+	if r.pidns {
+		cmd = exec.Command("unshare", append(pidnsArgs, append([]string{"--", rn.bin}, r.args...)...)...)
+	}
 	cmd.Dir = rn.dir
 	cmd.Env = rn.env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -101,6 +110,7 @@ func (rn *runner) wt(worker int, killAfter time.Duration, args ...string) *run {
 	p.mu.Lock()
 	p.pid = cmd.Process.Pid
 	p.mu.Unlock()
+	r.pid = cmd.Process.Pid
 	var timers []*time.Timer
 	if killAfter > 0 {
 		timers = append(timers, time.AfterFunc(killAfter, func() { p.kill() }))

@@ -3,16 +3,21 @@
 // and after `git wt doctor --fix` nothing is lost, nothing is left locked
 // or half made, and everything agrees.
 //
-// Many workers run random operations on a shared set of tasks for
-// STRESS_TIME while some of their git-wt processes are SIGKILLed with their
-// whole process group; then the test repairs with doctor --fix and checks
-// the invariants (check_test.go). The seed (STRESS_SEED to replay the same
-// choices; the kills' timing still varies) is printed at the start and
-// with every failure.
+// First a calm round (calm_test.go, a quarter of STRESS_TIME): thirty
+// workers, no kill, and no git-wt may ever be judged stopped. Then the
+// storm: workers run random operations on a shared set of tasks for the
+// rest of STRESS_TIME while some of their git-wt processes are SIGKILLed
+// with their whole process group; then the test repairs with doctor --fix
+// and checks the invariants (check_test.go). The seed (STRESS_SEED to
+// replay the same choices; the kills' timing still varies) is printed at
+// the start and with every failure.
 //
 //	STRESS_TIME=10m make stress        # long run, fails on any violation
 //	STRESS_SEED=123 make stress        # replay a seed
 //	STRESS_KEEP=/tmp/k make stress     # keep the sandbox of a run that fails
+//	STRESS_CALM_TIME=12s               # the calm round's length (0: none)
+//	STRESS_CALM_WORKERS=30             # its workers (0: no calm round)
+//	STRESS_PIDNS=1 make stress         # every fifth worker's git-wt in a PID namespace
 //	go test ./internal/stress          # the run of make test (defaultTime)
 package stress
 
@@ -43,24 +48,29 @@ const (
 	// files in the repository, so that checkouts take a moment
 	checkoutFiles = 300
 	killRate      = 0.2 // share of operations SIGKILLed at a random moment
+	// The calm round (calm_test.go): this many workers, no kill, for
+	// this share of the run, before the storm.
+	calmWorkers = 30
+	calmShare   = 4
 )
 
 // config is one run's parameters, from the environment.
 type config struct {
-	duration time.Duration
-	seed     int64
-	workers  int
+	duration    time.Duration // the whole run: calm round and storm
+	calmTime    time.Duration
+	seed        int64
+	workers     int
+	calmWorkers int
+	pidns       bool // some workers run git-wt in a PID namespace (pidns)
 }
 
 func readConfig(t *testing.T) config {
-	c := config{duration: defaultTime, workers: workers, seed: time.Now().UnixNano()}
-	if v := os.Getenv("STRESS_TIME"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			t.Fatalf("STRESS_TIME=%q: %v", v, err)
-		}
-		c.duration = d
-	}
+	c := config{seed: time.Now().UnixNano()}
+	c.duration = envDuration(t, "STRESS_TIME", defaultTime, 0)
+	c.calmTime = envDuration(t, "STRESS_CALM_TIME", c.duration/calmShare, c.duration)
+	c.workers = envInt(t, "STRESS_WORKERS", workers, 1)
+	c.calmWorkers = envInt(t, "STRESS_CALM_WORKERS", calmWorkers, 0)
+	c.pidns = os.Getenv("STRESS_PIDNS") == "1"
 	if v := os.Getenv("STRESS_SEED"); v != "" {
 		seed, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -68,14 +78,38 @@ func readConfig(t *testing.T) config {
 		}
 		c.seed = seed
 	}
-	if v := os.Getenv("STRESS_WORKERS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("STRESS_WORKERS=%q: want a positive number", v)
-		}
-		c.workers = n
-	}
 	return c
+}
+
+// envDuration is the duration in the environment variable name, or def;
+// at most most, unless most is 0.
+func envDuration(t *testing.T, name string, def, most time.Duration) time.Duration {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		t.Fatalf("%s=%q: want a duration", name, v)
+	}
+	if most > 0 && d > most {
+		t.Fatalf("%s=%q: want at most %s", name, v, most)
+	}
+	return d
+}
+
+// envInt is the number in the environment variable name, or def; at
+// least least.
+func envInt(t *testing.T, name string, def, least int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < least {
+		t.Fatalf("%s=%q: want a number of at least %d", name, v, least)
+	}
+	return n
 }
 
 func TestStress(t *testing.T) {
@@ -83,14 +117,15 @@ func TestStress(t *testing.T) {
 		t.Skip("the stress test runs for a while; -short skips it")
 	}
 	cfg := readConfig(t)
-	t.Logf("stress: seed %d (replay: STRESS_SEED=%d make stress), %s, %d workers",
-		cfg.seed, cfg.seed, cfg.duration, cfg.workers)
-	fmt.Fprintf(os.Stderr, "stress: seed %d, %s, %d workers\n", cfg.seed, cfg.duration, cfg.workers)
+	t.Logf("stress: seed %d (replay: STRESS_SEED=%d make stress), %s, %d workers; first a calm round of %s, %d workers",
+		cfg.seed, cfg.seed, cfg.duration, cfg.workers, cfg.calmTime, cfg.calmWorkers)
+	fmt.Fprintf(os.Stderr, "stress: seed %d, %s, %d workers, calm round %s\n", cfg.seed, cfg.duration, cfg.workers, cfg.calmTime)
 
 	st := setup(t, cfg)
+	found := st.calm(cfg)
 	st.storm(cfg)
 	st.repair()
-	found := st.checker().check()
+	found = append(found, st.checker().check()...)
 	st.summary(t)
 	report(t, cfg, found)
 	if dir := os.Getenv("STRESS_KEEP"); dir != "" && len(found) > 0 {
@@ -129,6 +164,11 @@ type stress struct {
 // (the repair must not wait ten minutes), new's gc --auto often, and a
 // private TMPDIR inside the sandbox so that its leftovers are seen.
 func setup(t *testing.T, cfg config) *stress {
+	if cfg.pidns {
+		if err := pidnsWorks(); err != nil {
+			t.Fatalf("STRESS_PIDNS=1, but git-wt cannot run in a PID namespace here: %v", err)
+		}
+	}
 	s := testutil.NewSandbox(t)
 	root := filepath.Dir(s.Repo)
 	tmp := filepath.Join(root, "tmp")
@@ -158,7 +198,7 @@ func setup(t *testing.T, cfg config) *stress {
 		s.Git(s.Repo, "branch", b, "main")
 	}
 	var tasks []string
-	for i := range cfg.workers + 4 {
+	for i := range max(cfg.workers, cfg.calmWorkers) + 4 {
 		tasks = append(tasks, fmt.Sprintf("t%02d", i))
 	}
 	baseDir := filepath.Join(root, "repo-worktrees")
@@ -184,15 +224,24 @@ func withoutVar(env []string, key string) []string {
 	return out
 }
 
-// storm runs the workers until the deadline and waits for all of them.
+// storm runs the workers, some of whose git-wt processes are SIGKILLed,
+// until the deadline, and waits for all of them.
 func (st *stress) storm(cfg config) {
-	deadline := time.Now().Add(cfg.duration)
+	st.round(cfg, cfg.workers, cfg.duration-cfg.calmTime, ops, killRate, st.tasks[:cfg.workers+4], 0)
+}
+
+// round runs n workers, picking from mix on tasks, for d, and waits for
+// all of them. Every pidnsEvery-th worker runs its git-wt in a PID
+// namespace of its own when cfg.pidns.
+func (st *stress) round(cfg config, n int, d time.Duration, mix []op, killRate float64, tasks []string, firstID int) {
+	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
-	for i := range cfg.workers {
+	for i := firstID; i < firstID+n; i++ {
 		w := &worker{
 			id: i, rnd: rand.New(rand.NewSource(cfg.seed + int64(i))),
-			run: st.runner, journal: st.journal,
-			tasks: st.tasks, branches: st.branches, killRate: killRate,
+			run: st.runner, journal: st.journal, ops: mix,
+			tasks: tasks, branches: st.branches, killRate: killRate,
+			pidns: cfg.pidns && i%pidnsEvery == pidnsEvery-1,
 			paths: map[string]string{}, took: map[string]time.Duration{},
 		}
 		wg.Add(1)

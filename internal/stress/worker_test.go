@@ -71,6 +71,8 @@ type worker struct {
 	tasks    []string                 // the task ids all workers share
 	branches []string                 // branches that existed before any task (users' own)
 	killRate float64                  // chance that an operation gets a SIGKILL at a random moment
+	ops      []op                     // the mix of operations it picks from
+	pidns    bool                     // its git-wt runs in a PID namespace of its own
 	n        int                      // operations so far, for unique file names
 	paths    map[string]string        // task → the worktree path git-wt last printed for it
 	took     map[string]time.Duration // operation → how long it has been taking
@@ -110,12 +112,12 @@ var ops = []op{
 // loop runs random operations until the deadline.
 func (w *worker) loop(deadline time.Time) {
 	total := 0
-	for _, o := range ops {
+	for _, o := range w.ops {
 		total += o.weight
 	}
 	for time.Now().Before(deadline) {
 		pick := w.rnd.Intn(total)
-		for _, o := range ops {
+		for _, o := range w.ops {
 			if pick -= o.weight; pick < 0 {
 				o.do(w, w.tasks[w.rnd.Intn(len(w.tasks))], w.killDelay(o.name))
 				break
@@ -144,7 +146,7 @@ func (w *worker) tookOr(op string, def time.Duration) time.Duration {
 }
 
 func (w *worker) wt(kill time.Duration, args ...string) *run {
-	r := w.run.wt(w.id, kill, args...)
+	r := w.run.launch(&run{worker: w.id, args: args, pidns: w.pidns}, kill)
 	if !r.killed {
 		if prev, ok := w.took[w.current]; ok {
 			w.took[w.current] = (3*prev + r.end.Sub(r.start)) / 4

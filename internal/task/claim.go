@@ -38,6 +38,28 @@ func (m *Manager) ClaimForRepair(ctx context.Context, e *record.Entry) error {
 	return nil
 }
 
+// JudgeOwner tells whether the process that signed e's record is alive.
+// An owner that is not alive has stopped in the middle of its change only
+// if the record, read again after that judgement, is still the one
+// examined: a process writes its change's last step before it exits, so a
+// record read while its owner still worked, and changed since, is stale,
+// not stopped (ErrMovedOn; the record is gone, or e is not the record any
+// more). Every judgement that a task's process stopped goes through here.
+func (m *Manager) JudgeOwner(ctx context.Context, e *record.Entry) (proc.Liveness, error) {
+	alive := proc.Check(Owner(e.Record))
+	if alive == proc.Alive {
+		return alive, nil
+	}
+	fresh, err := m.Store.Get(ctx, e.Slug)
+	if err != nil {
+		return alive, err
+	}
+	if len(fresh) == 0 || fresh[0].OID != e.OID {
+		return alive, ErrMovedOn
+	}
+	return alive, nil
+}
+
 // MarkInterrupted moves a task whose creation or setup stopped to state
 // failed, saying why, and returns the exit-3 error that says it was kept
 // and what to do next.

@@ -13,7 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/settings"
 )
 
-func TestOwnerGone(t *testing.T) {
+func TestAbandoned(t *testing.T) {
 	gone := exec.Command("true")
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)
@@ -50,8 +50,8 @@ func TestOwnerGone(t *testing.T) {
 			o := tt.owner
 			o.At = tt.at
 			rec.Stamp(o)
-			if got := m.OwnerGone(rec); got != tt.want {
-				t.Fatalf("OwnerGone = %v, want %v", got, tt.want)
+			if got := m.Abandoned(rec, proc.Check(Owner(rec))); got != tt.want {
+				t.Fatalf("Abandoned = %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -39,16 +39,29 @@ func (m *Manager) Update(ctx context.Context, e *record.Entry, change func(*reco
 // the lifecycle does not allow, checked again on the fresh record when
 // another process changed it meanwhile.
 //
-// A process in the middle of an operation of its own (the owner of a
-// creation, say) that finds the record signed by another process has lost
-// the task: doctor marked it failed, or another new resumed it. The move
-// is refused with ErrTakenOver, and nothing of the other's is touched.
+// A record that changed meanwhile is another process's work when that
+// process signed it (neither the owner examined nor this process):
+//   - this process was in the middle of an operation of its own (the
+//     owner of a creation, say): it has lost the task — doctor marked it
+//     failed, another new resumed it — and the move is refused with
+//     ErrTakenOver;
+//   - else, when the other process signed it in the middle of a change
+//     of its own, the move is refused as busy, never taken over: the
+//     decision to move the task was made on the record read before (a git
+//     wt init that read the task active must not sign a creation that
+//     began since).
 func (m *Manager) Transition(ctx context.Context, e *record.Entry, to record.State, also func(*record.Record)) error {
 	me := signer(ctx)
-	mine := e.Record.State.InFlight() && e.Record.Owner().SameProcess(me)
+	examined := e.Record.Owner()
+	mine := e.Record.State.InFlight() && examined.SameProcess(me)
 	return m.Update(ctx, e, func(r *record.Record) error {
-		if mine && !r.Owner().SameProcess(me) {
-			return fmt.Errorf("%w: task %q is %s by process %d on %s now", ErrTakenOver, r.Task, r.State, r.CreatorPID, r.CreatorHost)
+		if o := r.Owner(); o != examined && !o.SameProcess(me) {
+			if mine {
+				return fmt.Errorf("%w: task %q is %s by process %d on %s now", ErrTakenOver, r.Task, r.State, r.CreatorPID, r.CreatorHost)
+			}
+			if r.State.InFlight() {
+				return NotNow(r, to, fmt.Errorf("%w: process %d signed it meanwhile", record.ErrIllegalMove, o.PID))
+			}
 		}
 		if err := r.Move(to, me); err != nil {
 			return NotNow(r, to, err)
@@ -189,9 +202,21 @@ func Silence(o record.Owner, created time.Time) time.Duration {
 
 // OwnerGone reports whether the process driving the task's state change
 // is gone (SPEC §15): proven dead, or of unknown liveness and silent for
-// wt.orphanGrace. Anything else is in flight, and left to its owner.
-func (m *Manager) OwnerGone(rec *record.Record) bool {
-	switch proc.Check(Owner(rec)) {
+// wt.orphanGrace — judged by JudgeOwner, so ErrMovedOn when the record
+// changed since it was read. Anything else is in flight, and left to its
+// owner.
+func (m *Manager) OwnerGone(ctx context.Context, e *record.Entry) (bool, error) {
+	alive, err := m.JudgeOwner(ctx, e)
+	if err != nil {
+		return false, err
+	}
+	return m.Abandoned(e.Record, alive), nil
+}
+
+// Abandoned says whether an owner judged alive as it is has left the
+// task's change: dead, or unknown and silent for wt.orphanGrace.
+func (m *Manager) Abandoned(rec *record.Record, alive proc.Liveness) bool {
+	switch alive {
 	case proc.Dead:
 		return true
 	case proc.Unknown:

@@ -110,10 +110,10 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		}
 		p.Age = ownerAge(rec, alive)
 		p.Kind, p.Fix = task.StuckCreation, "roll the creation back, or mark it failed if its worktree holds files the checkout did not write"
-		p.Detail = fmt.Sprintf("creation by process %d on %s %s in state %s", rec.CreatorPID, rec.CreatorHost, stopped(alive), rec.State)
+		p.Detail = fmt.Sprintf("creation by process %d on %s %s in state %s", rec.CreatorPID, rec.CreatorHost, task.Stopped(alive), rec.State)
 		if rec.Init.Rerun {
 			p.Kind, p.Fix = task.InterruptedInit, "mark the task failed (git wt init runs its setup again)"
-			p.Detail = fmt.Sprintf("git wt init by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, stopped(alive))
+			p.Detail = fmt.Sprintf("git wt init by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, task.Stopped(alive))
 		}
 		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairStuckCreation(ctx, e) }
 		p.FixDirty = true
@@ -156,7 +156,7 @@ func interrupted(p *task.Problem, alive proc.Liveness, kind task.Kind, what, fix
 	}
 	rec := p.Entry.Record
 	p.Kind, p.Age, p.Fix = kind, ownerAge(rec, alive), fix
-	p.Detail = fmt.Sprintf("%s by process %d on %s %s", what, rec.CreatorPID, rec.CreatorHost, stopped(alive))
+	p.Detail = fmt.Sprintf("%s by process %d on %s %s", what, rec.CreatorPID, rec.CreatorHost, task.Stopped(alive))
 	p.FixWith = func(ctx context.Context, _ bool) error { return repair(ctx) }
 	return p
 }
@@ -170,14 +170,6 @@ func ownerAge(rec *record.Record, alive proc.Liveness) time.Duration {
 		return -1
 	}
 	return task.Silence(rec.Owner(), rec.CreatedAt)
-}
-
-// stopped says what is known of an owner that is not alive.
-func stopped(alive proc.Liveness) string {
-	if alive == proc.Dead {
-		return "stopped"
-	}
-	return "cannot be seen from here, so it may still run (" + proc.Unseen() + "); it counts as stopped once wt.orphanGrace has passed since its last change"
 }
 
 // diagnoseOperation reports a task whose worktree git stopped in the

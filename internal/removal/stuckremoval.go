@@ -23,7 +23,11 @@ func (m *Remover) DiagnoseRemoval(e *record.Entry, p *task.Problem, alive proc.L
 	if alive == proc.Unknown {
 		p.Age = task.Silence(rec.Owner(), rec.CreatedAt) // cannot be seen from here: wait out the grace
 	}
-	p.Detail = fmt.Sprintf("a removal by process %d on %s stopped half way", rec.CreatorPID, rec.CreatorHost)
+	what := "stopped half way"
+	if alive != proc.Dead {
+		what = task.Stopped(alive)
+	}
+	p.Detail = fmt.Sprintf("a removal by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, what)
 	p.Fix = "finish the removal as git wt rm " + rec.Slug + " does (a worktree that changed is put back and kept)"
 	p.FixDirty = true
 	p.FixWith = func(ctx context.Context, force bool) error { return m.RemoveForRepair(ctx, e, force) }

@@ -86,6 +86,10 @@ type calmCheck struct {
 
 var byProcess = regexp.MustCompile(`process (\d+)`)
 
+// unseen is what doctor says of an owner it cannot see (SPEC §15): no
+// claim that it stopped.
+const unseen = "cannot be seen from here"
+
 // readOutput judges the stopped processes that a doctor's or a gc's
 // report names: while it ran, from its start to its end.
 func (c *calmCheck) readOutput(r *run) {
@@ -94,8 +98,8 @@ func (c *calmCheck) readOutput(r *run) {
 	}
 	for _, line := range strings.Split(r.stdout, "\n") {
 		kind, rest, _ := strings.Cut(line, ": ")
-		if !slices.Contains(stoppedKinds, kind) {
-			continue
+		if !slices.Contains(stoppedKinds, kind) || strings.Contains(line, unseen) {
+			continue // an owner this doctor cannot see, reported as such: left to the grace
 		}
 		where, _, _ := strings.Cut(rest, ": ")
 		c.judge(kind, filepath.Base(where), line, r.start, r.end, fmt.Sprintf("git wt %s (pid %d, %s..%s)", strings.Join(r.args, " "), r.pid, clock(r.start), clock(r.end)))

@@ -38,7 +38,10 @@ type checker struct {
 	runs     []*run
 	branches []string // users' own branches, which git-wt must never delete
 	doctor   *run     // the last `git wt doctor`
-	found    []violation
+	// neighbour is the other repository in the base dir, never to be
+	// touched (neighbour_test.go).
+	neighbour *neighbour
+	found     []violation
 }
 
 func (c *checker) add(kind, format string, args ...any) {
@@ -58,6 +61,7 @@ func (c *checker) check() []violation {
 	c.nothingOutside()
 	c.mainClean()
 	c.exitCodesAndMessages()
+	c.neighbourKept() // last: its doctor writes in its own .git
 	return c.found
 }
 
@@ -266,6 +270,8 @@ func (c *checker) folders(recorded map[string]bool) {
 	for _, e := range entries {
 		path := filepath.Join(c.baseDir, e.Name())
 		switch {
+		case c.neighbour != nil && c.neighbour.owned[path]:
+			// the other repository's: neighbourKept checks it
 		case e.Name() == ".git-wt-trash":
 			if left, _ := os.ReadDir(path); len(left) > 0 {
 				c.add("trash-left", "%s still holds %d entries (%s ...) after doctor --fix", path, len(left), left[0].Name())

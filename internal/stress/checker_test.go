@@ -13,7 +13,7 @@ import (
 )
 
 func TestCheckerSeesViolations(t *testing.T) {
-	st := setup(t, config{workers: 1})
+	st := setup(t, &config{workers: 1})
 	made := st.runner.wt(0, 0, "new", "-q", "t00")
 	if made.code != 0 {
 		t.Fatal(made)
@@ -40,6 +40,8 @@ func TestCheckerSeesViolations(t *testing.T) {
 		t.Fatal(err)
 	}
 	// (flock is per open file: the checker opens its own, and must fail.)
+	// The other repository in the base dir lost its uncommitted file.
+	os.Remove(st.neighbour.dirty)
 	// And doctor, after the repair, still reporting a problem.
 	st.doctor = &run{args: []string{"doctor"}, code: 1, stdout: "stuck-creation: ...\n"}
 
@@ -48,7 +50,7 @@ func TestCheckerSeesViolations(t *testing.T) {
 		kinds = append(kinds, v.kind)
 	}
 	for _, want := range []string{"file-lost", "user-branch-deleted", "git-lock-file-left", "outside",
-		"unprefixed-message", "exit-code", "repo-lock-held", "doctor-not-silent"} {
+		"unprefixed-message", "exit-code", "repo-lock-held", "doctor-not-silent", "neighbour-touched"} {
 		if !slices.Contains(kinds, want) {
 			t.Errorf("the checker did not report %s; it reported %v", want, kinds)
 		}
@@ -63,8 +65,13 @@ func TestCalmCheckSeesStoppedReports(t *testing.T) {
 	creator := &run{args: []string{"new", "-q", "t01"}, pid: 4242, start: t0, end: t0.Add(10 * time.Second)}
 	doctor := &run{args: []string{"doctor"}, pid: 5, start: t0.Add(time.Second), end: t0.Add(2 * time.Second),
 		stdout: "stuck-creation: /base/t01: creation by process 4242 on vm stopped in state creating (--fix: ...)\n"}
-	c := &calmCheck{runs: []*run{creator, doctor}}
+	// A doctor in a PID namespace that says it cannot see the creator
+	// claims nothing.
+	blind := &run{args: []string{"doctor"}, pid: 7, start: t0.Add(time.Second), end: t0.Add(2 * time.Second),
+		stdout: "stuck-creation: /base/t01: creation by process 4242 on vm " + unseen + ", so it may still run (...)\n"}
+	c := &calmCheck{runs: []*run{creator, doctor, blind}}
 	c.readOutput(doctor)
+	c.readOutput(blind)
 
 	dir := t.TempDir()
 	event := `{"time":"` + t0.Add(20*time.Second).UTC().Format(time.RFC3339Nano) + `","pid":6,"command":"gc","task":"t01","outcome":"repaired","reason":"stuck-creation: creation by process 4242 on vm stopped in state creating; roll the creation back"}`

@@ -226,7 +226,17 @@ func (w *worker) opCommit(task string, kill time.Duration) {
 }
 
 func (w *worker) opRemove(task string, kill time.Duration) {
-	w.wt(kill, "rm", task)
+	w.wt(kill, w.rm(task)...)
+}
+
+// rm is the removal an agent makes: in a PID namespace, where it cannot
+// see who works in the folder (SPEC §15), with --ignore-in-use, which
+// keeps every other check.
+func (w *worker) rm(task string) []string {
+	if w.pidns {
+		return []string{"rm", "--ignore-in-use", task}
+	}
+	return []string{"rm", task}
 }
 
 // opRemoveWhileWriting commits a task's work, then removes the task
@@ -263,7 +273,7 @@ func (w *worker) opRemoveWhileWriting(task string, kill time.Duration) {
 		}
 	}(w.n)
 	w.current = "rm"
-	w.wt(kill, "rm", task)
+	w.wt(kill, w.rm(task)...)
 	close(done)
 	wg.Wait()
 }

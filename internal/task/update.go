@@ -213,6 +213,15 @@ func (m *Manager) OwnerGone(ctx context.Context, e *record.Entry) (bool, error) 
 	return m.Abandoned(e.Record, alive), nil
 }
 
+// Stopped says what is known of an owner that is not alive: that it
+// stopped, or (SPEC §15) that it cannot be seen, and so may still run.
+func Stopped(alive proc.Liveness) string {
+	if alive == proc.Dead {
+		return "stopped"
+	}
+	return "cannot be seen from here, so it may still run (" + proc.Unseen() + "); it counts as stopped once wt.orphanGrace has passed since its last change"
+}
+
 // Abandoned says whether an owner judged alive as it is has left the
 // task's change: dead, or unknown and silent for wt.orphanGrace.
 func (m *Manager) Abandoned(rec *record.Record, alive proc.Liveness) bool {

@@ -8,6 +8,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-wt/git-wt/internal/place"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/testutil"
 )
 
@@ -267,4 +270,39 @@ func TestARolledBackCreationLeavesATaskTakenOver(t *testing.T) {
 			t.Fatalf("the task both made is %v, its folder %s", state, second.Out())
 		}
 	})
+}
+
+// What git-wt names after a process (a merge's temporary folder, a
+// removal's folder in the trash) is judged by the stamp beside it, never
+// by its pid alone: in PID namespaces of their own, sandboxed git-wts are
+// process 1 or 2, which on the host are always alive. A stamp its merge
+// left before making its worktree is removed once that merge is dead; a
+// trash folder named for process 1 goes once wt.orphanGrace (0) passed.
+func TestNamesWithAPidAreJudgedByTheirStamp(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	base := filepath.Dir(path)
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := proc.Self()
+	dead.PID, dead.Start = gone.Process.Pid, "1"
+	stampData, _ := json.Marshal(dead)
+	tmp := filepath.Join(base, place.MergeTmpDir)
+	stamp := filepath.Join(tmp, fmt.Sprintf("merge-%d-0000abcd", dead.PID)+place.StampSuffix)
+	s.Write(stamp, string(stampData))
+	trashed := filepath.Join(base, place.TrashDir, "old.1")
+	s.Write(filepath.Join(trashed, "x.txt"), "what an rm in a sandbox was deleting\n")
+	noGrace := withVars(s, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=wt.orphanGrace", "GIT_CONFIG_VALUE_0=0s")
+	r := noGrace.WT("doctor", "--fix")
+	if testutil.Exists(stamp) || testutil.Exists(tmp) {
+		t.Fatalf("doctor --fix kept the stamp of a dead merge that made no worktree: %s", r)
+	}
+	if testutil.Exists(trashed) {
+		t.Fatalf("doctor --fix kept a trash folder named for process 1 past the grace: %s", r)
+	}
+	if !testutil.Exists(filepath.Join(path, "README.md")) {
+		t.Fatal("the task was touched")
+	}
 }

@@ -29,12 +29,16 @@ import (
 // record of this repository names it.
 
 // MergeTmpDir, in the base dir, holds the temporary worktrees of merges:
-// merge-<pid>, each with the stamp of its process beside it (StampOf).
+// merge-<pid>-<random>, each with the stamp of its process beside it
+// (StampOf).
 const MergeTmpDir = ".git-wt-tmp"
 
-// StampOf is the file beside a folder named after a process that holds
-// that process's stamp (proc.WriteStamp).
-func StampOf(dir string) string { return dir + ".owner" }
+// StampSuffix names the file beside a folder named after a process that
+// holds that process's stamp (proc.WriteStamp).
+const StampSuffix = ".owner"
+
+// StampOf is the stamp file of the folder dir.
+func StampOf(dir string) string { return dir + StampSuffix }
 
 // PoolDir is the folder of the warm pool's entries, in the base dir:
 // <base dir>/.pool/<id>.

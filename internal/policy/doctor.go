@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -80,6 +81,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 			problems = append(problems, p)
 		}
 	}
+	problems = append(problems, m.orphanStamps(wts)...)
 	problems = append(problems, m.pool.Diagnose(ctx, wts)...)
 	problems = append(problems, m.LegacyProblems(entries, store.LegacyRefs())...)
 	problems = append(problems, m.GitLeftovers(entries, wts)...)
@@ -236,30 +238,72 @@ func (m *Doctor) diagnoseUnrecorded(wt git.Worktree) *task.Problem {
 // earlier git-wt's plain one: doctor asks it of this repository's
 // worktrees only), and returns the pid.
 func (m *Doctor) mergeWorktreePID(path string) (int, bool) {
-	dir, baseDir := filepath.Dir(path), m.Settings.BaseDir
+	if !slices.Contains(m.mergeTmpDirs(), filepath.Dir(path)) {
+		return 0, false
+	}
+	// merge-<pid>-<random>, or an earlier git-wt's merge-<pid>
+	name, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(path), "merge-"), "-")
+	pid, err := strconv.Atoi(name)
+	return pid, err == nil
+}
+
+// mergeTmpDirs are the folders where this repository's merges make their
+// temporary worktrees: its own, and an earlier git-wt's plain one, under
+// the base dir as configured and as resolved (it may be a symlink).
+func (m *Doctor) mergeTmpDirs() []string {
+	baseDir := m.Settings.BaseDir
 	bases := []string{baseDir}
 	if real, err := filepath.EvalSymlinks(baseDir); err == nil && real != baseDir {
-		bases = append(bases, real) // the base dir may be a symlink
+		bases = append(bases, real)
 	}
+	var dirs []string
 	for _, b := range bases {
-		if dir == m.Place.OwnFolder(b, place.MergeTmpDir) || dir == m.Place.PlainFolder(b, place.MergeTmpDir) {
-			pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(path), "merge-"))
-			return pid, err == nil
+		dirs = append(dirs, m.Place.OwnFolder(b, place.MergeTmpDir), m.Place.PlainFolder(b, place.MergeTmpDir))
+	}
+	return dirs
+}
+
+// orphanStamps finds the stamps of merges that died before they made
+// their temporary worktree (no folder at the stamp's path): debris once
+// their merge is not alive.
+func (m *Doctor) orphanStamps(wts []git.Worktree) []*task.Problem {
+	var problems []*task.Problem
+	for _, dir := range m.mergeTmpDirs() {
+		stamps, _ := filepath.Glob(filepath.Join(dir, "merge-*"+place.StampSuffix))
+		for _, stamp := range stamps {
+			path := strings.TrimSuffix(stamp, place.StampSuffix)
+			pid, ok := m.mergeWorktreePID(path)
+			if _, err := os.Lstat(path); !ok || err == nil || task.FindWorktree(wts, path) != nil {
+				continue // its worktree is there (or being made): judged with it
+			}
+			age, alive := pidNamedAge(pid, stamp, stamp)
+			if alive {
+				continue
+			}
+			problems = append(problems, &task.Problem{Kind: task.LeftoverMerge, Path: stamp, Age: age,
+				Detail: "git wt merge was stopped before it made its temporary worktree, and left this note of who it was",
+				Fix:    "delete the note",
+				FixWith: func(context.Context, bool) error {
+					os.Remove(stamp)
+					os.Remove(dir) // only if empty
+					return nil
+				}})
 		}
 	}
-	return 0, false
+	return problems
 }
 
 // pidNamedAge judges a folder git-wt names after the process that made
 // it (a merge's temporary worktree, a removal's folder in the trash): in
-// use when its maker lives; -1 (any age) when the stamp file beside it
-// (a merge's) proves its maker dead; else the folder's age, for
+// use when the stamp file beside it (a merge's) says its maker lives; -1
+// (any age) when it proves its maker dead; else the folder's age, for
 // wt.orphanGrace — a pid in a name carries no host, boot or PID
-// namespace, so it never proves its maker dead (SPEC §15).
+// namespace, so it proves nothing either way (SPEC §15: the process 1 of
+// a sandbox's namespace is this one's init).
 func pidNamedAge(pid int, path, stamp string) (time.Duration, bool) {
 	id, err := proc.ReadStamp(stamp)
 	if err != nil || id.PID != pid {
-		id = proc.ID{PID: pid, Host: proc.Self().Host}
+		return folderAge(path), false
 	}
 	switch proc.Check(id) {
 	case proc.Alive:
@@ -267,11 +311,16 @@ func pidNamedAge(pid int, path, stamp string) (time.Duration, bool) {
 	case proc.Dead:
 		return -1, false
 	}
+	return folderAge(path), false
+}
+
+// folderAge is how long ago the folder (or file) at path last changed.
+func folderAge(path string) time.Duration {
 	st, err := os.Lstat(path)
 	if err != nil {
-		return 0, false
+		return 0
 	}
-	return time.Since(st.ModTime()), false
+	return time.Since(st.ModTime())
 }
 
 // taskBranches lists the branches whose names start with wt.branchPrefix

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 
@@ -216,23 +217,27 @@ func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(m.Place.OwnFolder(baseDir, place.MergeTmpDir), fmt.Sprintf("merge-%d", os.Getpid()))
-	// The stamp beside it lets doctor prove this process dead (SPEC §15).
-	// It lives only while the worktree does: written after the add, gone
-	// before the removal, so that a kill leaves no stamp without its
-	// worktree (a worktree without its stamp waits out wt.orphanGrace).
+	// The pid alone is no name: in PID namespaces of their own, two merges
+	// may both be process 1.
+	dir := filepath.Join(m.Place.OwnFolder(baseDir, place.MergeTmpDir), fmt.Sprintf("merge-%d-%08x", os.Getpid(), rand.Uint32()))
+	// The stamp beside it lets doctor prove this process dead (SPEC §15);
+	// doctor also removes a stamp whose merge died before its worktree
+	// was made.
 	stamp := place.StampOf(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o777); err == nil {
+		proc.WriteStamp(stamp)
+	}
 	err = add(dir)
 	defer func() {
-		os.Remove(stamp)
 		if err := m.DropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)
+		} else {
+			os.Remove(stamp)
 		}
 		os.Remove(filepath.Dir(dir)) // only if empty
 	}()
 	if err != nil {
 		return exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", what, dir, err)
 	}
-	proc.WriteStamp(stamp)
 	return fn(dir)
 }

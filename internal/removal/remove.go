@@ -271,8 +271,22 @@ func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 		if err := m.inUse(rec, r, rec.Path, ""); err != nil {
 			return KeptInUse, err
 		}
+		if n, err := m.SubmoduleOnlyCommits(ctx, rec.Path); err != nil || n > 0 {
+			return KeptUnmerged, m.refuseSubmoduleCommits(rec, r, n, err)
+		}
 	}
 	return Deleted, nil
+}
+
+// refuseSubmoduleCommits is the refusal of a task whose submodules hold
+// n commits that exist nowhere else (or that cannot be counted: err):
+// the removal would delete them with the task's module repositories.
+func (m *Remover) refuseSubmoduleCommits(rec *record.Record, r *Removal, n int, err error) error {
+	if err != nil {
+		return m.Refuse(rec, "unmerged-submodule", "cannot tell whether the submodules of %s hold commits that exist nowhere else (%v), so it was kept: use --force to remove it anyway", rec.Path, err)
+	}
+	r.Unmerged = n
+	return m.Refuse(rec, "unmerged-submodule", "the submodules of %s hold %d %s nowhere else (not pushed, not in the main worktree's submodules): push or fetch %s into the main worktree's submodule, or use --force to delete %[4]s", rec.Path, n, text.Plural(n, "commit that exists", "commits that exist"), text.Plural(n, "it", "them"))
 }
 
 // startDirtyCount starts counting the changes in the worktree at path

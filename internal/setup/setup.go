@@ -92,6 +92,16 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 	}
 	defer log.Close()
 	fmt.Fprintf(log, "git-wt: setting up task %q in %s (%s)\n", rec.Task, rec.Path, start.Format(time.RFC3339))
+	if p.submodules {
+		// First: the copies and the init commands may need them.
+		if err := m.readySubmodules(ctx, rec.Path, log); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(log, "git-wt: %v\n", err)
+			return m.settle(ctx, e, record.InitFailed, err.Error())
+		}
+	}
 	if err := m.prepareFiles(ctx, rec, p.copies, log); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -135,10 +145,11 @@ type Plan struct {
 	o              Options
 	run, untrusted []string // the init commands, trusted or not
 	copies         bool     // wt.copy or .worktreeinclude files to copy
+	submodules     bool     // the main worktree's submodules to give the worktree
 }
 
 func (m *Handler) PlanSetup(o Options) Plan {
-	p := Plan{o: o, copies: o.Copy && m.hasCopyPatterns()}
+	p := Plan{o: o, copies: o.Copy && m.hasCopyPatterns(), submodules: m.Settings.WantsSubmodules()}
 	if o.Init {
 		p.run, p.untrusted = m.Settings.InitCommands()
 	}
@@ -146,7 +157,9 @@ func (m *Handler) PlanSetup(o Options) Plan {
 }
 
 // Empty says the setup has nothing to copy or run.
-func (p Plan) Empty() bool { return !p.copies && len(p.run) == 0 && len(p.untrusted) == 0 }
+func (p Plan) Empty() bool {
+	return !p.copies && !p.submodules && len(p.run) == 0 && len(p.untrusted) == 0
+}
 
 // SettleEmpty is the one change an empty setup makes to the record.
 func (p Plan) SettleEmpty(rec *record.Record) {

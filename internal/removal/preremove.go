@@ -57,4 +57,3 @@ func runLocked(f func() error) error {
 	}()
 	return <-done
 }
-

@@ -126,3 +126,37 @@ func TestRmReapRefusesWhenItCannotSee(t *testing.T) {
 		t.Fatal("rm --reap signalled a process it could not see as in the worktree")
 	}
 }
+
+// wt.symlink links an ignored folder of the main worktree into each task
+// (SPEC §17), kept out of the task's status, and rm deletes the link,
+// never what it points to.
+func TestSymlinkLinksAnIgnoredFolder(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write(".gitignore", "node_modules/\n")
+	s.Git(s.Repo, "commit", "-q", "-am", "ignore node_modules")
+	s.Write("node_modules/dep/index.js", "x\n")
+	s.Git(s.Repo, "config", "wt.symlink", "node_modules")
+	path := s.MustWT("new", "T").Out()
+	link := filepath.Join(path, "node_modules")
+	if target, err := os.Readlink(link); err != nil || target != filepath.Join(s.Repo, "node_modules") {
+		t.Fatalf("node_modules in the task: %q, %v", target, err)
+	}
+	if st := s.Git(path, "status", "--porcelain"); st != "" {
+		t.Fatalf("the link makes the task dirty: %q", st)
+	}
+	if r := s.WT("rm", "T"); r.Code != 0 {
+		t.Fatalf("rm: %s", r)
+	}
+	if !testutil.Exists(filepath.Join(s.Repo, "node_modules", "dep", "index.js")) {
+		t.Fatal("rm deleted the main worktree's folder through the link")
+	}
+	// From an untrusted .gitwt: nothing is linked.
+	s.Git(s.Repo, "config", "--unset", "wt.symlink")
+	s.Write(".gitwt", "[wt]\n\tsymlink = node_modules\n")
+	s.Git(s.Repo, "add", ".gitwt")
+	s.Git(s.Repo, "commit", "-q", "-m", "gitwt")
+	path = s.MustWT("new", "U").Out()
+	if _, err := os.Lstat(filepath.Join(path, "node_modules")); err == nil {
+		t.Fatal("an untrusted .gitwt's wt.symlink was linked")
+	}
+}

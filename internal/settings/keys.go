@@ -48,6 +48,7 @@ var Table = []Setting{
 	{Name: "wt.submodules", Default: "auto", Meaning: "a new task's submodules: auto (the ones the main worktree has initialised, recursively, at the task's commits, cloned from the main worktree's module repositories with their objects hard-linked: no network), true (auto's, and every other submodule from its URL), false (none)",
 		read: func(s *Settings, v string) error { return s.parseSubmodules(v) }},
 	{Name: "wt.preRemove", Runs: true, Meaning: "multi-valued; shell commands run (sh -c) in a task's worktree, with its environment, before rm, merge cleanup or gc removes it (docker compose down); one that fails keeps the task (exit 3) unless rm --force"},
+	{Name: "wt.symlink", Runs: true, Meaning: "multi-valued; ignored directories of the main worktree (node_modules) that each new task gets as a symlink to the main worktree's rather than a copy: shared, so a change in one task changes every task's (see the README)"},
 	boolean("wt.composeProject", "true", "each task's environment has COMPOSE_PROJECT_NAME=<repo>-<slug> (lower case letters, digits, _ and -), so that two tasks' docker compose up never share containers", func(s *Settings) *bool { return &s.ComposeProject }),
 	duration("wt.poolMaxAge", "1d", "gc drains pool entries older than this, then refills the pool", func(s *Settings) *time.Duration { return &s.PoolMaxAge }),
 	count("wt.poolMaxBehind", "100", "gc drains pool entries more commits than this behind their base, then refills the pool", func(s *Settings) *int { return &s.PoolMaxBehind }),

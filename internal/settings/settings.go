@@ -426,3 +426,21 @@ func (s *Settings) WantsSubmodules() bool {
 func (s *Settings) PreRemoveCommands() (run, untrusted []string) {
 	return s.commands(s.All("wt.preRemove"))
 }
+
+// SymlinkDirs are the directories of wt.symlink that each new task links
+// to the main worktree's, cleaned, and those from an untrusted .gitwt,
+// which are not linked (a link reaches beyond the worktree). A value that
+// is no directory inside the worktree is left out with a warning.
+func (s *Settings) SymlinkDirs() (link, untrusted []string) {
+	link, untrusted = s.commands(s.All("wt.symlink"))
+	kept := link[:0]
+	for _, dir := range link {
+		clean, err := CleanSparseDir(dir)
+		if err != nil {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("wt.symlink %v: ignored", err))
+			continue
+		}
+		kept = append(kept, clean)
+	}
+	return kept, untrusted
+}

@@ -131,3 +131,91 @@ func gitPath(t *testing.T) string {
 	t.Skip("no git on PATH")
 	return ""
 }
+
+func TestGCMergedRemovesTheTasksTheForgeMerged(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withRemote(s)
+	s.Git(s.Repo, "push", "-q", "origin", "main")
+	paths := map[string]string{}
+	for _, id := range []string{"A", "B", "C", "D"} {
+		paths[id] = s.MustWT("new", id).Out()
+		commitFile(s, paths[id], id+".txt", id, "work on "+id)
+	}
+	s.MustWT("pr", "A", "--set-url", "https://github.com/octo/repo/pull/1")
+	s.Write(filepath.Join(paths["B"], "wip.txt"), "not committed")
+	gh, log, _ := withGh(t, s)
+	list := filepath.Join(t.TempDir(), "list.json")
+	s.Write(list, `[
+{"createdAt":"2026-01-05T00:00:00Z","headRefName":"wt/D","number":4,"state":"OPEN","title":"D","url":"https://github.com/octo/repo/pull/4"},
+{"createdAt":"2026-01-04T00:00:00Z","headRefName":"wt/C","number":3,"state":"CLOSED","title":"C","url":"https://github.com/octo/repo/pull/3"},
+{"createdAt":"2026-01-03T00:00:00Z","headRefName":"wt/B","number":2,"state":"MERGED","title":"B","url":"https://github.com/octo/repo/pull/2"},
+{"createdAt":"2026-01-02T00:00:00Z","headRefName":"elsewhere","number":1,"state":"MERGED","title":"A","url":"https://github.com/octo/repo/pull/1"}
+]`)
+	gh = withVars(gh, "GH_LIST="+list)
+
+	r := gh.WT("gc", "--merged", "--dry-run", "--json")
+	var doc struct {
+		Merged []struct{ Task, Reason, Outcome string }
+	}
+	if r.Code != 0 || json.Unmarshal([]byte(r.Stdout), &doc) != nil {
+		t.Fatalf("gc --merged --dry-run: %s", r)
+	}
+	outcomes := map[string]string{}
+	for _, m := range doc.Merged {
+		outcomes[m.Task] = m.Outcome
+	}
+	if outcomes["A"] != "would remove" || !strings.HasPrefix(outcomes["B"], "kept") || len(outcomes) != 2 {
+		t.Errorf("gc --merged --dry-run said %v", outcomes)
+	}
+	for id, p := range paths {
+		if !testutil.Exists(p) {
+			t.Fatalf("a dry run removed %s", id)
+		}
+	}
+	if pr, _ := forgeRecord(t, s, "B"); pr != nil {
+		t.Errorf("a dry run recorded %v", pr)
+	}
+
+	os.Remove(log)
+	r = gh.WT("gc", "--merged")
+	if r.Code != 0 {
+		t.Fatalf("gc --merged: %s", r)
+	}
+	if data, _ := os.ReadFile(log); string(data) != "pr list --state all --limit 1000 --json number,url,title,state,createdAt,headRefName\n" {
+		t.Errorf("gh was asked, once each:\n%s", data)
+	}
+	gone(t, s, "A", paths["A"])
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/A") {
+		t.Error("the branch of a task whose PR was merged was kept")
+	}
+	for _, id := range []string{"B", "C", "D"} {
+		if !testutil.Exists(paths[id]) {
+			t.Errorf("gc --merged removed %s", id)
+		}
+	}
+	if pr, _ := forgeRecord(t, s, "B"); pr["number"] != 2.0 || pr["state"] != "MERGED" || pr["created_at"] != "2026-01-03T00:00:00Z" {
+		t.Errorf("B's PR, found by its branch, recorded as %v", pr)
+	}
+	if pr, _ := forgeRecord(t, s, "D"); pr["state"] != "OPEN" {
+		t.Errorf("D's PR recorded as %v", pr)
+	}
+
+	// --closed: C's PR was closed; once its commits are pushed, it goes.
+	if r := gh.WT("gc", "--merged", "--closed"); r.Code != 0 || !testutil.Exists(paths["C"]) {
+		t.Fatalf("gc --closed of a task with unpushed commits: %s", r)
+	}
+	s.MustWT("push", "C")
+	if r := gh.WT("gc", "--closed"); r.Code != 0 || testutil.Exists(paths["C"]) {
+		t.Fatalf("gc --closed of a pushed task whose PR was closed: %s", r)
+	}
+
+	// wt.gcMerged makes plain gc do it; offline, gc says so in one line.
+	os.Remove(filepath.Join(paths["B"], "wip.txt"))
+	s.Git(s.Repo, "config", "wt.gcMerged", "true")
+	if r := withVars(gh, "GH_OFFLINE=1").WT("gc"); r.Code != 1 || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+		t.Fatalf("gc with wt.gcMerged offline: %s", r)
+	}
+	if r := gh.WT("gc"); r.Code != 0 || testutil.Exists(paths["B"]) {
+		t.Fatalf("gc with wt.gcMerged: %s", r)
+	}
+}

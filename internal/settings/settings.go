@@ -89,6 +89,7 @@ type Settings struct {
 	SparseInherit    bool     // wt.sparseInherit
 	Submodules       string   // wt.submodules: auto, true or false
 	ComposeProject   bool     // wt.composeProject
+	GCMerged         bool     // wt.gcMerged: gc also does gc --merged
 	MaxTotalSize     int64
 	Init             []Value // trust decided by scope; see InitCommands
 	Copy             []string

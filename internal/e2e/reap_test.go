@@ -7,6 +7,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -158,5 +159,21 @@ func TestSymlinkLinksAnIgnoredFolder(t *testing.T) {
 	path = s.MustWT("new", "U").Out()
 	if _, err := os.Lstat(filepath.Join(path, "node_modules")); err == nil {
 		t.Fatal("an untrusted .gitwt's wt.symlink was linked")
+	}
+}
+
+// The shell that runs rm --reap from inside the worktree is its caller:
+// never signalled, and the removal refuses as without --reap.
+func TestRmReapNeverEndsItsCaller(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	cmd := exec.Command("sh", "-c", `cd "$0" && git-wt rm --reap T; echo "still here $?"`, path)
+	cmd.Env = s.Env
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "still here 3") || !strings.Contains(string(out), "working directory of the shell") {
+		t.Fatalf("rm --reap from inside the worktree: %v\n%s", err, out)
+	}
+	if !testutil.Exists(path) {
+		t.Fatal("rm --reap removed the worktree its caller works in")
 	}
 }

@@ -202,11 +202,7 @@ func benchNew(env []string, root, where string) []row {
 	makeRepo(env, repo, 5000, 200)
 	blob := output(env, repo, "hash-object", "-w", "--stdin")
 	wtD, gitD := interleave(*rounds,
-		func(i int) time.Duration {
-			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-			return d
-		},
+		wtNew(env, repo),
 		func(i int) time.Duration {
 			p := plainWorktree(repo, i)
 			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
@@ -232,11 +228,7 @@ func benchSubmodules(env []string, root string) []row {
 	}
 	git(env, repo, "commit", "-q", "-m", "submodules")
 	wtD, gitD := interleave(*rounds,
-		func(i int) time.Duration {
-			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-			return d
-		},
+		wtNew(env, repo),
 		func(i int) time.Duration {
 			p := plainWorktree(repo, i)
 			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
@@ -245,6 +237,15 @@ func benchSubmodules(env []string, root string) []row {
 			return d
 		})
 	return []row{ratioRow("new, 2 submodules of 1,000 files", 1.00, wtD, gitD)}
+}
+
+// wtNew times git wt new of task t<i> (then removes it, untimed).
+func wtNew(env []string, repo string) func(i int) time.Duration {
+	return func(i int) time.Duration {
+		d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
+		wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
+		return d
+	}
 }
 
 func benchPath(env []string, root string) []row {

@@ -156,3 +156,26 @@ func TestAPoolClaimGetsItsSubmodulesAfterTheMove(t *testing.T) {
 	}
 	clean(t, s, path)
 }
+
+// wt.submodules false gives a task none; true also the one the main
+// worktree lacks, from its URL.
+func TestSubmodulesSetting(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	submoduleRepos(t, s)
+	s.Git(s.Repo, "config", "wt.submodules", "false")
+	path := s.MustWT("new", "none").Out()
+	if testutil.Exists(filepath.Join(path, "lib", "lib.txt")) {
+		t.Error("wt.submodules false, yet lib was checked out")
+	}
+	s.Git(s.Repo, "config", "wt.submodules", "true")
+	path = s.MustWT("new", "all").Out()
+	for _, f := range []string{"lib/lib.txt", "lib/deep/deep.txt", "tool/tool.txt", "other/other.txt"} {
+		if !testutil.Exists(filepath.Join(path, f)) {
+			t.Errorf("wt.submodules true: %s is not checked out", f)
+		}
+	}
+	s.Git(s.Repo, "config", "wt.submodules", "sometimes")
+	if r := s.WT("new", "bad"); r.Code != 1 || !strings.Contains(r.Stderr, "bad config wt.submodules") { // as every bad value
+		t.Errorf("a bad wt.submodules: %s", r)
+	}
+}

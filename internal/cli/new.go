@@ -43,6 +43,9 @@ func newCommand(e *env) *cli.Command {
 			if c.IsSet("pr") && c.IsSet("issue") {
 				return exitcode.Usagef("--pr and --issue each say where the task starts: give one")
 			}
+			if c.IsSet("pr") && (c.IsSet("branch") || c.IsSet("base")) {
+				return exitcode.Usagef("--pr takes the pull request's branch and base: leave --branch and --base out")
+			}
 			m, err := e.manager(c.Context, "new")
 			if err != nil {
 				return err

@@ -123,6 +123,10 @@ func TestRmKeepsATaskWithSubmoduleWork(t *testing.T) {
 	if r := s.WT("rm", "T"); r.Code != 3 || !strings.Contains(r.Stderr, "uncommitted") {
 		t.Fatalf("rm of a task with a dirty submodule: %s", r)
 	}
+	commitFile(s, s.Repo, "later.txt", "x", "the base moves on")
+	if outcomes, _ := syncJSON(t, s, 3, "T"); outcomes["T"] != "skipped_dirty" {
+		t.Fatalf("sync of a task with a dirty submodule: %v", outcomes)
+	}
 	// Committed in the submodule and in the task: the commit exists only
 	// in the task's module repository.
 	s.Git(lib, "commit", "-q", "-am", "lib work")

@@ -76,6 +76,7 @@ func main() {
 		{"sparse-100k", func(env []string) []row { return benchSparseBig(env, root) }},
 		{"pool", func(env []string) []row { return benchPool(env, root) }},
 		{"pool-100k", func(env []string) []row { return benchPoolBig(env, root) }},
+		{"submodules", func(env []string) []row { return benchSubmodules(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue
@@ -201,11 +202,7 @@ func benchNew(env []string, root, where string) []row {
 	makeRepo(env, repo, 5000, 200)
 	blob := output(env, repo, "hash-object", "-w", "--stdin")
 	wtD, gitD := interleave(*rounds,
-		func(i int) time.Duration {
-			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-			return d
-		},
+		wtNew(env, repo),
 		func(i int) time.Duration {
 			p := plainWorktree(repo, i)
 			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
@@ -214,6 +211,41 @@ func benchNew(env []string, root, where string) []row {
 			return d
 		})
 	return []row{ratioRow("new, 5,000 files ("+where+")", 1.10, wtD, gitD)}
+}
+
+// benchSubmodules measures new in a repository with two initialised
+// submodules of 1,000 files each against what plain git needs for the
+// same worktree: git worktree add, then git submodule update --init
+// (which clones each module again from its URL, here a local path, the
+// cheapest case for git). SPEC §17's bar: not slower.
+func benchSubmodules(env []string, root string) []row {
+	dir := filepath.Join(root, "submodules")
+	repo := filepath.Join(dir, "repo")
+	makeRepo(env, repo, 500, 50)
+	for _, name := range []string{"liba", "libb"} {
+		makeRepo(env, filepath.Join(dir, name), 1000, 50)
+		git(env, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", filepath.Join(dir, name), name)
+	}
+	git(env, repo, "commit", "-q", "-m", "submodules")
+	wtD, gitD := interleave(*rounds,
+		wtNew(env, repo),
+		func(i int) time.Duration {
+			p := plainWorktree(repo, i)
+			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
+			d += git(env, p, "-c", "protocol.file.allow=always", "submodule", "update", "-q", "--init")
+			git(env, repo, "worktree", "remove", "--force", "--force", p)
+			return d
+		})
+	return []row{ratioRow("new, 2 submodules of 1,000 files", 1.00, wtD, gitD)}
+}
+
+// wtNew times git wt new of task t<i> (then removes it, untimed).
+func wtNew(env []string, repo string) func(i int) time.Duration {
+	return func(i int) time.Duration {
+		d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
+		wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
+		return d
+	}
 }
 
 func benchPath(env []string, root string) []row {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/policy"
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/workflow"
 )
 
 func gcCommand(e *env) *cli.Command {
@@ -24,6 +26,8 @@ func gcCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "max-age", Usage: "remove worktrees unused for longer than `DUR` (7d, 36h); overrides wt.maxAge"},
 			&cli.IntFlag{Name: "max-count", Usage: "keep at most `N` task worktrees; overrides wt.maxCount"},
 			&cli.BoolFlag{Name: "force", Usage: "also delete dirty orphans, and prune when most worktrees look missing"},
+			&cli.BoolFlag{Name: "merged", Usage: "ask gh once for the tasks' pull requests, record their states, and remove the clean tasks whose PR was merged (default: wt.gcMerged)"},
+			&cli.BoolFlag{Name: "closed", Usage: "with --merged, also remove the clean tasks whose PR was closed and whose commits are all pushed"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -51,6 +55,14 @@ func gcCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			var merged []removal.Retained
+			if c.Bool("merged") || c.Bool("closed") || !c.IsSet("merged") && m.Settings.GCMerged {
+				// First: a task the forge merged goes as merged, not by age.
+				mo := workflow.MergedOptions{Closed: c.Bool("closed"), DryRun: o.DryRun}
+				if merged, err = e.handlers(m).workflow.CleanMergedPRs(c.Context, mo); err != nil {
+					return err
+				}
+			}
 			report, err := e.handlers(m).policy.GC(c.Context, o)
 			if err != nil {
 				return err
@@ -60,10 +72,14 @@ func gcCommand(e *env) *cli.Command {
 				report.Retention = nonNil(report.Retention)
 				return writeJSON(e.stdout, struct {
 					*policy.GCReport
-					Pool []poolDrainView `json:"pool"`
-				}{report, poolDrainViews(c.Context, report.Pool)})
+					Pool   []poolDrainView    `json:"pool"`
+					Merged []removal.Retained `json:"merged,omitempty"`
+				}{report, poolDrainViews(c.Context, report.Pool), merged})
 			}
-			if len(report.Orphans)+len(report.Retention)+len(report.Pool) == 0 {
+			for _, r := range merged {
+				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("merged"), r.Path, r.Reason, r.Outcome)
+			}
+			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(merged) == 0 {
 				e.infof("nothing to clean")
 			}
 			for _, d := range report.Pool {

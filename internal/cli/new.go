@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 
+	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/lifecycle"
+	"github.com/git-wt/git-wt/internal/workflow"
 	"github.com/urfave/cli/v2"
 )
 
@@ -12,10 +15,14 @@ func newCommand(e *env) *cli.Command {
 		Name:      "new",
 		Aliases:   []string{"create", "add"},
 		Usage:     "create a branch and worktree for a task and print the worktree's path",
-		ArgsUsage: "TASK",
+		ArgsUsage: "[TASK]",
 		Description: "TASK is any text (TASK-123, \"fix: bug #123\"). The branch is wt.branchPrefix " +
 			"plus the task's slug and the worktree goes to wt.baseDir/<slug>. If the task exists " +
-			"already, its path is printed again (exit 0): an agent that restarts resumes there.",
+			"already, its path is printed again (exit 0): an agent that restarts resumes there. " +
+			"--pr N (through gh): task pr-N unless named, on the pull request's head branch (a fork's is " +
+			"fetched into the task's branch), based on its base, the PR recorded. --issue N: task issue-N " +
+			"unless named, on wt.branchPrefix plus the slug of the issue's title, the issue recorded. " +
+			"Without gh, or offline: exit 1, nothing made.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "branch", Usage: "use branch `B` (created if missing) instead of wt.branchPrefix+slug"},
 			&cli.StringFlag{Name: "base", Usage: "start from `REF` (default: the branch checked out in the main worktree)"},
@@ -23,21 +30,38 @@ func newCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "no-init", Usage: "do not run the init command"},
 			&cli.BoolFlag{Name: "no-copy", Usage: "do not copy wt.copy files"},
 			&cli.StringSliceFlag{Name: "sparse", Usage: "check out only directory `DIR` and the files at the root (repeatable; default: wt.sparse, else the current worktree's)"},
+			&cli.IntFlag{Name: "pr", Usage: "start from pull request `N` (gh): its head branch, its base, the PR recorded"},
+			&cli.IntFlag{Name: "issue", Usage: "start from issue `N` (gh): a branch named after its title, the issue recorded"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
-			id, err := oneArg(c, "TASK")
-			if err != nil {
-				return err
+			fromForge := c.IsSet("pr") || c.IsSet("issue")
+			id := c.Args().First()
+			if c.NArg() > 1 || c.NArg() == 0 && !fromForge {
+				return exitcode.Usagef("git wt new takes exactly one TASK, or --pr N or --issue N and at most one TASK (see git wt new -h)")
+			}
+			if c.IsSet("pr") && c.IsSet("issue") {
+				return exitcode.Usagef("--pr and --issue each say where the task starts: give one")
+			}
+			if c.IsSet("pr") && (c.IsSet("branch") || c.IsSet("base")) {
+				return exitcode.Usagef("--pr takes the pull request's branch and base: leave --branch and --base out")
 			}
 			m, err := e.manager(c.Context, "new")
 			if err != nil {
 				return err
 			}
+			branch, base := c.String("branch"), c.String("base")
+			var fs *workflow.ForgeStart
+			if fromForge {
+				if fs, err = forgeStart(c, e.handlers(m).workflow, id); err != nil {
+					return err
+				}
+				id, branch, base = fs.TaskID, cmp.Or(branch, fs.Branch), cmp.Or(base, fs.Base)
+			}
 			res, err := e.handlers(m).lifecycle.Create(c.Context, lifecycle.CreateOptions{
 				TaskID: id,
-				Branch: c.String("branch"),
-				Base:   c.String("base"),
+				Branch: branch,
+				Base:   base,
 				Path:   c.String("path"),
 				NoInit: c.Bool("no-init"),
 				NoCopy: c.Bool("no-copy"),
@@ -45,6 +69,11 @@ func newCommand(e *env) *cli.Command {
 			})
 			if err != nil {
 				return err
+			}
+			if fs != nil {
+				if err := e.handlers(m).workflow.RecordForge(c.Context, res.Record, fs); err != nil {
+					return err
+				}
 			}
 			if res.Existed {
 				e.infof("task %q exists already: %s", id, res.Record.Path)
@@ -60,4 +89,12 @@ func newCommand(e *env) *cli.Command {
 			return err
 		},
 	}
+}
+
+// forgeStart asks gh for the pull request or issue new starts from.
+func forgeStart(c *cli.Context, flow *workflow.Flow, id string) (*workflow.ForgeStart, error) {
+	if c.IsSet("pr") {
+		return flow.FromPR(c.Context, c.Int("pr"), id)
+	}
+	return flow.FromIssue(c.Context, c.Int("issue"), id)
 }

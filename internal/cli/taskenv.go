@@ -13,7 +13,7 @@ import (
 func envCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "env",
-		Usage:     "print a task's environment: its WT_ variables and its ports",
+		Usage:     "print a task's environment: its WT_ variables, its ports and its COMPOSE_PROJECT_NAME",
 		ArgsUsage: "TASK",
 		Flags: []cli.Flag{jsonFlag,
 			&cli.BoolFlag{Name: "shell", Usage: "print export lines, for eval"},

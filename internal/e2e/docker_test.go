@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -165,5 +166,28 @@ func TestGitWorksInAContainerWithTheMountsOfDockerArgs(t *testing.T) {
 	r = inContainer(t, s, f.Mounts, f.Workdir, "0:0", "git status")
 	if r.Code == 0 || !strings.Contains(r.Stderr, "dubious ownership") {
 		t.Fatalf("git as a user who does not own the worktree must refuse it: %s", r)
+	}
+}
+
+// Two tasks' docker compose never share containers: each task's
+// environment names a Compose project of its own (SPEC §17).
+func TestEachTaskHasItsOwnComposeProject(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	valid := regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	names := map[string]bool{}
+	for _, id := range []string{"Fix Login", "fix-login"} {
+		path := s.MustWT("new", id).Out()
+		name := s.MustWT("exec", id, "--", "sh", "-c", `printf %s "$COMPOSE_PROJECT_NAME"`).Out()
+		if !valid.MatchString(name) || !strings.HasPrefix(name, "repo-") || names[name] {
+			t.Errorf("task %q in %s: COMPOSE_PROJECT_NAME %q", id, path, name)
+		}
+		names[name] = true
+		if env := s.MustWT("env", "--dotenv", id).Out(); !strings.Contains(env, "COMPOSE_PROJECT_NAME="+name+"\n") && !strings.HasSuffix(env, "COMPOSE_PROJECT_NAME="+name) {
+			t.Errorf("git wt env of %q lacks its project:\n%s", id, env)
+		}
+	}
+	s.Git(s.Repo, "config", "wt.composeProject", "false")
+	if env := s.MustWT("env", "--dotenv", "fix-login").Out(); strings.Contains(env, "COMPOSE_PROJECT_NAME") {
+		t.Errorf("wt.composeProject false, yet:\n%s", env)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,11 +64,8 @@ func (r Runner) View(ctx context.Context, selector string) (*record.PR, error) {
 	if err := json.Unmarshal(out, &v); err != nil {
 		return nil, fmt.Errorf("cannot read what gh pr view printed: %v", err)
 	}
-	if v.CreatedAt != nil {
-		utc := v.CreatedAt.UTC()
-		v.CreatedAt = &utc
-	}
-	return &record.PR{Number: v.Number, URL: v.URL, Title: v.Title, State: strings.ToUpper(v.State), CreatedAt: v.CreatedAt}, nil
+	pr := v.record()
+	return &pr, nil
 }
 
 // Installed reports ErrNotInstalled when there is no gh on PATH.
@@ -90,4 +88,85 @@ func (r Runner) run(ctx context.Context, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("gh %s failed (%v): %s", strings.Join(args[:2], " "), failed.Err, failed.Stderr)
 	}
 	return stdout.Bytes(), err
+}
+
+// headFields are the fields of `gh pr view --json` that `new --pr` reads.
+const headFields = "number,url,title,state,createdAt,headRefName,baseRefName,isCrossRepository"
+
+// Head is a pull request as `new --pr` needs it (SPEC §17): what a record
+// keeps, and where its commits are.
+type Head struct {
+	PR         record.PR
+	HeadBranch string // the branch the PR proposes, in the repository it comes from
+	BaseBranch string // the branch it targets
+	Fork       bool   // its head is in another repository: fetched as refs/pull/N/head
+}
+
+// PRHead reads pull request n with its branches.
+func (r Runner) PRHead(ctx context.Context, n int) (*Head, error) {
+	out, err := r.run(ctx, "pr", "view", strconv.Itoa(n), "--json", headFields)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		view
+		HeadRefName       string `json:"headRefName"`
+		BaseRefName       string `json:"baseRefName"`
+		IsCrossRepository bool   `json:"isCrossRepository"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil || v.HeadRefName == "" {
+		return nil, fmt.Errorf("cannot read what gh pr view printed: %v", err)
+	}
+	return &Head{PR: v.view.record(), HeadBranch: v.HeadRefName, BaseBranch: v.BaseRefName, Fork: v.IsCrossRepository}, nil
+}
+
+// Issue reads issue n: its number, URL and title.
+func (r Runner) Issue(ctx context.Context, n int) (*record.Issue, error) {
+	out, err := r.run(ctx, "issue", "view", strconv.Itoa(n), "--json", "number,url,title")
+	if err != nil {
+		return nil, err
+	}
+	var is record.Issue
+	if err := json.Unmarshal(out, &is); err != nil || is.Number == 0 {
+		return nil, fmt.Errorf("cannot read what gh issue view printed: %v", err)
+	}
+	return &is, nil
+}
+
+// Listed is a pull request as `gh pr list` says it, with its head branch.
+type Listed struct {
+	PR         record.PR
+	HeadBranch string
+}
+
+// AllPRs lists the repository's pull requests in every state, newest
+// first, with one gh call (gc --merged asks once, SPEC §17).
+func (r Runner) AllPRs(ctx context.Context) ([]Listed, error) {
+	out, err := r.run(ctx, "pr", "list", "--state", "all", "--limit", "1000", "--json", viewFields+",headRefName")
+	if err != nil {
+		return nil, err
+	}
+	var vs []struct {
+		view
+		HeadRefName string `json:"headRefName"`
+	}
+	if err := json.Unmarshal(out, &vs); err != nil {
+		return nil, fmt.Errorf("cannot read what gh pr list printed: %v", err)
+	}
+	list := make([]Listed, len(vs))
+	for i, v := range vs {
+		list[i] = Listed{PR: v.view.record(), HeadBranch: v.HeadRefName}
+	}
+	return list, nil
+}
+
+// record is what a task's record keeps of v: its state upper case, its
+// time in UTC.
+func (v view) record() record.PR {
+	pr := record.PR{Number: v.Number, URL: v.URL, Title: v.Title, State: strings.ToUpper(v.State)}
+	if v.CreatedAt != nil {
+		utc := v.CreatedAt.UTC()
+		pr.CreatedAt = &utc
+	}
+	return pr
 }

@@ -30,6 +30,40 @@ const (
 	envTempMark      = "# git-wt: the temporary file of a wt.envFile write; git wt new keeps the line below"
 )
 
+// symlinkMark is the comment above the line that keeps a wt.symlink
+// link out of every worktree's status: a pattern such as node_modules/
+// matches a directory, never the link that stands in its place.
+func symlinkMark(rel string) string {
+	return "# git-wt: the link of wt.symlink " + rel + "; git wt new keeps the line below"
+}
+
+// ExcludeSymlinks keeps one line for each link of wt.symlink (rels,
+// relative to every worktree's root) in info/exclude, and takes out the
+// lines of links no longer configured.
+func (r *Rules) ExcludeSymlinks(ctx context.Context, rels []string) error {
+	wanted := map[string]string{}
+	for _, rel := range rels {
+		if line, ok := anchoredLiteral(rel, false); ok {
+			wanted[symlinkMark(rel)] = line
+		}
+	}
+	_, lines := readExclude(r.excludeFile(), "")
+	for _, l := range lines {
+		if rel, ok := strings.CutPrefix(l, "# git-wt: the link of wt.symlink "); ok {
+			rel, _, _ = strings.Cut(rel, "; git wt new keeps")
+			if _, keep := wanted[symlinkMark(rel)]; !keep {
+				wanted[symlinkMark(rel)] = ""
+			}
+		}
+	}
+	for mark, line := range wanted {
+		if err := r.keepExcludeLine(ctx, mark, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // EnvFileTempSuffix names the temporary file beside wt.envFile that a
 // write renames over it: a kill before the rename leaves it behind, and
 // its own line in info/exclude keeps it out of the worktree's status

@@ -72,6 +72,13 @@ type PR struct {
 	CreatedAt *time.Time `json:"created_at,omitempty"`
 }
 
+// Issue is the issue a task was started from (new --issue).
+type Issue struct {
+	Number int    `json:"number"`
+	URL    string `json:"url,omitempty"`
+	Title  string `json:"title,omitempty"`
+}
+
 // Record is one task.
 type Record struct {
 	Task         string    `json:"task"`
@@ -85,6 +92,7 @@ type Record struct {
 	LastAccessAt time.Time `json:"last_access_at"`
 	Init         Init      `json:"init"`
 	PR           *PR       `json:"pr,omitempty"`
+	Issue        *Issue    `json:"issue,omitempty"`
 	Locked       bool      `json:"locked"`
 	LockReason   string    `json:"lock_reason,omitempty"`
 	// The owner: the process driving the task's present state change.

@@ -48,6 +48,10 @@ type RemoveOptions struct {
 	// and only that check: for an agent in a sandbox, which cannot see
 	// who works there, removing its own finished task (SPEC §15).
 	IgnoreInUse bool
+	// Reap ends the processes working in the worktree (SIGTERM, then
+	// SIGKILL) before it is removed, in place of refusing for them; never
+	// when they cannot be seen, never the callers (SPEC §17). Not Force.
+	Reap bool
 }
 
 // Outcome is what a removal did, or would do, with the worktree or with
@@ -70,23 +74,25 @@ const (
 	KeptCheckedOut Outcome = "kept_checked_out"
 	KeptByFlag     Outcome = "kept_by_flag"
 	KeptByConfig   Outcome = "kept_by_config"
+	KeptPreRemove  Outcome = "kept_pre_remove" // a wt.preRemove command failed
 	Failed         Outcome = "failed"
 )
 
 // Removal reports what rm did (or would do) with one task.
 type Removal struct {
-	Task            string  `json:"task"`
-	Slug            string  `json:"slug,omitempty"`
-	Path            string  `json:"path,omitempty"`
-	Branch          string  `json:"branch,omitempty"`
-	WorktreeOutcome Outcome `json:"worktree_outcome"`
-	BranchOutcome   Outcome `json:"branch_outcome,omitempty"`
-	Dirty           int     `json:"dirty,omitempty"`
-	Unmerged        int     `json:"unmerged_commits,omitempty"`
-	Err             error   `json:"-"`
-	branchSHA       string  // where the branch was when rm read it
-	callersAway     bool    // RemoveOptions.CallersAway, for the second look
-	ignoreInUse     bool    // RemoveOptions.IgnoreInUse, likewise
+	Task            string   `json:"task"`
+	Slug            string   `json:"slug,omitempty"`
+	Path            string   `json:"path,omitempty"`
+	Branch          string   `json:"branch,omitempty"`
+	WorktreeOutcome Outcome  `json:"worktree_outcome"`
+	BranchOutcome   Outcome  `json:"branch_outcome,omitempty"`
+	Dirty           int      `json:"dirty,omitempty"`
+	Unmerged        int      `json:"unmerged_commits,omitempty"`
+	Reaped          []Reaped `json:"reaped,omitempty"`
+	Err             error    `json:"-"`
+	branchSHA       string   // where the branch was when rm read it
+	callersAway     bool     // RemoveOptions.CallersAway, for the second look
+	ignoreInUse     bool     // RemoveOptions.IgnoreInUse, likewise
 }
 
 // Remove removes the task arg names: its worktree, then its branch when
@@ -183,6 +189,10 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		}
 		return r
 	}
+	if outcome, err := m.beforeRemoval(ctx, rec, o, r); err != nil {
+		r.WorktreeOutcome, r.Err = outcome, err
+		return r
+	}
 	task.Checkpoint(ctx, "rm:checked")
 	// From here on an interrupt lets the removal end, or put back what
 	// it did: a task is never left half removed by a Ctrl-C.
@@ -268,11 +278,62 @@ func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 			r.Dirty = n
 			return KeptDirty, m.Refuse(rec, "dirty", "%s has %d uncommitted %s: use --force to discard %s", rec.Path, n, text.Plural(n, "change", "changes"), text.Plural(n, "it", "them"))
 		}
-		if err := m.inUse(rec, r, rec.Path, ""); err != nil {
+		if err := m.inUse(rec, r, rec.Path, ""); err != nil && !o.Reap {
 			return KeptInUse, err
+		}
+		if n, err := m.SubmoduleOnlyCommits(ctx, rec.Path); err != nil || n > 0 {
+			return KeptUnmerged, m.refuseSubmoduleCommits(rec, r, n, err)
 		}
 	}
 	return Deleted, nil
+}
+
+// Reaped is a process rm --reap ended.
+type Reaped struct {
+	PID  int    `json:"pid"`
+	Name string `json:"name"`
+}
+
+// beforeRemoval does what ends a task's work before its worktree goes:
+// with Reap, the processes working there are ended; then the
+// wt.preRemove commands run there. Either refuses (exit 3, nothing
+// removed) when it could not.
+func (m *Remover) beforeRemoval(ctx context.Context, rec *record.Record, o RemoveOptions, r *Removal) (Outcome, error) {
+	if st, err := os.Lstat(rec.Path); err != nil || !st.IsDir() {
+		return "", nil // nothing there to end or to run in
+	}
+	if o.Reap {
+		ended, err := proc.Reap(rec.Path, proc.ReapGrace)
+		for _, u := range ended {
+			r.Reaped = append(r.Reaped, Reaped{PID: u.PID, Name: u.Name})
+		}
+		if len(ended) > 0 {
+			m.LogEvent(rec, "reaped", fmt.Sprintf("%d processes", len(ended)))
+		}
+		if err != nil {
+			return KeptInUse, m.Refuse(rec, "in-use", "%s: cannot end the processes working in it (%v), so nothing was removed: stop them yourself, then git wt rm %s", rec.Path, err, text.ShellQuote(rec.Task))
+		}
+		if !o.Force {
+			if err := m.inUse(rec, r, rec.Path, ""); err != nil {
+				return KeptInUse, err // a caller: never reaped
+			}
+		}
+	}
+	if err := m.preRemove(ctx, rec, o.Force); err != nil {
+		return KeptPreRemove, err
+	}
+	return "", nil
+}
+
+// refuseSubmoduleCommits is the refusal of a task whose submodules hold
+// n commits that exist nowhere else (or that cannot be counted: err):
+// the removal would delete them with the task's module repositories.
+func (m *Remover) refuseSubmoduleCommits(rec *record.Record, r *Removal, n int, err error) error {
+	if err != nil {
+		return m.Refuse(rec, "unmerged-submodule", "cannot tell whether the submodules of %s hold commits that exist nowhere else (%v), so it was kept: use --force to remove it anyway", rec.Path, err)
+	}
+	r.Unmerged = n
+	return m.Refuse(rec, "unmerged-submodule", "the submodules of %s hold %d %s nowhere else (not pushed, not in the main worktree's submodules): push or fetch %s into the main worktree's submodule, or use --force to delete %[4]s", rec.Path, n, text.Plural(n, "commit that exists", "commits that exist"), text.Plural(n, "it", "them"))
 }
 
 // startDirtyCount starts counting the changes in the worktree at path

@@ -41,6 +41,7 @@ type inspector interface {
 	DirtyCount(ctx context.Context, path string) (int, error)
 	Merged(ctx context.Context, rec *record.Record) (bool, error)
 	UnmergedCommits(ctx context.Context, rec *record.Record) (int, error)
+	SubmoduleOnlyCommits(ctx context.Context, dir string) (int, error)
 	Inspect(ctx context.Context, o inspect.LiveOptions) ([]inspect.Live, []git.Worktree, error)
 }
 

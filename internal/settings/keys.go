@@ -45,6 +45,12 @@ var Table = []Setting{
 	{Name: "wt.pool", Default: "0", Runs: true, Meaning: "how many spare checkouts the warm pool keeps ready, each made with wt.copy and wt.poolInit, for new to claim in place of a checkout (0: no pool); see git wt pool",
 		read: func(s *Settings, v string) error { return readCount(v, &s.Pool) }},
 	{Name: "wt.poolInit", Runs: true, Meaning: "multi-valued; shell commands run (sh -c) in each pool entry when it is made, for setup that does not depend on the task (installing dependencies); WT_MAIN, WT_BASE and WT_PATH are set; it must leave the entry clean, and what it makes must still work after a rename; it and what it starts end when its fill is killed"},
+	{Name: "wt.submodules", Default: "auto", Meaning: "a new task's submodules: auto (the ones the main worktree has initialised, recursively, at the task's commits, cloned from the main worktree's module repositories with their objects hard-linked: no network), true (auto's, and every other submodule from its URL), false (none)",
+		read: func(s *Settings, v string) error { return s.parseSubmodules(v) }},
+	{Name: "wt.preRemove", Runs: true, Meaning: "multi-valued; shell commands run (sh -c) in a task's worktree, with its environment, before rm, merge cleanup or gc removes it (docker compose down); one that fails keeps the task (exit 3) unless rm --force"},
+	{Name: "wt.symlink", Runs: true, Meaning: "multi-valued; ignored directories of the main worktree (node_modules) that each new task gets as a symlink to the main worktree's rather than a copy: shared, so a change in one task changes every task's (see the README)"},
+	trusted(boolean("wt.gcMerged", "false", "plain gc also does gc --merged: asks gh for the tasks' pull requests and removes the clean tasks whose PR was merged on the forge", func(s *Settings) *bool { return &s.GCMerged })),
+	boolean("wt.composeProject", "true", "each task's environment has COMPOSE_PROJECT_NAME=<repo>-<slug> (lower case letters, digits, _ and -), so that two tasks' docker compose up never share containers", func(s *Settings) *bool { return &s.ComposeProject }),
 	duration("wt.poolMaxAge", "1d", "gc drains pool entries older than this, then refills the pool", func(s *Settings) *time.Duration { return &s.PoolMaxAge }),
 	count("wt.poolMaxBehind", "100", "gc drains pool entries more commits than this behind their base, then refills the pool", func(s *Settings) *int { return &s.PoolMaxBehind }),
 	count("wt.staleAfter", "50", "list --json marks a task stale when its branch is more commits than this behind its base (git wt sync brings it up)", func(s *Settings) *int { return &s.StaleAfter }),
@@ -65,6 +71,13 @@ func text(name, def, meaning string, field func(*Settings) *string) Setting {
 		*field(s) = v
 		return nil
 	}}
+}
+
+// trusted marks k as one a committed .gitwt sets only once trusted: it
+// acts beyond the worktree (asks gh, say), though it runs no command.
+func trusted(k Setting) Setting {
+	k.Runs = true
+	return k
 }
 
 func count(name, def, meaning string, field func(*Settings) *int) Setting {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,6 +87,9 @@ type Settings struct {
 	PoolMaxBehind    int
 	Sparse           []string // wt.sparse: the directories new tasks check out
 	SparseInherit    bool     // wt.sparseInherit
+	Submodules       string   // wt.submodules: auto, true or false
+	ComposeProject   bool     // wt.composeProject
+	GCMerged         bool     // wt.gcMerged: gc also does gc --merged
 	MaxTotalSize     int64
 	Init             []Value // trust decided by scope; see InitCommands
 	Copy             []string
@@ -379,4 +383,65 @@ func (s *Settings) parseEnvFile(v string) error {
 	}
 	s.EnvFile = filepath.Clean(p)
 	return nil
+}
+
+// parseSubmodules reads wt.submodules: auto, or a boolean.
+func (s *Settings) parseSubmodules(v string) error {
+	if strings.EqualFold(strings.TrimSpace(v), "auto") {
+		s.Submodules = "auto"
+		return nil
+	}
+	on, err := ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("%q is not auto, true or false", v)
+	}
+	s.Submodules = strconv.FormatBool(on)
+	return nil
+}
+
+// WantsSubmodules says whether a new task's worktree gets submodules
+// (SPEC §17): with wt.submodules auto, when the main worktree has
+// initialised any (a submodule.<name>.url in the repository's config,
+// which its linked worktrees share).
+func (s *Settings) WantsSubmodules() bool {
+	switch s.Submodules {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	for key, values := range s.values {
+		if strings.HasPrefix(key, "submodule.") && strings.HasSuffix(key, ".url") {
+			for _, v := range values {
+				if v.Scope == ScopeLocal {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// PreRemoveCommands are InitCommands for wt.preRemove, run in a worktree
+// before it is removed.
+func (s *Settings) PreRemoveCommands() (run, untrusted []string) {
+	return s.commands(s.All("wt.preRemove"))
+}
+
+// SymlinkDirs are the directories of wt.symlink that each new task links
+// to the main worktree's, cleaned, and those from an untrusted .gitwt,
+// which are not linked (a link reaches beyond the worktree). A value that
+// is no directory inside the worktree is left out with a warning.
+func (s *Settings) SymlinkDirs() (link, untrusted []string) {
+	link, untrusted = s.commands(s.All("wt.symlink"))
+	kept := link[:0]
+	for _, dir := range link {
+		clean, err := CleanSparseDir(dir)
+		if err != nil {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("wt.symlink %v: ignored", err))
+			continue
+		}
+		kept = append(kept, clean)
+	}
+	return kept, untrusted
 }

@@ -92,7 +92,17 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 	}
 	defer log.Close()
 	fmt.Fprintf(log, "git-wt: setting up task %q in %s (%s)\n", rec.Task, rec.Path, start.Format(time.RFC3339))
-	if err := m.prepareFiles(ctx, rec, p.copies, log); err != nil {
+	if p.submodules {
+		// First: the copies and the init commands may need them.
+		if err := m.readySubmodules(ctx, rec.Path, log); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(log, "git-wt: %v\n", err)
+			return m.settle(ctx, e, record.InitFailed, err.Error())
+		}
+	}
+	if err := m.prepareFiles(ctx, rec, p, log); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -118,11 +128,18 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 	return m.settle(ctx, e, record.InitSuccess, "")
 }
 
-// prepareFiles copies the ignored files of wt.copy, then writes wt.envFile:
-// in that order, because the copy never overwrites a file, so that the
-// user's own env file (copied) keeps its lines and gets git-wt's block.
-func (m *Handler) prepareFiles(ctx context.Context, rec *record.Record, copies bool, log io.Writer) error {
-	if copies {
+// prepareFiles links the folders of wt.symlink, copies the ignored files
+// of wt.copy, then writes wt.envFile: in that order, because the copy
+// never overwrites a file, so that a linked folder is not copied too and
+// the user's own env file (copied) keeps its lines and gets git-wt's
+// block.
+func (m *Handler) prepareFiles(ctx context.Context, rec *record.Record, p Plan, log io.Writer) error {
+	if p.links {
+		if err := m.linkDirs(ctx, rec.Path, log); err != nil {
+			return err
+		}
+	}
+	if p.copies {
 		if err := m.copyFiles(ctx, rec.Path, log); err != nil {
 			return err
 		}
@@ -135,10 +152,13 @@ type Plan struct {
 	o              Options
 	run, untrusted []string // the init commands, trusted or not
 	copies         bool     // wt.copy or .worktreeinclude files to copy
+	submodules     bool     // the main worktree's submodules to give the worktree
+	links          bool     // wt.symlink folders to link
 }
 
 func (m *Handler) PlanSetup(o Options) Plan {
-	p := Plan{o: o, copies: o.Copy && m.hasCopyPatterns()}
+	p := Plan{o: o, copies: o.Copy && m.hasCopyPatterns(), submodules: m.Settings.WantsSubmodules(),
+		links: len(m.Settings.All("wt.symlink")) > 0}
 	if o.Init {
 		p.run, p.untrusted = m.Settings.InitCommands()
 	}
@@ -146,7 +166,9 @@ func (m *Handler) PlanSetup(o Options) Plan {
 }
 
 // Empty says the setup has nothing to copy or run.
-func (p Plan) Empty() bool { return !p.copies && len(p.run) == 0 && len(p.untrusted) == 0 }
+func (p Plan) Empty() bool {
+	return !p.copies && !p.submodules && !p.links && len(p.run) == 0 && len(p.untrusted) == 0
+}
 
 // SettleEmpty is the one change an empty setup makes to the record.
 func (p Plan) SettleEmpty(rec *record.Record) {

@@ -1,7 +1,10 @@
 package task
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -12,14 +15,47 @@ import (
 // OwnEnv is what git-wt adds to a task's environment: the WT_ variables
 // and its ports (git wt env prints it).
 func (m *Manager) OwnEnv(rec *record.Record) []string {
-	return append([]string{
+	env := []string{
 		"WT_TASK=" + rec.Task,
 		"WT_SLUG=" + rec.Slug,
 		"WT_BRANCH=" + rec.Branch,
 		"WT_PATH=" + rec.Path,
 		"WT_MAIN=" + m.Repo.MainDir,
 		"WT_BASE=" + rec.Base,
-	}, PortEnv(rec)...)
+	}
+	if m.Settings == nil || m.Settings.ComposeProject {
+		env = append(env, "COMPOSE_PROJECT_NAME="+ComposeProject(filepath.Base(m.Repo.MainDir), rec.Slug))
+	}
+	return append(env, PortEnv(rec)...)
+}
+
+// ComposeProject is a task's Docker Compose project name (SPEC §17):
+// <repo>-<slug> reduced to what Compose allows — lower case letters,
+// digits, _ and -, starting with a letter or digit. Any other character
+// becomes -; when that changed anything (a slug with upper case, a dot or
+// a non-ASCII letter), 8 hex digits of the slug's SHA-256 follow, so that
+// two slugs that reduce alike (Foo and foo, a.b and a-b) still get two
+// projects.
+func ComposeProject(repo, slug string) string {
+	want := repo + "-" + slug
+	var b strings.Builder
+	for _, r := range want {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r - 'A' + 'a')
+		default:
+			b.WriteByte('-')
+		}
+	}
+	name := strings.TrimLeft(b.String(), "_-")
+	if name != want {
+		sum := sha256.Sum256([]byte(slug))
+		name = strings.TrimRight(name, "_-") + "-" + hex.EncodeToString(sum[:4])
+		name = strings.TrimLeft(name, "_-")
+	}
+	return name
 }
 
 // RequireWorktree fails (exit 1) when the task's worktree folder is gone.

@@ -28,6 +28,7 @@ var refusalKinds = map[string]exitcode.Kind{
 	"dirty": exitcode.KindDirty, "status-failed": exitcode.KindDirty, "locked": exitcode.KindLocked,
 	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
 	"not-a-directory": exitcode.KindConflict, "other-branch": exitcode.KindConflict, "in-progress": exitcode.KindConflict, "not-ready": exitcode.KindBusy,
+	"unmerged-submodule": exitcode.KindUnmerged, "pre-remove": exitcode.KindInUse,
 }
 
 // Registered reports whether git still has an admin entry for path.

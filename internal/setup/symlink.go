@@ -1,0 +1,57 @@
+package setup
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/git-wt/git-wt/internal/text"
+)
+
+// linkDirs gives the worktree at dir a symlink to the main worktree's
+// folder for each directory of wt.symlink (SPEC §17), in place of a copy:
+// only a folder git ignores in the main worktree is linked (a tracked or
+// merely untracked one would be the task's own files), and nothing that
+// stands in the worktree already is replaced. A .gitwt the user has not
+// trusted links nothing.
+func (m *Handler) linkDirs(ctx context.Context, dir string, log io.Writer) error {
+	links, untrusted := m.Settings.SymlinkDirs()
+	if len(untrusted) > 0 {
+		m.Warn("skipped %d wt.symlink %s from %s, which you have not trusted (git wt trust)",
+			len(untrusted), text.Plural(len(untrusted), "value", "values"), filepath.Join(m.Repo.MainDir, ".gitwt"))
+	}
+	if len(links) == 0 {
+		return m.Place.ExcludeSymlinks(ctx, nil)
+	}
+	ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, links)
+	if err != nil {
+		return err
+	}
+	if err := m.Place.ExcludeSymlinks(ctx, links); err != nil {
+		return err
+	}
+	for _, rel := range links {
+		from, to := filepath.Join(m.Repo.MainDir, rel), filepath.Join(dir, rel)
+		if st, err := os.Stat(from); err != nil || !st.IsDir() {
+			fmt.Fprintf(log, "git-wt: wt.symlink %s: %s is no folder, nothing linked\n", rel, from)
+			continue
+		}
+		if !ignored[rel] {
+			m.Warn("wt.symlink %s: git does not ignore %s in the main worktree, so it was not linked (add it to .gitignore)", rel, from)
+			continue
+		}
+		if _, err := os.Lstat(to); err == nil {
+			continue // there already (made by the checkout, or an earlier setup)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
+			return err
+		}
+		if err := os.Symlink(from, to); err != nil {
+			return fmt.Errorf("cannot link %s to %s: %v", to, from, err)
+		}
+		fmt.Fprintf(log, "git-wt: linked %s to %s\n", to, from)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/gh"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
+)
+
+// MergedOptions are gc's flags for pull requests merged on the forge.
+type MergedOptions struct {
+	Closed bool // also tasks whose PR was closed, when their commits are all pushed
+	DryRun bool
+}
+
+// CleanMergedPRs is `gc --merged` (SPEC §17): one gh call lists the
+// repository's pull requests; each task's PR (the one recorded, else the
+// newest whose head is the task's branch) has its state recorded, with
+// its created_at; the tasks whose PR is MERGED (with Closed: CLOSED and
+// every commit on a remote) are removed as the post-merge hook removes
+// them — only the clean, unlocked ones no process works in, wt.preRemove
+// first. Adopted tasks, which only an rm that names them removes, and
+// tasks mid-operation are left alone. A dry run records nothing.
+func (m *Flow) CleanMergedPRs(ctx context.Context, o MergedOptions) ([]removal.Retained, error) {
+	all, err := m.Store.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var cands []*record.Entry
+	for i := range all {
+		if rec := all[i].Record; rec != nil && rec.Branch != "" && (rec.State == record.Active || rec.State == record.Failed) {
+			cands = append(cands, &all[i])
+		}
+	}
+	if len(cands) == 0 {
+		return nil, nil // no task: no need to ask the forge
+	}
+	list, err := gh.Runner{Dir: m.Repo.MainDir}.AllPRs(ctx)
+	if err != nil {
+		return nil, exitcode.Failedf("cannot list the pull requests through gh (offline, or not signed in?): %v; nothing was removed", err)
+	}
+	var out []removal.Retained
+	for _, e := range cands {
+		pr := prOf(e.Record, list)
+		if pr == nil {
+			continue
+		}
+		if !o.DryRun {
+			if err := m.Update(ctx, e, func(r *record.Record) error { r.PR = pr; return nil }); err != nil {
+				out = append(out, removal.Retained{Task: e.Record.Task, Path: e.Record.Path, Reason: prReason(pr), Outcome: "kept: " + err.Error()})
+				continue
+			}
+		}
+		if why := m.mayClean(ctx, e.Record, pr, o); why != "" {
+			if pr.State == "MERGED" || pr.State == "CLOSED" && o.Closed {
+				out = append(out, removal.Retained{Task: e.Record.Task, Path: e.Record.Path, Reason: prReason(pr), Outcome: "kept: " + why})
+			}
+			continue
+		}
+		r := m.RemoveEntry(ctx, e, removal.RemoveOptions{DryRun: o.DryRun, KeepUnmerged: pr.State != "MERGED"})
+		outcome := "removed"
+		switch {
+		case r.Err != nil:
+			outcome = "kept: " + r.Err.Error()
+		case o.DryRun:
+			outcome = "would remove"
+		}
+		out = append(out, removal.Retained{Task: e.Record.Task, Path: e.Record.Path, Reason: prReason(pr), Outcome: outcome})
+	}
+	return out, nil
+}
+
+// prOf is the task's pull request in list: the number recorded, else the
+// newest whose head is the task's branch.
+func prOf(rec *record.Record, list []gh.Listed) *record.PR {
+	for _, l := range list {
+		if rec.PR != nil && rec.PR.Number > 0 {
+			if l.PR.Number == rec.PR.Number {
+				pr := l.PR
+				return &pr
+			}
+			continue
+		}
+		if l.HeadBranch == rec.Branch {
+			pr := l.PR
+			return &pr
+		}
+	}
+	return nil
+}
+
+// mayClean says why a task whose PR is pr stays ("" when it may go): its
+// PR is open, or closed without --closed, or closed with commits that
+// are on no remote.
+func (m *Flow) mayClean(ctx context.Context, rec *record.Record, pr *record.PR, o MergedOptions) string {
+	switch {
+	case pr.State == "MERGED":
+		return ""
+	case pr.State != "CLOSED" || !o.Closed:
+		return "its pull request is " + strings.ToLower(pr.State)
+	}
+	n, err := m.UnmergedCommits(ctx, rec)
+	switch {
+	case err != nil:
+		return "cannot tell whether its commits are pushed: " + err.Error()
+	case n > 0:
+		return fmt.Sprintf("its pull request was closed, and %d of its commits are on no remote", n)
+	}
+	return ""
+}
+
+func prReason(pr *record.PR) string {
+	return fmt.Sprintf("pull request #%d %s", pr.Number, strings.ToLower(pr.State))
+}

@@ -22,6 +22,8 @@ func newCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "path", Usage: "put the worktree in `DIR` (inside the base dir; relative to it)"},
 			&cli.BoolFlag{Name: "no-init", Usage: "do not run the init command"},
 			&cli.BoolFlag{Name: "no-copy", Usage: "do not copy wt.copy files"},
+			&cli.BoolFlag{Name: "take-over", Usage: "take the task from another machine whose claim on wt.claimRemote is stale (seen unchanged for wt.claimTTL) and has no open pull request"},
+			&cli.BoolFlag{Name: "force", Usage: "with --take-over: take it although gh cannot say whether a pull request is open"},
 			&cli.StringSliceFlag{Name: "sparse", Usage: "check out only directory `DIR` and the files at the root (repeatable; default: wt.sparse, else the current worktree's)"},
 			jsonFlag,
 		},
@@ -33,6 +35,31 @@ func newCommand(e *env) *cli.Command {
 			m, err := e.manager(c.Context, "new")
 			if err != nil {
 				return err
+			}
+			// Across machines the claim comes first (SPEC §18): refused,
+			// nothing is made here; made by this call and the creation
+			// fails, it is given back.
+			r, err := claims(m, "")
+			if err != nil {
+				return err
+			}
+			var made bool
+			if r != nil {
+				want := claimOf(m, nil, id, c.String("branch"))
+				if c.Bool("take-over") {
+					_, err = r.TakeOver(c.Context, want, openPRCheck(c.Context, m.Repo.MainDir, c.Bool("force")))
+					made = err == nil
+				} else {
+					_, made, err = r.Take(c.Context, want)
+				}
+				if err != nil {
+					return err
+				}
+				defer func() {
+					if made {
+						e.releaseClaim(c.Context, m, want)
+					}
+				}()
 			}
 			res, err := e.handlers(m).lifecycle.Create(c.Context, lifecycle.CreateOptions{
 				TaskID: id,
@@ -46,6 +73,7 @@ func newCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			made = false // the task is made: its claim stays
 			if res.Existed {
 				e.infof("task %q exists already: %s", id, res.Record.Path)
 			} else {

@@ -70,6 +70,23 @@ func (r Runner) View(ctx context.Context, selector string) (*record.PR, error) {
 	return &record.PR{Number: v.Number, URL: v.URL, Title: v.Title, State: strings.ToUpper(v.State), CreatedAt: v.CreatedAt}, nil
 }
 
+// OpenFor is how many open pull requests have branch as their head:
+// `gh pr list --head B --state open`, whose JSON is a list, empty when
+// there is none (`gh pr view` fails alike for no PR and for a failure).
+func (r Runner) OpenFor(ctx context.Context, branch string) (int, error) {
+	out, err := r.run(ctx, "pr", "list", "--head", branch, "--state", "open", "--json", "number")
+	if err != nil {
+		return 0, err
+	}
+	var prs []struct {
+		Number int `json:"number"`
+	}
+	if err := json.Unmarshal(out, &prs); err != nil {
+		return 0, fmt.Errorf("cannot read what gh pr list printed: %v", err)
+	}
+	return len(prs), nil
+}
+
 // Installed reports ErrNotInstalled when there is no gh on PATH.
 func Installed() error {
 	if _, err := exec.LookPath("gh"); err != nil {

@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/child"
+	"github.com/git-wt/git-wt/internal/claim"
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/gh"
+	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/slug"
+	"github.com/git-wt/git-wt/internal/task"
+	"github.com/urfave/cli/v2"
+)
+
+// claims is the claim remote of SPEC §18, or nil when wt.claimRemote is
+// unset (claims are local only, as before); remote overrides it.
+func claims(m *task.Manager, remote string) (*claim.Remote, error) {
+	s := m.Settings
+	if remote == "" {
+		remote = s.ClaimRemote
+	}
+	if remote == "" {
+		return nil, nil
+	}
+	id, err := claim.MachineID(m.Repo.CommonDir, s.MachineID)
+	if err != nil {
+		return nil, exitcode.Failedf("cannot read or make this clone's machine id: %v", err)
+	}
+	host, _ := os.Hostname()
+	folder := s.ClaimRef
+	if folder == "" {
+		folder = "refs/git-wt/claims/"
+	}
+	return &claim.Remote{Git: m.Git, Dir: m.Repo.MainDir, CommonDir: m.Repo.CommonDir, Name: remote, Folder: folder,
+		Machine: id, Host: host, TTL: s.ClaimTTL, Now: time.Now}, nil
+}
+
+// claimOf is the claim this machine makes for task id: its record's slug
+// and branch when it has one, else those new would give it.
+func claimOf(m *task.Manager, rec *record.Record, id, branch string) claim.Claim {
+	if rec != nil {
+		return claim.Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch}
+	}
+	s := slug.Make(id)
+	if branch == "" {
+		branch = m.Settings.BranchPrefix + s
+	}
+	return claim.Claim{Task: id, Slug: s, Branch: branch}
+}
+
+// localRecord is the record of task id here, nil when there is none.
+func localRecord(ctx context.Context, m *task.Manager, id string) *record.Record {
+	if ent, err := m.Find(ctx, id); err == nil && ent.Record != nil {
+		return ent.Record
+	}
+	return nil
+}
+
+// openPRCheck says whether a takeover may go on: no open pull request
+// for the branch, asked of gh; without gh only when forced.
+func openPRCheck(ctx context.Context, dir string, force bool) func(string) error {
+	return func(branch string) error {
+		if force {
+			return nil
+		}
+		if err := gh.Installed(); err != nil {
+			return exitcode.Usagef("cannot ask whether a pull request is open for %s: %v; use --force to take the task over anyway", branch, err)
+		}
+		n, err := gh.Runner{Dir: dir}.OpenFor(ctx, branch)
+		if err != nil {
+			return exitcode.Failedf("cannot ask gh whether a pull request is open for %s: %v", branch, err)
+		}
+		if n > 0 {
+			return &exitcode.Error{Code: exitcode.Limit, Kind: exitcode.KindClaimed, Err: fmt.Errorf(
+				"a pull request is open for %s: its task is not taken over (close it first)", branch)}
+		}
+		return nil
+	}
+}
+
+// releaseClaim gives up this machine's claim of a task that is gone here
+// (rm, merge cleanup); a failure is a warning, as the task is removed.
+func (e *env) releaseClaim(ctx context.Context, m *task.Manager, c claim.Claim) {
+	r, err := claims(m, "")
+	if r == nil || err != nil {
+		return
+	}
+	if _, err := r.Release(ctx, c.Slug); err != nil {
+		e.warnf("the claim of %q stays on %s: %v (git wt claim %s --release)", c.Task, r.Name, err, c.Task)
+	}
+}
+
+// releaseRemoved releases the claim of a task rm or merge removed.
+func (e *env) releaseRemoved(ctx context.Context, m *task.Manager, r *removal.Removal) {
+	s := r.Slug
+	if s == "" {
+		s = slug.Make(r.Task)
+	}
+	e.releaseClaim(ctx, m, claim.Claim{Task: r.Task, Slug: s})
+}
+
+// heartbeat starts a refresh of the task's claim in the background, at
+// most every wt.claimHeartbeat: work done here (commit, sync, agent
+// status) says the machine is alive, without waiting for the remote.
+func heartbeat(m *task.Manager, rec *record.Record) {
+	if m.Settings.ClaimRemote == "" || rec == nil {
+		return
+	}
+	beats := claim.Beats{Dir: filepath.Join(m.Repo.CommonDir, "wt", "claims-beat")}
+	if !beats.Due(rec.Slug, m.Settings.ClaimHeartbeat, time.Now()) {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	_ = child.Cmd{Path: exe, Args: []string{"claim", rec.Task, "--refresh", "--quiet"}, Dir: m.Repo.MainDir}.Detach()
+}
+
+func claimCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "claim",
+		Usage:     "claim a task on wt.claimRemote for this machine, refresh or release the claim",
+		ArgsUsage: "TASK",
+		Description: "Claims live on the remote wt.claimRemote as refs under wt.claimRef, one per task, " +
+			"each moved only by a push with a lease, so that two machines never hold one task. " +
+			"Without a flag, claims TASK (exit 4, kind claimed, when another machine holds it).",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "refresh", Usage: "send a heartbeat: the claim shows this machine alive"},
+			&cli.BoolFlag{Name: "release", Usage: "give the claim up"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			id, err := oneArg(c, "TASK")
+			if err != nil {
+				return err
+			}
+			if c.Bool("refresh") && c.Bool("release") {
+				return exitcode.Usagef("--refresh and --release exclude each other")
+			}
+			m, err := e.manager(c.Context, "claim")
+			if err != nil {
+				return err
+			}
+			r, err := claims(m, "")
+			if err != nil {
+				return err
+			}
+			if r == nil {
+				return exitcode.Usagef("claims need a remote: git config wt.claimRemote origin")
+			}
+			want := claimOf(m, localRecord(c.Context, m, id), id, "")
+			switch {
+			case c.Bool("release"):
+				released, err := r.Release(c.Context, want.Slug)
+				if err != nil {
+					return err
+				}
+				if released {
+					e.infof("released the claim of %q on %s", want.Task, r.Name)
+				}
+				return e.printResult(c, map[string]any{"task": want.Task, "released": released}, "")
+			case c.Bool("refresh"):
+				if err := r.Refresh(c.Context, want); err != nil {
+					return err
+				}
+				e.infof("refreshed the claim of %q on %s", want.Task, r.Name)
+			default:
+				if _, _, err := r.Take(c.Context, want); err != nil {
+					return err
+				}
+				e.infof("claimed %q on %s for machine %s", want.Task, r.Name, r.Machine)
+			}
+			h, err := r.Read(c.Context, want.Slug)
+			if err != nil || h == nil {
+				return err
+			}
+			return e.printResult(c, h.Claim, h.Ref)
+		},
+	}
+}
+
+// claimView is one claim in list --remote --json.
+type claimView struct {
+	Task        string    `json:"task"`
+	Slug        string    `json:"slug"`
+	Branch      string    `json:"branch"`
+	Machine     string    `json:"machine"`
+	Host        string    `json:"host"`
+	Mine        bool      `json:"mine"` // held by this clone
+	CreatedAt   time.Time `json:"created_at"`
+	HeartbeatAt time.Time `json:"heartbeat_at"`
+	// SeenFor is how long this machine has seen the claim unchanged, by
+	// its own clock: what staleness is judged by.
+	SeenForSeconds int64  `json:"seen_for_seconds"`
+	Stale          bool   `json:"stale"`
+	Ref            string `json:"ref"`
+	Commit         string `json:"commit"`
+	PR             string `json:"pr_state,omitempty"` // from this clone's record of the task, when it has one
+}
+
+// listRemote is list --remote [REMOTE]: every claim, from one fetch of the
+// claim refs.
+func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
+	r, err := claims(m, c.Args().First())
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		return exitcode.Usagef("no claim remote: git config wt.claimRemote origin, or git wt list --remote REMOTE")
+	}
+	held, err := r.List(c.Context)
+	if err != nil {
+		return err
+	}
+	views := []claimView{}
+	for _, h := range held {
+		if h.Released {
+			continue
+		}
+		stale, seen := r.Stale(h)
+		v := claimView{Task: h.Task, Slug: h.Slug, Branch: h.Branch, Machine: h.Machine, Host: h.Host, Mine: h.Machine == r.Machine,
+			CreatedAt: h.CreatedAt, HeartbeatAt: h.HeartbeatAt, SeenForSeconds: int64(seen / time.Second), Stale: stale && h.Machine != r.Machine,
+			Ref: h.Ref, Commit: h.OID}
+		if rec := localRecord(c.Context, m, h.Task); rec != nil && rec.PR != nil {
+			v.PR = rec.PR.State
+		}
+		views = append(views, v)
+	}
+	if c.Bool("json") {
+		return writeJSON(e.stdout, views)
+	}
+	if len(views) == 0 {
+		e.infof("no claims on %s", r.Name)
+		return nil
+	}
+	t := &table{header: []string{"TASK", "MACHINE", "HEARTBEAT", "SEEN", "BRANCH", "PR"}, cut: map[string]bool{"TASK": false, "BRANCH": false}}
+	now := time.Now()
+	for _, v := range views {
+		machine := v.Machine
+		if v.Mine {
+			machine += " (this)"
+		} else if v.Stale {
+			machine += " (stale)"
+		}
+		t.add(cell{printable(v.Task), nil}, cell{printable(machine), nil}, cell{age(now, v.HeartbeatAt), nil},
+			cell{settings.FormatDuration(time.Duration(v.SeenForSeconds) * time.Second), nil}, cell{printable(v.Branch), e.out.cyan}, cell{cmp.Or(v.PR, "-"), nil})
+	}
+	t.fit(e.termWidth())
+	return t.write(e.stdout, e.out)
+}

@@ -39,8 +39,8 @@ func MachineID(commonDir, configured string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o644); err != nil {
+	tmp, err := writeTemp(path, id+"\n")
+	if err != nil {
 		return "", err
 	}
 	defer os.Remove(tmp)
@@ -98,8 +98,8 @@ func writeReplacing(path, content string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+	tmp, err := writeTemp(path, content)
+	if err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -127,4 +127,24 @@ func (b Beats) Due(slug string, every time.Duration, now time.Time) bool {
 	}
 	_ = os.Chtimes(path, now, now)
 	return true
+}
+
+// writeTemp writes content to a new file of a unique name beside path.
+func writeTemp(path, content string) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }

@@ -86,25 +86,23 @@ func openPRCheck(ctx context.Context, dir string, force bool) func(string) error
 	}
 }
 
-// releaseClaim gives up this machine's claim of a task that is gone here
-// (rm, merge cleanup); a failure is a warning, as the task is removed.
-func (e *env) releaseClaim(ctx context.Context, m *task.Manager, c claim.Claim) {
-	r, err := claims(m, "")
-	if r == nil || err != nil {
-		return
+// releaseClaimOf is what removal tells of each task it took away: with
+// claims across machines, this machine's claim of it is released; a
+// failure is a warning, as the task is gone here.
+func releaseClaimOf(m *task.Manager) func(context.Context, *removal.Removal) {
+	if m.Settings.ClaimRemote == "" {
+		return nil
 	}
-	if _, err := r.Release(ctx, c.Slug); err != nil {
-		e.warnf("the claim of %q stays on %s: %v (git wt claim %s --release)", c.Task, r.Name, err, c.Task)
+	return func(ctx context.Context, r *removal.Removal) {
+		c, err := claims(m, "")
+		if c == nil || err != nil {
+			return
+		}
+		s := cmp.Or(r.Slug, slug.Make(r.Task))
+		if _, err := c.Release(ctx, s); err != nil {
+			m.Warn("the claim of %q stays on %s: %v (git wt claim %s --release)", r.Task, c.Name, err, r.Task)
+		}
 	}
-}
-
-// releaseRemoved releases the claim of a task rm or merge removed.
-func (e *env) releaseRemoved(ctx context.Context, m *task.Manager, r *removal.Removal) {
-	s := r.Slug
-	if s == "" {
-		s = slug.Make(r.Task)
-	}
-	e.releaseClaim(ctx, m, claim.Claim{Task: r.Task, Slug: s})
 }
 
 // heartbeat starts a refresh of the task's claim in the background, at

@@ -53,9 +53,6 @@ func mergeCommand(e *env) *cli.Command {
 				return err
 			}
 			e.reportMerge(res)
-			if res.Removal != nil && res.Removal.Err == nil {
-				e.releaseRemoved(c.Context, m, res.Removal)
-			}
 			if c.Bool("json") {
 				return writeJSON(e.stdout, res)
 			}

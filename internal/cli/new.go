@@ -56,8 +56,11 @@ func newCommand(e *env) *cli.Command {
 					return err
 				}
 				defer func() {
-					if made {
-						e.releaseClaim(c.Context, m, want)
+					if !made {
+						return
+					}
+					if _, err := r.Release(c.Context, want.Slug); err != nil {
+						e.warnf("the claim of %q stays on %s: %v (git wt claim %s --release)", want.Task, r.Name, err, want.Task)
 					}
 				}()
 			}

@@ -43,9 +43,6 @@ func rmCommand(e *env) *cli.Command {
 				results = append(results, newRemovalView(c.Context, r))
 				code = max(code, exitcode.Of(r.Err))
 				e.reportRemoval(r, o)
-				if r.Err == nil && !o.DryRun {
-					e.releaseRemoved(c.Context, m, r)
-				}
 			}
 			if c.Bool("json") {
 				if err := writeJSON(e.stdout, results); err != nil {

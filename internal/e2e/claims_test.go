@@ -311,7 +311,7 @@ func TestClaimRemoteDownMakesNothing(t *testing.T) {
 	}
 }
 
-func TestClaimReleasedByRmAndByAFailedNew(t *testing.T) {
+func TestClaimReleasedByRmMergeAndAFailedNew(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t)
 	a := f.machine("a", f.fileURL())
@@ -328,6 +328,13 @@ func TestClaimReleasedByRmAndByAFailedNew(t *testing.T) {
 	// A new that fails here after claiming gives its claim back.
 	if r := a.WT("new", "U", "--base", "no-such-ref"); r.Code != 5 || f.claimOn("U") != nil {
 		t.Fatalf("a failed new keeps its claim: %s", r)
+	}
+	// Merge's cleanup releases too.
+	path := a.MustWT("new", "M", "--no-init").Out()
+	commitFile(a.Sandbox, path, "m.txt", "m", "m")
+	a.MustWT("merge", "M")
+	if f.claimOn("M") != nil {
+		t.Fatal("merge's cleanup left the claim")
 	}
 }
 
@@ -361,5 +368,27 @@ func TestClaimHostRefusingTheNamespaceNeedsClaimRef(t *testing.T) {
 	b.MustWT("new", "T", "--no-init")
 	if n := a.Git(f.bare, "rev-list", "--count", "refs/heads/git-wt-claims/T"); n != "4" {
 		t.Fatalf("claim, refresh, release, claim: each a child of the last, got %s commits", n)
+	}
+}
+
+func TestClaimHeartbeatFromWorkInTheBackground(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL(), "wt.claimHeartbeat", "0")
+	path := a.MustWT("new", "T", "--no-init").Out()
+	before := a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T")
+	a.Write(filepath.Join(path, "w.txt"), "work")
+	a.MustWT("commit", "T", "-m", "work")
+	// The refresh runs detached from commit: wait for the remote to show
+	// it, which it must within the deadline.
+	deadline := time.Now().Add(20 * time.Second)
+	for a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T") == before {
+		if time.Now().After(deadline) {
+			t.Fatal("commit sent no heartbeat")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if c := f.claimOn("T"); c["machine"] != a.id() || a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T^") != before {
+		t.Fatalf("the heartbeat is a child of the claim it refreshes: %v", c)
 	}
 }

@@ -76,6 +76,7 @@ func main() {
 		{"sparse-100k", func(env []string) []row { return benchSparseBig(env, root) }},
 		{"pool", func(env []string) []row { return benchPool(env, root) }},
 		{"pool-100k", func(env []string) []row { return benchPoolBig(env, root) }},
+		{"claims", func(env []string) []row { return benchClaims(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue

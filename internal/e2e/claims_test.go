@@ -392,3 +392,46 @@ func TestClaimHeartbeatFromWorkInTheBackground(t *testing.T) {
 		t.Fatalf("the heartbeat is a child of the claim it refreshes: %v", c)
 	}
 }
+
+func TestClaimTakeoverRaceHasOneWinner(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	a.MustWT("claim", "T")
+	var ms []*machine
+	for i := range 4 {
+		m := f.machine(fmt.Sprintf("m%d", i), f.daemonURL(), "wt.claimTTL", "1s")
+		// The first sighting, recorded by list --remote.
+		if list := m.MustWT("list", "--remote").Stdout; !strings.Contains(list, a.id()) || !strings.Contains(list, "T") {
+			t.Fatalf("list --remote does not show a's claim:\n%s", list)
+		}
+		ms = append(ms, m)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	results := make([]testutil.Result, len(ms))
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = m.WT("new", "T", "--no-init", "--take-over", "--force")
+		}()
+	}
+	wg.Wait()
+	winners := 0
+	for i, r := range results {
+		switch {
+		case r.Code == 0:
+			winners++
+			if c := f.claimOn("T"); c["machine"] != ms[i].id() {
+				t.Errorf("%s won, the remote says %v", ms[i].name, c["machine"])
+			}
+		case r.Code == 4 && !ms[i].hasTask("T"):
+		default:
+			t.Errorf("%s: %s", ms[i].name, r)
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d machines took the task over", winners)
+	}
+}

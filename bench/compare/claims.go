@@ -26,14 +26,7 @@ func benchClaims(env []string, root string) []row {
 	git(env, base, "clone", "-q", repo, without)
 	git(env, repo, "config", "wt.claimRemote", "origin")
 	tree := output(env, repo, "rev-parse", "HEAD^{tree}")
-	newAndRm := func(repo string) func(i int) time.Duration {
-		return func(i int) time.Duration {
-			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-			return d
-		}
-	}
-	withD, withoutD := interleave(*rounds, newAndRm(repo), newAndRm(without))
+	withD, withoutD := interleave(*rounds, newAndRm(env, repo), newAndRm(env, without))
 	var pushes []time.Duration
 	for i := 0; i < *rounds; i++ {
 		// A commit of its own each time, as each claim is: the push

@@ -133,6 +133,21 @@ func (f *fleet) claimOn(slug string) map[string]any {
 	return c
 }
 
+// allAtOnce runs git wt with args on every machine at once.
+func allAtOnce(ms []*machine, args ...string) []testutil.Result {
+	results := make([]testutil.Result, len(ms))
+	var wg sync.WaitGroup
+	for i, m := range ms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = m.WT(args...)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
 // rounds is n, or full under GITWT_CLAIMS_FULL (the sizes).
 func rounds(n, full int) int {
 	if os.Getenv("GITWT_CLAIMS_FULL") != "" {
@@ -154,16 +169,7 @@ func TestClaimRaceHasExactlyOneWinner(t *testing.T) {
 	}
 	for round := range rounds(10, 50) {
 		task := fmt.Sprintf("race-%d", round)
-		results := make([]testutil.Result, len(ms))
-		var wg sync.WaitGroup
-		for i, m := range ms {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i] = m.WT("new", task, "--no-init")
-			}()
-		}
-		wg.Wait()
+		results := allAtOnce(ms, "new", task, "--no-init")
 		winner := -1
 		for i, r := range results {
 			switch r.Code {
@@ -408,16 +414,7 @@ func TestClaimTakeoverRaceHasOneWinner(t *testing.T) {
 		ms = append(ms, m)
 	}
 	time.Sleep(1100 * time.Millisecond)
-	results := make([]testutil.Result, len(ms))
-	var wg sync.WaitGroup
-	for i, m := range ms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = m.WT("new", "T", "--no-init", "--take-over", "--force")
-		}()
-	}
-	wg.Wait()
+	results := allAtOnce(ms, "new", "T", "--no-init", "--take-over", "--force")
 	winners := 0
 	for i, r := range results {
 		switch {

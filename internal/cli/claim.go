@@ -127,8 +127,8 @@ func claimCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "claim",
 		Usage:     "claim a task on wt.claimRemote for this machine, refresh or release the claim",
-		ArgsUsage: "TASK",
-		Description: "Claims live on the remote wt.claimRemote as refs under wt.claimRef, one per task, " +
+		ArgsUsage: "[TASK]",
+		Description: "TASK defaults to the task whose worktree this is. Claims live on the remote wt.claimRemote as refs under wt.claimRef, one per task, " +
 			"each moved only by a push with a lease, so that two machines never hold one task. " +
 			"Without a flag, claims TASK (exit 4, kind claimed, when another machine holds it).",
 		Flags: []cli.Flag{
@@ -137,9 +137,12 @@ func claimCommand(e *env) *cli.Command {
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
-			id, err := oneArg(c, "TASK")
-			if err != nil {
-				return err
+			id := "." // the task whose worktree this is
+			if c.NArg() > 0 {
+				var err error
+				if id, err = oneArg(c, "TASK"); err != nil {
+					return err
+				}
 			}
 			if c.Bool("refresh") && c.Bool("release") {
 				return exitcode.Usagef("--refresh and --release exclude each other")
@@ -155,7 +158,11 @@ func claimCommand(e *env) *cli.Command {
 			if r == nil {
 				return exitcode.Usagef("claims need a remote: git config wt.claimRemote origin")
 			}
-			want := claimOf(m, localRecord(c.Context, m, id), id, "")
+			rec := localRecord(c.Context, m, id)
+			if rec == nil && c.NArg() == 0 {
+				return exitcode.NotFoundf("this folder is not in a task's worktree: name the TASK (git wt claim TASK)")
+			}
+			want := claimOf(m, rec, id, "")
 			switch {
 			case c.Bool("release"):
 				released, err := r.Release(c.Context, want.Slug)

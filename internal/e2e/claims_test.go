@@ -397,6 +397,14 @@ func TestClaimHeartbeatFromWorkInTheBackground(t *testing.T) {
 	if c := f.claimOn("T"); c["machine"] != a.id() || a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T^") != before {
 		t.Fatalf("the heartbeat is a child of the claim it refreshes: %v", c)
 	}
+	// By hand, from inside the task: TASK defaults to the worktree's.
+	beat := a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T")
+	if r := a.WTIn(path, "claim", "--refresh"); r.Code != 0 || a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T^") != beat {
+		t.Fatalf("claim --refresh in the worktree: %s", r)
+	}
+	if r := a.WT("claim", "--refresh"); r.Code != 5 {
+		t.Fatalf("claim --refresh outside any task: %s", r)
+	}
 }
 
 func TestClaimTakeoverRaceHasOneWinner(t *testing.T) {

@@ -54,10 +54,13 @@ func Parse(commit []byte) (Claim, error) {
 	if !ok {
 		return Claim{}, errNotAClaim
 	}
-	_, body, ok := strings.Cut(msg, "\n\n")
-	if !ok {
+	// The JSON is the last paragraph: it holds no raw line break, while
+	// the subject names the task, which may.
+	i := strings.LastIndex(msg, "\n\n")
+	if i < 0 {
 		return Claim{}, errNotAClaim
 	}
+	body := msg[i+2:]
 	var c Claim
 	if err := json.Unmarshal([]byte(strings.TrimSpace(body)), &c); err != nil || c.Machine == "" {
 		return Claim{}, errNotAClaim

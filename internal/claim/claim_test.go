@@ -12,6 +12,7 @@ func TestMessageParsesBack(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, c := range []Claim{
 		{Task: "T", Slug: "T", Branch: "wt/T", Machine: "m-1", Host: "h", CreatedAt: at, HeartbeatAt: at},
+		{Task: "two\n\nparagraphs", Slug: "two-paragraphs", Machine: "m-3", CreatedAt: at, HeartbeatAt: at},
 		{Task: "fix: bug #1", Slug: "fix-bug-1", Branch: "wt/fix-bug-1", Machine: "m-2", CreatedAt: at, HeartbeatAt: at, Released: true},
 	} {
 		commit := "tree 4b82\nauthor git-wt <git-wt@localhost> 1 +0000\n\n" + c.Message()

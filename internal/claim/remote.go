@@ -161,6 +161,8 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 			return nil, false, err
 		}
 		switch {
+		case cur == nil && attempt == 0:
+			continue // claimed and released meanwhile, or refused: try once more
 		case cur == nil:
 			return nil, false, r.refused(c.Slug, perr)
 		case cur.OID == push.Lease:
@@ -256,15 +258,20 @@ func (r *Remote) Release(ctx context.Context, slug string) (released bool, err e
 // stale by this machine's clock; openPR answers whether a pull request is
 // open for its branch (the caller asks gh, or was told --force). The
 // push leases the stale value, so that a heartbeat that lands first wins.
-func (r *Remote) TakeOver(ctx context.Context, c Claim, openPR func(branch string) error) (*Held, error) {
+func (r *Remote) TakeOver(ctx context.Context, c Claim, openPR func(branch string) error) (h *Held, made bool, err error) {
 	cur, err := r.Read(ctx, c.Slug)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if cur.Free() || cur.Machine == r.Machine {
-		h, _, err := r.Take(ctx, c)
-		return h, err
+		return r.Take(ctx, c)
 	}
+	h, err = r.takeFrom(ctx, cur, c, openPR)
+	return h, err == nil, err
+}
+
+// takeFrom is TakeOver of cur, another machine's claim.
+func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(branch string) error) (*Held, error) {
 	if stale, seen := r.Stale(cur); !stale {
 		return nil, &exitcode.Error{Code: exitcode.Limit, Kind: exitcode.KindClaimed, Task: c.Task, Err: fmt.Errorf(
 			"task %q is claimed on %s by machine %s, not stale: this machine has seen that claim unchanged for %s, less than wt.claimTTL %s",

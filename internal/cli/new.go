@@ -47,8 +47,7 @@ func newCommand(e *env) *cli.Command {
 			if r != nil {
 				want := claimOf(m, nil, id, c.String("branch"))
 				if c.Bool("take-over") {
-					_, err = r.TakeOver(c.Context, want, openPRCheck(c.Context, m.Repo.MainDir, c.Bool("force")))
-					made = err == nil
+					_, made, err = r.TakeOver(c.Context, want, openPRCheck(c.Context, m.Repo.MainDir, c.Bool("force")))
 				} else {
 					_, made, err = r.Take(c.Context, want)
 				}

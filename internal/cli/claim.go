@@ -105,6 +105,37 @@ func releaseClaimOf(m *task.Manager) func(context.Context, *removal.Removal) {
 	}
 }
 
+// releaseOrphanClaims is gc's part in claims: this machine's claims whose
+// task is gone here (removed while the remote was down, say) are
+// released. Only those last refreshed longer than wt.orphanGrace ago, by
+// this machine's own clock, which wrote them: a new that has claimed
+// but not yet made its record is left alone.
+func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun bool) {
+	r, err := claims(m, "")
+	if r == nil || err != nil {
+		return
+	}
+	held, err := r.List(ctx)
+	if err != nil {
+		e.warnf("claims not checked: %v", err)
+		return
+	}
+	for _, h := range held {
+		if h.Released || h.Machine != r.Machine || r.Now().Sub(h.HeartbeatAt) < m.Settings.OrphanGrace || localRecord(ctx, m, h.Task) != nil {
+			continue
+		}
+		if dryRun {
+			e.infof("would release the claim of %q on %s: the task is gone here", h.Task, r.Name)
+			continue
+		}
+		if _, err := r.Release(ctx, h.Slug); err != nil {
+			e.warnf("the claim of %q stays on %s: %v", h.Task, r.Name, err)
+		} else {
+			e.infof("released the claim of %q on %s: the task is gone here", h.Task, r.Name)
+		}
+	}
+}
+
 // heartbeat starts a refresh of the task's claim in the background, at
 // most every wt.claimHeartbeat: work done here (commit, sync, agent
 // status) says the machine is alive, without waiting for the remote.

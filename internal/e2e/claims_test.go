@@ -307,13 +307,26 @@ func TestClaimTakeoverAfterTTLWithoutOpenPR(t *testing.T) {
 	}
 }
 
-func TestClaimRemoteDownMakesNothing(t *testing.T) {
+func TestClaimRemoteDownMakesNothingAndGcReleasesLater(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t)
 	a := f.machine("a", f.daemonURL())
 	f.stop()
 	if r := a.WT("new", "T", "--no-init"); r.Code != 1 || a.hasTask("T") {
 		t.Fatalf("new with the remote down: %s", r)
+	}
+	// A task removed while the remote is down keeps its claim there,
+	// until gc releases it (past wt.orphanGrace).
+	f.start()
+	a.MustWT("new", "U", "--no-init")
+	f.stop()
+	if r := a.WT("rm", "U"); r.Code != 0 || !strings.Contains(r.Stderr, "claim") {
+		t.Fatalf("rm with the remote down removes, and warns of the claim: %s", r)
+	}
+	f.start()
+	a.Git(a.Repo, "config", "wt.orphanGrace", "0")
+	if r := a.MustWT("gc"); f.claimOn("U") != nil {
+		t.Fatalf("gc left the claim of a task gone here: %s", r)
 	}
 }
 

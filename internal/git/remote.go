@@ -101,17 +101,29 @@ func (r *Runner) FetchRef(ctx context.Context, dir, remote, src, dst string) err
 	return err
 }
 
+// emptyTree is the empty tree of SHA-1 repositories, which git knows
+// without having it stored (and packs for a push all the same).
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
 // RecordCommit writes a commit of the empty tree whose message is msg,
 // with parent when not "" (else a root commit, which drags no history),
 // and returns it. Author and committer are git-wt itself: the commit is a
-// record, not the user's work, and needs no user.name. The empty tree is
-// written first, so that a push can send it.
+// record, not the user's work, and needs no user.name. In a repository
+// of another object format the empty tree is written first.
 func (r *Runner) RecordCommit(ctx context.Context, dir, msg, parent string) (string, error) {
-	tree, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"hash-object", "-w", "-t", "tree", "--stdin"}, Stdin: strings.NewReader("")})
-	if err != nil {
+	oid, err := r.commitRecord(ctx, dir, emptyTree, msg, parent)
+	if err == nil {
+		return oid, nil
+	}
+	tree, terr := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"hash-object", "-w", "-t", "tree", "--stdin"}, Stdin: strings.NewReader("")})
+	if terr != nil || strings.TrimSpace(string(tree)) == emptyTree {
 		return "", err
 	}
-	args := []string{"commit-tree", strings.TrimSpace(string(tree))}
+	return r.commitRecord(ctx, dir, strings.TrimSpace(string(tree)), msg, parent)
+}
+
+func (r *Runner) commitRecord(ctx context.Context, dir, tree, msg, parent string) (string, error) {
+	args := []string{"commit-tree", tree}
 	if parent != "" {
 		args = append(args, "-p", parent)
 	}

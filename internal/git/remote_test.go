@@ -45,15 +45,23 @@ func TestFetchRefsPrunesIntoItsOwnFolder(t *testing.T) {
 	}
 }
 
-func TestRecordCommitIsARootCommitOfTheEmptyTreeByGitWt(t *testing.T) {
+func TestRecordCommitIsACommitOfTheEmptyTreeByGitWt(t *testing.T) {
+	const empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 	f := gittest.New(t)
-	f.Expect("hash-object", "-w", "-t", "tree", "--stdin").Out(h1 + "\n")
-	c := f.Expect("commit-tree", h1, "-p", h2, "-m", "msg").Out(h2 + "\n")
+	c := f.Expect("commit-tree", empty, "-p", h2, "-m", "msg").Out(h1 + "\n")
 	got, err := f.Git().RecordCommit(context.Background(), "/r", "msg", h2)
-	if err != nil || got != h2 {
+	if err != nil || got != h1 {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	if len(c.Got.Env) != 4 {
 		t.Errorf("the commit names git-wt as author and committer: %v", c.Got.Env)
+	}
+	// A SHA-256 repository knows no SHA-1 empty tree: it is written.
+	f = gittest.New(t)
+	f.Expect("commit-tree", empty, "-m", "msg").Fail(128, "")
+	f.Expect("hash-object", "-w", "-t", "tree", "--stdin").Out(h2 + "\n")
+	f.Expect("commit-tree", h2, "-m", "msg").Out(h1 + "\n")
+	if got, err := f.Git().RecordCommit(context.Background(), "/r", "msg", ""); err != nil || got != h1 {
+		t.Fatalf("root commit in another format: %q, %v", got, err)
 	}
 }

@@ -26,6 +26,15 @@ type Remote struct {
 	Host      string
 	TTL       time.Duration
 	Now       func() time.Time
+	// Log, when set, writes a line of the event log: what happened to
+	// which task's claim, and why.
+	Log func(task, slug, outcome, reason string)
+}
+
+func (r *Remote) log(c Claim, outcome, reason string) {
+	if r.Log != nil {
+		r.Log(c.Task, c.Slug, outcome, reason)
+	}
 }
 
 // heads reports whether the claims live under refs/heads/, where a host
@@ -155,6 +164,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 		}
 		perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false)
 		if perr == nil {
+			r.log(c, "claimed", "on "+r.Name+" for machine "+r.Machine)
 			return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, true, nil
 		}
 		if cur, err = r.Read(ctx, c.Slug); err != nil {
@@ -171,6 +181,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 			return cur, false, nil
 		case !cur.Released:
 			r.Seen(cur)
+			r.log(c, "claim-refused", "held on "+r.Name+" by machine "+cur.Machine)
 			return nil, false, r.Claimed(cur, "")
 		}
 		// Released meanwhile (under refs/heads/): take it by a lease on
@@ -251,6 +262,7 @@ func (r *Remote) Release(ctx context.Context, slug string) (released bool, err e
 	if perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false); perr != nil {
 		return false, exitcode.Failedf("cannot release the claim %s on %s: %v", cur.Ref, r.Name, perr)
 	}
+	r.log(cur.Claim, "claim-released", "on "+r.Name)
 	return true, nil
 }
 
@@ -294,6 +306,7 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 		}
 		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
 	}
+	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, cur.Machine, r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
 	return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, nil
 }
 

@@ -40,7 +40,10 @@ func claims(m *task.Manager, remote string) (*claim.Remote, error) {
 		folder = "refs/git-wt/claims/"
 	}
 	return &claim.Remote{Git: m.Git, Dir: m.Repo.MainDir, CommonDir: m.Repo.CommonDir, Name: remote, Folder: folder,
-		Machine: id, Host: host, TTL: s.ClaimTTL, Now: time.Now}, nil
+		Machine: id, Host: host, TTL: s.ClaimTTL, Now: time.Now,
+		Log: func(task, slug, outcome, reason string) {
+			m.LogEvent(&record.Record{Task: task, Slug: slug}, outcome, reason)
+		}}, nil
 }
 
 // claimOf is the claim this machine makes for task id: its record's slug

@@ -387,7 +387,13 @@ func TestClaimHostRefusingTheNamespaceNeedsClaimRef(t *testing.T) {
 	if !strings.Contains(msg, "release") || !strings.Contains(msg, "[skip ci]") {
 		t.Fatalf("a release under refs/heads is a commit that says so: %q", msg)
 	}
+	if list := b.MustWT("list", "--remote", "--json").Out(); list != "[]" {
+		t.Fatalf("a released claim is listed: %s", list)
+	}
 	b.MustWT("new", "T", "--no-init")
+	if list := a.MustWT("list", "--remote", "--json").Out(); !strings.Contains(list, b.id()) {
+		t.Fatalf("list --remote under refs/heads/: %s", list)
+	}
 	if n := a.Git(f.bare, "rev-list", "--count", "refs/heads/git-wt-claims/T"); n != "4" {
 		t.Fatalf("claim, refresh, release, claim: each a child of the last, got %s commits", n)
 	}

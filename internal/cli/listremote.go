@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/gh"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -27,7 +28,7 @@ type claimView struct {
 	Stale          bool   `json:"stale"`
 	Ref            string `json:"ref"`
 	Commit         string `json:"commit"`
-	PR             string `json:"pr_state,omitempty"` // from this clone's record of the task, when it has one
+	PR             string `json:"pr_state,omitempty"` // asked of gh, else from this clone's record of the task
 }
 
 // listRemote is list --remote [REMOTE]: every claim, from one fetch of the
@@ -44,6 +45,7 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 	if err != nil {
 		return err
 	}
+	prs := e.prStates(c, m)
 	views := []claimView{}
 	for _, h := range held {
 		if h.Released {
@@ -53,7 +55,8 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 		v := claimView{Task: h.Task, Slug: h.Slug, Branch: h.Branch, Machine: h.Machine, Host: h.Host, Mine: h.Machine == r.Machine,
 			CreatedAt: h.CreatedAt, HeartbeatAt: h.HeartbeatAt, SeenForSeconds: int64(seen / time.Second), Stale: stale && h.Machine != r.Machine,
 			Ref: h.Ref, Commit: h.OID}
-		if rec := localRecord(c.Context, m, h.Task); rec != nil && rec.PR != nil {
+		v.PR = prs[h.Branch]
+		if rec := localRecord(c.Context, m, h.Task); v.PR == "" && rec != nil && rec.PR != nil {
 			v.PR = rec.PR.State
 		}
 		views = append(views, v)
@@ -79,4 +82,18 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 	}
 	t.fit(e.termWidth())
 	return t.write(e.stdout, e.out)
+}
+
+// prStates are the pull requests' states by head branch, from one gh
+// call; without gh (or when it fails, said once) the column comes from
+// this clone's records alone.
+func (e *env) prStates(c *cli.Context, m *task.Manager) map[string]string {
+	if gh.Installed() != nil {
+		return nil
+	}
+	states, err := gh.Runner{Dir: m.Repo.MainDir}.StatesByHead(c.Context, 500)
+	if err != nil {
+		e.warnf("pull requests not shown: %v", err)
+	}
+	return states
 }

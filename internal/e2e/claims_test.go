@@ -289,6 +289,9 @@ func TestClaimTakeoverAfterTTLWithoutOpenPR(t *testing.T) {
 		t.Fatalf("after the takeover the remote says %v", c)
 	}
 	commitFile(b.Sandbox, bpath, "b.txt", "b's work", "b's work")
+	if list := gh.MustWT("list", "--remote", "--json").Stdout; !strings.Contains(list, `"pr_state": "CLOSED"`) {
+		t.Fatalf("list --remote does not show the PR's state from gh:\n%s", list)
+	}
 	if log := b.MustWT("log", "T").Stdout; !strings.Contains(log, "claim-taken-over") || !strings.Contains(log, a.id()) {
 		t.Fatalf("the event log does not say who the task was taken from:\n%s", log)
 	}

@@ -87,6 +87,30 @@ func (r Runner) OpenFor(ctx context.Context, branch string) (int, error) {
 	return len(prs), nil
 }
 
+// StatesByHead is the state (OPEN, CLOSED, MERGED) of the newest pull
+// request of each head branch among the repository's latest limit: one
+// `gh pr list`, for a listing of many branches.
+func (r Runner) StatesByHead(ctx context.Context, limit int) (map[string]string, error) {
+	out, err := r.run(ctx, "pr", "list", "--state", "all", "--limit", fmt.Sprint(limit), "--json", "headRefName,state")
+	if err != nil {
+		return nil, err
+	}
+	var prs []struct {
+		Head  string `json:"headRefName"`
+		State string `json:"state"`
+	}
+	if err := json.Unmarshal(out, &prs); err != nil {
+		return nil, fmt.Errorf("cannot read what gh pr list printed: %v", err)
+	}
+	states := map[string]string{}
+	for _, pr := range prs { // newest first: the first of a branch wins
+		if _, ok := states[pr.Head]; !ok {
+			states[pr.Head] = strings.ToUpper(pr.State)
+		}
+	}
+	return states, nil
+}
+
 // Installed reports ErrNotInstalled when there is no gh on PATH.
 func Installed() error {
 	if _, err := exec.LookPath("gh"); err != nil {

@@ -138,6 +138,39 @@ func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun b
 	}
 }
 
+// claimFirst is new's claim (SPEC §18): with wt.claimRemote the task is
+// claimed on the remote before anything is made here (refused: exit 4,
+// nothing made). giveBack releases a claim this call made, for a new that
+// then fails; even when interrupted, as a claim left behind blocks every
+// machine.
+func (e *env) claimFirst(c *cli.Context, m *task.Manager, id string) (giveBack func(), err error) {
+	if c.Bool("force") && !c.Bool("take-over") {
+		return nil, exitcode.Usagef("--force goes with --take-over")
+	}
+	r, err := claims(m, "")
+	if r == nil && err == nil && c.Bool("take-over") {
+		err = exitcode.Usagef("--take-over takes a task claimed by another machine, and claims need a remote: git config wt.claimRemote origin")
+	}
+	if r == nil || err != nil {
+		return func() {}, err
+	}
+	want := claimOf(m, nil, id, c.String("branch"))
+	var made bool
+	if c.Bool("take-over") {
+		_, made, err = r.TakeOver(c.Context, want, openPRCheck(c.Context, m.Repo.MainDir, c.Bool("force")))
+	} else {
+		_, made, err = r.Take(c.Context, want)
+	}
+	if err != nil || !made {
+		return func() {}, err
+	}
+	return func() {
+		if _, err := r.Release(context.WithoutCancel(c.Context), want.Slug); err != nil {
+			e.warnf("the claim of %q stays on %s: %v (git wt claim %s --release)", want.Task, r.Name, err, want.Task)
+		}
+	}, nil
+}
+
 // heartbeat starts a refresh of the task's claim in the background, at
 // most every wt.claimHeartbeat: work done here (commit, sync, agent
 // status) says the machine is alive, without waiting for the remote.

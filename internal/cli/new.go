@@ -36,33 +36,11 @@ func newCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			// Across machines the claim comes first (SPEC §18): refused,
-			// nothing is made here; made by this call and the creation
-			// fails, it is given back.
-			r, err := claims(m, "")
+			giveBack, err := e.claimFirst(c, m, id)
 			if err != nil {
 				return err
 			}
-			var made bool
-			if r != nil {
-				want := claimOf(m, nil, id, c.String("branch"))
-				if c.Bool("take-over") {
-					_, made, err = r.TakeOver(c.Context, want, openPRCheck(c.Context, m.Repo.MainDir, c.Bool("force")))
-				} else {
-					_, made, err = r.Take(c.Context, want)
-				}
-				if err != nil {
-					return err
-				}
-				defer func() {
-					if !made {
-						return
-					}
-					if _, err := r.Release(c.Context, want.Slug); err != nil {
-						e.warnf("the claim of %q stays on %s: %v (git wt claim %s --release)", want.Task, r.Name, err, want.Task)
-					}
-				}()
-			}
+			defer func() { giveBack() }()
 			res, err := e.handlers(m).lifecycle.Create(c.Context, lifecycle.CreateOptions{
 				TaskID: id,
 				Branch: c.String("branch"),
@@ -75,7 +53,7 @@ func newCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			made = false // the task is made: its claim stays
+			giveBack = func() {} // the task is made: its claim stays
 			if res.Existed {
 				e.infof("task %q exists already: %s", id, res.Record.Path)
 			} else {

@@ -317,6 +317,13 @@ func TestClaimRemoteDownMakesNothingAndGcReleasesLater(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t)
 	a := f.machine("a", f.daemonURL())
+	if r := a.WT("new", "T", "--force"); r.Code != 2 || !strings.Contains(r.Stderr, "--take-over") || a.hasTask("T") {
+		t.Fatalf("--force alone: %s", r)
+	}
+	unclaimed := withVars(a.Sandbox, "GIT_CONFIG_PARAMETERS='wt.claimRemote'=''")
+	if r := unclaimed.WT("new", "T", "--take-over"); r.Code != 2 || !strings.Contains(r.Stderr, "wt.claimRemote") || a.hasTask("T") {
+		t.Fatalf("--take-over without claims: %s", r)
+	}
 	f.stop()
 	if r := a.WT("new", "T", "--no-init"); r.Code != 1 || a.hasTask("T") {
 		t.Fatalf("new with the remote down: %s", r)

@@ -77,6 +77,7 @@ func main() {
 		{"pool", func(env []string) []row { return benchPool(env, root) }},
 		{"pool-100k", func(env []string) []row { return benchPoolBig(env, root) }},
 		{"submodules", func(env []string) []row { return benchSubmodules(env, root) }},
+		{"claims", func(env []string) []row { return benchClaims(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue
@@ -451,17 +452,19 @@ func benchPorts(env []string, root string) []row {
 			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("held-%d", i))
 		}
 	}
-	newAndRm := func(repo string) func(i int) time.Duration {
-		return func(i int) time.Duration {
-			d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-			wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-			return d
-		}
-	}
-	withD, withoutD := interleave(*rounds, newAndRm(with), newAndRm(without))
+	withD, withoutD := interleave(*rounds, newAndRm(env, with), newAndRm(env, without))
 	r := absRow("ports: what two add to new", 2*time.Millisecond, withD-withoutD, 0)
 	r.note = fmt.Sprintf("new %s with, %s without", withD.Round(10*time.Microsecond), withoutD.Round(10*time.Microsecond))
 	return []row{r}
+}
+
+// newAndRm times new of task i in repo, then removes it untimed.
+func newAndRm(env []string, repo string) func(i int) time.Duration {
+	return func(i int) time.Duration {
+		d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
+		wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
+		return d
+	}
 }
 
 // benchSync measures sync --all with 50 tasks that are all up to date

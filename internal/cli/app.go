@@ -180,6 +180,7 @@ func commands(e *env) []*cli.Command {
 		execCommand(e),
 		commitCommand(e),
 		pushCommand(e),
+		claimCommand(e),
 		mergeCommand(e),
 		syncCommand(e),
 		poolCommand(e),

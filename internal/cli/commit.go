@@ -39,6 +39,7 @@ func commitCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			heartbeat(m, ent.Record)
 			if made {
 				e.infof("committed %s on %s in %s", text.ShortID(sha), ent.Record.Branch, ent.Record.Path)
 			} else {

@@ -67,6 +67,7 @@ func gcCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			e.releaseOrphanClaims(c.Context, m, o.DryRun)
 			if c.Bool("json") {
 				report.Orphans = nonNil(report.Orphans)
 				report.Retention = nonNil(report.Retention)

@@ -33,6 +33,7 @@ func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
 	h.removal = removal.New(m, h.inspect, sweeper)
 	h.pool = pool.New(m, h.setup, h.removal)
 	h.removal.Pool = h.pool
+	h.removal.Gone = releaseClaimOf(m)
 	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper, h.pool)
 	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
 	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect, sweeper, h.pool)

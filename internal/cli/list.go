@@ -26,14 +26,18 @@ func listCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "no-status", Usage: "skip git status (dirty, ahead/behind, merged): faster"},
 			&cli.BoolFlag{Name: "size", Usage: "add each worktree's disk use"},
 			&cli.BoolFlag{Name: "all", Usage: "also list the main worktree and worktrees git-wt did not make"},
+			&cli.BoolFlag{Name: "remote", Usage: "list every machine's claims on wt.claimRemote (or on the remote named after the flag) instead"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 0 {
+			if c.NArg() > 1 || c.NArg() == 1 && !c.Bool("remote") {
 				return noArgs(c)
 			}
 			m, err := e.manager(c.Context, "list")
 			if err != nil {
 				return err
+			}
+			if c.Bool("remote") {
+				return e.listRemote(c, m)
 			}
 			o := inspect.LiveOptions{Status: !c.Bool("no-status"), Size: c.Bool("size"), Worktrees: c.Bool("all")}
 			lives, wts, err := e.handlers(m).inspect.Inspect(c.Context, o)

@@ -29,6 +29,8 @@ func newCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "path", Usage: "put the worktree in `DIR` (inside the base dir; relative to it)"},
 			&cli.BoolFlag{Name: "no-init", Usage: "do not run the init command"},
 			&cli.BoolFlag{Name: "no-copy", Usage: "do not copy wt.copy files"},
+			&cli.BoolFlag{Name: "take-over", Usage: "take the task from another machine whose claim on wt.claimRemote is stale (seen unchanged for wt.claimTTL) and has no open pull request"},
+			&cli.BoolFlag{Name: "force", Usage: "with --take-over: take it although gh cannot say whether a pull request is open"},
 			&cli.StringSliceFlag{Name: "sparse", Usage: "check out only directory `DIR` and the files at the root (repeatable; default: wt.sparse, else the current worktree's)"},
 			&cli.IntFlag{Name: "pr", Usage: "start from pull request `N` (gh): its head branch, its base, the PR recorded"},
 			&cli.IntFlag{Name: "issue", Usage: "start from issue `N` (gh): a branch named after its title, the issue recorded"},
@@ -58,6 +60,11 @@ func newCommand(e *env) *cli.Command {
 				}
 				id, branch, base = fs.TaskID, cmp.Or(branch, fs.Branch), cmp.Or(base, fs.Base)
 			}
+			giveBack, err := e.claimFirst(c, m, id)
+			if err != nil {
+				return err
+			}
+			defer func() { giveBack() }()
 			res, err := e.handlers(m).lifecycle.Create(c.Context, lifecycle.CreateOptions{
 				TaskID: id,
 				Branch: branch,
@@ -70,6 +77,7 @@ func newCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			giveBack = func() {} // the task is made: its claim stays
 			if fs != nil {
 				if err := e.handlers(m).workflow.RecordForge(c.Context, res.Record, fs); err != nil {
 					return err

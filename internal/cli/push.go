@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/git-wt/git-wt/internal/workflow"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,7 +27,15 @@ func pushCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			p, err := e.handlers(m).workflow.Push(c.Context, ent.Record, c.String("remote"), e.toolOutput())
+			r, err := claims(m, "")
+			if err != nil {
+				return err
+			}
+			var cp workflow.ClaimPush
+			if r != nil {
+				cp = r
+			}
+			p, err := e.handlers(m).workflow.Push(c.Context, ent.Record, c.String("remote"), e.toolOutput(), cp)
 			if err != nil {
 				return err
 			}

@@ -57,6 +57,11 @@ func syncCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if !o.DryRun {
+				for _, t := range targets {
+					heartbeat(m, t.Record)
+				}
+			}
 			return e.reportSync(c.Context, append(results, missing...), c.Bool("json"))
 		},
 	}

@@ -79,3 +79,27 @@ func TestGitProcessesPerCommand(t *testing.T) {
 		t.Errorf("sync --all of 5 up-to-date tasks started %d git processes, want 4:\n%s", n, calls)
 	}
 }
+
+// A claim adds to new what SPEC §9 allows it: one commit-tree (the claim
+// commit) and one push, and on the winning path no read of the remote.
+func TestGitProcessesOfAClaim(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	root := filepath.Dir(s.Repo)
+	s.Git(root, "init", "-q", "--bare", "origin.git")
+	s.Git(s.Repo, "remote", "add", "origin", filepath.Join(root, "origin.git"))
+	_, run := countingGit(t, s)
+	run("new", "warm-up")
+	s.Git(s.Repo, "config", "wt.claimRemote", "origin")
+	_, calls := run("new", "T")
+	count := map[string]int{}
+	for _, line := range strings.Split(calls, "\n") {
+		if verb, _, _ := strings.Cut(line, " "); verb != "" {
+			count[verb]++
+		}
+	}
+	// new's own two hash-objects are its record's; the empty tree is
+	// not written.
+	if count["commit-tree"] != 1 || count["push"] != 1 || count["ls-remote"]+count["fetch"] != 0 || count["hash-object"] != 2 {
+		t.Errorf("new with a claim: want one commit-tree, one push, no read of the remote:\n%s", calls)
+	}
+}

@@ -96,6 +96,14 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("lock", 0, s.WT("unlock", "--json", "T"))
 	check("record", 0, s.WT("init", "--json", "T"))
 	check("push", 0, s.WT("push", "--json", "T"))
+	s.Git(s.Repo, "config", "wt.claimRemote", "origin")
+	check("push", 0, s.WT("push", "--json", "T")) // with its claim
+	check("claim", 0, s.WT("claim", "--json", "T"))
+	check("claim", 0, s.WT("claim", "--json", "T", "--refresh"))
+	check("list-remote", 0, s.WT("list", "--remote", "--json"))
+	check("error", 4, withVars(s, "GIT_CONFIG_PARAMETERS='wt.machineId'='other'").WT("new", "--json", "T"))
+	check("claim", 0, s.WT("claim", "--json", "T", "--release"))
+	s.Git(s.Repo, "config", "--unset", "wt.claimRemote")
 	check("pr", 0, s.WT("pr", "--json", "T", "--set-url", "https://github.com/o/r/pull/7", "--number", "7", "--title", "T", "--state", "OPEN"))
 	check("docker-args", 0, s.WT("docker-args", "--json", "T"))
 

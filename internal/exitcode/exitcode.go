@@ -14,7 +14,7 @@ const (
 	Failed   = 1 // git failed, I/O error, ...
 	Usage    = 2 // unknown flag, missing argument, invalid task id
 	Refused  = 3 // refused to protect data; nothing was changed
-	Limit    = 4 // wt.maxWorktrees reached; nothing was changed
+	Limit    = 4 // wt.maxWorktrees reached, or the task claimed by another machine; nothing was changed
 	NotFound = 5 // no such task
 
 	// `git wt exec` exits with its command's status; when the command
@@ -30,7 +30,7 @@ var Meanings = []string{
 	Failed:   "failed (git failed, I/O error, not a repository, git too old); the message says what and names the path",
 	Usage:    "usage error: unknown command or flag, missing argument, invalid task id, path outside the base dir",
 	Refused:  "refused to protect data (dirty, unmerged, locked, in use, main worktree); nothing was changed",
-	Limit:    "limit reached (wt.maxWorktrees); nothing was changed",
+	Limit:    "limit reached (wt.maxWorktrees), or the task is claimed by another machine (wt.claimRemote); nothing was changed",
 	NotFound: "not found: no such task (rm exits 0 instead)",
 }
 
@@ -58,6 +58,7 @@ const (
 	KindGitFailed      Kind = "git_failed"
 	KindIO             Kind = "io"
 	KindInterrupted    Kind = "interrupted"
+	KindClaimed        Kind = "claimed" // another machine holds the task (SPEC §18)
 )
 
 // Kinds are the error kinds with what each means, for the man page.
@@ -82,6 +83,7 @@ var Kinds = []struct {
 	{KindGitFailed, "git failed (exit 1)"},
 	{KindIO, "a file could not be read or written (exit 1)"},
 	{KindInterrupted, "interrupted: what the command had started was rolled back (exit 1)"},
+	{KindClaimed, "another machine holds the task's claim on wt.claimRemote; the message names it (exit 4)"},
 }
 
 // Error is an error with the exit code it should end the process with,

@@ -68,6 +68,47 @@ func (r Runner) View(ctx context.Context, selector string) (*record.PR, error) {
 	return &pr, nil
 }
 
+// OpenFor is how many open pull requests have branch as their head:
+// `gh pr list --head B --state open`, whose JSON is a list, empty when
+// there is none (`gh pr view` fails alike for no PR and for a failure).
+func (r Runner) OpenFor(ctx context.Context, branch string) (int, error) {
+	out, err := r.run(ctx, "pr", "list", "--head", branch, "--state", "open", "--json", "number")
+	if err != nil {
+		return 0, err
+	}
+	var prs []struct {
+		Number int `json:"number"`
+	}
+	if err := json.Unmarshal(out, &prs); err != nil {
+		return 0, fmt.Errorf("cannot read what gh pr list printed: %v", err)
+	}
+	return len(prs), nil
+}
+
+// StatesByHead is the state (OPEN, CLOSED, MERGED) of the newest pull
+// request of each head branch among the repository's latest limit: one
+// `gh pr list`, for a listing of many branches.
+func (r Runner) StatesByHead(ctx context.Context, limit int) (map[string]string, error) {
+	out, err := r.run(ctx, "pr", "list", "--state", "all", "--limit", fmt.Sprint(limit), "--json", "headRefName,state")
+	if err != nil {
+		return nil, err
+	}
+	var prs []struct {
+		Head  string `json:"headRefName"`
+		State string `json:"state"`
+	}
+	if err := json.Unmarshal(out, &prs); err != nil {
+		return nil, fmt.Errorf("cannot read what gh pr list printed: %v", err)
+	}
+	states := map[string]string{}
+	for _, pr := range prs { // newest first: the first of a branch wins
+		if _, ok := states[pr.Head]; !ok {
+			states[pr.Head] = strings.ToUpper(pr.State)
+		}
+	}
+	return states, nil
+}
+
 // Installed reports ErrNotInstalled when there is no gh on PATH.
 func Installed() error {
 	if _, err := exec.LookPath("gh"); err != nil {

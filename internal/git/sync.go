@@ -139,9 +139,3 @@ func (r *Runner) Fetch(ctx context.Context, dir, remote string) error {
 	return err
 }
 
-// FetchRef fetches src (a ref on remote) into dst, forced: dst is a ref of
-// git-wt's own or a remote-tracking ref, never a branch someone works on.
-func (r *Runner) FetchRef(ctx context.Context, dir, remote, src, dst string) error {
-	_, err := r.Run(ctx, dir, "fetch", "-q", "--no-tags", "--", remote, "+"+src+":"+dst)
-	return err
-}

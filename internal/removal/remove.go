@@ -117,6 +117,14 @@ func (m *Remover) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 // moved its folder aside, or put it back) is not the answer: the task is
 // looked at again, as the user would, a bounded number of times.
 func (m *Remover) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
+	r := m.removeEntry(ctx, e, o)
+	if r.Err == nil && !o.DryRun && m.Gone != nil {
+		m.Gone(ctx, r)
+	}
+	return r
+}
+
+func (m *Remover) removeEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	for attempt := 1; ; attempt++ {
 		r := m.removeOnce(ctx, e, o)
 		if exitcode.Of(r.Err) != exitcode.Refused || attempt >= task.MaxRaces || ctx.Err() != nil {

@@ -21,6 +21,10 @@ type Remover struct {
 	// disk and wt.maxTotalSize, and go, oldest first, before any task
 	// does (SPEC §14).
 	Pool poolRoom
+	// Gone, when set, is told of every task a removal took away (rm,
+	// merge cleanup, the post-merge hook, retention): claims across
+	// machines release the task's claim (SPEC §18).
+	Gone func(ctx context.Context, r *Removal)
 }
 
 // poolRoom is the disk the warm pool's entries take, and its drain.

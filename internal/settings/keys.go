@@ -19,6 +19,10 @@ type Setting struct {
 	// Runs: the setting runs commands, so from a committed .gitwt it
 	// applies only once trusted (SPEC §4, §14); the others apply at once.
 	Runs bool
+	// Reaches: the setting acts beyond the worktree (it pushes to a
+	// remote), so from a committed .gitwt it too applies only once
+	// trusted (SPEC §14's trust classes).
+	Reaches bool
 	// read sets the snapshot's field from the value in effect (the
 	// default when none is configured); nil for the keys whose reading
 	// needs more than their last value (resolve reads those).
@@ -60,6 +64,11 @@ var Table = []Setting{
 	duration("wt.lockTimeout", "2m", "how long a command waits for the repository lock", func(s *Settings) *time.Duration { return &s.LockTimeout }),
 	duration("wt.orphanGrace", "10m", "orphans younger than this are left alone, and an operation whose process cannot be seen (a sandbox) counts as running until this long after it last changed the record", func(s *Settings) *time.Duration { return &s.OrphanGrace }),
 	duration("wt.gcInterval", "24h", "how often new runs the orphan part of gc (0: never)", func(s *Settings) *time.Duration { return &s.GCInterval }),
+	{Name: "wt.claimRemote", Reaches: true, Meaning: "the remote through which machines claim tasks: new claims the task there first and exits 4 when another machine holds it; unset: claims are local only", read: func(s *Settings, v string) error { s.ClaimRemote = strings.TrimSpace(v); return nil }},
+	{Name: "wt.claimRef", Default: "refs/git-wt/claims/", Reaches: true, Meaning: "the ref folder on the claim remote that holds the claims; a host that refuses refs outside refs/heads/ needs one under it (refs/heads/git-wt-claims/), where claims are only ever moved forward and released by a commit that says so", read: func(s *Settings, v string) error { return s.parseClaimRef(v) }},
+	duration("wt.claimHeartbeat", "5m", "a task's claim is refreshed at most this often when it commits, pushes, syncs or its agent reports status, in the background", func(s *Settings) *time.Duration { return &s.ClaimHeartbeat }),
+	duration("wt.claimTTL", "1h", "another machine's claim is stale once this machine has seen it unchanged this long, by its own clock; only a stale claim with no open pull request can be taken over (new --take-over)", func(s *Settings) *time.Duration { return &s.ClaimTTL }),
+	{Name: "wt.machineId", Reaches: true, Meaning: "this clone's name in claims; unset: an id generated once per clone and kept in <common dir>/wt/machine-id", read: func(s *Settings, v string) error { s.MachineID = strings.TrimSpace(v); return nil }},
 	{Name: "wt.trusted", Meaning: "written by git wt trust: the SHA-256 of the .gitwt content whose commands may run; never read from .gitwt itself"},
 	{Name: "color.wt", Meaning: "colour: always, never, or auto (on terminals only); unset: color.ui decides; NO_COLOR and --no-color turn it off"},
 }
@@ -143,8 +152,12 @@ func (s *Settings) inEffect(k Setting) (Value, bool) {
 	values := s.All(k.Name)
 	for i := len(values) - 1; i >= 0; i-- {
 		v := values[i]
-		if k.Runs && v.Scope == ScopeGitwt && !s.GitwtTrusted() {
-			s.IgnoreGitwt(k.Name, v.Value, "it runs commands, so it applies once you trust the file (git wt trust)")
+		if (k.Runs || k.Reaches) && v.Scope == ScopeGitwt && !s.GitwtTrusted() {
+			why := "it runs commands"
+			if k.Reaches {
+				why = "it pushes to a remote"
+			}
+			s.IgnoreGitwt(k.Name, v.Value, why+", so it applies once you trust the file (git wt trust)")
 			continue
 		}
 		return v, true

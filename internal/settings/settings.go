@@ -102,9 +102,14 @@ type Settings struct {
 	LockTimeout      time.Duration
 	OrphanGrace      time.Duration
 	GCInterval       time.Duration
-	IgnoreCase       bool   // core.ignorecase: the file system folds case
-	GitwtSHA256      string // of the .gitwt file, "" when there is none
-	TrustedSHA256    string // wt.trusted: the .gitwt content the user trusted
+	ClaimRemote      string        // wt.claimRemote: "" for local claims only
+	ClaimRef         string        // wt.claimRef: the claim refs' folder, ending in /
+	ClaimHeartbeat   time.Duration // wt.claimHeartbeat
+	ClaimTTL         time.Duration // wt.claimTTL
+	MachineID        string        // wt.machineId: "" for the generated one
+	IgnoreCase       bool          // core.ignorecase: the file system folds case
+	GitwtSHA256      string        // of the .gitwt file, "" when there is none
+	TrustedSHA256    string        // wt.trusted: the .gitwt content the user trusted
 
 	// BaseDirScope is where BaseDir came from: "" for the default.
 	BaseDirScope Scope
@@ -356,6 +361,18 @@ func (s *Settings) parsePortNames() error {
 			s.Ports = append(s.Ports, name)
 		}
 	}
+	return nil
+}
+
+// parseClaimRef reads wt.claimRef: a folder of full ref names (it must
+// start with refs/), kept with one trailing slash so that a slug appended
+// names one ref.
+func (s *Settings) parseClaimRef(v string) error {
+	p := strings.Trim(strings.TrimSpace(v), "/")
+	if !strings.HasPrefix(p, "refs/") || strings.ContainsAny(p, " ~^:?*[\\\n") || strings.Contains(p, "..") {
+		return fmt.Errorf("%q is not a ref folder (refs/git-wt/claims/, refs/heads/git-wt-claims/)", v)
+	}
+	s.ClaimRef = p + "/"
 	return nil
 }
 

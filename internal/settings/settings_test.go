@@ -236,3 +236,49 @@ func TestInitCommandsTrustOnlyTheUsersOwnConfig(t *testing.T) {
 		t.Fatalf("trusted .gitwt: run %q, skipped %q", run, untrusted)
 	}
 }
+
+func TestClaimSettingsThatPushWaitForTrust(t *testing.T) {
+	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	gitwt := []keyValue{
+		{key: "wt.claimremote", Value: Value{Value: "origin", Scope: ScopeGitwt}},
+		{key: "wt.claimref", Value: Value{Value: "refs/heads/claims", Scope: ScopeGitwt}},
+		{key: "wt.machineid", Value: Value{Value: "team", Scope: ScopeGitwt}},
+		{key: "wt.claimttl", Value: Value{Value: "2h", Scope: ScopeGitwt}},
+		{key: "wt.claimheartbeat", Value: Value{Value: "1m", Scope: ScopeGitwt}},
+	}
+	for _, tc := range []struct {
+		trusted             bool
+		remote, ref, mineID string
+	}{
+		{false, "", "refs/git-wt/claims/", ""},
+		{true, "origin", "refs/heads/claims/", "team"},
+	} {
+		var mine []keyValue
+		if tc.trusted {
+			mine = append(mine, keyValue{key: "wt.trusted", Value: Value{Value: sum, Scope: ScopeLocal}})
+		}
+		s := &Settings{values: layer(gitwt, mine), GitwtSHA256: sum}
+		if err := s.resolve(t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		if s.ClaimRemote != tc.remote || s.ClaimRef != tc.ref || s.MachineID != tc.mineID {
+			t.Errorf("trusted %v: remote %q ref %q machine %q", tc.trusted, s.ClaimRemote, s.ClaimRef, s.MachineID)
+		}
+		if s.ClaimTTL != 2*time.Hour || s.ClaimHeartbeat != time.Minute {
+			t.Errorf("trusted %v: the TTL and heartbeat push nothing and apply: %v %v", tc.trusted, s.ClaimTTL, s.ClaimHeartbeat)
+		}
+		if !tc.trusted && !strings.Contains(strings.Join(s.Warnings, "\n"), "wt.claimRemote") {
+			t.Errorf("an ignored wt.claimRemote is said: %q", s.Warnings)
+		}
+	}
+}
+
+func TestClaimRefIsARefFolder(t *testing.T) {
+	for in, want := range map[string]string{"refs/heads/git-wt-claims": "refs/heads/git-wt-claims/", "refs/x/": "refs/x/", "heads/x": "", "refs/a b": "", "refs/a..b": ""} {
+		s := &Settings{}
+		err := s.parseClaimRef(in)
+		if (err == nil) != (want != "") || s.ClaimRef != want {
+			t.Errorf("%q: %q, %v", in, s.ClaimRef, err)
+		}
+	}
+}

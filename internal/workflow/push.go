@@ -20,6 +20,15 @@ type Pushed struct {
 	Upstream string `json:"upstream"` // remote/branch, as git shows an upstream
 }
 
+// ClaimPush sends a task's branch together with its claim's refresh in
+// one atomic push, with a lease on the claim (SPEC §18): a machine whose
+// task was taken over cannot push over the new holder's branch.
+type ClaimPush interface {
+	// Remote is the claim remote; branches pushed elsewhere go alone.
+	Remote() string
+	PushBranch(ctx context.Context, rec *record.Record, ref string) error
+}
+
 // upstreamRetry bounds how long push keeps trying to write the upstream
 // setting while another git process holds the config lock.
 const upstreamRetry = time.Second
@@ -30,7 +39,7 @@ const upstreamRetry = time.Second
 // by another process, so the setting is checked and, if missing, written
 // again until the lock is free. git's progress goes to progress (nil:
 // quiet).
-func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, progress io.Writer) (*Pushed, error) {
+func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, progress io.Writer, claims ClaimPush) (*Pushed, error) {
 	bs, err := m.InspectBranch(ctx, rec.Branch)
 	if err != nil {
 		return nil, err
@@ -41,7 +50,12 @@ func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, prog
 	if remote, err = m.pushRemote(ctx, rec.Branch, remote); err != nil {
 		return nil, err
 	}
-	if err := m.Git.Push(ctx, m.Repo.MainDir, remote, task.BranchRef(rec.Branch), progress); err != nil {
+	if claims != nil && claims.Remote() == remote {
+		if err := claims.PushBranch(ctx, rec, task.BranchRef(rec.Branch)); err != nil {
+			m.LogEvent(rec, "push-failed", err.Error())
+			return nil, err
+		}
+	} else if err := m.Git.Push(ctx, m.Repo.MainDir, remote, task.BranchRef(rec.Branch), progress); err != nil {
 		m.LogEvent(rec, "push-failed", err.Error())
 		return nil, exitcode.Failedf("cannot push %s to %s: %v", rec.Branch, remote, err)
 	}

@@ -1,0 +1,86 @@
+// Package claim holds claims of tasks across machines (SPEC §18): refs on
+// a shared git remote, one per task, each pointing at a claim commit that
+// says which machine holds the task. The remote's atomic ref update, by a
+// push with a lease, is the only arbiter: git-wt runs no coordinator.
+//
+// Every write is a push whose lease names the value this machine last
+// read; a refused push is never explained from git's words: the remote
+// ref is read again, and held by another machine means exit 4 (kind
+// claimed), anything else exit 1.
+package claim
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Claim is what a claim commit's message holds, as JSON after its
+// subject line.
+type Claim struct {
+	Task        string    `json:"task"`
+	Slug        string    `json:"slug"`
+	Branch      string    `json:"branch"`
+	Machine     string    `json:"machine"` // wt.machineId, or the id generated for the clone
+	Host        string    `json:"host"`
+	CreatedAt   time.Time `json:"created_at"`
+	HeartbeatAt time.Time `json:"heartbeat_at"`
+	// Released: a release under refs/heads/, where the ref cannot be
+	// deleted; the task is free, taken by a lease on this commit.
+	Released bool `json:"released,omitempty"`
+}
+
+// Message is the claim commit's message: a subject a person can read in
+// a forge's branch list (with [skip ci], as CI runs on refs/heads/), a
+// blank line, the claim as JSON.
+func (c Claim) Message() string {
+	verb := "claim"
+	if c.Released {
+		verb = "release"
+	}
+	data, _ := json.Marshal(c)
+	return fmt.Sprintf("git-wt %s: %s on %s [skip ci]\n\n%s\n", verb, c.Task, c.Machine, data)
+}
+
+// errNotAClaim: a commit under the claim folder that git-wt did not write.
+var errNotAClaim = errors.New("not a git-wt claim commit")
+
+// Parse reads a claim from a commit object's raw text (`cat-file commit`):
+// the headers, a blank line, the message.
+func Parse(commit []byte) (Claim, error) {
+	_, msg, ok := strings.Cut(string(commit), "\n\n")
+	if !ok {
+		return Claim{}, errNotAClaim
+	}
+	// The JSON is the last paragraph: it holds no raw line break, while
+	// the subject names the task, which may.
+	i := strings.LastIndex(msg, "\n\n")
+	if i < 0 {
+		return Claim{}, errNotAClaim
+	}
+	body := msg[i+2:]
+	var c Claim
+	if err := json.Unmarshal([]byte(strings.TrimSpace(body)), &c); err != nil || c.Machine == "" {
+		return Claim{}, errNotAClaim
+	}
+	return c, nil
+}
+
+// Held is the claim a remote ref holds now.
+type Held struct {
+	Claim
+	Ref string // the full ref name on the remote
+	OID string // the claim commit
+}
+
+// Free reports whether a task with this claim may be taken without a
+// takeover: no claim at all, or a released one.
+func (h *Held) Free() bool { return h == nil || h.Released }
+
+// Age is how long ago the claim's machine says it last refreshed it: for
+// messages only, as it reads another machine's clock.
+func (h *Held) Age(now time.Time) time.Duration {
+	return max(now.Sub(h.HeartbeatAt), 0).Truncate(time.Second)
+}

@@ -1,0 +1,320 @@
+package claim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// Remote is the claims of one repository on one remote, as this machine
+// sees them.
+type Remote struct {
+	Git       *git.Runner
+	Dir       string // where git runs: the main worktree
+	CommonDir string
+	Name      string // the remote (wt.claimRemote)
+	Folder    string // the claim refs' folder on it (wt.claimRef), ending in /
+	Machine   string // this machine's id
+	Host      string
+	TTL       time.Duration
+	Now       func() time.Time
+	// Log, when set, writes a line of the event log: what happened to
+	// which task's claim, and why.
+	Log func(task, slug, outcome, reason string)
+}
+
+func (r *Remote) log(c Claim, outcome, reason string) {
+	if r.Log != nil {
+		r.Log(c.Task, c.Slug, outcome, reason)
+	}
+}
+
+// heads reports whether the claims live under refs/heads/, where a host
+// may deny deletions and non-fast-forward updates: there a release is a
+// commit, never a deletion.
+func (r *Remote) heads() bool { return strings.HasPrefix(r.Folder, "refs/heads/") }
+
+// Ref is the claim ref of slug on the remote.
+func (r *Remote) Ref(slug string) string { return r.Folder + slug }
+
+// seenFolder is where fetched claim refs are kept locally, so that their
+// commits stay until the next fetch.
+func (r *Remote) seenFolder() string { return "refs/git-wt/seen/" + r.Name + "/" }
+
+func (r *Remote) sightings() Sightings {
+	return Sightings{Dir: filepath.Join(r.CommonDir, "wt", "claims-seen", r.Name)}
+}
+
+// Read is the claim of slug on the remote now: nil when there is none.
+// One ls-remote; a fetch only when the claim commit is not here yet.
+func (r *Remote) Read(ctx context.Context, slug string) (*Held, error) {
+	refs, err := r.Git.RemoteRefs(ctx, r.Dir, r.Name, r.Ref(slug))
+	if err != nil {
+		return nil, exitcode.Failedf("cannot read the claims on %s: %v", r.Name, err)
+	}
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	objs, err := r.Git.ReadObjects(ctx, r.Dir, refs[0].OID)
+	if err == nil && objs[0].Missing {
+		seen := r.seenFolder() + slug
+		if err = r.Git.FetchRef(ctx, r.Dir, r.Name, r.Ref(slug), seen); err == nil {
+			objs, err = r.Git.ReadObjects(ctx, r.Dir, seen)
+		}
+	}
+	if err != nil {
+		return nil, exitcode.Failedf("cannot read the claim %s on %s: %v", r.Ref(slug), r.Name, err)
+	}
+	if objs[0].Missing {
+		return nil, nil // deleted between the ls-remote and the fetch
+	}
+	return r.held(r.Ref(slug), objs[0])
+}
+
+func (r *Remote) held(ref string, obj git.Object) (*Held, error) {
+	c, err := Parse(obj.Data)
+	if obj.Type != "commit" || err != nil {
+		return nil, exitcode.Failedf("%s on %s is not a git-wt claim: delete it there, or choose another wt.claimRef", ref, r.Name)
+	}
+	return &Held{Claim: c, Ref: ref, OID: obj.OID}, nil
+}
+
+// List is every claim on the remote: one fetch of the claim refs, no
+// checkout. Each is recorded as seen, for staleness.
+func (r *Remote) List(ctx context.Context) ([]*Held, error) {
+	if err := r.Git.FetchRefs(ctx, r.Dir, r.Name, r.Folder, r.seenFolder()); err != nil {
+		return nil, exitcode.Failedf("cannot fetch the claims from %s: %v", r.Name, err)
+	}
+	refs, err := r.Git.ListRefs(ctx, r.Dir, strings.TrimSuffix(r.seenFolder(), "/"))
+	if err != nil || len(refs) == 0 {
+		return nil, err
+	}
+	names := make([]string, len(refs))
+	for i, ref := range refs {
+		names[i] = ref.OID
+	}
+	objs, err := r.Git.ReadObjects(ctx, r.Dir, names...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Held
+	for i, obj := range objs {
+		h, err := r.held(r.Folder+strings.TrimPrefix(refs[i].Name, r.seenFolder()), obj)
+		if err != nil {
+			continue // not git-wt's: list shows what it can read
+		}
+		r.sightings().See(h.Slug, h.OID, r.Now())
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// Seen is when this machine first saw the claim's commit, unchanged since.
+func (r *Remote) Seen(h *Held) time.Time { return r.sightings().See(h.Slug, h.OID, r.Now()) }
+
+// Stale reports whether this machine has seen the claim commit unchanged
+// for the TTL by its own clock, and how long it has.
+func (r *Remote) Stale(h *Held) (bool, time.Duration) {
+	seen := r.Now().Sub(r.Seen(h))
+	return seen >= r.TTL, seen
+}
+
+// next is the commit that makes this machine the holder of slug after
+// cur: a root commit when there is no claim, else a child of cur (always
+// a fast-forward: hosts that deny other updates still take it). A
+// heartbeat keeps created_at.
+func (r *Remote) next(ctx context.Context, cur *Held, c Claim) (git.RefPush, error) {
+	now := r.Now().UTC().Truncate(time.Second)
+	c.Machine, c.Host, c.HeartbeatAt = r.Machine, r.Host, now
+	parent, lease := "", ""
+	if cur != nil {
+		parent, lease = cur.OID, cur.OID
+	}
+	if cur != nil && !cur.Released && cur.Machine == r.Machine {
+		c.CreatedAt = cur.CreatedAt
+	} else if !c.Released {
+		c.CreatedAt = now
+	}
+	oid, err := r.Git.RecordCommit(ctx, r.Dir, c.Message(), parent)
+	if err != nil {
+		return git.RefPush{}, exitcode.Failedf("cannot write a claim commit: %v", err)
+	}
+	return git.RefPush{Src: oid, Dst: r.Ref(c.Slug), Leased: true, Lease: lease}, nil
+}
+
+// Take claims the task for this machine: one push that creates the ref,
+// which must not exist. made says whether this call made the claim (a
+// claim this machine held already is reused, as a second git-wt on the
+// same machine asking for the same task finds it). A task another
+// machine holds is exit 4, and is recorded as seen.
+func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err error) {
+	var cur *Held
+	for attempt := 0; attempt < 3; attempt++ {
+		push, err := r.next(ctx, cur, c)
+		if err != nil {
+			return nil, false, err
+		}
+		perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false)
+		if perr == nil {
+			r.log(c, "claimed", "on "+r.Name+" for machine "+r.Machine)
+			return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, true, nil
+		}
+		if cur, err = r.Read(ctx, c.Slug); err != nil {
+			return nil, false, err
+		}
+		switch {
+		case cur == nil && attempt == 0:
+			continue // claimed and released meanwhile, or refused: try once more
+		case cur == nil:
+			return nil, false, r.refused(c.Slug, perr)
+		case cur.OID == push.Lease:
+			return nil, false, r.refused(c.Slug, perr) // our lease held, yet refused: the host said no
+		case !cur.Released && cur.Machine == r.Machine:
+			return cur, false, nil
+		case !cur.Released:
+			r.Seen(cur)
+			r.log(c, "claim-refused", "held on "+r.Name+" by machine "+cur.Machine)
+			return nil, false, r.Claimed(cur, "")
+		}
+		// Released meanwhile (under refs/heads/): take it by a lease on
+		// the release.
+	}
+	return nil, false, exitcode.Failedf("the claim of %q on %s keeps changing: try again", c.Task, r.Name)
+}
+
+// refused is a push the remote refused although nothing there stood in its
+// way: most often a host that takes no refs outside refs/heads/.
+func (r *Remote) refused(slug string, err error) error {
+	hint := ""
+	if !r.heads() {
+		hint = "; if the host accepts only branches, put the claims under refs/heads/: git config wt.claimRef refs/heads/git-wt-claims/"
+	}
+	return exitcode.Failedf("%s refused the claim %s (%v)%s", r.Name, r.Ref(slug), err, hint)
+}
+
+// Claimed is the exit-4 error for a task that machine holds; took says
+// what the caller's own claim became ("" when it had none).
+func (r *Remote) Claimed(h *Held, took string) error {
+	who := h.Machine
+	if h.Host != "" && !strings.HasPrefix(h.Machine, h.Host) {
+		who += " (host " + h.Host + ")"
+	}
+	msg := fmt.Sprintf("task %q is claimed on %s by machine %s, whose last heartbeat is %s old by its clock", h.Task, r.Name, who, h.Age(r.Now()))
+	if took != "" {
+		msg = fmt.Sprintf("task %q was taken over on %s by machine %s (its claim is %s old by its clock): %s", h.Task, r.Name, who, h.Age(r.Now()), took)
+	}
+	return &exitcode.Error{Code: exitcode.Limit, Kind: exitcode.KindClaimed, Task: h.Task, Err: errors.New(msg)}
+}
+
+// Refresh moves this machine's claim of slug to a new heartbeat, by a
+// lease on what the remote holds; with also, in the same atomic push
+// (git wt push: the task's branch goes only while the claim is ours).
+func (r *Remote) Refresh(ctx context.Context, c Claim, also ...git.RefPush) error {
+	cur, err := r.Read(ctx, c.Slug)
+	if err != nil {
+		return err
+	}
+	if cur != nil && !cur.Released && cur.Machine != r.Machine {
+		return r.Claimed(cur, "your work is kept here; nothing was pushed")
+	}
+	push, err := r.next(ctx, cur, c)
+	if err != nil {
+		return err
+	}
+	perr := r.Git.PushRefs(ctx, r.Dir, r.Name, append(slices.Clone(also), push), len(also) > 0)
+	if perr == nil {
+		return nil
+	}
+	now, err := r.Read(ctx, c.Slug)
+	if err != nil {
+		return err
+	}
+	if now != nil && !now.Released && now.Machine != r.Machine {
+		return r.Claimed(now, "your work is kept here; nothing was pushed")
+	}
+	return exitcode.Failedf("cannot push to %s: %v", r.Name, perr)
+}
+
+// Release gives up this machine's claim of slug: a deletion with a lease,
+// or under refs/heads/ a release commit. A claim another machine holds,
+// or none, is left alone (released says whether this call released).
+func (r *Remote) Release(ctx context.Context, slug string) (released bool, err error) {
+	cur, err := r.Read(ctx, slug)
+	if err != nil || cur == nil || cur.Released || cur.Machine != r.Machine {
+		return false, err
+	}
+	push := git.RefPush{Dst: cur.Ref, Leased: true, Lease: cur.OID}
+	if r.heads() {
+		c := cur.Claim
+		c.Released = true
+		if push, err = r.next(ctx, cur, c); err != nil {
+			return false, err
+		}
+	}
+	if perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false); perr != nil {
+		return false, exitcode.Failedf("cannot release the claim %s on %s: %v", cur.Ref, r.Name, perr)
+	}
+	r.log(cur.Claim, "claim-released", "on "+r.Name)
+	return true, nil
+}
+
+// TakeOver takes another machine's claim of the task, only when it is
+// stale by this machine's clock; openPR answers whether a pull request is
+// open for its branch (the caller asks gh, or was told --force). The
+// push leases the stale value, so that a heartbeat that lands first wins.
+func (r *Remote) TakeOver(ctx context.Context, c Claim, openPR func(branch string) error) (h *Held, made bool, err error) {
+	cur, err := r.Read(ctx, c.Slug)
+	if err != nil {
+		return nil, false, err
+	}
+	if cur.Free() || cur.Machine == r.Machine {
+		return r.Take(ctx, c)
+	}
+	h, err = r.takeFrom(ctx, cur, c, openPR)
+	return h, err == nil, err
+}
+
+// takeFrom is TakeOver of cur, another machine's claim.
+func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(branch string) error) (*Held, error) {
+	if stale, seen := r.Stale(cur); !stale {
+		return nil, &exitcode.Error{Code: exitcode.Limit, Kind: exitcode.KindClaimed, Task: c.Task, Err: fmt.Errorf(
+			"task %q is claimed on %s by machine %s, not stale: this machine has seen that claim unchanged for %s, less than wt.claimTTL %s",
+			c.Task, r.Name, cur.Machine, seen.Truncate(time.Second), r.TTL)}
+	}
+	if err := openPR(cur.Branch); err != nil {
+		return nil, err
+	}
+	push, err := r.next(ctx, cur, c)
+	if err != nil {
+		return nil, err
+	}
+	if perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false); perr != nil {
+		now, err := r.Read(ctx, c.Slug)
+		if err != nil {
+			return nil, err
+		}
+		if now != nil && !now.Released && now.Machine != r.Machine {
+			return nil, r.Claimed(now, "")
+		}
+		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
+	}
+	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, cur.Machine, r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
+	return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, nil
+}
+
+// Remote is the remote's name (workflow.ClaimPush).
+func (r *Remote) Remote() string { return r.Name }
+
+// PushBranch pushes the task's branch ref and the refresh of its claim in
+// one atomic push (workflow.ClaimPush).
+func (r *Remote) PushBranch(ctx context.Context, rec *record.Record, ref string) error {
+	return r.Refresh(ctx, Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch}, git.RefPush{Src: ref, Dst: ref})
+}

@@ -138,4 +138,3 @@ func (r *Runner) Fetch(ctx context.Context, dir, remote string) error {
 	_, err := r.Run(ctx, dir, "fetch", "-q", "--", remote)
 	return err
 }
-

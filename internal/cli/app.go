@@ -185,6 +185,7 @@ func commands(e *env) []*cli.Command {
 		poolCommand(e),
 		agentSetupCommand(e),
 		agentHookCommand(e),
+		resumeCommand(e),
 		prCommand(e),
 		dockerArgsCommand(e),
 		completionCommand(e),

@@ -106,8 +106,8 @@ func TestAgentStatusNeverFailsAndLeavesOthersAlone(t *testing.T) {
 		{[]string{"claude-status"}, ``},
 		{[]string{"claude-status"}, `not json`},
 		{[]string{"claude-status"}, `[1,2]`},
-		{[]string{"claude-status"}, `{"session_id":"a","cwd":"` + s.Repo + `","hook_event_name":"Stop"}`},     // the main worktree
-		{[]string{"claude-status"}, `{"session_id":"a","cwd":"/nonexistent","hook_event_name":"Stop"}`},      // gone
+		{[]string{"claude-status"}, `{"session_id":"a","cwd":"` + s.Repo + `","hook_event_name":"Stop"}`},      // the main worktree
+		{[]string{"claude-status"}, `{"session_id":"a","cwd":"/nonexistent","hook_event_name":"Stop"}`},        // gone
 		{[]string{"gemini-status"}, `{"session_id":"a","cwd":"` + t.TempDir() + `","hook_event_name":"Stop"}`}, // no repository
 		{[]string{"nobody-status"}, `{"session_id":"a","cwd":"` + path + `","hook_event_name":"Stop"}`},
 	} {

@@ -254,3 +254,60 @@ func ourEntry(content []byte, list *jsonedit.Node, command string) int {
 	}
 	return -1
 }
+
+// StatusLineCommand is Claude Code's status line once agent-setup claude
+// --statusline set it.
+const StatusLineCommand = "git wt statusline"
+
+// ClaudeStatusLine is ClaudeSettings and, when the settings have no
+// status line of their own, "statusLine" running git wt statusline
+// (code.claude.com/docs/en/statusline: type command, the session's JSON
+// on stdin). A status line of the user's is kept.
+var ClaudeStatusLine statusLineFile
+
+type statusLineFile struct{}
+
+type statusLine struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+}
+
+func (statusLineFile) Add(content []byte) ([]byte, []string, bool, error) {
+	out, created, changed, err := ClaudeSettings.Add(content)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if !changed {
+		out = content
+		if len(bytes.TrimSpace(out)) == 0 {
+			out = []byte(ClaudeSettings.Seed)
+		}
+	}
+	root, _, err := parseSettings(out)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if root.Member("statusLine") != nil {
+		return out, created, changed, nil
+	}
+	ours, _ := jsonedit.Marshal(statusLine{Type: "command", Command: StatusLineCommand})
+	out, err = jsonedit.InsertMember(out, root, "statusLine", ours)
+	return out, append(created, "statusLine"), true, err
+}
+
+func (statusLineFile) Remove(content []byte, created []string) ([]byte, bool, error) {
+	out, changed, err := ClaudeSettings.Remove(content, created)
+	if err != nil {
+		return nil, false, err
+	}
+	root, _, err := parseSettings(out)
+	if err != nil {
+		return nil, false, err
+	}
+	var sl statusLine
+	if n := root.Member("statusLine"); n != nil && json.Unmarshal(out[n.Start:n.End], &sl) == nil && sl.Command == StatusLineCommand {
+		out, err = jsonedit.RemoveMember(out, root, "statusLine")
+		changed = true
+	}
+	return out, changed, err
+}

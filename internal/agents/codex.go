@@ -35,7 +35,7 @@ var (
 )
 
 // script finds the value of script = in [table]: where the string's text
-// starts and ends, and its quote ('''/"""/'/"); found false when there
+// starts and ends, and its quote (”'/"""/'/"); found false when there
 // is no such table (tableEnd -1) or no script in it (tableEnd where to
 // insert one).
 func script(src []byte, table string) (start, end int, quote string, tableEnd int, found bool) {

@@ -205,4 +205,3 @@ func notesDir(m *task.Manager, path string) string {
 	}
 	return filepath.Join(state, "git-wt", "agent-setup")
 }
-

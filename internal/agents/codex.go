@@ -35,9 +35,9 @@ var (
 )
 
 // script finds the value of script = in [table]: where the string's text
-// starts and ends, and its quote (”'/"""/'/"); found false when there
-// is no such table (tableEnd -1) or no script in it (tableEnd where to
-// insert one).
+// starts and ends, and its quote (three single or double quotes, or
+// one); found false when there is no such table (tableEnd -1) or no
+// script in it (tableEnd where to insert one).
 func script(src []byte, table string) (start, end int, quote string, tableEnd int, found bool) {
 	headers := tableHeader.FindAllSubmatchIndex(src, -1)
 	for i, h := range headers {

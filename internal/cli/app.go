@@ -186,6 +186,7 @@ func commands(e *env) []*cli.Command {
 		agentSetupCommand(e),
 		agentHookCommand(e),
 		resumeCommand(e),
+		statuslineCommand(e),
 		prCommand(e),
 		dockerArgsCommand(e),
 		completionCommand(e),

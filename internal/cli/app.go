@@ -187,6 +187,7 @@ func commands(e *env) []*cli.Command {
 		agentHookCommand(e),
 		resumeCommand(e),
 		statuslineCommand(e),
+		watchCommand(e),
 		prCommand(e),
 		dockerArgsCommand(e),
 		completionCommand(e),

@@ -156,9 +156,34 @@ func (e *env) claudeSetup(c *cli.Context, m *task.Manager) error {
 	if err := e.editRunnerFile(m, path, ed, c.Bool("undo"), "claude --worktree makes its worktrees with git wt, and its sessions report their state"); err != nil {
 		return err
 	}
-	if local {
-		return e.excludeLocal(c.Context, m, !c.Bool("undo"))
+	if !local {
+		return nil
 	}
+	if err := e.excludeLocal(c.Context, m, !c.Bool("undo")); err != nil {
+		return err
+	}
+	return e.copyLocal(c.Context, m, !c.Bool("undo"))
+}
+
+// localCopy is the wt.copy pattern that copies the clone's own settings
+// into each task: Claude Code started in a task's worktree (claude
+// --worktree included) reads the settings there, not the main worktree's,
+// and its session hooks would never report (SPEC §16).
+const localCopy = "/" + localSettings
+
+// copyLocal adds localCopy to the clone's wt.copy, or takes it out.
+func (e *env) copyLocal(ctx context.Context, m *task.Manager, add bool) error {
+	if !add {
+		if unset, err := m.Git.Config().UnsetLocalValue(ctx, m.Repo.MainDir, "wt.copy", localCopy); err != nil || !unset {
+			return err
+		}
+		e.infof("new tasks no longer get a copy of %s (wt.copy)", localSettings)
+		return nil
+	}
+	if err := m.Git.Config().AddLocal(ctx, m.Repo.MainDir, "wt.copy", localCopy); err != nil {
+		return err
+	}
+	e.infof("new tasks get a copy of %s (git config wt.copy %s), so that Claude Code reports from them too", localSettings, localCopy)
 	return nil
 }
 

@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,28 @@ func TestAgentStatusNeverFailsAndLeavesOthersAlone(t *testing.T) {
 	}
 	if r := s.WT("list", "--no-status"); !strings.Contains(r.Stdout, "gone") {
 		t.Errorf("list does not say gone: %s", r)
+	}
+}
+
+// TestClaudeSettingsReachEveryTask: Claude Code in a task's worktree
+// reads the settings there, so the clone's own settings (with the status
+// hooks) are copied into each new task, and undo stops that.
+func TestClaudeSettingsReachEveryTask(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("agent-setup", "claude")
+	path := s.MustWT("new", "-q", "t1").Out()
+	copied := filepath.Join(path, ".claude", "settings.local.json")
+	if data, err := os.ReadFile(copied); err != nil || !strings.Contains(string(data), "claude-status") {
+		t.Fatalf("the task has no status hooks: %s %v", data, err)
+	}
+	if st := s.Git(path, "status", "--porcelain"); st != "" {
+		t.Errorf("the copy made the task dirty: %s", st)
+	}
+	s.MustWT("agent-setup", "claude", "--undo")
+	if s.GitOK(s.Repo, "config", "--get-all", "wt.copy") {
+		t.Error("wt.copy left")
+	}
+	if path := s.MustWT("new", "-q", "t2").Out(); testutil.Exists(filepath.Join(path, ".claude")) {
+		t.Error("a task made after undo got the settings")
 	}
 }

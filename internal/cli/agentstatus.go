@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/agents"
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -32,11 +33,12 @@ func (e *env) agentStatus(ctx context.Context, runner, event string) error {
 			return nil // a folder gone: no task to report on
 		}
 	}
+	early := e.startTaskHere(ctx)
 	m, err := e.manager(ctx, "agent-hook")
 	if err != nil {
 		return nil // not in a repository
 	}
-	ent := taskHere(ctx, m)
+	ent := taskHere(ctx, m, early)
 	if ent == nil || ent.Record == nil || (ent.Record.State != record.Active && ent.Record.State != record.Adopted) {
 		return nil
 	}
@@ -53,12 +55,31 @@ func (e *env) agentStatus(ctx context.Context, runner, event string) error {
 	return nil
 }
 
+// startTaskHere starts reading the record of the task the current
+// directory is in, as its folder's name says (a task's folder is usually
+// named for its slug), from the files alone: the read overlaps git
+// config's, which confirms the repository. nil when the files do not say.
+func (e *env) startTaskHere(ctx context.Context) *async.Value[[]record.Entry] {
+	cwd, err := os.Getwd()
+	found := git.Discover(cwd)
+	if err != nil || found == nil {
+		return nil
+	}
+	name := slug.Make(filepath.Base(found.Toplevel()))
+	return async.Start(func() ([]record.Entry, error) {
+		return (&record.Store{Git: e.git, Dir: cwd}).Get(ctx, name)
+	})
+}
+
 // taskHere is the task whose worktree holds the current directory, or
-// nil. A task's folder is usually named for its slug: that one record is
-// read first, and every record only when it is not the one.
-func taskHere(ctx context.Context, m *task.Manager) *record.Entry {
+// nil: the record early read (startTaskHere) when it is the one, else the
+// one of the records whose path holds it.
+func taskHere(ctx context.Context, m *task.Manager, early *async.Value[[]record.Entry]) *record.Entry {
 	top := m.Repo.Toplevel
-	if got, err := m.Store.Get(ctx, slug.Make(filepath.Base(top))); err == nil {
+	if early == nil {
+		early = async.Start(func() ([]record.Entry, error) { return m.Store.Get(ctx, slug.Make(filepath.Base(top))) })
+	}
+	if got, err := early.Get(); err == nil {
 		for i := range got {
 			if rec := got[i].Record; rec != nil && (rec.Path == top || sameDir(rec.Path, top)) {
 				return &got[i]

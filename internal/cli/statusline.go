@@ -57,11 +57,12 @@ func statusLineDir(e *env) string {
 
 // statusLine is the line, or "" outside a repository.
 func (e *env) statusLine(c *cli.Context) string {
+	early := e.startTaskHere(c.Context)
 	m, err := e.manager(c.Context, "statusline")
 	if err != nil {
 		return ""
 	}
-	ent := taskHere(c.Context, m)
+	ent := taskHere(c.Context, m, early)
 	b, path := e.handlers(m).inspect, m.Repo.Toplevel
 	if ent == nil || ent.Record == nil {
 		brief, err := b.BriefOf(c.Context, path, nil)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -29,6 +30,9 @@ var codexSteps = []struct {
 	{"cleanup", CodexRemoveCommand, true},
 }
 
+// unreadable is script's tableEnd for a script that is no string.
+const unreadable = -2
+
 var (
 	tableHeader = regexp.MustCompile(`(?m)^[ \t]*\[([A-Za-z0-9_.\- ]+)\][ \t]*(#.*)?$`)
 	scriptKey   = regexp.MustCompile(`(?m)^[ \t]*script[ \t]*=[ \t]*`)
@@ -36,8 +40,9 @@ var (
 
 // script finds the value of script = in [table]: where the string's text
 // starts and ends, and its quote (three single or double quotes, or
-// one); found false when there is no such table (tableEnd -1) or no
-// script in it (tableEnd where to insert one).
+// one); found false when there is no such table (tableEnd -1), no
+// script in it (tableEnd where to insert one), or a script that is no
+// string git-wt can read (tableEnd unreadable).
 func script(src []byte, table string) (start, end int, quote string, tableEnd int, found bool) {
 	headers := tableHeader.FindAllSubmatchIndex(src, -1)
 	for i, h := range headers {
@@ -71,11 +76,11 @@ func script(src []byte, table string) (start, end int, quote string, tableEnd in
 				close = closingQuote(src[from:], q[0])
 			}
 			if close < 0 {
-				return 0, 0, "", 0, false
+				return 0, 0, "", unreadable, false
 			}
 			return from, from + close, q, body, true
 		}
-		return 0, 0, "", 0, false
+		return 0, 0, "", unreadable, false
 	}
 	return 0, 0, "", -1, false
 }
@@ -95,110 +100,94 @@ func closingQuote(s []byte, q byte) int {
 	return -1
 }
 
-// insertion is the text git-wt puts into a script quoted by quote, at its
-// start or its end.
-func insertion(line, quote string, last bool) string {
+// insertion is the text git-wt puts into the script value src[start:end]
+// quoted by quote, and where: its line first, or last. A multi-line
+// string gets a line of its own; a one-line basic string an escaped line
+// break; a one-line literal string, which cannot hold one, an &&.
+func insertion(src []byte, start, end int, quote, line string, last bool) (text string, at int) {
 	switch {
-	case len(quote) == 3 && last:
-		return line + "\n"
+	case len(quote) == 3 && !last:
+		return line + "\n", start
+	case len(quote) == 3 && end > start && src[end-1] != '\n':
+		return "\n" + line, end
 	case len(quote) == 3:
-		return line + "\n"
+		return line + "\n", end
 	case quote == `"` && last:
-		return `\n` + line
+		return `\n` + line, end
 	case quote == `"`:
-		return line + `\n`
+		return line + `\n`, start
 	case last:
-		return " && " + line
+		return " && " + line, end
 	}
-	return line + " && "
+	return line + " && ", start
 }
 
 // Add inserts git-wt's lines; a new table or key is noted in created.
 func (codexFile) Add(content []byte) ([]byte, []string, bool, error) {
 	out := content
+	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+		// Where a line of git-wt's would go after the last one.
+		return nil, nil, false, errors.New("it does not end with a newline")
+	}
 	var created []string
-	changed := false
 	for _, st := range codexSteps {
 		start, end, quote, tableEnd, found := script(out, st.table)
 		var text string
-		at := 0
+		var at int
 		switch {
 		case found && strings.Contains(string(out[start:end]), st.line):
 			continue
-		case found && quote == "'''" || found && quote == `"""`:
-			text, at = insertion(st.line, quote, st.last), start
-			if st.last {
-				at = end
-				if end > start && out[end-1] != '\n' {
-					text = "\n" + st.line
-				}
-			}
 		case found:
-			text, at = insertion(st.line, quote, st.last), start
-			if st.last {
-				at = end
-			}
+			text, at = insertion(out, start, end, quote, st.line, st.last)
+		case tableEnd == unreadable:
+			return nil, nil, false, fmt.Errorf("its [%s] script is not a string git-wt can read: add %s to it yourself", st.table, st.line)
 		case tableEnd >= 0:
-			text, at = "script = '''\n"+st.line+"\n'''\n", tableEnd
+			text, at = scriptBlock(st.line), tableEnd
 			created = append(created, st.table+".script")
 		default:
-			if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-				return nil, nil, false, errors.New("it does not end with a newline")
-			}
-			text, at = fmt.Sprintf("\n[%s]\nscript = '''\n%s\n'''\n", st.table, st.line), len(out)
+			text, at = tableBlock(st.table, st.line), len(out)
 			created = append(created, st.table)
 		}
 		out = append(append(append([]byte{}, out[:at]...), text...), out[at:]...)
-		changed = true
 	}
-	if !changed {
+	if bytes.Equal(out, content) {
 		return content, nil, false, nil
 	}
 	return out, created, true, nil
 }
 
+// scriptBlock is the script key git-wt adds to a table without one, and
+// tableBlock the table it adds to a file without it.
+func scriptBlock(line string) string       { return "script = '''\n" + line + "\n'''\n" }
+func tableBlock(table, line string) string { return "\n[" + table + "]\n" + scriptBlock(line) }
+
 // Remove takes git-wt's lines out again, and the tables or keys Add made.
 func (codexFile) Remove(content []byte, created []string) ([]byte, bool, error) {
 	out := content
-	changed := false
-	made := map[string]bool{}
-	for _, c := range created {
-		made[c] = true
+	// cut takes text out of out[from:to], its first or last occurrence.
+	cut := func(from, to int, text string, last bool) bool {
+		i := strings.Index(string(out[from:to]), text)
+		if last {
+			i = strings.LastIndex(string(out[from:to]), text)
+		}
+		if i >= 0 {
+			out = append(out[:from+i:from+i], out[from+i+len(text):]...)
+		}
+		return i >= 0
 	}
 	for _, st := range codexSteps {
 		start, end, quote, _, found := script(out, st.table)
 		if !found {
 			continue
 		}
-		for _, block := range []struct{ text, made string }{
-			{fmt.Sprintf("\n[%s]\nscript = '''\n%s\n'''\n", st.table, st.line), st.table},
-			{"script = '''\n" + st.line + "\n'''\n", st.table + ".script"},
-		} {
-			if i := bytes.Index(out, []byte(block.text)); i >= 0 && made[block.made] {
-				block := block.text
-				out = append(out[:i:i], out[i+len(block):]...)
-				changed = true
-				goto next
-			}
+		if slices.Contains(created, st.table) && cut(0, len(out), tableBlock(st.table, st.line), false) ||
+			slices.Contains(created, st.table+".script") && cut(0, len(out), scriptBlock(st.line), false) {
+			continue
 		}
-		{
-			candidates := []string{insertion(st.line, quote, st.last), "\n" + st.line}
-			value := string(out[start:end])
-			for _, c := range candidates {
-				var i int
-				if st.last {
-					i = strings.LastIndex(value, c)
-				} else {
-					i = strings.Index(value, c)
-				}
-				if i >= 0 {
-					out = append(out[:start+i:start+i], out[start+i+len(c):]...)
-					changed = true
-					break
-				}
-			}
+		text, _ := insertion(out, start, end, quote, st.line, st.last)
+		if !cut(start, end, text, st.last) && len(quote) == 3 {
+			cut(start, end, "\n"+st.line, st.last)
 		}
-	next:
 	}
-	return out, changed, nil
+	return out, !bytes.Equal(out, content), nil
 }

@@ -75,3 +75,26 @@ func TestStatusHookFilesKeepEveryOtherByte(t *testing.T) {
 		t.Error("a plugin of someone else's was overwritten")
 	}
 }
+
+// FuzzCodexEnvironmentRoundTrip: whatever the TOML file holds, adding
+// git-wt's lines only inserts bytes and removing them gives the file back.
+func FuzzCodexEnvironmentRoundTrip(f *testing.F) {
+	f.Add("version = 1\n[setup]\nscript = '''\nnpm ci\n'''\n")
+	f.Add("[setup]\nscript = \"a \\\" b\"\n[cleanup]\nscript = 'x'\n")
+	f.Add("[setup]\n[cleanup]\n")
+	f.Fuzz(func(t *testing.T, content string) {
+		if strings.Contains(content, "git wt") {
+			return // git-wt's own lines, or lookalikes
+		}
+		added, created, changed, err := CodexEnvironment.Add([]byte(content))
+		if err != nil || !changed {
+			return
+		}
+		if !testutil.InsertsOnly(content, string(added)) {
+			t.Fatalf("add to %q gave %q", content, added)
+		}
+		if removed, _, err := CodexEnvironment.Remove(added, created); err != nil || string(removed) != content {
+			t.Errorf("round trip of %q gave %q (%v)", content, removed, err)
+		}
+	})
+}

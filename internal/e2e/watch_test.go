@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,32 +65,29 @@ func (w *tmuxWatch) screen() string { return w.tmux("capture-pane", "-p") }
 // sees, not a race.
 func (w *tmuxWatch) waitFor(what string, ok func(screen string) bool) string {
 	w.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		screen := w.screen()
-		if ok(screen) {
-			return screen
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("the screen never showed %s:\n%s", what, screen)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	var screen string
+	w.poll(15*time.Second, func() bool { screen = w.screen(); return ok(screen) },
+		func() string { return "the screen never showed " + what + ":\n" + screen })
+	return screen
 }
 
 // output waits for the command to exit and returns what it printed.
 func (w *tmuxWatch) output() string {
 	w.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		data, _ := os.ReadFile(w.out)
-		if strings.Contains(string(data), "EXIT=") {
-			return string(data)
-		}
+	var data []byte
+	w.poll(10*time.Second, func() bool { data, _ = os.ReadFile(w.out); return strings.Contains(string(data), "EXIT=") },
+		func() string { return fmt.Sprintf("watch did not exit: %q\n%s", data, w.screen()) })
+	return string(data)
+}
+
+// poll checks done every tenth of a second until it holds, and fails the
+// test with why() when it still does not after timeout.
+func (w *tmuxWatch) poll(timeout time.Duration, done func() bool, why func() string) {
+	w.t.Helper()
+	for deadline := time.Now().Add(timeout); !done(); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			w.t.Fatalf("watch did not exit: %q\n%s", data, w.screen())
+			w.t.Fatal(why())
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 

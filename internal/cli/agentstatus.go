@@ -49,6 +49,7 @@ func (e *env) agentStatus(ctx context.Context, runner, event string) error {
 	if !agents.Apply(ent.Record, s, time.Now().UTC().Round(0), by) {
 		return nil
 	}
+	task.Checkpoint(ctx, "agent-status:save")
 	if err := m.Save(ctx, ent); err != nil && !errors.Is(err, git.ErrStale) {
 		e.warnf("agent-hook %s-status: cannot record the agent's state on task %q: %v", runner, ent.Record.Task, err)
 	}

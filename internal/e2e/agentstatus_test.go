@@ -161,3 +161,25 @@ func TestClaudeSettingsReachEveryTask(t *testing.T) {
 		t.Error("a task made after undo got the settings")
 	}
 }
+
+// TestAgentStatusDropsAWriteThatLostARace: the report read the record,
+// then another process wrote it (a lock); the report's write is dropped,
+// exit 0, and the other's stays.
+func TestAgentStatusDropsAWriteThatLostARace(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "t1").Out()
+	payload := `{"session_id":"a","cwd":"` + path + `","hook_event_name":"UserPromptSubmit"}`
+	cmd, goOn := pauseWith(t, s, payload, "agent-status:save", "agent-hook", "claude-status")
+	s.MustWT("lock", "t1", "--reason", "review")
+	goOn()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the hook failed: %v", err)
+	}
+	if rec := readRecord(t, s, "t1"); rec["locked"] != true || rec["agent"] != nil {
+		t.Errorf("want the lock kept and the report dropped: %v", rec)
+	}
+	statusHook(t, s, path, payload, "claude-status")
+	if a := agentOf(t, s, "t1"); a["state"] != "working" {
+		t.Errorf("the next report: %v", a)
+	}
+}

@@ -159,11 +159,17 @@ func seen(rec *record.Record, s *Status, now time.Time) bool {
 	return true
 }
 
-// LastSession is the session a resume takes up: the one seen last.
+// LastSession is the session a resume takes up: the agent's, which
+// reported last, else the one seen last (last seen moves once a minute at
+// most, so the agent's says better which came last).
 func LastSession(rec *record.Record) *record.Session {
 	var last *record.Session
 	for i := range rec.Sessions {
-		if s := &rec.Sessions[i]; last == nil || !s.LastSeen.Before(last.LastSeen) {
+		s := &rec.Sessions[i]
+		if a := rec.Agent; a != nil && a.Runner == s.Runner && a.Session == s.ID {
+			return s
+		}
+		if last == nil || !s.LastSeen.Before(last.LastSeen) {
 			last = s
 		}
 	}

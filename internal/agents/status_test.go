@@ -86,6 +86,15 @@ func TestApplyWritesOnlyWhatChanged(t *testing.T) {
 	if last := LastSession(rec); last.ID != "b" {
 		t.Errorf("last session %+v", last)
 	}
+	// b reported last, though a's last sight was noted later (sights
+	// move once a minute at most).
+	two := &record.Record{
+		Sessions: []record.Session{{Runner: "claude", ID: "a", LastSeen: t0.Add(time.Minute)}, {Runner: "claude", ID: "b", LastSeen: t0}},
+		Agent:    &record.Agent{Runner: "claude", Session: "b", State: Idle},
+	}
+	if last := LastSession(two); last.ID != "b" {
+		t.Errorf("last session %+v, want the agent's", last)
+	}
 	for i := range 30 {
 		Apply(rec, st(strings.Repeat("x", i+1), Working), t0.Add(time.Hour), Runner{})
 	}

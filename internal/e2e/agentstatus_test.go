@@ -183,3 +183,29 @@ func TestAgentStatusDropsAWriteThatLostARace(t *testing.T) {
 		t.Errorf("the next report: %v", a)
 	}
 }
+
+// TestResumeRunsTheRunnersOwnCommandInTheTask: the last session seen is
+// taken up by its runner's resume command, in the task's worktree and
+// with its environment; a task where none was seen exits 5.
+func TestResumeRunsTheRunnersOwnCommandInTheTask(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "t1").Out()
+	s.MustWT("new", "-q", "t2")
+	statusHook(t, s, path, `{"sessionId":"p-1","cwd":"`+path+`"}`, "copilot-status", "sessionStart")
+	statusHook(t, s, path, `{"session_id":"c-2","cwd":"`+path+`","hook_event_name":"Stop"}`, "claude-status")
+	bin := t.TempDir()
+	s.Write(filepath.Join(bin, "claude"), "#!/bin/sh\necho \"$PWD $WT_TASK $*\"\n")
+	os.Chmod(filepath.Join(bin, "claude"), 0o755)
+	cmd := s.Cmd(s.Repo, "resume", "t1")
+	for i, v := range cmd.Env {
+		if strings.HasPrefix(v, "PATH=") {
+			cmd.Env[i] = "PATH=" + bin + ":" + strings.TrimPrefix(v, "PATH=")
+		}
+	}
+	if r := runResult(t, cmd); r.Code != 0 || r.Out() != path+" t1 --resume c-2" {
+		t.Errorf("resume: %s", r)
+	}
+	if r := s.WT("resume", "t2"); r.Code != 5 {
+		t.Errorf("no session seen: %s", r)
+	}
+}

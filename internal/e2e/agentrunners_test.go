@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,5 +94,57 @@ func TestInitAdoptMakesTheRunnersWorktreeATask(t *testing.T) {
 	os.Remove(filepath.Join(wt, "wip.txt"))
 	if r := cleanup(); r.Code != 0 || testutil.Exists(wt) {
 		t.Errorf("a clean worktree: %s", r)
+	}
+}
+
+// TestOpenCodePluginReportsThroughGitWt loads the plugin agent-setup
+// opencode writes into Node.js, with a stand-in for Bun's $ that runs the
+// command it is given, and hands it OpenCode's events: the reports reach
+// the task's record.
+func TestOpenCodePluginReportsThroughGitWt(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "t1").Out()
+	s.MustWT("agent-setup", "opencode")
+	plugin := filepath.Join(s.Repo, ".opencode", "plugins", "git-wt.js")
+	mjs := filepath.Join(t.TempDir(), "plugin.mjs")
+	data, err := os.ReadFile(plugin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Write(mjs, string(data))
+	driver := `
+import { spawnSync } from "node:child_process"
+const { GitWt } = await import(process.argv[2])
+// Bun's $: a tagged template whose values are interpolated, a Response
+// redirected to stdin; .quiet().nothrow() awaits it.
+const $ = (strings, ...values) => {
+  const run = (async () => {
+    const input = await values[0].text()
+    const words = strings[0].replace("<", "").trim().split(/\s+/)
+    const r = spawnSync(words[0], words.slice(1), { input, cwd: process.argv[3] })
+    if (r.status !== 0 || r.stdout.length) throw new Error("hook: " + r.status + " " + r.stdout)
+  })()
+  return { quiet: () => ({ nothrow: () => run }) }
+}
+const hooks = await GitWt({ $, directory: process.argv[3] })
+await hooks["chat.message"]({ sessionID: "o-1" }, {})
+await hooks.event({ event: { type: "permission.asked", properties: { sessionID: "o-1" } } })
+await hooks.event({ event: { type: "message.part.updated", properties: {} } })
+await hooks.event({ event: { type: "session.idle", properties: { sessionID: "o-1" } } })
+`
+	script := filepath.Join(t.TempDir(), "driver.mjs")
+	s.Write(script, driver)
+	cmd := exec.Command("node", script, mjs, path)
+	cmd.Env = s.Env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	a := agentOf(t, s, "t1")
+	if a["runner"] != "opencode" || a["session_id"] != "o-1" || a["state"] != "idle" {
+		t.Errorf("agent %v\n%s", a, out)
 	}
 }

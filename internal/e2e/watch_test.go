@@ -113,11 +113,7 @@ func TestWatchFollowsTheFleetAndEnterPrintsThePath(t *testing.T) {
 	path := s.MustWT("new", "-q", "t2").Out()
 	w.waitFor("the new task", func(sc string) bool { return strings.Contains(sc, "  t2") })
 	report := func(event string) {
-		cmd := s.Cmd(path, "agent-hook", "claude-status")
-		cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"` + path + `","hook_event_name":"` + event + `"}`)
-		if r := runResult(t, cmd); r.Code != 0 {
-			t.Fatal(r)
-		}
+		statusHook(t, s, path, `{"session_id":"s","cwd":"`+path+`","hook_event_name":"`+event+`"}`, "claude-status")
 	}
 	report("UserPromptSubmit")
 	w.waitFor("the agent working", func(sc string) bool { return strings.Contains(sc, "claude working") })

@@ -6,19 +6,23 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // CodexEnvironment is the Codex app's .codex/environments/environment.toml
-// (developers.openai.com/codex/app/local-environments, Codex app 26.5):
+// (developers.openai.com/codex/app/local-environments, read November 2026;
+// no app version is named there):
 // [setup] script runs in each worktree the app makes (CODEX_WORKTREE_PATH),
 // [cleanup] script before it deletes one. git-wt's line goes first into
 // the setup script (the worktree is a task before the user's setup runs)
 // and last into the cleanup script. The TOML is edited as text, only
 // git-wt's line inserted, so that every other byte stays (SPEC §16).
-var CodexEnvironment codexFile
+// A file setup creates starts as the app writes one: version 1, and the
+// project's name.
+func CodexEnvironment(name string) codexFile { return codexFile{name: name} }
 
-type codexFile struct{}
+type codexFile struct{ name string }
 
 // codexSteps are the tables and git-wt's line in each, and whether it goes
 // at the end of the script.
@@ -123,8 +127,11 @@ func insertion(src []byte, start, end int, quote, line string, last bool) (text 
 }
 
 // Add inserts git-wt's lines; a new table or key is noted in created.
-func (codexFile) Add(content []byte) ([]byte, []string, bool, error) {
+func (f codexFile) Add(content []byte) ([]byte, []string, bool, error) {
 	out := content
+	if len(bytes.TrimSpace(content)) == 0 {
+		out = fmt.Appendf(nil, "version = 1\nname = %s\n", strconv.Quote(f.name))
+	}
 	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 		// Where a line of git-wt's would go after the last one.
 		return nil, nil, false, errors.New("it does not end with a newline")

@@ -51,9 +51,9 @@ func TestCodexEnvironmentKeepsEveryOtherByte(t *testing.T) {
 		{"[setup]\nscript = 'make'\n[cleanup]\nscript = \"\"\"\ndocker compose down\n\"\"\"\n",
 			[]string{"script = 'git wt init --adopt && make'", "docker compose down\ngit wt agent-hook codex-remove\n\"\"\""}},
 		{"version = 1\nname = \"x\"\n\n[setup]\n# nothing yet\n", []string{"[setup]\nscript = '''\ngit wt init --adopt\n'''\n# nothing yet\n"}},
-		{"", []string{"[setup]", "[cleanup]"}},
+		{"", []string{"version = 1\nname = \"app\"\n\n[setup]", "[cleanup]"}},
 	} {
-		roundTrip(t, CodexEnvironment, tc.original, tc.want...)
+		roundTrip(t, CodexEnvironment("app"), tc.original, tc.want...)
 	}
 }
 
@@ -86,14 +86,14 @@ func FuzzCodexEnvironmentRoundTrip(f *testing.F) {
 		if strings.Contains(content, "git wt") {
 			return // git-wt's own lines, or lookalikes
 		}
-		added, created, changed, err := CodexEnvironment.Add([]byte(content))
+		added, created, changed, err := CodexEnvironment("app").Add([]byte(content))
 		if err != nil || !changed {
 			return
 		}
 		if !testutil.InsertsOnly(content, string(added)) {
 			t.Fatalf("add to %q gave %q", content, added)
 		}
-		if removed, _, err := CodexEnvironment.Remove(added, created); err != nil || string(removed) != content {
+		if removed, _, err := CodexEnvironment("app").Remove(added, created); err != nil || string(removed) != content {
 			t.Errorf("round trip of %q gave %q (%v)", content, removed, err)
 		}
 	})

@@ -43,7 +43,8 @@ func claudeEntry(command string) any {
 }
 
 // ClaudeSettings is what agent-setup claude puts in Claude Code's
-// settings (code.claude.com/docs/en/hooks, Claude Code 2.1): the worktree
+// settings (code.claude.com/docs/en/hooks; run by the tests: Claude Code
+// 2.1.197): the worktree
 // hooks (SPEC §13) and the session hooks that report the agent's state
 // (SPEC §16). PostToolUse marks an agent working again after a person
 // answered its question.
@@ -57,7 +58,7 @@ var ClaudeSettings = &HookFile{
 }
 
 // CodexHooks is .codex/hooks.json (developers.openai.com/codex/hooks,
-// Codex CLI 0.130): the same shape as Claude Code's; Codex has no
+// the May 2026 docs, where hooks are on by default; not run here): the same shape as Claude Code's; Codex has no
 // SessionEnd, and asks a person through PermissionRequest.
 var CodexHooks = &HookFile{
 	Hooks: statusHooks("codex", "SessionStart", "UserPromptSubmit", "PostToolUse", "PermissionRequest", "Stop"),
@@ -66,7 +67,7 @@ var CodexHooks = &HookFile{
 }
 
 // GeminiSettings is .gemini/settings.json (geminicli.com/docs/hooks/
-// reference, Gemini CLI 0.26): the same shape; the turn is BeforeAgent …
+// reference; run by the tests: Gemini CLI 0.61.0): the same shape; the turn is BeforeAgent …
 // AfterAgent.
 var GeminiSettings = &HookFile{
 	Hooks: statusHooks("gemini", "SessionStart", "BeforeAgent", "AfterTool", "Notification", "AfterAgent", "SessionEnd"),
@@ -75,7 +76,8 @@ var GeminiSettings = &HookFile{
 }
 
 // copilotEvents are Copilot CLI's camel-case events (docs.github.com
-// copilot-cli-reference/cli-hooks-reference, Copilot CLI 1.0): their
+// copilot-cli-reference/cli-hooks-reference, read November 2026, Copilot
+// CLI 1.0.x; not run here): their
 // payloads carry no event name, so each command names its event.
 var copilotEvents = []string{"sessionStart", "userPromptSubmitted", "postToolUse", "notification", "agentStop", "sessionEnd"}
 

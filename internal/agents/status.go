@@ -22,10 +22,10 @@ const (
 )
 
 // Runners are the agent runners whose session hooks git-wt reads, with
-// the command that resumes one of their sessions, as each documents it:
-// Claude Code `claude --resume ID` (2.1), Codex `codex resume ID` (0.130),
-// Gemini CLI `gemini --resume ID` (0.26), Copilot CLI `copilot
-// --resume=ID` (1.0), OpenCode `opencode --session ID` (1.0).
+// the command that resumes one of their sessions, as each documents it
+// (read November 2026): `claude --resume ID`, `codex resume ID`, `gemini
+// --resume ID` (a session's UUID), `copilot --resume=ID`, `opencode
+// --session ID`.
 var Runners = map[string]func(id string) []string{
 	"claude":   func(id string) []string { return []string{"claude", "--resume", id} },
 	"codex":    func(id string) []string { return []string{"codex", "resume", id} },

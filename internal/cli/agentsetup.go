@@ -31,24 +31,27 @@ type runnerFile struct {
 }
 
 // runnerFiles are the files of each runner but Claude Code (whose file
-// has its own three places: claudeSettings).
-var runnerFiles = map[string][]runnerFile{
-	"codex": {
-		{".codex/environments/environment.toml", "", agents.CodexEnvironment, "the Codex app's worktrees become tasks (setup: git wt init --adopt; cleanup: removed as git wt rm would, never forced)"},
-		{".codex/hooks.json", ".codex/hooks.json", agents.CodexHooks, "Codex reports its state (trust the hooks in Codex once)"},
-	},
-	"cursor": {
-		{".cursor/worktrees.json", "", agents.CursorWorktrees, "Cursor's worktrees become tasks (git wt init --adopt)"},
-	},
-	"gemini": {
-		{".gemini/settings.json", ".gemini/settings.json", agents.GeminiSettings, "Gemini CLI reports its state"},
-	},
-	"copilot": {
-		{".github/hooks/git-wt.json", "", agents.CopilotHooks, "Copilot CLI reports its state (it reads .github/hooks from its working folder: commit the file, or copy it into tasks with wt.copy)"},
-	},
-	"opencode": {
-		{".opencode/plugins/git-wt.js", ".config/opencode/plugins/git-wt.js", agents.OpenCodePlugin, "OpenCode reports its state"},
-	},
+// has its own three places: claudeSettings), for the project named name.
+func runnerFiles(runner, name string) ([]runnerFile, bool) {
+	files, ok := map[string][]runnerFile{
+		"codex": {
+			{".codex/environments/environment.toml", "", agents.CodexEnvironment(name), "the Codex app's worktrees become tasks (setup: git wt init --adopt; cleanup: removed as git wt rm would, never forced)"},
+			{".codex/hooks.json", ".codex/hooks.json", agents.CodexHooks, "Codex reports its state (trust the hooks in Codex once)"},
+		},
+		"cursor": {
+			{".cursor/worktrees.json", "", agents.CursorWorktrees, "Cursor's worktrees become tasks (git wt init --adopt)"},
+		},
+		"gemini": {
+			{".gemini/settings.json", ".gemini/settings.json", agents.GeminiSettings, "Gemini CLI reports its state"},
+		},
+		"copilot": {
+			{".github/hooks/git-wt.json", "", agents.CopilotHooks, "Copilot CLI reports its state (it reads .github/hooks from its working folder: commit the file, or copy it into tasks with wt.copy)"},
+		},
+		"opencode": {
+			{".opencode/plugins/git-wt.js", ".config/opencode/plugins/git-wt.js", agents.OpenCodePlugin, "OpenCode reports its state"},
+		},
+	}[runner]
+	return files, ok
 }
 
 func agentSetupCommand(e *env) *cli.Command {
@@ -80,8 +83,7 @@ func agentSetupCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			files, known := runnerFiles[runner]
-			if !known && runner != "claude" {
+			if _, known := runnerFiles(runner, ""); !known && runner != "claude" {
 				return exitcode.Usagef("unknown agent runner %q: git-wt knows claude, codex, cursor, gemini, copilot and opencode", runner)
 			}
 			if c.Bool("project") && c.Bool("user") {
@@ -97,6 +99,7 @@ func agentSetupCommand(e *env) *cli.Command {
 			if runner == "claude" {
 				return e.claudeSetup(c, m)
 			}
+			files, _ := runnerFiles(runner, filepath.Base(m.Repo.MainDir))
 			home, err := os.UserHomeDir()
 			if c.Bool("user") && err != nil {
 				return exitcode.Failedf("cannot find your home folder: %v", err)

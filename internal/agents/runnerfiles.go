@@ -42,8 +42,10 @@ func (f OwnFile) Remove(content []byte, _ []string) ([]byte, bool, error) {
 }
 
 // OpenCodePlugin is .opencode/plugins/git-wt.js (opencode.ai/docs/plugins,
-// V1 docs, read November 2026; not run here): it forwards the session events that say what the agent
-// does to git wt agent-hook opencode-status, in the snake-case shape the
+// the V1 docs, read November 2026; OpenCode itself not run here, the
+// plugin is, in Node.js): it forwards the session events that say what
+// the agent does to git wt agent-hook opencode-status, in the snake-case
+// shape the
 // other runners send, and waits for nothing.
 var OpenCodePlugin = OwnFile{Content: `// git-wt: reports what the agent does to git wt agent-hook opencode-status
 // (written by git wt agent-setup opencode; --undo deletes it).
@@ -67,8 +69,8 @@ export const GitWt = async ({ $, directory }) => ({
 `}
 
 // CursorWorktrees is .cursor/worktrees.json (cursor.com/docs/configuration/
-// worktrees, read November 2026; not run here): setup-worktree-unix, setup-worktree-windows or
-// setup-worktree, each a list of commands (or a script's path) run in a
+// worktrees, read November 2026; not run here): setup-worktree-unix,
+// setup-worktree-windows or setup-worktree, each a list of commands (or a script's path) run in a
 // new worktree with ROOT_WORKTREE_PATH set. git-wt's command goes first
 // into the list a Unix worktree runs: the OS-specific one when there is
 // one, else the generic one (a new -unix list would hide it), else a new

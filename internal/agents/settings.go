@@ -57,9 +57,10 @@ var ClaudeSettings = &HookFile{
 	Seed:  "{\n}\n",
 }
 
-// CodexHooks is .codex/hooks.json (developers.openai.com/codex/hooks,
-// the May 2026 docs, where hooks are on by default; not run here): the same shape as Claude Code's; Codex has no
-// SessionEnd, and asks a person through PermissionRequest.
+// CodexHooks is .codex/hooks.json (developers.openai.com/codex/hooks, the
+// May 2026 docs, where hooks are on by default; not run here): the same
+// shape as Claude Code's; Codex has no SessionEnd, and asks a person
+// through PermissionRequest.
 var CodexHooks = &HookFile{
 	Hooks: statusHooks("codex", "SessionStart", "UserPromptSubmit", "PostToolUse", "PermissionRequest", "Stop"),
 	Entry: claudeEntry,
@@ -67,8 +68,8 @@ var CodexHooks = &HookFile{
 }
 
 // GeminiSettings is .gemini/settings.json (geminicli.com/docs/hooks/
-// reference; run by the tests: Gemini CLI 0.61.0): the same shape; the turn is BeforeAgent …
-// AfterAgent.
+// reference; run by the tests: Gemini CLI 0.61.0): the same shape; the
+// turn is BeforeAgent … AfterAgent.
 var GeminiSettings = &HookFile{
 	Hooks: statusHooks("gemini", "SessionStart", "BeforeAgent", "AfterTool", "Notification", "AfterAgent", "SessionEnd"),
 	Entry: claudeEntry,

@@ -45,8 +45,7 @@ func (f OwnFile) Remove(content []byte, _ []string) ([]byte, bool, error) {
 // the V1 docs, read November 2026; OpenCode itself not run here, the
 // plugin is, in Node.js): it forwards the session events that say what
 // the agent does to git wt agent-hook opencode-status, in the snake-case
-// shape the
-// other runners send, and waits for nothing.
+// shape the other runners send, and waits for nothing.
 var OpenCodePlugin = OwnFile{Content: `// git-wt: reports what the agent does to git wt agent-hook opencode-status
 // (written by git wt agent-setup opencode; --undo deletes it).
 const events = {

@@ -69,9 +69,9 @@ export const GitWt = async ({ $, directory }) => ({
 
 // CursorWorktrees is .cursor/worktrees.json (cursor.com/docs/configuration/
 // worktrees, read November 2026; not run here): setup-worktree-unix,
-// setup-worktree-windows or setup-worktree, each a list of commands (or a script's path) run in a
-// new worktree with ROOT_WORKTREE_PATH set. git-wt's command goes first
-// into the list a Unix worktree runs: the OS-specific one when there is
+// setup-worktree-windows or setup-worktree, each a list of commands (or a
+// script's path) run in a new worktree with ROOT_WORKTREE_PATH set.
+// git-wt's command goes at the end of the list a Unix worktree runs: the OS-specific one when there is
 // one, else the generic one (a new -unix list would hide it), else a new
 // setup-worktree-unix. Cursor has no cleanup step.
 var CursorWorktrees cursorFile

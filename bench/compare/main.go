@@ -72,6 +72,7 @@ func main() {
 		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
 		{"sync", func(env []string) []row { return benchSync(env, root) }},
 		{"agent-hook", func(env []string) []row { return benchAgentHook(env, root) }},
+		{"agent-status", func(env []string) []row { return benchAgentStatus(env, root) }},
 		{"sparse", func(env []string) []row { return benchSparse(env, root) }},
 		{"sparse-100k", func(env []string) []row { return benchSparseBig(env, root) }},
 		{"pool", func(env []string) []row { return benchPool(env, root) }},
@@ -511,6 +512,37 @@ func benchAgentHook(env []string, root string) []row {
 	r := ratioRow("agent-hook claude-create, 5,000 files", 1.05, hookD, newD)
 	r.note = "against git wt new"
 	return []row{r}
+}
+
+// benchAgentStatus measures what a runner's session hook costs it (SPEC
+// §9, §16: about 15 ms) — a report that changes the agent's state, so
+// that each one writes the record — and Claude Code's status line (under
+// 15 ms), among 50 tasks; plain git's rev-parse and status are shown for
+// scale.
+func benchAgentStatus(env []string, root string) []row {
+	repo := filepath.Join(root, "agent-status", "repo")
+	makeRepo(env, repo, 100, 10)
+	for i := 0; i < 50; i++ {
+		wt(env, repo, "new", "--quiet", "--no-init", fmt.Sprintf("t%02d", i))
+	}
+	path := filepath.Join(filepath.Dir(repo), "repo-worktrees", "t25")
+	events := []string{"UserPromptSubmit", "Stop"}
+	hookD, revD := interleave(*rounds,
+		func(i int) time.Duration {
+			payload := fmt.Sprintf(`{"session_id":"s","cwd":%q,"hook_event_name":%q}`, path, events[i%2])
+			return runWith(env, path, payload, *bin, "agent-hook", "claude-status")
+		},
+		func(i int) time.Duration { return git(env, path, "rev-parse", "HEAD") })
+	lineD, statusD := interleave(*rounds,
+		func(i int) time.Duration {
+			return runWith(env, repo, fmt.Sprintf(`{"cwd":%q,"workspace":{"current_dir":%q}}`, path, path), *bin, "statusline")
+		},
+		func(i int) time.Duration { return git(env, path, "status", "--porcelain=v2", "--branch") })
+	hook := absRow("agent-hook claude-status, 50 tasks", 15*time.Millisecond, hookD, revD)
+	hook.note = "plain git: rev-parse HEAD; about 15 ms"
+	line := absRow("statusline, 50 tasks", 15*time.Millisecond, lineD, statusD)
+	line.note = "plain git: status --porcelain=v2 --branch"
+	return []row{hook, line}
 }
 
 // benchSparse measures new --sparse of one directory against the plain

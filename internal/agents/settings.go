@@ -17,50 +17,146 @@ const (
 	RemoveCommand = "git wt agent-hook claude-remove"
 )
 
-// hookEvents are the runner's events git-wt takes over, and its command
-// for each.
-var hookEvents = []struct{ event, command string }{
-	{"WorktreeCreate", CreateCommand},
-	{"WorktreeRemove", RemoveCommand},
+// StatusCommand is the command a runner's session hooks run to report
+// what its agent does (SPEC §16).
+func StatusCommand(runner string) string { return "git wt agent-hook " + runner + "-status" }
+
+// Hook is one of a runner's events and the command git-wt has it run.
+type Hook struct{ Event, Command string }
+
+// HookFile is a runner's JSON file of hooks: an object whose "hooks"
+// member maps each event to a list of entries. What differs from runner
+// to runner is which events, the shape of one entry, and what a new file
+// starts as.
+type HookFile struct {
+	Hooks []Hook
+	// Entry is the element git-wt appends to an event's list.
+	Entry func(command string) any
+	// Seed is the content of a file setup creates, before the hooks.
+	Seed string
 }
 
-// AddHooks returns the settings file content with git-wt's two hooks
-// added and every other byte kept (SPEC §16): its group appended to each
-// event's list, the list or "hooks" inserted when missing. created names
-// the members it inserted ("hooks", "hooks.WorktreeCreate"), for
-// RemoveHooks; changed is false (and the content returned as given) when
-// both hooks are there already. Empty content is a new file.
-func AddHooks(content []byte) (out []byte, created []string, changed bool, err error) {
+// claudeEntry is an entry of Claude Code's, Codex's and Gemini CLI's
+// hook lists: a group of commands run together.
+func claudeEntry(command string) any {
+	return group{Hooks: []hook{{Type: "command", Command: command}}}
+}
+
+// ClaudeSettings is what agent-setup claude puts in Claude Code's
+// settings (code.claude.com/docs/en/hooks; run by the tests: Claude Code
+// 2.1.197): the worktree
+// hooks (SPEC §13) and the session hooks that report the agent's state
+// (SPEC §16). PostToolUse marks an agent working again after a person
+// answered its question.
+var ClaudeSettings = &HookFile{
+	Hooks: append([]Hook{
+		{"WorktreeCreate", CreateCommand},
+		{"WorktreeRemove", RemoveCommand},
+	}, statusHooks("claude", "SessionStart", "UserPromptSubmit", "PostToolUse", "Notification", "Stop", "SessionEnd")...),
+	Entry: claudeEntry,
+	Seed:  "{\n}\n",
+}
+
+// CodexHooks is .codex/hooks.json (developers.openai.com/codex/hooks, the
+// May 2026 docs, where hooks are on by default; not run here): the same
+// shape as Claude Code's; Codex has no SessionEnd, and asks a person
+// through PermissionRequest.
+var CodexHooks = &HookFile{
+	Hooks: statusHooks("codex", "SessionStart", "UserPromptSubmit", "PostToolUse", "PermissionRequest", "Stop"),
+	Entry: claudeEntry,
+	Seed:  "{\n}\n",
+}
+
+// GeminiSettings is .gemini/settings.json (geminicli.com/docs/hooks/
+// reference; run by the tests: Gemini CLI 0.61.0): the same shape; the
+// turn is BeforeAgent … AfterAgent.
+var GeminiSettings = &HookFile{
+	Hooks: statusHooks("gemini", "SessionStart", "BeforeAgent", "AfterTool", "Notification", "AfterAgent", "SessionEnd"),
+	Entry: claudeEntry,
+	Seed:  "{\n}\n",
+}
+
+// copilotEvents are Copilot CLI's camel-case events (docs.github.com
+// copilot-cli-reference/cli-hooks-reference, read November 2026, Copilot
+// CLI 1.0.x; not run here): their
+// payloads carry no event name, so each command names its event.
+var copilotEvents = []string{"sessionStart", "userPromptSubmitted", "postToolUse", "notification", "agentStop", "sessionEnd"}
+
+// CopilotHooks is .github/hooks/git-wt.json, a file of git-wt's own:
+// version 1, each entry one command with its bash line.
+var CopilotHooks = &HookFile{
+	Hooks: func() []Hook {
+		var hs []Hook
+		for _, ev := range copilotEvents {
+			hs = append(hs, Hook{ev, StatusCommand("copilot") + " " + ev})
+		}
+		return hs
+	}(),
+	Entry: func(command string) any {
+		return copilotEntry{Type: "command", Bash: command, TimeoutSec: 10}
+	},
+	Seed: "{\n  \"version\": 1\n}\n",
+}
+
+type copilotEntry struct {
+	Type       string `json:"type"`
+	Bash       string `json:"bash"`
+	TimeoutSec int    `json:"timeoutSec"`
+}
+
+func statusHooks(runner string, events ...string) []Hook {
+	hs := make([]Hook, len(events))
+	for i, ev := range events {
+		hs[i] = Hook{ev, StatusCommand(runner)}
+	}
+	return hs
+}
+
+// AddHooks adds git-wt's hooks to Claude Code's settings.
+func AddHooks(content []byte) ([]byte, []string, bool, error) { return ClaudeSettings.Add(content) }
+
+// RemoveHooks takes them out again.
+func RemoveHooks(content []byte, created []string) ([]byte, bool, error) {
+	return ClaudeSettings.Remove(content, created)
+}
+
+// Add returns the file's content with git-wt's hooks added and every
+// other byte kept (SPEC §16): an entry appended to each event's list, the
+// list or "hooks" inserted when missing. created names the members it
+// inserted ("hooks", "hooks.WorktreeCreate"), for Remove; changed is
+// false (and the content returned as given) when every hook is there
+// already. Empty content is a new file.
+func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bool, err error) {
 	out = content
 	if len(bytes.TrimSpace(content)) == 0 {
-		out = []byte("{\n}\n")
+		out = []byte(f.Seed)
 	}
-	for _, ev := range hookEvents {
+	for _, h := range f.Hooks {
 		root, hooks, err := parseSettings(out)
 		if err != nil {
 			return nil, nil, false, err
 		}
-		ours, _ := jsonedit.Marshal(group{Hooks: []hook{{Type: "command", Command: ev.command}}})
-		switch list := hooks.Member(ev.event); {
+		ours, _ := jsonedit.Marshal(f.Entry(h.Command))
+		switch list := hooks.Member(h.Event); {
 		case hooks == nil:
 			var all bytes.Buffer
-			for i, ev := range hookEvents {
-				name, _ := jsonedit.Marshal(ev.event)
-				list, _ := jsonedit.Marshal([]group{{Hooks: []hook{{Type: "command", Command: ev.command}}}})
+			for i, h := range f.Hooks {
+				name, _ := jsonedit.Marshal(h.Event)
+				list, _ := jsonedit.Marshal([]any{f.Entry(h.Command)})
 				if i > 0 {
 					all.WriteByte(',')
 				}
 				fmt.Fprintf(&all, "%s:%s", name, list)
-				created = append(created, "hooks."+ev.event)
+				created = append(created, "hooks."+h.Event)
 			}
 			out, err = jsonedit.InsertMember(out, root, "hooks", fmt.Appendf(nil, "{%s}", all.Bytes()))
 			return out, append([]string{"hooks"}, created...), true, err
 		case list == nil:
-			out, err = jsonedit.InsertMember(out, hooks, ev.event, append(append([]byte{'['}, ours...), ']'))
-			created = append(created, "hooks."+ev.event)
+			out, err = jsonedit.InsertMember(out, hooks, h.Event, append(append([]byte{'['}, ours...), ']'))
+			created = append(created, "hooks."+h.Event)
 		case list.Kind != '[':
-			return nil, nil, false, fmt.Errorf("its hooks.%s is not a list", ev.event)
-		case ourGroup(out, list, ev.command) < 0:
+			return nil, nil, false, fmt.Errorf("its hooks.%s is not a list", h.Event)
+		case ourEntry(out, list, h.Command) < 0:
 			out, err = jsonedit.AppendElement(out, list, ours)
 		default:
 			continue
@@ -76,22 +172,22 @@ func AddHooks(content []byte) (out []byte, created []string, changed bool, err e
 	return out, created, true, nil
 }
 
-// RemoveHooks returns the settings file content without git-wt's hooks,
-// and without the members AddHooks created (created, as it said) when
-// they are left empty; every other byte is kept.
-func RemoveHooks(content []byte, created []string) (out []byte, changed bool, err error) {
+// Remove returns the file's content without git-wt's hooks, and without
+// the members Add created (created, as it said) when they are left
+// empty; every other byte is kept.
+func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed bool, err error) {
 	out = content
-	for _, ev := range hookEvents {
+	for _, h := range f.Hooks {
 		for {
 			_, hooks, err := parseSettings(out)
 			if err != nil {
 				return nil, false, err
 			}
-			list := hooks.Member(ev.event)
+			list := hooks.Member(h.Event)
 			if list == nil || list.Kind != '[' {
 				break
 			}
-			i := ourGroup(out, list, ev.command)
+			i := ourEntry(out, list, h.Command)
 			if i < 0 {
 				break
 			}
@@ -144,14 +240,77 @@ type hook struct {
 	Command string `json:"command"`
 }
 
-// ourGroup is the index of git-wt's group in the list (one hook running
-// command), or -1.
-func ourGroup(content []byte, list *jsonedit.Node, command string) int {
+// ourEntry is the index of git-wt's entry in the list (a group of one
+// hook running command, or a Copilot entry whose bash line it is), or -1.
+func ourEntry(content []byte, list *jsonedit.Node, command string) int {
 	for i, e := range list.Elems {
-		var g group
-		if json.Unmarshal(content[e.Start:e.End], &g) == nil && len(g.Hooks) == 1 && g.Hooks[0].Command == command {
+		var g struct {
+			Hooks []hook `json:"hooks"`
+			Bash  string `json:"bash"`
+		}
+		if json.Unmarshal(content[e.Start:e.End], &g) != nil {
+			continue
+		}
+		if (len(g.Hooks) == 1 && g.Hooks[0].Command == command) || g.Bash == command {
 			return i
 		}
 	}
 	return -1
+}
+
+// StatusLineCommand is Claude Code's status line once agent-setup claude
+// --statusline set it.
+const StatusLineCommand = "git wt statusline"
+
+// ClaudeStatusLine is ClaudeSettings and, when the settings have no
+// status line of their own, "statusLine" running git wt statusline
+// (code.claude.com/docs/en/statusline: type command, the session's JSON
+// on stdin). A status line of the user's is kept.
+var ClaudeStatusLine statusLineFile
+
+type statusLineFile struct{}
+
+type statusLine struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+}
+
+func (statusLineFile) Add(content []byte) ([]byte, []string, bool, error) {
+	out, created, changed, err := ClaudeSettings.Add(content)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if !changed {
+		out = content
+		if len(bytes.TrimSpace(out)) == 0 {
+			out = []byte(ClaudeSettings.Seed)
+		}
+	}
+	root, _, err := parseSettings(out)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if root.Member("statusLine") != nil {
+		return out, created, changed, nil
+	}
+	ours, _ := jsonedit.Marshal(statusLine{Type: "command", Command: StatusLineCommand})
+	out, err = jsonedit.InsertMember(out, root, "statusLine", ours)
+	return out, append(created, "statusLine"), true, err
+}
+
+func (statusLineFile) Remove(content []byte, created []string) ([]byte, bool, error) {
+	out, changed, err := ClaudeSettings.Remove(content, created)
+	if err != nil {
+		return nil, false, err
+	}
+	root, _, err := parseSettings(out)
+	if err != nil {
+		return nil, false, err
+	}
+	var sl statusLine
+	if n := root.Member("statusLine"); n != nil && json.Unmarshal(out[n.Start:n.End], &sl) == nil && sl.Command == StatusLineCommand {
+		out, err = jsonedit.RemoveMember(out, root, "statusLine")
+		changed = true
+	}
+	return out, changed, err
 }

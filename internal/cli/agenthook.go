@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,17 +20,34 @@ import (
 func agentHookCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "agent-hook",
-		Usage:     "what an agent runner's worktree hooks call (git wt agent-setup writes them); reads the runner's JSON on stdin",
-		ArgsUsage: "claude-create|claude-remove",
+		Usage:     "what an agent runner's worktree and session hooks call (git wt agent-setup writes them); reads the runner's JSON on stdin",
+		ArgsUsage: "claude-create|claude-remove|codex-remove|RUNNER-status [EVENT]",
 		Description: "claude-create makes (or resumes) the task the payload names, as git wt new does, and " +
 			"prints only its path. claude-remove removes the task whose worktree the payload names, as " +
 			"git wt rm does and never with --force: a dirty, locked or in-use task, or a branch with " +
 			"unmerged commits, is kept with a warning and exit 0, so that the runner never deletes it " +
-			"itself. Only a payload that cannot be read exits non-zero.",
+			"itself. Only a payload that cannot be read exits non-zero. codex-remove is claude-remove for " +
+			"the Codex app's cleanup script: the worktree is $CODEX_WORKTREE_PATH (else the current " +
+			"folder), and there is no payload. RUNNER-status (claude, codex, gemini, " +
+			"copilot, opencode) records on the task the payload's cwd lies in what the agent does (working, " +
+			"waiting, idle, ended) and the session, for list, show, watch and resume; EVENT names the event " +
+			"for a runner whose payloads do not (Copilot CLI). It prints nothing and always exits 0.",
 		Action: func(c *cli.Context) error {
+			if runner, ok := strings.CutSuffix(c.Args().First(), "-status"); ok {
+				return e.agentStatus(c.Context, runner, c.Args().Get(1))
+			}
 			which, err := oneArg(c, "claude-create|claude-remove")
 			if err != nil {
 				return err
+			}
+			if which == "codex-remove" {
+				// The Codex app's cleanup script: no payload, the
+				// worktree in the environment (or the folder it runs in).
+				path := os.Getenv("CODEX_WORKTREE_PATH")
+				if path == "" {
+					path, _ = os.Getwd()
+				}
+				return e.claudeRemove(c.Context, &agents.Payload{WorktreePath: path})
 			}
 			p, err := agents.ReadPayload(e.stdin)
 			if err != nil {

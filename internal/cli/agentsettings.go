@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
@@ -38,14 +37,22 @@ func notePath(stateDir, path string) string {
 	return filepath.Join(stateDir, hex.EncodeToString(sum[:8])+".json")
 }
 
-// addToSettings adds git-wt's hooks to the settings file at path (its
-// target, when it is a symlink) and notes what it did.
-func addToSettings(stateDir, path string) (bool, error) {
+// fileEditor is what agent-setup does to one runner's file (package
+// agents): Add inserts git-wt's entries, Remove takes them out (nil: the
+// file goes).
+type fileEditor interface {
+	Add(content []byte) (out []byte, created []string, changed bool, err error)
+	Remove(content []byte, created []string) (out []byte, changed bool, err error)
+}
+
+// addToSettings adds git-wt's entries to the file at path (its target,
+// when it is a symlink) and notes what it did.
+func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 	target, content, existed, err := readSettings(path)
 	if err != nil {
 		return false, err
 	}
-	out, created, changed, err := agents.AddHooks(content)
+	out, created, changed, err := ed.Add(content)
 	if err != nil {
 		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
 	}
@@ -75,7 +82,7 @@ func addToSettings(stateDir, path string) (bool, error) {
 // file is as setup left it (no file, when setup made it), else by taking
 // out only git-wt's entries and the members setup made that are left
 // empty. A file or folder setup did not make is never deleted.
-func removeFromSettings(stateDir, path string) (bool, error) {
+func removeFromSettings(stateDir, path string, ed fileEditor) (bool, error) {
 	target, content, existed, err := readSettings(path)
 	if err != nil || !existed {
 		return false, err
@@ -95,13 +102,16 @@ func removeFromSettings(stateDir, path string) (bool, error) {
 		}
 		return true, nil
 	}
-	out, changed, err := agents.RemoveHooks(content, note.Created)
+	out, changed, err := ed.Remove(content, note.Created)
 	if err != nil {
 		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
 	}
 	os.Remove(noteFile)
-	if !changed {
+	switch {
+	case !changed:
 		return false, nil
+	case out == nil:
+		return true, os.Remove(target)
 	}
 	return true, writeSettings(target, out)
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/task"
@@ -19,48 +21,185 @@ const (
 	projectSettings = ".claude/settings.json"
 )
 
+// runnerFile is one file agent-setup edits for a runner: where it lies in
+// the main worktree (project), where under the home folder (user; "" when
+// the runner reads none there), and the edit.
+type runnerFile struct {
+	project, user string
+	edit          fileEditor
+	says          string // what the file now does, for the message
+}
+
+// runnerFiles are the files of each runner but Claude Code (whose file
+// has its own three places: claudeSettings), for the project named name.
+func runnerFiles(runner, name string) ([]runnerFile, bool) {
+	files, ok := map[string][]runnerFile{
+		"codex": {
+			{".codex/environments/environment.toml", "", agents.CodexEnvironment(name), "the Codex app's worktrees become tasks (setup: git wt init --adopt; cleanup: removed as git wt rm would, never forced)"},
+			{".codex/hooks.json", ".codex/hooks.json", agents.CodexHooks, "Codex reports its state (trust the hooks in Codex once)"},
+		},
+		"cursor": {
+			{".cursor/worktrees.json", "", agents.CursorWorktrees, "Cursor's worktrees become tasks (git wt init --adopt)"},
+		},
+		"gemini": {
+			{".gemini/settings.json", ".gemini/settings.json", agents.GeminiSettings, "Gemini CLI reports its state"},
+		},
+		"copilot": {
+			{".github/hooks/git-wt.json", "", agents.CopilotHooks, "Copilot CLI reports its state (it reads .github/hooks from its working folder: commit the file, or copy it into tasks with wt.copy)"},
+		},
+		"opencode": {
+			{".opencode/plugins/git-wt.js", ".config/opencode/plugins/git-wt.js", agents.OpenCodePlugin, "OpenCode reports its state"},
+		},
+	}[runner]
+	return files, ok
+}
+
 func agentSetupCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "agent-setup",
-		Usage:     "make an agent runner create and remove its worktrees through git-wt",
-		ArgsUsage: "claude",
-		Description: "Adds Claude Code's WorktreeCreate and WorktreeRemove hooks, which call git wt agent-hook, " +
-			"to " + localSettings + " in the main worktree (this clone only; kept out of git status " +
-			"through .git/info/exclude), to " + projectSettings + " with --project (committed, shared), " +
-			"or to ~/.claude/settings.json with --user (a symlink is edited at its target). Only git-wt's " +
-			"entries are inserted, every other byte kept; a second run changes nothing; --undo gives the " +
-			"file back byte for byte when nothing else changed it, else takes out only what it added, and " +
-			"deletes only a file or folder setup created.",
+		Usage:     "route an agent runner's worktrees and session state through git-wt",
+		ArgsUsage: "claude|codex|cursor|gemini|copilot|opencode",
+		Description: "claude: adds Claude Code's WorktreeCreate and WorktreeRemove hooks and its session hooks " +
+			"(git wt agent-hook claude-status) to " + localSettings + " in the main worktree (this clone " +
+			"only; kept out of git status through .git/info/exclude), to " + projectSettings + " with " +
+			"--project (committed, shared), or to ~/.claude/settings.json with --user; --statusline also " +
+			"sets its status line to git wt statusline. codex: the Codex app's " +
+			".codex/environments/environment.toml gets git wt init --adopt in its [setup] script and git " +
+			"wt agent-hook codex-remove in its [cleanup] script, and .codex/hooks.json the session hooks. " +
+			"cursor: .cursor/worktrees.json gets git wt init --adopt. gemini: .gemini/settings.json gets " +
+			"the session hooks; copilot: .github/hooks/git-wt.json; opencode: the plugin " +
+			".opencode/plugins/git-wt.js. --user writes the user's file instead, where the runner has one. " +
+			"A symlink is edited at its target. Only git-wt's entries are inserted, every other byte kept; " +
+			"a second run changes nothing; --undo gives the file back byte for byte when nothing else " +
+			"changed it, else takes out only what it added, and deletes only a file or folder setup created.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "project", Usage: "write the committed " + projectSettings + " (the team's)"},
-			&cli.BoolFlag{Name: "user", Usage: "write ~/.claude/settings.json (every repository of yours)"},
-			&cli.BoolFlag{Name: "undo", Usage: "take git-wt's hooks out again"},
+			&cli.BoolFlag{Name: "project", Usage: "claude: write the committed " + projectSettings + " (the team's)"},
+			&cli.BoolFlag{Name: "user", Usage: "write the user's file (every repository of yours)"},
+			&cli.BoolFlag{Name: "statusline", Usage: "claude: also show git wt statusline in Claude Code's status line"},
+			&cli.BoolFlag{Name: "undo", Usage: "take git-wt's entries out again"},
 		},
 		Action: func(c *cli.Context) error {
-			runner, err := oneArg(c, "claude")
+			runner, err := oneArg(c, "runner")
 			if err != nil {
 				return err
 			}
-			if runner != "claude" {
-				return exitcode.Usagef("unknown agent runner %q: git-wt knows claude", runner)
+			if _, known := runnerFiles(runner, ""); !known && runner != "claude" {
+				return exitcode.Usagef("unknown agent runner %q: git-wt knows claude, codex, cursor, gemini, copilot and opencode", runner)
 			}
 			if c.Bool("project") && c.Bool("user") {
 				return exitcode.Usagef("--project and --user exclude each other")
+			}
+			if runner != "claude" && (c.Bool("project") || c.Bool("statusline")) {
+				return exitcode.Usagef("--project and --statusline are Claude Code's: the other runners' files are in the repository already")
 			}
 			m, err := e.manager(c.Context, "agent-setup")
 			if err != nil {
 				return err
 			}
-			path, local, err := settingsPath(m, c.Bool("project"), c.Bool("user"))
-			if err != nil {
-				return err
+			if runner == "claude" {
+				return e.claudeSetup(c, m)
 			}
-			if c.Bool("undo") {
-				return e.undoAgentSetup(c.Context, m, path, local)
+			files, _ := runnerFiles(runner, filepath.Base(m.Repo.MainDir))
+			home, err := os.UserHomeDir()
+			if c.Bool("user") && err != nil {
+				return exitcode.Failedf("cannot find your home folder: %v", err)
 			}
-			return e.agentSetup(c.Context, m, path, local)
+			if c.Bool("user") && !slices.ContainsFunc(files, func(f runnerFile) bool { return f.user != "" }) {
+				return exitcode.Usagef("%s reads no user file git-wt can edit: run git wt agent-setup %s in the repository", runner, runner)
+			}
+			for _, f := range files {
+				path := filepath.Join(m.Repo.MainDir, f.project)
+				if c.Bool("user") {
+					if f.user == "" {
+						continue
+					}
+					path = filepath.Join(home, f.user)
+				}
+				if err := e.editRunnerFile(m, path, f.edit, c.Bool("undo"), f.says); err != nil {
+					return err
+				}
+			}
+			return nil
 		},
 	}
+}
+
+// editRunnerFile adds git-wt's entries to the file at path, or with undo
+// takes them out, and says what changed.
+func (e *env) editRunnerFile(m *task.Manager, path string, ed fileEditor, undo bool, says string) error {
+	notes := notesDir(m, path)
+	if undo {
+		changed, err := removeFromSettings(notes, path, ed)
+		if err == nil && changed {
+			e.infof("took git-wt's entries out of %s", path)
+		} else if err == nil {
+			e.infof("%s has no entries of git-wt's: nothing changed", path)
+		}
+		return err
+	}
+	changed, err := addToSettings(notes, path, ed)
+	if err == nil && changed {
+		e.infof("%s: %s", path, says)
+	} else if err == nil {
+		e.infof("%s has git-wt's entries already: nothing changed", path)
+	}
+	return err
+}
+
+// claudeSetup is agent-setup claude: one settings file of three places.
+func (e *env) claudeSetup(c *cli.Context, m *task.Manager) error {
+	path, local, err := settingsPath(m, c.Bool("project"), c.Bool("user"))
+	if err != nil {
+		return err
+	}
+	var ed fileEditor = agents.ClaudeSettings
+	if c.Bool("statusline") {
+		ed = agents.ClaudeStatusLine
+	}
+	if err := e.editRunnerFile(m, path, ed, c.Bool("undo"), "claude --worktree makes its worktrees with git wt, and its sessions report their state"); err != nil {
+		return err
+	}
+	if !local {
+		return nil
+	}
+	if err := e.excludeLocal(c.Context, m, !c.Bool("undo")); err != nil {
+		return err
+	}
+	return e.copyLocal(c.Context, m, !c.Bool("undo"))
+}
+
+// localCopy is the wt.copy pattern that copies the clone's own settings
+// into each task: Claude Code started in a task's worktree (claude
+// --worktree included) reads the settings there, not the main worktree's,
+// and its session hooks would never report (SPEC §16).
+const localCopy = "/" + localSettings
+
+// copyLocal adds localCopy to the clone's wt.copy, or takes it out.
+func (e *env) copyLocal(ctx context.Context, m *task.Manager, add bool) error {
+	if !add {
+		if unset, err := m.Git.Config().UnsetLocalValue(ctx, m.Repo.MainDir, "wt.copy", localCopy); err != nil || !unset {
+			return err
+		}
+		e.infof("new tasks no longer get a copy of %s (wt.copy)", localSettings)
+		return nil
+	}
+	if err := m.Git.Config().AddLocal(ctx, m.Repo.MainDir, "wt.copy", localCopy); err != nil {
+		return err
+	}
+	e.infof("new tasks get a copy of %s (git config wt.copy %s), so that Claude Code reports from them too", localSettings, localCopy)
+	return nil
+}
+
+// excludeLocal keeps the clone's own settings file out of git status
+// while git-wt's entries are in it (unless it is ignored already).
+func (e *env) excludeLocal(ctx context.Context, m *task.Manager, add bool) error {
+	if add {
+		ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, []string{localSettings})
+		if err != nil || ignored[localSettings] {
+			return nil
+		}
+	}
+	return m.Place.ExcludeRunnerSettings(ctx, localSettings, add)
 }
 
 // settingsPath is the settings file to edit, and whether it is this
@@ -93,45 +232,4 @@ func notesDir(m *task.Manager, path string) string {
 		state = filepath.Join(home, ".local", "state")
 	}
 	return filepath.Join(state, "git-wt", "agent-setup")
-}
-
-// agentSetup adds git-wt's hooks to the settings file at path.
-func (e *env) agentSetup(ctx context.Context, m *task.Manager, path string, local bool) error {
-	changed, err := addToSettings(notesDir(m, path), path)
-	if err != nil {
-		return err
-	}
-	if local {
-		ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, []string{localSettings})
-		if err == nil && !ignored[localSettings] {
-			if err := m.Place.ExcludeRunnerSettings(ctx, localSettings, true); err != nil {
-				return err
-			}
-		}
-	}
-	if !changed {
-		e.infof("%s has git-wt's worktree hooks already: nothing changed", path)
-		return nil
-	}
-	e.infof("added the WorktreeCreate and WorktreeRemove hooks to %s: claude --worktree now makes its worktrees with git wt", path)
-	return nil
-}
-
-// undoAgentSetup takes git-wt's hooks out of the settings file at path.
-func (e *env) undoAgentSetup(ctx context.Context, m *task.Manager, path string, local bool) error {
-	changed, err := removeFromSettings(notesDir(m, path), path)
-	if err != nil {
-		return err
-	}
-	if local {
-		if err := m.Place.ExcludeRunnerSettings(ctx, localSettings, false); err != nil {
-			return err
-		}
-	}
-	if changed {
-		e.infof("took git-wt's worktree hooks out of %s", path)
-	} else {
-		e.infof("%s has no hooks of git-wt's: nothing changed", path)
-	}
-	return nil
 }

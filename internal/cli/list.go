@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/record"
@@ -113,9 +114,9 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 	// always stay: TASK, BRANCH and PATH are cut instead (PATH keeping
 	// its end, which tells worktrees apart).
 	t := &table{
-		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGE", "USED", "PR", "PATH"},
+		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGENT", "AGE", "USED", "PR", "PATH"},
 		cut:    map[string]bool{"TASK": false, "BRANCH": false, "PATH": true},
-		drop:   []string{"USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE"},
+		drop:   []string{"USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT"},
 	}
 	if o.Size {
 		t.header = append(t.header, "SIZE")
@@ -128,6 +129,7 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 			e.stateCell(v),
 			e.dirtyCell(v),
 			{aheadBehind(v), nil},
+			e.agentCell(now, v.Agent),
 			{age(now, v.CreatedAt), nil},
 			{age(now, v.LastAccessAt), nil},
 			{prCell(v.PR), nil},
@@ -170,6 +172,25 @@ func (e *env) stateCell(v taskView) cell {
 		return cell{text, e.out.green}
 	}
 	return cell{text, e.out.yellow}
+}
+
+// agentCell says what the task's agent does and for how long: "claude
+// working 12s", "gone" when its runner's process is proven dead.
+func (e *env) agentCell(now time.Time, a *agentView) cell {
+	switch {
+	case a == nil:
+		return cell{"-", nil}
+	case a.Gone:
+		return cell{"gone", e.out.red}
+	}
+	text := fmt.Sprintf("%s %s %s", a.Runner, a.State, age(now, a.Since))
+	switch a.State {
+	case agents.Working:
+		return cell{text, e.out.green}
+	case agents.Waiting:
+		return cell{text, e.out.yellow}
+	}
+	return cell{text, e.out.faint}
 }
 
 func (e *env) dirtyCell(v taskView) cell {

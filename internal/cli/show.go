@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/task"
@@ -70,6 +71,12 @@ func (e *env) showText(v taskView) error {
 	}
 	if v.PR != nil {
 		field("pr", fmt.Sprintf("#%d %s %s %s", v.PR.Number, v.PR.State, v.PR.URL, v.PR.Title))
+	}
+	if v.Agent != nil {
+		field("agent", e.agentCell(time.Now(), v.Agent).text)
+	}
+	for _, s := range v.Sessions {
+		field("session", fmt.Sprintf("%s %s (%s – %s)", s.Runner, printable(s.ID), s.FirstSeen.Local().Format("2006-01-02 15:04:05"), s.LastSeen.Local().Format("15:04:05")))
 	}
 	field("creator", fmt.Sprintf("pid %d on %s", v.CreatorPID, v.CreatorHost))
 	_, err := fmt.Fprint(e.stdout, b.String())

@@ -9,8 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -34,10 +36,34 @@ type taskView struct {
 	StatusError   string    `json:"status_error,omitempty"`
 	GitLocked     bool      `json:"git_locked,omitempty"`
 	GitLockReason string    `json:"git_lock_reason,omitempty"`
+	// Agent shadows the record's own, to add whether its runner is gone.
+	Agent *agentView `json:"agent,omitempty"`
+}
+
+// agentView is the record's agent, and gone when its runner's process is
+// proven dead (never when that is unknown: SPEC §15).
+type agentView struct {
+	*record.Agent
+	Gone bool `json:"gone,omitempty"`
+}
+
+func newAgentView(a *record.Agent) *agentView {
+	if a == nil {
+		return nil
+	}
+	v := &agentView{Agent: a}
+	if a.PID > 0 && a.State != agents.Ended {
+		id := proc.ID{PID: a.PID, Host: a.PIDHost, Boot: a.PIDBoot, PIDNS: a.PIDNS, Start: a.PIDStart}
+		v.Gone = proc.Check(id) == proc.Dead
+	}
+	return v
 }
 
 func newTaskView(l *inspect.Live, o inspect.LiveOptions, staleAfter int) taskView {
 	v := taskView{Record: l.Entry.Record, LastAccessAt: l.LastAccess, Exists: l.Exists}
+	if l.Entry.Record != nil {
+		v.Agent = newAgentView(l.Entry.Record.Agent)
+	}
 	if l.Entry.Err != nil {
 		v.Record = &record.Record{Slug: l.Entry.Slug}
 		v.RecordError = l.Entry.Err.Error()

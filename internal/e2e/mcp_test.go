@@ -302,22 +302,30 @@ func mcpClientScript(t *testing.T) string {
 	return path
 }
 
-// mcpSDK returns a folder with the TypeScript SDK installed, installing it
-// from npm the first time into the user's cache, where later runs find it.
+// mcpSDK returns a folder with the TypeScript SDK installed (npmPackage).
 // It skips the test when node or npm is missing.
 func mcpSDK(t *testing.T) string {
 	t.Helper()
+	return npmPackage(t, "@modelcontextprotocol/sdk", mcpSDKVersion, "the MCP tests need Node.js and npm to run the official TypeScript MCP client (make test-deps installs them)")
+}
+
+// npmPackage returns a folder with the npm package pkg@version installed,
+// installing it the first time into the user's cache, where later runs
+// find it. It skips the test, saying why it needs them, when node or npm
+// is missing.
+func npmPackage(t *testing.T, pkg, version, why string) string {
+	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: the MCP tests need Node.js and npm to run the official TypeScript MCP client (make test-deps installs them)", tool)
+			t.Skipf("%s is not installed: %s", tool, why)
 		}
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "git-wt-test", "mcp-sdk-"+mcpSDKVersion)
-	if testutil.Exists(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")) {
+	dir := filepath.Join(cache, "git-wt-test", strings.NewReplacer("@", "", "/", "-").Replace(pkg)+"-"+version)
+	if testutil.Exists(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json")) {
 		return dir
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
@@ -331,10 +339,9 @@ func mcpSDK(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	npm := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error",
-		"@modelcontextprotocol/sdk@"+mcpSDKVersion)
+	npm := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--loglevel=error", pkg+"@"+version)
 	if out, err := npm.CombinedOutput(); err != nil {
-		t.Fatalf("npm install @modelcontextprotocol/sdk@%s: %v\n%s", mcpSDKVersion, err, out)
+		t.Fatalf("npm install %s@%s: %v\n%s", pkg, version, err, out)
 	}
 	// ErrExist (EEXIST, ENOTEMPTY): another test process installed it first.
 	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, os.ErrExist) {

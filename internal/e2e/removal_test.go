@@ -23,6 +23,12 @@ import (
 // returns it paused there with the function that lets it go on.
 func pauseAt(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...string) (*exec.Cmd, func()) {
 	t.Helper()
+	return pauseWith(t, s, "", checkpoint, args...)
+}
+
+// pauseWith is pauseAt with stdin.
+func pauseWith(t *testing.T, s *testutil.Sandbox, stdin, checkpoint string, args ...string) (*exec.Cmd, func()) {
+	t.Helper()
 	dir := t.TempDir()
 	reached, fifo := filepath.Join(dir, "reached"), filepath.Join(dir, "go-on")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -30,6 +36,7 @@ func pauseAt(t *testing.T, s *testutil.Sandbox, checkpoint string, args ...strin
 	}
 	cmd := s.Cmd(s.Repo, args...)
 	cmd.Env = append(cmd.Env, task.CheckpointEnv+"="+checkpoint, task.CheckpointEnv+"_FILE="+reached, task.CheckpointEnv+"_FIFO="+fifo)
+	cmd.Stdin = strings.NewReader(stdin)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,7 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	path := s.MustWT("path", "T").Out()
 	s.Write(filepath.Join(path, "work.txt"), "work\n")
 	check("commit", 0, s.WT("commit", "--json", "T", "-m", "work"))
+	statusHook(t, s, path, `{"session_id":"s1","cwd":"`+path+`","hook_event_name":"UserPromptSubmit"}`, "claude-status")
 	check("list", 0, s.WT("list", "--json"))
 	check("list", 0, s.WT("list", "--json", "--all", "--size"))
 	check("list", 0, s.WT("list", "--json", "--no-status"))

@@ -62,6 +62,27 @@ func (r Config) UnsetLocal(ctx context.Context, dir, key string) (unset bool, er
 	return err == nil, err
 }
 
+// AddLocal adds value to the values of the multi-valued key in the
+// repository's local config, unless it is there already.
+func (r Config) AddLocal(ctx context.Context, dir, key, value string) error {
+	_, err := r.git.Run(ctx, dir, "config", "--local", "--fixed-value", "--get", key, value)
+	if err == nil {
+		return nil
+	}
+	_, err = r.git.Run(ctx, dir, "config", "--local", "--add", key, value)
+	return err
+}
+
+// UnsetLocalValue removes value from the values of key in the
+// repository's local config; unset reports whether it was there.
+func (r Config) UnsetLocalValue(ctx context.Context, dir, key, value string) (unset bool, err error) {
+	_, err = r.git.Run(ctx, dir, "config", "--local", "--fixed-value", "--unset-all", key, value)
+	if ExitCode(err) == 5 {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // ConfigRemoveSection removes a section ("branch.wt/x") and its keys.
 func (r Config) RemoveSection(ctx context.Context, dir, section string) error {
 	_, err := r.git.Run(ctx, dir, "config", "--remove-section", section)

@@ -29,6 +29,9 @@ type Discovered struct {
 // CommonDir is the common dir found (not confirmed yet).
 func (d *Discovered) CommonDir() string { return d.repo.CommonDir }
 
+// Toplevel is the worktree found (not confirmed yet).
+func (d *Discovered) Toplevel() string { return d.repo.Toplevel }
+
 // discoveryVars change where or how git looks for a repository; with any
 // set, only rev-parse may say.
 var discoveryVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",

@@ -87,6 +87,26 @@ func TestConfigUnsetLocalOfNothingIsNoError(t *testing.T) {
 	}
 }
 
+func TestConfigAddLocalAddsAValueOnce(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("config", "--local", "--fixed-value", "--get", "wt.copy", "/a b").Fail(1, "")
+	f.Expect("config", "--local", "--add", "wt.copy", "/a b")
+	f.Expect("config", "--local", "--fixed-value", "--get", "wt.copy", "/a b").Out("/a b\n")
+	f.Expect("config", "--local", "--fixed-value", "--unset-all", "wt.copy", "/a b")
+	f.Expect("config", "--local", "--fixed-value", "--unset-all", "wt.copy", "/a b").Fail(5, "")
+	g, ctx := f.Git(), context.Background()
+	for range 2 {
+		if err := g.Config().AddLocal(ctx, "/r", "wt.copy", "/a b"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []bool{true, false} {
+		if unset, err := g.Config().UnsetLocalValue(ctx, "/r", "wt.copy", "/a b"); unset != want || err != nil {
+			t.Errorf("unset: %v, %v; want %v", unset, err, want)
+		}
+	}
+}
+
 func TestOnABranchOnlyADetachedHeadIsNot(t *testing.T) {
 	for code, want := range map[int]bool{0: true, 1: false, 128: true} {
 		f := gittest.New(t)

@@ -3,6 +3,7 @@ package git
 import (
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -307,4 +308,42 @@ func lockReason(admin string) string {
 func BelongsTo(dir, commonDir string) bool {
 	_, admin, err := AdminDir(dir)
 	return err == nil && filepath.Dir(filepath.Clean(admin)) == filepath.Join(filepath.Clean(commonDir), "worktrees")
+}
+
+// ChangeStamp sums up, by size and modification time only, the files git
+// changes when a ref moves (the loose refs under refs/heads and
+// refs/git-wt, packed-refs, a reftable) or a worktree's index or HEAD is
+// written: two equal stamps mean nothing a fleet view shows has changed
+// in between, and taking one costs a few stats, no git. A watcher polls
+// it (git wt watch).
+func ChangeStamp(commonDir string) string {
+	var b strings.Builder
+	note := func(p string, st fs.FileInfo) {
+		fmt.Fprintf(&b, "%s %d %d\n", p, st.Size(), st.ModTime().UnixNano())
+	}
+	for _, p := range []string{"packed-refs", "reftable", "HEAD", "index", "worktrees"} {
+		if st, err := os.Stat(filepath.Join(commonDir, p)); err == nil {
+			note(p, st)
+		}
+	}
+	for _, root := range []string{"refs/heads", "refs/git-wt", "reftable"} {
+		filepath.WalkDir(filepath.Join(commonDir, root), func(p string, d fs.DirEntry, err error) error {
+			if err == nil {
+				if st, err := d.Info(); err == nil {
+					note(p, st)
+				}
+			}
+			return nil
+		})
+	}
+	wts, _ := os.ReadDir(filepath.Join(commonDir, "worktrees"))
+	for _, wt := range wts {
+		for _, f := range []string{"index", "HEAD"} {
+			p := filepath.Join(commonDir, "worktrees", wt.Name(), f)
+			if st, err := os.Stat(p); err == nil {
+				note(p, st)
+			}
+		}
+	}
+	return b.String()
 }

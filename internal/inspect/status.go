@@ -68,3 +68,20 @@ func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Rec
 func (m *Inspector) AheadBehind(ctx context.Context, branch, base string) (ahead, behind int, err error) {
 	return m.Git.AheadBehind(ctx, m.Repo.MainDir, base, task.BranchRef(branch))
 }
+
+// Brief is what a status line shows of a worktree: the branch checked
+// out, the changed paths, and with a task's record the commits ahead of
+// and behind its base (HasAheadBehind), all from one git status.
+type Brief struct {
+	Branch         string
+	Dirty          int
+	HasAheadBehind bool
+	Ahead, Behind  int
+}
+
+// BriefOf runs the one git status of Brief in the worktree at path; rec
+// is the task's record, or nil.
+func (m *Inspector) BriefOf(ctx context.Context, path string, rec *record.Record) (Brief, error) {
+	st, err := readStatus(ctx, m.Git, path, rec)
+	return Brief{Branch: st.branch, Dirty: st.dirty, HasAheadBehind: st.hasAB, Ahead: st.ahead, Behind: st.behind}, err
+}

@@ -124,7 +124,40 @@ type Record struct {
 	// Sync is the sync under way while the task is syncing (SPEC §12):
 	// what doctor needs to finish it or put it back if its process dies.
 	Sync *SyncStep `json:"sync,omitempty"`
+
+	// Agent is what the agent runner working in the task last reported
+	// (SPEC §16), and Sessions the runners' sessions seen in it, oldest
+	// first.
+	Agent    *Agent    `json:"agent,omitempty"`
+	Sessions []Session `json:"sessions,omitempty"`
 }
+
+// Agent is the agent runner's last report: its state (working, waiting,
+// idle, ended) since when, and its process where the hook could see it.
+type Agent struct {
+	Runner  string    `json:"runner"`
+	Session string    `json:"session_id,omitempty"`
+	State   string    `json:"state"`
+	Since   time.Time `json:"since"`
+	PID     int       `json:"pid,omitempty"`
+	// PIDStart, PIDHost, PIDBoot and PIDNS place the pid (SPEC §15): only
+	// a process that matches them can prove the runner gone.
+	PIDStart string `json:"pid_start,omitempty"`
+	PIDHost  string `json:"pid_host,omitempty"`
+	PIDBoot  string `json:"pid_boot,omitempty"`
+	PIDNS    string `json:"pid_pidns,omitempty"`
+}
+
+// Session is one runner session seen in the task.
+type Session struct {
+	Runner    string    `json:"runner"`
+	ID        string    `json:"id"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
+}
+
+// MaxSessions is how many sessions a record keeps: the most recent.
+const MaxSessions = 20
 
 // SyncStep is one sync of a task's branch: the branch moves from From to
 // To, then the files; Base and BaseSHA are what the record says once it

@@ -1,0 +1,15 @@
+//go:build !linux && !darwin && !freebsd
+
+package cli
+
+import (
+	"errors"
+	"os"
+)
+
+// openTTY: watch has no terminal mode here; it prints plain lines.
+func openTTY(any) (*os.File, bool) { return nil, false }
+
+func rawMode(*os.File) (func(), error) { return nil, errors.New("no terminal mode here") }
+
+func ttySize(*os.File) (int, int) { return 80, 24 }

@@ -42,6 +42,7 @@ func (e *env) agentStatus(ctx context.Context, runner, event string) error {
 	if ent == nil || ent.Record == nil || (ent.Record.State != record.Active && ent.Record.State != record.Adopted) {
 		return nil
 	}
+	heartbeat(m, ent.Record) // an agent at work says the machine is alive (SPEC §18)
 	var by agents.Runner
 	if id, ok := proc.Caller(); ok {
 		by = agents.Runner{PID: id.PID, Start: id.Start, Host: id.Host, Boot: id.Boot, PIDNS: id.PIDNS}

@@ -429,6 +429,18 @@ func TestClaimHeartbeatFromWorkInTheBackground(t *testing.T) {
 	if c := f.claimOn("T"); c["machine"] != a.id() || a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T^") != before {
 		t.Fatalf("the heartbeat is a child of the claim it refreshes: %v", c)
 	}
+	// An agent's status report is work too.
+	reported := a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T")
+	if r := hook(t, a.Sandbox, path, "claude-status", `{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"`+path+`"}`); r.Code != 0 {
+		t.Fatalf("agent-hook claude-status: %s", r)
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T") == reported {
+		if time.Now().After(deadline) {
+			t.Fatal("an agent's status report sent no heartbeat")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	// By hand, from inside the task: TASK defaults to the worktree's.
 	beat := a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T")
 	if r := a.WTIn(path, "claim", "--refresh"); r.Code != 0 || a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T^") != beat {

@@ -100,6 +100,7 @@ func TestRepairLeavesYoungAndDirtyOrphans(t *testing.T) {
 
 func TestRepairRefusesWhenMostWorktreesLookMissing(t *testing.T) {
 	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0s") // orphans go at once
 	var paths []string
 	for _, id := range []string{"a", "b", "c"} {
 		paths = append(paths, s.MustWT("new", id).Out())
@@ -239,6 +240,7 @@ func TestLogSaysWhoRemovedAWorktreeAndWhy(t *testing.T) {
 
 func TestNewRunsTheOrphanPartOfGCOncePerInterval(t *testing.T) {
 	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0s") // orphans go at once
 	first := s.MustWT("new", "first").Out()
 	os.RemoveAll(first)
 	s.MustWT("new", "second") // the stamp was written by the first new: not due
@@ -293,5 +295,24 @@ func TestGCZeroLimitFlagsOverrideTheSettings(t *testing.T) {
 	s.MustWT("gc")
 	if n := count(); n != "1" {
 		t.Fatalf("gc with wt.maxCount=1 must keep one task, %s left", n)
+	}
+}
+
+// A record whose folder vanished is an orphan like any other (acode
+// FR-040: cleanup respects the age threshold): the folder may be away for
+// a moment, so the record goes only once wt.orphanGrace has passed since
+// it last changed.
+func TestAMissingFolderWaitsOutTheGrace(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	os.RemoveAll(path)
+	r := s.WT("doctor", "--fix")
+	if !s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") || !strings.Contains(r.Stdout, "younger than wt.orphanGrace") {
+		t.Fatalf("doctor --fix dropped a record whose folder vanished a moment ago: %s", r)
+	}
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0s")
+	s.MustWT("doctor", "--fix")
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/T") {
+		t.Fatal("doctor --fix kept the record past the grace")
 	}
 }

@@ -276,6 +276,7 @@ func TestRepositoryPathWithSpacesAndNonASCII(t *testing.T) {
 
 func TestRmAndGCWorkOnAFullDisk(t *testing.T) {
 	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0s") // orphans go at once
 	small := smallDisk(t, s, "2m")
 	s.Git(s.Repo, "config", "wt.baseDir", small)
 	a := s.MustWT("new", "a").Out()

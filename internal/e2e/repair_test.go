@@ -539,6 +539,7 @@ func TestGCRacingNewLosesNothing(t *testing.T) {
 // before it dropped the record, new made the task again. The task stays.
 func TestOrphanRepairLeavesATaskMadeAgain(t *testing.T) {
 	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0s") // orphans go at once
 	path := s.MustWT("new", "T").Out()
 	os.RemoveAll(path)
 	checker, release := stopAtUntil(t, s, "repair:examined", "doctor", "--fix")

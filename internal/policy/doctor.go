@@ -131,8 +131,11 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 	}
 	st, err := os.Lstat(rec.Path)
 	if err != nil {
-		// A finished task is never mid-creation: no grace to wait out.
-		p.Kind, p.Fix, p.Missing, p.Age = task.MissingWorktree, "drop the record and git's admin entry; delete the branch if that loses no commits", true, -1
+		// An orphan like any other (acode FR-040: cleanup respects the age
+		// threshold): the folder may be away for a moment (a mount, a move
+		// and back), so the record goes once wt.orphanGrace has passed
+		// since it last changed.
+		p.Kind, p.Fix, p.Missing, p.Age = task.MissingWorktree, "drop the record and git's admin entry; delete the branch if that loses no commits", true, task.SinceLastChange(rec)
 		p.Detail = "the worktree folder is gone"
 		p.FixWith = func(ctx context.Context, f bool) error { return m.RemoveOrphan(ctx, e, false) }
 		return p

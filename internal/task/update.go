@@ -213,6 +213,19 @@ func (m *Manager) OwnerGone(ctx context.Context, e *record.Entry) (bool, error) 
 	return m.Abandoned(e.Record, alive), nil
 }
 
+// SinceLastChange is how long ago the record last changed, as far as it
+// says: the latest of its creation, its owner's last signature and its
+// last access.
+func SinceLastChange(rec *record.Record) time.Duration {
+	last := rec.CreatedAt
+	for _, t := range []time.Time{rec.ChangedAt, rec.LastAccessAt} {
+		if t.After(last) {
+			last = t
+		}
+	}
+	return time.Since(last)
+}
+
 // Stopped says what is known of an owner that is not alive: that it
 // stopped, or (SPEC §15) that it cannot be seen, and so may still run.
 func Stopped(alive proc.Liveness) string {

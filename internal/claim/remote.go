@@ -251,19 +251,26 @@ func (r *Remote) Release(ctx context.Context, slug string) (released bool, err e
 	if err != nil || cur == nil || cur.Released || cur.Machine != r.Machine {
 		return false, err
 	}
+	return true, r.ReleaseHeld(ctx, cur)
+}
+
+// ReleaseHeld releases the claim cur, whoever holds it, by a lease on
+// cur: a heartbeat or a takeover that lands first wins (gc, for a stale
+// claim whose branch is merged).
+func (r *Remote) ReleaseHeld(ctx context.Context, cur *Held) (err error) {
 	push := git.RefPush{Dst: cur.Ref, Leased: true, Lease: cur.OID}
 	if r.heads() {
 		c := cur.Claim
 		c.Released = true
 		if push, err = r.next(ctx, cur, c); err != nil {
-			return false, err
+			return err
 		}
 	}
 	if perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false); perr != nil {
-		return false, exitcode.Failedf("cannot release the claim %s on %s: %v", cur.Ref, r.Name, perr)
+		return exitcode.Failedf("cannot release the claim %s on %s: %v", cur.Ref, r.Name, perr)
 	}
 	r.log(cur.Claim, "claim-released", "on "+r.Name)
-	return true, nil
+	return nil
 }
 
 // TakeOver takes another machine's claim of the task, only when it is

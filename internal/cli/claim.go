@@ -123,19 +123,48 @@ func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun b
 		return
 	}
 	for _, h := range held {
-		if h.Released || h.Machine != r.Machine || r.Now().Sub(h.HeartbeatAt) < m.Settings.OrphanGrace || localRecord(ctx, m, h.Task) != nil {
+		why := ""
+		switch {
+		case h.Released:
+		case h.Machine == r.Machine && r.Now().Sub(h.HeartbeatAt) >= m.Settings.OrphanGrace && localRecord(ctx, m, h.Task) == nil:
+			why = "the task is gone here"
+		case mergedOnRemote(ctx, m, r.Name, h.Branch):
+			if stale, _ := r.Stale(h); stale {
+				why = "its branch is merged into " + r.Name + "'s default branch and nobody refreshed the claim for wt.claimTTL"
+			}
+		}
+		if why == "" {
 			continue
 		}
 		if dryRun {
-			e.infof("would release the claim of %q on %s: the task is gone here", h.Task, r.Name)
+			e.infof("would release the claim of %q on %s: %s", h.Task, r.Name, why)
 			continue
 		}
-		if _, err := r.Release(ctx, h.Slug); err != nil {
+		if err := r.ReleaseHeld(ctx, h); err != nil {
 			e.warnf("the claim of %q stays on %s: %v", h.Task, r.Name, err)
 		} else {
-			e.infof("released the claim of %q on %s: the task is gone here", h.Task, r.Name)
+			e.infof("released the claim of %q on %s: %s", h.Task, r.Name, why)
 		}
 	}
+}
+
+// mergedOnRemote says whether branch, as this clone last fetched it from
+// remote, is merged into the remote's default branch: its tip is in that
+// branch's history and is not its tip (a branch just made from it, with
+// no commit yet, is no finished work; one merged by fast-forward counts
+// once the default branch moved on).
+func mergedOnRemote(ctx context.Context, m *task.Manager, remote, branch string) bool {
+	h := m.Git.History()
+	tip, _, err := h.ResolveCommit(ctx, m.Repo.MainDir, "refs/remotes/"+remote+"/"+branch)
+	if err != nil {
+		return false
+	}
+	head, _, err := h.ResolveCommit(ctx, m.Repo.MainDir, "refs/remotes/"+remote+"/HEAD")
+	if err != nil || tip == head {
+		return false
+	}
+	merged, err := h.IsAncestor(ctx, m.Repo.MainDir, tip, head)
+	return err == nil && merged
 }
 
 // claimFirst is new's claim (SPEC §18): with wt.claimRemote the task is

@@ -486,3 +486,39 @@ func TestClaimTakeoverRaceHasOneWinner(t *testing.T) {
 		t.Fatalf("%d machines took the task over", winners)
 	}
 }
+
+// gc releases a claim whose branch is merged on the remote (SPEC §18),
+// whoever holds it, once nobody refreshed it for wt.claimTTL: a machine
+// that died after its PR was merged on the forge holds no task for ever.
+// A claim whose branch is not merged stays.
+func TestGCReleasesAStaleClaimWhoseBranchIsMerged(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL(), "wt.claimTTL", "1s")
+	path := a.MustWT("new", "T", "--no-init").Out()
+	commitFile(a.Sandbox, path, "a.txt", "a's work", "a's work")
+	a.MustWT("push", "T")
+	a.MustWT("new", "U", "--no-init")
+	// The PR is merged on the forge; main moves on; b fetches.
+	b.Git(b.Repo, "fetch", "-q", "origin")
+	b.Git(b.Repo, "merge", "-q", "--no-ff", "-m", "merge T", "origin/wt/T")
+	b.Git(b.Repo, "push", "-q", "origin", "main")
+	b.Git(b.Repo, "fetch", "-q", "origin")
+	b.MustWT("list", "--remote") // b's first sighting of the claims
+	b.MustWT("gc")
+	if c := f.claimOn("T"); c == nil {
+		t.Fatal("gc released a merged claim seen just now: it is not stale yet")
+	}
+	time.Sleep(1100 * time.Millisecond) // wt.claimTTL, by b's clock
+	r := b.MustWT("gc")
+	if !strings.Contains(r.Stderr, "released the claim of \"T\"") {
+		t.Fatalf("gc did not say it released the merged claim: %s", r)
+	}
+	if c := f.claimOn("T"); c != nil {
+		t.Fatalf("the merged, stale claim is still on the remote: %v\n%s", c, r)
+	}
+	if c := f.claimOn("U"); c == nil || c["machine"] != a.id() {
+		t.Fatalf("gc released a claim whose branch is not merged: %v", c)
+	}
+}

@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7
+	github.com/ebitengine/purego v0.11.3
 	github.com/fatih/color v1.19.0
 	github.com/go-ini/ini v1.67.0
 	github.com/google/jsonschema-go v0.4.3

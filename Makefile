@@ -6,6 +6,7 @@
 #                   (completions/);
 #                   prefix, bindir, mandir and DESTDIR as usual
 #   make uninstall  remove exactly what make install installed
+#   make dist       release archives, SHA256SUMS and a Homebrew formula in dist/
 #   make lint       gofmt and go vet
 
 GO      ?= go
@@ -43,7 +44,7 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseDuration ./hooks:FuzzDecide \
 	./internal/agents:FuzzReadPayload ./internal/agents:FuzzSettingsRoundTrip
 
-.PHONY: all build test test-deps lint cross install uninstall clean fuzz bench stress
+.PHONY: all build test test-deps lint cross dist install uninstall clean fuzz bench stress
 
 all: build
 
@@ -100,6 +101,14 @@ cross:
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags $(TAGS) ./... || exit 1; \
 	done
 
+# make dist: release archives in dist/ (release/dist.sh): linux and darwin
+# × amd64 and arm64, freebsd amd64, each with the binary, the man page,
+# the completions and install.sh; SHA256SUMS; a Homebrew formula
+# (dist/git-wt.rb) for them, at DIST_URL (default: the GitHub release).
+DIST_PLATFORMS ?=
+dist:
+	GO='$(GO)' release/dist.sh '$(VERSION)' dist $(DIST_PLATFORMS)
+
 install:
 	VERSION='$(VERSION)' ./install.sh --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
 
@@ -107,7 +116,7 @@ uninstall:
 	./install.sh --uninstall --prefix '$(prefix)' --bindir '$(bindir)' --mandir '$(mandir)' --destdir '$(DESTDIR)'
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
 
 # The performance bars of SPEC §9 that the hooks add to git.
 # make bench: Go benchmarks of the hot paths, then git-wt against plain git

@@ -95,7 +95,7 @@ func TestFoldedSlugsAreTwoTasksOnCasefoldExt4(t *testing.T) {
 func casefoldMount(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat("/sys/fs/ext4/features/casefold"); err != nil {
-		t.Skip("this kernel's ext4 has no casefold (/sys/fs/ext4/features/casefold): the folding is tested by TestFoldedSlugsAreTwoTasks only")
+		t.Skip("this kernel's ext4 has no casefold (/sys/fs/ext4/features/casefold): the folding is tested on foldfs (TestFoldedSlugsAreTwoTasksOnAFoldingFUSE) and by TestFoldedSlugsAreTwoTasks")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("mounting an ext4 casefold file system needs root")

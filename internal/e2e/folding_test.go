@@ -77,7 +77,13 @@ func TestFoldedSlugsAreTwoTasks(t *testing.T) {
 // On a real folding file system: ext4 with casefold, where the kernel
 // has it and this test runs as root.
 func TestFoldedSlugsAreTwoTasksOnCasefoldExt4(t *testing.T) {
-	root := casefoldMount(t)
+	checkFoldingIn(t, casefoldMount(t))
+}
+
+// checkFoldingIn runs each of foldingCases in a repository of its own in
+// root, a folder of a folding file system.
+func checkFoldingIn(t *testing.T, root string) {
+	t.Helper()
 	for _, c := range foldingCases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(root, strings.ReplaceAll(t.Name(), "/", "_"))

@@ -110,17 +110,22 @@ if [ "$action" = uninstall ]; then
 	exit 0
 fi
 
-command -v go >/dev/null 2>&1 || { echo "install.sh: Go is needed to build git-wt (https://go.dev/dl/)" >&2; exit 1; }
 cd "$(dirname "$0")"
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
-version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
-ldflags="-s -w -X github.com/git-wt/git-wt/internal/cli.Version=$version"
-# urfave_cli_no_docs: the man page writer is not linked into git-wt (it
-# would slow every start); cmd/git-wt-man, built beside it, prints the page.
-go build -trimpath -tags urfave_cli_no_docs -ldflags "$ldflags" -o "$build/git-wt" ./cmd/git-wt
-go build -trimpath -ldflags "$ldflags" -o "$build/git-wt-man" ./cmd/git-wt-man
-"$build/git-wt-man" >"$build/git-wt.1"
+if [ ! -f go.mod ] && [ -f git-wt ] && [ -f git-wt.1 ]; then
+	# A release archive (make dist): the binary and the man page are built.
+	cp git-wt git-wt.1 "$build/"
+else
+	command -v go >/dev/null 2>&1 || { echo "install.sh: Go is needed to build git-wt (https://go.dev/dl/)" >&2; exit 1; }
+	version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
+	ldflags="-s -w -X github.com/git-wt/git-wt/internal/cli.Version=$version"
+	# urfave_cli_no_docs: the man page writer is not linked into git-wt (it
+	# would slow every start); cmd/git-wt-man, built beside it, prints the page.
+	go build -trimpath -tags urfave_cli_no_docs -ldflags "$ldflags" -o "$build/git-wt" ./cmd/git-wt
+	go build -trimpath -ldflags "$ldflags" -o "$build/git-wt-man" ./cmd/git-wt-man
+	"$build/git-wt-man" >"$build/git-wt.1"
+fi
 # The completion scripts as they are in completions/ (the binary embeds the
 # same files: `git wt completion SHELL` prints them).
 cp completions/git-wt.bash "$build/git-wt.bash"

@@ -10,7 +10,7 @@
 # between "wt" and it.
 __git_wt_reply ()
 {
-	local IFS=$'\n' line
+	local IFS=$'\n' line i
 	local -a lines
 	if declare -F __git >/dev/null; then
 		lines=($(__git wt __complete "$@" "$cur"))
@@ -20,11 +20,21 @@ __git_wt_reply ()
 	COMPREPLY=()
 	case ${lines[0]-} in
 	:files|:dirs)
-		compopt -o filenames +o nospace 2>/dev/null
 		if [ "${lines[0]}" = :dirs ]; then
 			COMPREPLY=($(compgen -d -- "$cur"))
 		else
 			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		# bash 3.2 (macOS's /bin/bash) has no compopt: a folder gets its
+		# slash and a file its space here.
+		if ! compopt -o filenames +o nospace 2>/dev/null; then
+			for i in "${!COMPREPLY[@]}"; do
+				if [ -d "${COMPREPLY[i]}" ]; then
+					COMPREPLY[i]+=/
+				else
+					COMPREPLY[i]+=' '
+				fi
+			done
 		fi
 		return
 		;;

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -19,8 +20,27 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 )
 
-// Version is stamped at build time (-ldflags "-X ...cli.Version=v1.2.3").
+// Version is stamped at build time (-ldflags "-X ...cli.Version=v1.2.3",
+// from git describe: make, install.sh, make dist).
 var Version = "dev"
+
+// version is Version, or for a build that was not stamped (go install
+// github.com/git-wt/git-wt/cmd/git-wt@v1.2.3) the module's version that
+// the go command recorded.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return Version
+	}
+	return pickVersion(Version, info.Main.Version)
+}
+
+func pickVersion(stamped, module string) string {
+	if stamped != "dev" || module == "" || module == "(devel)" {
+		return stamped
+	}
+	return module
+}
 
 // Main runs git-wt with args (args[0] is the program name) and returns the
 // process exit code. Nothing else in git-wt decides an exit code.
@@ -124,7 +144,7 @@ func newApp(e *env) *cli.App {
 		Name:      "git-wt",
 		HelpName:  "git wt",
 		Usage:     "one git worktree per task, for many agents and people at once",
-		Version:   Version,
+		Version:   version(),
 		UsageText: "git wt [global options] command [command options] [arguments...]",
 		Description: "git-wt gives every task its own worktree and branch, sharing one object " +
 			"database, so that many coding agents and people can work on one repository at " +

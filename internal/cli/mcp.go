@@ -30,7 +30,7 @@ func mcpCommand(e *env) *cli.Command {
 			if err != nil {
 				return exitcode.Failedf("cannot find the git-wt binary to run: %v", err)
 			}
-			o := mcpserver.Options{Exe: exe, Version: Version, AllowForce: c.Bool("allow-force"), Log: e.stderr}
+			o := mcpserver.Options{Exe: exe, Version: version(), AllowForce: c.Bool("allow-force"), Log: e.stderr}
 			return mcpserver.Serve(c.Context, o, e.stdin, e.stdout)
 		},
 	}

@@ -189,3 +189,19 @@ func checkCompletion(t *testing.T, shell string, c completionCase, got []string)
 		t.Errorf("%s: %q offers %q, want %q", shell, c.line, sorted, want)
 	}
 }
+
+// TestBashCompletionWithoutCompopt completes in a bash without bash 4's
+// compopt, as macOS's /bin/bash 3.2: task ids and commands as in bash 5,
+// and folders (git wt -C) with the slash that compopt's filenames option
+// would have shown.
+func TestBashCompletionWithoutCompopt(t *testing.T) {
+	needCommands(t, "bash")
+	s := completionSandbox(t)
+	cases := []completionCase{
+		{"git wt rm ", []string{"T-1", "fix-_bug_-1"}, false},
+		{"git-wt sh", []string{"shell-init", "show"}, false},
+		{"wtcd -n ", []string{"T-1", "fix-_bug_-1"}, false},
+		{"git wt -C ../oth", []string{"../other/", "../other-worktrees/"}, false},
+	}
+	checkCompletions(t, "bash3", completeBash(t, s, "bash3", cases), cases)
+}

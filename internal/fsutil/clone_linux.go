@@ -1,6 +1,7 @@
 package fsutil
 
 import (
+	"errors"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -13,3 +14,6 @@ import (
 func clone(dst, src *os.File) error {
 	return unix.IoctlFileClone(int(dst.Fd()), int(src.Fd()))
 }
+
+// cloneNew: Linux clones into an open file (clone), not by path.
+func cloneNew(src, dst string) error { return errors.ErrUnsupported }

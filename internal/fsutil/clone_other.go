@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package fsutil
 
@@ -7,5 +7,6 @@ import (
 	"os"
 )
 
-// clone is not available here: the caller copies.
-func clone(dst, src *os.File) error { return errors.ErrUnsupported }
+// cloneNew and clone are not available here: the caller copies.
+func cloneNew(src, dst string) error { return errors.ErrUnsupported }
+func clone(dst, src *os.File) error  { return errors.ErrUnsupported }

@@ -150,18 +150,9 @@ func (c *Copier) copyFile(src, dst string) {
 	}
 }
 
-// copyData writes a new file at dst with src's content, mode and
-// modification time.
-func (c *Copier) copyData(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
-	}
+// writeCopy makes the new file dst with in's content: a clone of its
+// blocks where the file system shares them (clone), else a copy.
+func (c *Copier) writeCopy(in *os.File, src, dst string) error {
 	// Writable while it is filled; the real mode (read-only, say) after.
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -177,6 +168,31 @@ func (c *Copier) copyData(src, dst string) error {
 	if err := out.Close(); err != nil {
 		os.Remove(dst)
 		return err
+	}
+	return nil
+}
+
+// copyData writes a new file at dst with src's content, mode and
+// modification time.
+func (c *Copier) copyData(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	switch err := cloneNew(src, dst); {
+	case err == nil:
+		c.cloned.Add(1)
+	case errors.Is(err, fs.ErrExist):
+		return err
+	default:
+		if err := c.writeCopy(in, src, dst); err != nil {
+			return err
+		}
 	}
 	os.Chtimes(dst, st.ModTime(), st.ModTime())
 	if err := os.Chmod(dst, st.Mode().Perm()); err != nil {

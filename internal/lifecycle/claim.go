@@ -3,7 +3,6 @@ package lifecycle
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -11,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -60,7 +60,7 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 	}
 	taken := map[string]bool{}
 	for _, e := range seen.entries {
-		if e.Record != nil && e.Record.Task == o.TaskID {
+		if e.Record != nil && slug.SameID(e.Record.Task, o.TaskID) {
 			return nil, false, errRaced
 		}
 		taken[e.Slug] = true
@@ -151,8 +151,9 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 }
 
 // takenIgnoringCase marks a candidate slug taken when another task's slug
-// differs from it only in case: where the file system ignores case
-// (core.ignorecase), the two would share a folder and a ref file.
+// differs from it only in case or Unicode form: where the file system
+// ignores them (core.ignorecase), the two would share a folder and a ref
+// file.
 func (m *Handler) takenIgnoringCase(cands [2]string, taken map[string]bool, records func() ([]record.Entry, error)) error {
 	entries, err := records()
 	if err != nil {
@@ -161,7 +162,7 @@ func (m *Handler) takenIgnoringCase(cands [2]string, taken map[string]bool, reco
 	for _, e := range entries {
 		other := e.Slug
 		for _, c := range cands {
-			if other != c && strings.EqualFold(other, c) {
+			if slug.Folds(other, c) {
 				taken[c] = true
 			}
 		}

@@ -162,7 +162,7 @@ func (m *Handler) sight(ctx context.Context, o CreateOptions) (*sighting, error)
 // its place.
 func (seen *sighting) task(id string) *record.Entry {
 	e := task.Pick(id, seen.cands, seen.entries)
-	if e == nil || e.Err != nil || e.Record.Task == id {
+	if e == nil || e.Err != nil || slug.SameID(e.Record.Task, id) {
 		return e
 	}
 	return nil

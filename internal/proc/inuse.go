@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
-
-	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // User is a process whose working directory lies in a folder.
@@ -19,9 +17,9 @@ type User struct {
 
 // UsersOf lists the running processes whose working directory is dir or a
 // folder below it, compared by path and, for dir itself, by device and
-// inode, so a renamed or symlinked path is still caught. This process and
-// its children are left out, other git-wt processes and their gits too
-// (gitWtsOwn), and so is git's own process when git started this one
+// inode, so a renamed or symlinked path is still caught; below dir, by
+// its path as given and resolved. This process and its children are left
+// out, other git-wt processes and their gits too (gitWtsOwn), and so is git's own process when git started this one
 // (`git wt ...`: it only waits for it); the caller counts (SPEC §7 "In
 // use": a shell inside the worktree that runs `git wt rm .` would be left
 // in a deleted folder), callers first.
@@ -42,6 +40,12 @@ func UsersOf(dir string) ([]User, error) {
 	if s, ok := root.Sys().(*syscall.Stat_t); ok {
 		rootID = fileID{dev: uint64(s.Dev), ino: s.Ino}
 	}
+	// The table gives working directories resolved (macOS's /tmp is
+	// /private/tmp): dir is compared as given and resolved.
+	dirs := []string{dir}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		dirs = append(dirs, real)
+	}
 	pids, err := sys.pids()
 	if err != nil {
 		return nil, &BlindError{Why: err.Error()}
@@ -61,7 +65,7 @@ func UsersOf(dir string) ([]User, error) {
 		if err != nil {
 			continue
 		}
-		in := fsutil.Within(dir, filepath.Clean(cwd)) || rootID != (fileID{}) && id == rootID
+		in := withinAny(dirs, filepath.Clean(cwd)) || rootID != (fileID{}) && id == rootID
 		if !in {
 			continue
 		}

@@ -1,10 +1,12 @@
 package proc
 
 // table is what a platform can tell of its processes. Each platform's
-// backend lives in its own build-tagged file (table_linux.go: /proc; the
-// fallback, table_other.go, used on other systems and by a Linux build
-// with -tags gitwt_noprocfs, knows nothing and says so). The rest of the
-// package asks only this.
+// backend lives in its own build-tagged file (table_linux.go: /proc;
+// table_darwin.go: sysctl kern.proc and libproc, whose answers
+// table_darwin_layout.go reads on every platform so that its tests run
+// here; the fallback, table_other.go, used on other systems and by a
+// build with -tags gitwt_noprocfs, knows nothing and says so). The rest
+// of the package asks only this.
 type table interface {
 	// blind is "" when the table shows every process of this process's
 	// PID namespace, else why it does not.

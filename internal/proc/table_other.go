@@ -1,4 +1,4 @@
-//go:build !linux || gitwt_noprocfs
+//go:build (!linux && !darwin) || gitwt_noprocfs
 
 package proc
 

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/slug"
 )
 
 // State is where a task is in its life.
@@ -182,6 +184,13 @@ func (r *Record) Encode() []byte {
 // ErrCorrupt marks a record blob git-wt cannot read.
 var ErrCorrupt = errors.New("corrupt record")
 
+// ErrFolded marks a record read under a name that is not its own but
+// folds together with it (Fix read as fix, café decomposed as café
+// composed): on a file system that ignores case or Unicode form (APFS's
+// default) the two slugs share one loose ref file. The name is taken by
+// another task, and the record is not corrupt.
+var ErrFolded = errors.New("taken by another slug")
+
 // Decode reads a record blob; slug is the one its ref is named for.
 func Decode(slug string, data []byte) (*Record, error) {
 	return decodeAt(slug, Ref(slug), data)
@@ -199,8 +208,11 @@ func decodeAt(slug, ref string, data []byte) (*Record, error) {
 
 // checked returns r, or an error for a record that lacks what every
 // command relies on or names another slug than its ref's.
-func checked(r *Record, slug, ref string) (*Record, error) {
-	if r.Task == "" || r.Slug != slug || r.Path == "" {
+func checked(r *Record, name, ref string) (*Record, error) {
+	if r.Task != "" && r.Path != "" && slug.Folds(r.Slug, name) {
+		return nil, fmt.Errorf("%s: %w %s (a file system that ignores case or Unicode form)", ref, ErrFolded, r.Slug)
+	}
+	if r.Task == "" || r.Slug != name || r.Path == "" {
 		return nil, fmt.Errorf("%w %s: missing task, slug or path", ErrCorrupt, ref)
 	}
 	return r, nil

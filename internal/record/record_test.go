@@ -50,3 +50,20 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// On a file system that ignores case and Unicode form, the ref of slug
+// "fix" may be the file of "Fix": its record is another task's, not a
+// corrupt one. A record of an unrelated slug stays corrupt.
+func TestDecodeUnderAFoldedName(t *testing.T) {
+	for _, c := range []struct{ own, readAs string }{{"Fix", "fix"}, {"CAF\u00c9", "caf\u00e9"}, {"caf\u00e9", "cafe\u0301"}} {
+		r := &Record{Task: c.own, Slug: c.own, Path: "/w/" + c.own}
+		_, err := Decode(c.readAs, r.Encode())
+		if !errors.Is(err, ErrFolded) || errors.Is(err, ErrCorrupt) {
+			t.Errorf("record of %q read as %q: %v, want ErrFolded", c.own, c.readAs, err)
+		}
+	}
+	r := &Record{Task: "other", Slug: "other", Path: "/w/other"}
+	if _, err := Decode("fix", r.Encode()); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("record of another slug: %v, want ErrCorrupt", err)
+	}
+}

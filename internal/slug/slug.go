@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxBytes is the longest slug before a collision suffix.
@@ -17,9 +19,11 @@ const MaxBytes = 200
 const Empty = "_branch"
 
 // Make returns the slug of a task id. The same id always gives the same
-// slug, and a slug is its own slug.
+// slug, and a slug is its own slug. Slugs are NFC, Unicode's composed
+// form: an id typed composed or decomposed (macOS's file names are
+// decomposed, and "café" may arrive either way) is one slug, one folder.
 func Make(taskID string) string {
-	s := replaceUnsafe(taskID)
+	s := replaceUnsafe(norm.NFC.String(taskID))
 	s = squeeze(s, '-')
 	s = squeeze(s, '.')
 	s = trim(s)
@@ -47,6 +51,20 @@ func WithSuffix(slug, taskID string) string {
 func Candidates(taskID string) [2]string {
 	s := Make(taskID)
 	return [2]string{s, WithSuffix(s, taskID)}
+}
+
+// SameID reports whether two task ids (or two slugs) are the same text
+// in Unicode's composed form: one task however it was typed.
+func SameID(a, b string) bool {
+	return a == b || norm.NFC.String(a) == norm.NFC.String(b)
+}
+
+// Folds reports whether two different slugs name one file where the file
+// system ignores case and Unicode form (macOS's APFS by default, Windows,
+// ext4 with casefold): they would share a folder and a ref file, so the
+// second task takes the suffixed slug.
+func Folds(a, b string) bool {
+	return a != b && strings.EqualFold(norm.NFC.String(a), norm.NFC.String(b))
 }
 
 // replaceUnsafe turns runs of white space into "_" and every other

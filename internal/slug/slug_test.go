@@ -146,3 +146,50 @@ func BenchmarkMake(b *testing.B) {
 		Make("fix: bug #123 in the auth/login flow")
 	}
 }
+
+// An id typed composed (NFC) or decomposed (NFD, as macOS's file names
+// are) is one slug, in the composed form; Hangul syllables too, whose
+// decomposed jamo are letters that would otherwise make another slug.
+func TestMakeIsNFC(t *testing.T) {
+	cases := []struct{ name, nfc, nfd string }{
+		{"café", "caf\u00e9", "cafe\u0301"},
+		{"Ünïcödé", "\u00dcn\u00efc\u00f6d\u00e9", "U\u0308ni\u0308co\u0308de\u0301"},
+		{"Hangul 한국어", "\ud55c\uad6d\uc5b4", "\u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.nfc == c.nfd {
+				t.Fatal("the fixture's two forms are the same bytes")
+			}
+			if got, want := Make(c.nfd), Make(c.nfc); got != want || got != c.nfc {
+				t.Fatalf("Make(NFD) = %q, Make(NFC) = %q, want both %q", got, want, c.nfc)
+			}
+			if !SameID(c.nfc, c.nfd) {
+				t.Fatal("SameID: the two forms are two ids")
+			}
+		})
+	}
+}
+
+func TestFolds(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{"Fix", "fix", true},
+		{"fix", "fix", false}, // the same slug is no other slug
+		{"CAFÉ", "cafe\u0301", true},
+		{"caf\u00e9", "cafe\u0301", true},
+		{"fix", "fix-1a2b3c", false},
+		{"straße", "strasse", false}, // APFS folds simply, not ß to ss
+		{"\ud55c", "\u1112\u1161\u11ab", true},
+	}
+	for _, c := range cases {
+		if got := Folds(c.a, c.b); got != c.want {
+			t.Errorf("Folds(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	if SameID("Fix", "fix") {
+		t.Error("SameID ignores case: two tasks")
+	}
+}

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,12 +32,15 @@ func (m *Manager) byID(ctx context.Context, id string) (*record.Entry, error) {
 // "fix: bug #123", whose slug it happens to be.
 func Pick(id string, cands [2]string, entries []record.Entry) *record.Entry {
 	for i := range entries {
-		if e := &entries[i]; e.Record != nil && e.Record.Task == id {
+		if e := &entries[i]; e.Record != nil && slug.SameID(e.Record.Task, id) {
 			return e
 		}
 	}
 	for i := range entries {
-		if e := &entries[i]; e.Slug == id || e.Err != nil && e.Slug == cands[0] {
+		if e := &entries[i]; errors.Is(e.Err, record.ErrFolded) {
+			continue // another task's record, seen under a folded name
+		}
+		if e := &entries[i]; slug.SameID(e.Slug, id) || e.Err != nil && e.Slug == cands[0] {
 			return e // a corrupt record under this name: report it, never overwrite it
 		}
 	}

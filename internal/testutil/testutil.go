@@ -118,7 +118,13 @@ type Sandbox struct {
 // STATE.json and build/).
 func NewSandbox(t testing.TB) *Sandbox {
 	t.Helper()
-	root := t.TempDir()
+	return NewSandboxIn(t, t.TempDir())
+}
+
+// NewSandboxIn is NewSandbox in the folder root, which must exist (a
+// mount of another file system, say).
+func NewSandboxIn(t testing.TB, root string) *Sandbox {
+	t.Helper()
 	os.Chmod(root, 0o755)
 	os.Chmod(filepath.Dir(root), 0o755) // t.TempDir makes both levels 0700
 	home := filepath.Join(root, "home")

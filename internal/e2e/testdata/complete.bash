@@ -4,8 +4,16 @@
 # git's completion script is sourced and git-wt's loaded with
 # eval "$(git wt completion bash)", and wtcd with git wt shell-init;
 # MODE "installed": bash-completion loads both on demand, from where
-# install.sh put them.
+# install.sh put them; MODE "bash3": as eval, without the compopt builtin
+# (bash 4), as in macOS's /bin/bash 3.2 (a function of that name is found
+# before the builtin).
 case $1 in
+bash3)
+	compopt () { return 1; }
+	source /usr/share/bash-completion/completions/git
+	eval "$(git wt completion bash)"
+	eval "$(git wt shell-init bash)"
+	;;
 eval)
 	source /usr/share/bash-completion/completions/git
 	eval "$(git wt completion bash)"

@@ -1,0 +1,18 @@
+// These tests protect the version git wt --version says: the one stamped
+// from git describe, else (go install ...@v1.2.3) the module's.
+package cli
+
+import "testing"
+
+func TestPickVersion(t *testing.T) {
+	for _, c := range []struct{ stamped, module, want string }{
+		{"v1.2.3-4-gabcdef0", "v1.2.0", "v1.2.3-4-gabcdef0"},
+		{"dev", "v1.2.3", "v1.2.3"},
+		{"dev", "(devel)", "dev"},
+		{"dev", "", "dev"},
+	} {
+		if got := pickVersion(c.stamped, c.module); got != c.want {
+			t.Errorf("pickVersion(%q, %q) = %q, want %q", c.stamped, c.module, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package fsutil
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// cloneNew makes dst, which must not exist yet, a clone of src sharing its
+// blocks: clonefile(2) on APFS. It fails with fs.ErrExist when dst exists
+// (kept, as by a copy), and otherwise (another file system, another
+// volume) the caller copies. clonefile makes the file whole or not at all.
+func cloneNew(src, dst string) error {
+	err := unix.Clonefile(src, dst, unix.CLONE_NOFOLLOW|unix.CLONE_NOOWNERCOPY)
+	if errors.Is(err, unix.EEXIST) {
+		return &os.PathError{Op: "clonefile", Path: dst, Err: os.ErrExist}
+	}
+	return err
+}
+
+// clone: macOS clones by path (cloneNew), not into an open file.
+func clone(dst, src *os.File) error { return errors.ErrUnsupported }

@@ -1,0 +1,56 @@
+// These tests protect UsersOf: a folder reached through a symlink (macOS's
+// /tmp is /private/tmp) still shows the processes working below it, whose
+// working directories the table gives resolved.
+package proc
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestUsersOfAFolderReachedThroughASymlink(t *testing.T) {
+	needSight(t)
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	sub := filepath.Join(real, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	// A grandchild: UsersOf leaves this process's own children out.
+	cmd := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
+	cmd.Dir = sub
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleeper, _ := strconv.Atoi(strings.TrimSpace(line))
+	t.Cleanup(func() { syscall.Kill(sleeper, syscall.SIGKILL) })
+	users, err := UsersOf(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range users {
+		if u.PID == sleeper {
+			return
+		}
+	}
+	t.Fatalf("UsersOf(%s) = %+v, missing the sleep (pid %d) in %s", link, users, sleeper, sub)
+}

@@ -122,6 +122,7 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	// doctor and gc with a problem to report: a task whose folder is gone.
 	gone := newTaskWithCommit(s, "G")
 	os.RemoveAll(gone)
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0s") // the orphan goes at once
 	check("doctor", 1, s.WT("doctor", "--json"))
 	check("gc", 0, s.WT("gc", "--json", "--dry-run"))
 	check("doctor", 0, s.WT("doctor", "--json", "--fix"))

@@ -15,7 +15,17 @@ import (
 // the user's status.* settings (which can hide untracked files) do not
 // count. If git status fails, the caller must treat the worktree as dirty.
 func (m *Inspector) DirtyCount(ctx context.Context, path string) (int, error) {
-	st, err := readStatus(ctx, m.Git, path, nil)
+	st, err := readStatus(ctx, m.Git, path, nil, false)
+	return st.dirty, err
+}
+
+// DirtyCountRefreshing is DirtyCount that also writes the refreshed stat
+// data back to the index (git.StatusOptions.Refresh), so that the
+// statuses that follow (rm's second look, git worktree remove's own) do
+// not read again every file checked out in the second the index was
+// written. Only for a worktree no process works in.
+func (m *Inspector) DirtyCountRefreshing(ctx context.Context, path string) (int, error) {
+	st, err := readStatus(ctx, m.Git, path, nil, true)
 	return st.dirty, err
 }
 
@@ -43,8 +53,8 @@ func (st worktreeStatus) worktree(path string) *git.Worktree {
 // record (and a base that is a ref), the same process also counts the
 // commits ahead of and behind the base, which saves a rev-list per task in
 // list.
-func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Record) (worktreeStatus, error) {
-	o := git.StatusOptions{Branch: true}
+func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Record, refresh bool) (worktreeStatus, error) {
+	o := git.StatusOptions{Branch: true, Refresh: refresh}
 	if rec != nil && rec.Branch != "" && strings.HasPrefix(baseRev(rec), "refs/") {
 		o.CountBranch, o.CountBase = rec.Branch, baseRev(rec)
 	}
@@ -82,6 +92,6 @@ type Brief struct {
 // BriefOf runs the one git status of Brief in the worktree at path; rec
 // is the task's record, or nil.
 func (m *Inspector) BriefOf(ctx context.Context, path string, rec *record.Record) (Brief, error) {
-	st, err := readStatus(ctx, m.Git, path, rec)
+	st, err := readStatus(ctx, m.Git, path, rec, false)
 	return Brief{Branch: st.branch, Dirty: st.dirty, HasAheadBehind: st.hasAB, Ahead: st.ahead, Behind: st.behind}, err
 }

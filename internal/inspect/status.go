@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -19,13 +20,18 @@ func (m *Inspector) DirtyCount(ctx context.Context, path string) (int, error) {
 	return st.dirty, err
 }
 
-// DirtyCountRefreshing is DirtyCount that also writes the refreshed stat
-// data back to the index (git.StatusOptions.Refresh), so that the
-// statuses that follow (rm's second look, git worktree remove's own) do
-// not read again every file checked out in the second the index was
-// written. Only for a worktree no process works in.
+// DirtyCountRefreshing is DirtyCount that, when no process works in the
+// worktree (proc.UsersOf sees none, the caller's shell included), also
+// writes the refreshed stat data back to the index
+// (git.StatusOptions.Refresh), as a plain git status does: the git
+// commands that follow (rm's second look, sync's read-tree) then do not
+// read again every file checked out in the second the index was written.
+// Where a process works, or its users cannot be seen, it is DirtyCount:
+// git-wt never takes the index lock from under someone (their git add
+// would fail on it).
 func (m *Inspector) DirtyCountRefreshing(ctx context.Context, path string) (int, error) {
-	st, err := readStatus(ctx, m.Git, path, nil, true)
+	users, err := proc.UsersOf(path)
+	st, err := readStatus(ctx, m.Git, path, nil, err == nil && len(users) == 0)
 	return st.dirty, err
 }
 

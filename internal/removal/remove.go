@@ -350,21 +350,17 @@ func (m *Remover) refuseSubmoduleCommits(rec *record.Record, r *Removal, n int, 
 //
 // With mayRefresh, and when no process works there, the status writes
 // back the stat data it refreshed, as the status of git worktree remove
-// does: a worktree whose index was written in the second of its checkout
-// (every new one) is otherwise read whole by this status, again by the
-// second look, and rm costs twice plain git's. Where a process works, or
-// its users cannot be seen, the status stays read-only: git-wt never takes
-// the index lock from under someone (their git add would fail on it).
+// does (inspect's DirtyCountRefreshing): a worktree whose index was
+// written in the second of its checkout (every new one) is otherwise read
+// whole by this status, again by the second look, and rm costs twice
+// plain git's.
 func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted, mayRefresh bool) func() (int, error) {
 	st, err := os.Lstat(path)
-	wanted = wanted && err == nil && st.IsDir()
 	count := m.DirtyCount
-	if wanted && mayRefresh {
-		if users, err := proc.UsersOf(path); err == nil && len(users) == 0 {
-			count = m.DirtyCountRefreshing
-		}
+	if mayRefresh {
+		count = m.DirtyCountRefreshing
 	}
-	return early(wanted, func() (int, error) { return count(ctx, path) })
+	return early(wanted && err == nil && st.IsDir(), func() (int, error) { return count(ctx, path) })
 }
 
 // early runs f at once in the background when now is true, else when its

@@ -124,7 +124,7 @@ func (c *syncConflict) err(rec *record.Record, base string) error {
 // keeps no tip: git 2.39's merge-tree cannot replay commits, so a dry
 // rebase is a real one in the temporary worktree, thrown away (its
 // commits, on no ref, go with git's own gc).
-func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
+func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool, tmp *tempTree) error {
 	if step.to != "" {
 		return nil
 	}
@@ -143,8 +143,8 @@ func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 		step.to, err = m.Git.History().CommitTree(ctx, dir, tree, msg, step.from, step.baseTip)
 		return err
 	}
-	return m.withDetached(ctx, step.from, func(dir string) error {
-		if err := m.Git.Index().RebaseOnto(ctx, dir, step.baseTip, step.upstream); err != nil {
+	return tmp.use(ctx, m, step.from, func(dir string) error {
+		if err := m.Git.Index().RebaseOnto(ctx, dir, step.baseTip, step.upstream, step.from); err != nil {
 			paths := m.Git.Index().UnmergedPaths(ctx, dir)
 			m.Git.Index().Abort(ctx, dir, git.OpRebase)
 			if len(paths) > 0 {
@@ -260,5 +260,42 @@ func (m *Flow) endSync(e *record.Entry, step *syncStep) {
 	defer cancel()
 	if err := m.EndSync(ctx, e, step != nil); err != nil {
 		m.Warn("could not end the sync of task %q: %v (run git wt doctor)", e.Record.Task, err)
+	}
+}
+
+// tempTree is the temporary detached worktree a sync rebases in, made at
+// its first rebase and kept for the next: git goes from the last tip made
+// straight to the next base, so after a big move of the base each task's
+// rebase writes only its own files, not the whole checkout and the
+// base's changes again. A rebase that failed, conflicts included, leaves
+// it to be removed and made anew at the next.
+type tempTree struct {
+	dir  string
+	drop func()
+}
+
+// use runs fn in the temporary worktree, making it (detached at commit)
+// if there is none.
+func (t *tempTree) use(ctx context.Context, m *Flow, commit string, fn func(dir string) error) error {
+	if t.dir == "" {
+		dir, drop, err := m.tempWorktree(ctx, commit, m.addDetached(ctx, commit))
+		if err != nil {
+			drop()
+			return err
+		}
+		t.dir, t.drop = dir, drop
+	}
+	err := fn(t.dir)
+	if err != nil {
+		t.close()
+	}
+	return err
+}
+
+// close removes the temporary worktree, if there is one.
+func (t *tempTree) close() {
+	if t.dir != "" {
+		t.drop()
+		t.dir, t.drop = "", nil
 	}
 }

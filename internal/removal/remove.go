@@ -356,11 +356,15 @@ func (m *Remover) refuseSubmoduleCommits(rec *record.Record, r *Removal, n int, 
 // plain git's.
 func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted, mayRefresh bool) func() (int, error) {
 	st, err := os.Lstat(path)
-	count := m.DirtyCount
+	wanted = wanted && err == nil && st.IsDir()
 	if mayRefresh {
-		count = m.DirtyCountRefreshing
+		// Started only when asked for: a status that may hold the index
+		// lock must never be left running when rm ends early (a refusal
+		// before the dirty check), where its end could be a SIGKILL (the
+		// last process of a PID namespace) that leaves a stale lock.
+		return early(false, func() (int, error) { return m.DirtyCountRefreshing(ctx, path) })
 	}
-	return early(wanted && err == nil && st.IsDir(), func() (int, error) { return count(ctx, path) })
+	return early(wanted, func() (int, error) { return m.DirtyCount(ctx, path) })
 }
 
 // early runs f at once in the background when now is true, else when its

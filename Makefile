@@ -121,9 +121,11 @@ clean:
 # The performance bars of SPEC §9 that the hooks add to git.
 # make bench: Go benchmarks of the hot paths, then git-wt against plain git
 # in one run, interleaved, with SPEC §9's bars (bench/compare; BENCHFLAGS
-# passes options, e.g. BENCHFLAGS='-rounds 25'), then a burst of 30 new at
+# passes options, e.g. BENCHFLAGS='-rounds 25'; BENCH_REPO=/path/to/a/clone
+# adds the rows on that real repository, nothing downloaded), then a burst of 30 new at
 # once against 30 one after another (bench/burst.sh).
 BENCHFLAGS ?=
+export BENCH_REPO
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./internal/slug ./internal/record ./internal/git ./internal/e2e
 	$(GO) run ./bench/compare -bin bin/git-wt $(BENCHFLAGS)

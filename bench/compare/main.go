@@ -4,6 +4,11 @@
 // bars is printed. `make bench` runs it.
 //
 //	go run ./bench/compare -bin bin/git-wt [-rounds 15] [-dir /dev/shm] [-disk /tmp] [-cache /dev/shm/git-wt-bench-cache] [-only sparse]
+//
+// With BENCH_REPO=/path/to/a/clone, the rows of SPEC §9 on a real
+// repository are added ("real": rm, path, list --no-status, and sync
+// --all against a loop of in-place rebases), on a clone that shares its
+// objects: nothing is downloaded.
 package main
 
 import (
@@ -79,6 +84,7 @@ func main() {
 		{"pool-100k", func(env []string) []row { return benchPoolBig(env, root) }},
 		{"submodules", func(env []string) []row { return benchSubmodules(env, root) }},
 		{"claims", func(env []string) []row { return benchClaims(env, root) }},
+		{"real", func(env []string) []row { return benchReal(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {
 			continue

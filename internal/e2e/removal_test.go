@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/testutil"
@@ -451,5 +452,70 @@ func TestKilledRmOfAnUnfinishedCreationIsNotPutBackActive(t *testing.T) {
 				t.Fatalf("doctor after the repair: %s", r)
 			}
 		})
+	}
+}
+
+// staleStatData makes the stat data of a tracked file of the worktree at
+// path disagree with its index (its content unchanged), with the index
+// written well before: the next status that may write the index
+// refreshes that entry and writes it. It returns the index file.
+func staleStatData(t *testing.T, s *testutil.Sandbox, path, file string) string {
+	t.Helper()
+	index := strings.TrimSpace(s.Git(path, "rev-parse", "--path-format=absolute", "--git-path", "index"))
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(index, old, old); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(filepath.Join(path, file), later, later); err != nil {
+		t.Fatal(err)
+	}
+	return index
+}
+
+func modTime(t *testing.T, path string) time.Time {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.ModTime()
+}
+
+// rm's first look at a worktree nobody works in writes back the stat data
+// its status refreshed, as git worktree remove's own status does: a new
+// worktree's index, written in the second of its checkout, otherwise made
+// that status and the second look each read every file again.
+func TestRmRefreshesTheIndexOfAWorktreeNobodyUses(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	index := staleStatData(t, s, path, "README.md")
+	before := modTime(t, index)
+	rm, goOn := pauseAt(t, s, "rm:checked", "rm", "T")
+	if after := modTime(t, index); !after.After(before) {
+		t.Fatalf("rm's look left the index as it was (%v), want it refreshed", after)
+	}
+	goOn()
+	if code := exitCode(rm); code != 0 {
+		t.Fatalf("rm of a clean worktree exited %d", code)
+	}
+}
+
+// A worktree a process works in is looked at read-only: taking its index
+// lock could fail that process's own git add.
+func TestRmNeverTakesTheIndexLockOfAWorktreeInUse(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	index := staleStatData(t, s, path, "README.md")
+	before := modTime(t, index)
+	startIn(t, path, "sleep", "60")
+	for _, args := range [][]string{{"rm", "T"}, {"rm", "--ignore-in-use", "--dry-run", "T"}} {
+		s.WT(args...)
+		if after := modTime(t, index); !after.Equal(before) {
+			t.Fatalf("git wt %v wrote the index of a worktree in use", args)
+		}
+	}
+	if !testutil.Exists(path) {
+		t.Fatal("the worktree in use was removed")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/testutil"
@@ -558,4 +559,77 @@ func holdsLock(s *testutil.Sandbox, pid int) bool {
 		}
 	}
 	return false
+}
+
+// One temporary worktree serves every rebase of a sync: git goes from the
+// last tip it made straight to the next base, so each task's rebase writes
+// its own files, not a whole checkout. A conflict drops it, and the tasks
+// after it rebase in a new one, onto the right base with their own work.
+func TestSyncRebasesEveryTaskInOneTemporaryWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, id := range []string{"a", "b", "c"} {
+		newTaskWithCommit(s, id)
+	}
+	conflicting := s.MustWT("new", "-q", "bb").Out()
+	commitFile(s, conflicting, "README.md", "the task's words\n", "task edits")
+	newTaskWithCommit(s, "d")
+	mainTip := commitFile(s, s.Repo, "README.md", "main's words\n", "main moves on")
+	trace := filepath.Join(t.TempDir(), "trace")
+	traced := *s
+	traced.Env = append(append([]string(nil), s.Env...), "GIT_TRACE="+trace)
+	outcomes, _ := syncJSON(t, &traced, 1, "--rebase", "a", "b", "bb", "c", "d")
+	want := map[string]string{"a": "rebased", "b": "rebased", "bb": "conflict", "c": "rebased", "d": "rebased"}
+	for id, o := range want {
+		if outcomes[id] != o {
+			t.Fatalf("outcomes %v, want %v", outcomes, want)
+		}
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// one before the conflict, one after it
+	if n := strings.Count(string(data), "git worktree add"); n != 2 {
+		t.Errorf("%d temporary worktrees made for 5 rebases with one conflict, want 2", n)
+	}
+	for _, id := range []string{"a", "b", "c", "d"} {
+		branch := "wt/" + id
+		if got := s.Git(s.Repo, "rev-parse", branch+"~1"); got != mainTip {
+			t.Errorf("%s's parent is %s, want main's tip %s", branch, got, mainTip)
+		}
+		if got := s.Git(s.Repo, "diff", "--name-only", mainTip, branch); got != id+".txt" {
+			t.Errorf("%s changes %q, want only %s.txt", branch, got, id)
+		}
+	}
+	if got := s.Git(s.Repo, "worktree", "list", "--porcelain"); strings.Count(got, "worktree ") != 6 {
+		t.Errorf("a temporary worktree was left:\n%s", got)
+	}
+}
+
+// Sync's look at a task nobody works in writes back the refreshed index
+// (its read-tree then checks the files it changes by their stat data); a
+// task a process works in is looked at read-only.
+func TestSyncRefreshesTheIndexOnlyWhereNobodyWorks(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	free := newTaskWithCommit(s, "free")
+	used := newTaskWithCommit(s, "used")
+	commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	var indexes []string
+	var before []time.Time
+	for _, path := range []string{free, used} {
+		s.Write(filepath.Join(path, "untracked.txt"), "keeps the task dirty, so that sync stops at its look")
+		indexes = append(indexes, staleStatData(t, s, path, "README.md"))
+		before = append(before, modTime(t, indexes[len(indexes)-1]))
+	}
+	startIn(t, used, "sleep", "60")
+	outcomes, _ := syncJSON(t, s, 3, "--all")
+	if outcomes["free"] != "skipped_dirty" || outcomes["used"] != "skipped_dirty" {
+		t.Fatalf("outcomes %v: want both skipped as dirty", outcomes)
+	}
+	if !modTime(t, indexes[0]).After(before[0]) {
+		t.Error("the index of the task nobody works in was not refreshed")
+	}
+	if !modTime(t, indexes[1]).Equal(before[1]) {
+		t.Error("sync wrote the index of a task a process works in")
+	}
 }

@@ -31,6 +31,12 @@ type StatusOptions struct {
 	CountBranch, CountBase string
 	// Env adds variables to git's environment (GIT_INDEX_FILE, say).
 	Env []string
+	// Refresh lets git write back the stat data it refreshed (git's
+	// optional index lock: taken only when free, never waited for), as a
+	// plain `git status` does. Files written in the second their index was
+	// written are read again by every status until someone does: only for
+	// a worktree no process works in, where the lock disturbs nobody.
+	Refresh bool
 }
 
 // Status is what `git status --porcelain=v2` says of a worktree.
@@ -61,9 +67,12 @@ type StatusEntry struct {
 }
 
 // Status runs git status in the worktree at dir (see Cmd.InWorktree),
-// without taking the index lock.
+// without taking the index lock unless o.Refresh.
 func (r *Runner) Status(ctx context.Context, dir string, o StatusOptions) (Status, error) {
 	env := append(append([]string(nil), ReadOnly...), o.Env...)
+	if o.Refresh {
+		env = env[len(ReadOnly):]
+	}
 	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: statusArgs(o)})
 	if err != nil {
 		return Status{}, err

@@ -46,6 +46,8 @@ func TestStatusArgv(t *testing.T) {
 			append(base, "--untracked-files=all", "--ignore-submodules=none")},
 		{"a count needs a base", git.StatusOptions{Branch: true, CountBranch: "wt/a"},
 			append(base, "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--no-ahead-behind")},
+		{"refreshing, as rm's first look in an unused worktree", git.StatusOptions{Branch: true, Refresh: true},
+			append(base, "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--no-ahead-behind")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := gittest.New(t)
@@ -54,8 +56,11 @@ func TestStatusArgv(t *testing.T) {
 				t.Fatal(err)
 			}
 			env := append([]string{"GIT_OPTIONAL_LOCKS=0"}, tc.o.Env...)
+			if tc.o.Refresh {
+				env = tc.o.Env // the index lock if free, as git status takes it
+			}
 			if got := call.Got; got == nil || got.Dir != "/r/wt" || !got.InWorktree || !slices.Equal(got.Env, env) {
-				t.Errorf("ran %+v, want in /r/wt, InWorktree, without optional locks", got)
+				t.Errorf("ran %+v, want in /r/wt, InWorktree, without optional locks unless refreshing", got)
 			}
 		})
 	}

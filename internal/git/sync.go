@@ -21,12 +21,15 @@ func (r History) IsAncestor(ctx context.Context, dir, a, b string) (bool, error)
 	return r.yesNo(ctx, dir, "merge-base", "--is-ancestor", a, b)
 }
 
-// RebaseOnto replays the commits upstream..HEAD of the worktree at dir, on
-// a detached HEAD, onto onto. --no-update-refs: a user's rebase.updateRefs
+// RebaseOnto replays the commits upstream..tip, in the worktree at dir, on
+// a detached HEAD, onto onto. Whatever the worktree has checked out, git
+// goes from there straight to onto (tip's own files are not checked out
+// first), so one worktree reused for many rebases onto one base writes
+// only the files that differ. --no-update-refs: a user's rebase.updateRefs
 // must not move other branches (a stacked child that points into the
 // range) behind git-wt's back.
-func (r Index) RebaseOnto(ctx context.Context, dir, onto, upstream string) error {
-	_, err := r.git.RunIn(ctx, dir, "rebase", "-q", "--no-update-refs", "--onto", onto, upstream)
+func (r Index) RebaseOnto(ctx context.Context, dir, onto, upstream, tip string) error {
+	_, err := r.git.RunIn(ctx, dir, "rebase", "-q", "--no-update-refs", "--onto", onto, upstream, tip)
 	return err
 }
 

@@ -42,7 +42,7 @@ func StartStatuses(ctx context.Context, g *git.Runner, cached func() []*record.R
 				continue
 			}
 			byKey[k] = async.Start(func() (st worktreeStatus, err error) {
-				limit.Do(func() { st, err = readStatus(ctx, g, rec.Path, rec) })
+				limit.Do(func() { st, err = readStatus(ctx, g, rec.Path, rec, false) })
 				return st, err
 			})
 		}
@@ -66,5 +66,5 @@ func (m *Inspector) taskStatus(ctx context.Context, rec *record.Record) (worktre
 	if early := m.early.status(rec); early != nil {
 		return early.Get()
 	}
-	return readStatus(ctx, m.Git, rec.Path, rec)
+	return readStatus(ctx, m.Git, rec.Path, rec, false)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
 )
@@ -15,7 +16,22 @@ import (
 // the user's status.* settings (which can hide untracked files) do not
 // count. If git status fails, the caller must treat the worktree as dirty.
 func (m *Inspector) DirtyCount(ctx context.Context, path string) (int, error) {
-	st, err := readStatus(ctx, m.Git, path, nil)
+	st, err := readStatus(ctx, m.Git, path, nil, false)
+	return st.dirty, err
+}
+
+// DirtyCountRefreshing is DirtyCount that, when no process works in the
+// worktree (proc.UsersOf sees none, the caller's shell included), also
+// writes the refreshed stat data back to the index
+// (git.StatusOptions.Refresh), as a plain git status does: the git
+// commands that follow (rm's second look, sync's read-tree) then do not
+// read again every file checked out in the second the index was written.
+// Where a process works, or its users cannot be seen, it is DirtyCount:
+// git-wt never takes the index lock from under someone (their git add
+// would fail on it).
+func (m *Inspector) DirtyCountRefreshing(ctx context.Context, path string) (int, error) {
+	users, err := proc.UsersOf(path)
+	st, err := readStatus(ctx, m.Git, path, nil, err == nil && len(users) == 0)
 	return st.dirty, err
 }
 
@@ -43,8 +59,8 @@ func (st worktreeStatus) worktree(path string) *git.Worktree {
 // record (and a base that is a ref), the same process also counts the
 // commits ahead of and behind the base, which saves a rev-list per task in
 // list.
-func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Record) (worktreeStatus, error) {
-	o := git.StatusOptions{Branch: true}
+func readStatus(ctx context.Context, g *git.Runner, path string, rec *record.Record, refresh bool) (worktreeStatus, error) {
+	o := git.StatusOptions{Branch: true, Refresh: refresh}
 	if rec != nil && rec.Branch != "" && strings.HasPrefix(baseRev(rec), "refs/") {
 		o.CountBranch, o.CountBase = rec.Branch, baseRev(rec)
 	}
@@ -82,6 +98,6 @@ type Brief struct {
 // BriefOf runs the one git status of Brief in the worktree at path; rec
 // is the task's record, or nil.
 func (m *Inspector) BriefOf(ctx context.Context, path string, rec *record.Record) (Brief, error) {
-	st, err := readStatus(ctx, m.Git, path, rec)
+	st, err := readStatus(ctx, m.Git, path, rec, false)
 	return Brief{Branch: st.branch, Dirty: st.dirty, HasAheadBehind: st.hasAB, Ahead: st.ahead, Behind: st.behind}, err
 }

@@ -47,7 +47,7 @@ func TestReadStatus(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := gittest.New(t)
 			f.Expect(tc.argv...).Out(tc.out)
-			got, err := readStatus(context.Background(), f.Git(), "/r/wt", tc.rec)
+			got, err := readStatus(context.Background(), f.Git(), "/r/wt", tc.rec, false)
 			if err != nil || got != tc.want {
 				t.Errorf("got %+v, %v\nwant %+v", got, err, tc.want)
 			}

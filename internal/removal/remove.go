@@ -170,7 +170,7 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		return r
 	}
 	rec = e.Record
-	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force) // beside the worktree list
+	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force, !o.DryRun && !o.IgnoreInUse) // beside the worktree list
 	// Whether deleting the branch would lose commits is asked beside the
 	// status too, when the branch may be deleted: a refused rm wastes it.
 	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
@@ -347,9 +347,24 @@ func (m *Remover) refuseSubmoduleCommits(rec *record.Record, r *Removal, n int, 
 // startDirtyCount starts counting the changes in the worktree at path
 // (when it is a folder and the count is wanted) and returns the wait for
 // the answer.
-func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted bool) func() (int, error) {
+//
+// With mayRefresh, and when no process works there, the status writes
+// back the stat data it refreshed, as the status of git worktree remove
+// does (inspect's DirtyCountRefreshing): a worktree whose index was
+// written in the second of its checkout (every new one) is otherwise read
+// whole by this status, again by the second look, and rm costs twice
+// plain git's.
+func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted, mayRefresh bool) func() (int, error) {
 	st, err := os.Lstat(path)
-	return early(wanted && err == nil && st.IsDir(), func() (int, error) { return m.DirtyCount(ctx, path) })
+	wanted = wanted && err == nil && st.IsDir()
+	if mayRefresh {
+		// Started only when asked for: a status that may hold the index
+		// lock must never be left running when rm ends early (a refusal
+		// before the dirty check), where its end could be a SIGKILL (the
+		// last process of a PID namespace) that leaves a stale lock.
+		return early(false, func() (int, error) { return m.DirtyCountRefreshing(ctx, path) })
+	}
+	return early(wanted, func() (int, error) { return m.DirtyCount(ctx, path) })
 }
 
 // early runs f at once in the background when now is true, else when its

@@ -29,6 +29,7 @@ type sweeper interface {
 // is ahead, and a cleanup which tasks are merged.
 type inspector interface {
 	DirtyCount(ctx context.Context, path string) (int, error)
+	DirtyCountRefreshing(ctx context.Context, path string) (int, error)
 	AheadBehind(ctx context.Context, branch, base string) (ahead, behind int, err error)
 	MergedSet(ctx context.Context, recs []*record.Record, since string) (map[string]bool, error)
 	UnmergedCommits(ctx context.Context, rec *record.Record) (int, error)

@@ -196,16 +196,15 @@ func (m *Flow) withCheckout(ctx context.Context, branch string, fn func(dir stri
 	return m.inTempWorktree(ctx, branch, add, fn)
 }
 
-// withDetached runs fn in a temporary worktree detached at commit: the
-// rebase of a sync, which must not touch the task's own files.
-func (m *Flow) withDetached(ctx context.Context, commit string, fn func(dir string) error) error {
-	add := func(dir string) error {
+// addDetached adds a worktree detached at commit, its files checked out:
+// where a sync rebases, which must not touch the task's own files.
+func (m *Flow) addDetached(ctx context.Context, commit string) func(dir string) error {
+	return func(dir string) error {
 		if err := m.AddWorktree(ctx, &record.Record{Path: dir}, commit, &lifecycle.Undo{}, true); err != nil {
 			return err
 		}
 		return m.Git.CheckOutTree(ctx, dir, commit)
 	}
-	return m.inTempWorktree(ctx, commit, add, fn)
 }
 
 // inTempWorktree makes a worktree with add in this repository's merge
@@ -213,9 +212,20 @@ func (m *Flow) withDetached(ctx context.Context, commit string, fn func(dir stri
 // named for this process (doctor removes one whose process died), runs
 // fn in it, and removes it.
 func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir string) error) error {
-	baseDir, err := m.Place.BaseDir()
+	dir, drop, err := m.tempWorktree(ctx, what, add)
+	defer drop()
 	if err != nil {
 		return err
+	}
+	return fn(dir)
+}
+
+// tempWorktree makes the worktree of inTempWorktree and returns it, with
+// the function that removes it (to be called even when making it failed).
+func (m *Flow) tempWorktree(ctx context.Context, what string, add func(dir string) error) (string, func(), error) {
+	baseDir, err := m.Place.BaseDir()
+	if err != nil {
+		return "", func() {}, err
 	}
 	// The pid alone is no name: in PID namespaces of their own, two merges
 	// may both be process 1.
@@ -228,16 +238,16 @@ func (m *Flow) inTempWorktree(ctx context.Context, what string, add, fn func(dir
 		proc.WriteStamp(stamp)
 	}
 	err = add(dir)
-	defer func() {
+	drop := func() {
 		if err := m.DropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)
 		} else {
 			os.Remove(stamp)
 		}
 		os.Remove(filepath.Dir(dir)) // only if empty
-	}()
-	if err != nil {
-		return exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", what, dir, err)
 	}
-	return fn(dir)
+	if err != nil {
+		return "", drop, exitcode.Failedf("cannot make a temporary worktree for %s at %s: %v", what, dir, err)
+	}
+	return dir, drop, nil
 }

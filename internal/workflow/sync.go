@@ -89,6 +89,7 @@ func (m *Flow) Sync(ctx context.Context, targets []*record.Entry, all []record.E
 	if err != nil {
 		return nil, err
 	}
+	defer run.tmp.close()
 	results := make([]*SyncResult, 0, len(ordered))
 	for _, e := range ordered {
 		r := run.one(ctx, e)
@@ -175,6 +176,7 @@ type syncRun struct {
 	// asked about before any branch moved, and whether it has it.
 	asked  map[string]containment
 	pushed map[string]bool // task branches others may have; read when first needed
+	tmp    tempTree        // where the rebases are made, reused from task to task
 }
 
 type containment struct {
@@ -334,7 +336,7 @@ func (s *syncRun) one(ctx context.Context, e *record.Entry) *SyncResult {
 		r.Outcome = SyncUpToDate
 		return r
 	}
-	if outcome, err := s.m.checkSyncable(ctx, rec, b); err != nil {
+	if outcome, err := s.m.checkSyncable(ctx, rec, b, s.o.DryRun); err != nil {
 		return fail(outcome, err)
 	}
 	step, err := s.plan(ctx, rec, b.SHA, base, baseTip)
@@ -346,7 +348,7 @@ func (s *syncRun) one(ctx context.Context, e *record.Entry) *SyncResult {
 	if up { // it has the base already: only the record follows the parent's base
 		step.how, step.to, r.How = "", b.SHA, ""
 	}
-	if err := s.m.makeTip(ctx, step, s.o.DryRun); err != nil {
+	if err := s.m.makeTip(ctx, step, s.o.DryRun, &s.tmp); err != nil {
 		var c *syncConflict
 		if errors.As(err, &c) {
 			r.Conflicts = c.paths
@@ -391,7 +393,7 @@ func shortRef(ref string) string {
 // and names the outcome: one another process is working on, locked, not
 // on its branch, in the middle of a git operation, dirty, or where a
 // program works.
-func (m *Flow) checkSyncable(ctx context.Context, rec *record.Record, b task.BranchState) (string, error) {
+func (m *Flow) checkSyncable(ctx context.Context, rec *record.Record, b task.BranchState, dryRun bool) (string, error) {
 	if rec.State != record.Active && rec.State != record.Adopted {
 		return SkippedBusy, m.Refuse(rec, "not-ready", "task %q is %s: sync it when that is done", rec.Task, rec.State)
 	}
@@ -407,7 +409,14 @@ func (m *Flow) checkSyncable(ctx context.Context, rec *record.Record, b task.Bra
 		}
 		return SkippedElsewhere, m.Refuse(rec, "other-branch", "%s does not have %s checked out: check it out again there, then sync", rec.Path, rec.Branch)
 	}
-	n, err := m.DirtyCount(ctx, rec.Path)
+	count := m.DirtyCount
+	if !dryRun {
+		// Where nobody works, the status writes the refreshed index: the
+		// read-tree that moves the files then checks the files it changes
+		// by their stat data, not by reading them all again.
+		count = m.DirtyCountRefreshing
+	}
+	n, err := count(ctx, rec.Path)
 	if err != nil {
 		return SkippedDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s (%v), so it counts as dirty", rec.Path, err)
 	}

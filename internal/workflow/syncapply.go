@@ -1,11 +1,13 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
@@ -40,13 +42,19 @@ func (s *syncRun) plan(ctx context.Context, rec *record.Record, tip, base, baseT
 			step.mode = SyncMerge
 		}
 	}
+	// The count and the fork point each walk the base's new commits (a
+	// few hundred milliseconds after a move of a thousand): side by side.
+	behind := async.Start(func() (int, error) {
+		_, n, err := s.m.AheadBehind(ctx, rec.Branch, baseTip)
+		return n, err
+	})
 	var err error
-	if _, step.behind, err = s.m.AheadBehind(ctx, rec.Branch, baseTip); err != nil {
+	step.upstream, err = s.forkPoint(ctx, rec, tip, baseTip)
+	n, berr := behind.Get()
+	if err = cmp.Or(berr, err); err != nil {
 		return nil, err
 	}
-	if step.upstream, err = s.forkPoint(ctx, rec, tip, baseTip); err != nil {
-		return nil, err
-	}
+	step.behind = n
 	step.how = SyncHowRebase
 	if step.mode == SyncMerge {
 		step.how = SyncHowMerge
@@ -124,7 +132,7 @@ func (c *syncConflict) err(rec *record.Record, base string) error {
 // keeps no tip: git 2.39's merge-tree cannot replay commits, so a dry
 // rebase is a real one in the temporary worktree, thrown away (its
 // commits, on no ref, go with git's own gc).
-func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
+func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool, tmp *tempTree) error {
 	if step.to != "" {
 		return nil
 	}
@@ -143,8 +151,8 @@ func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool) error {
 		step.to, err = m.Git.History().CommitTree(ctx, dir, tree, msg, step.from, step.baseTip)
 		return err
 	}
-	return m.withDetached(ctx, step.from, func(dir string) error {
-		if err := m.Git.Index().RebaseOnto(ctx, dir, step.baseTip, step.upstream); err != nil {
+	return tmp.use(ctx, m, step.from, func(dir string) error {
+		if err := m.Git.Index().RebaseOnto(ctx, dir, step.baseTip, step.upstream, step.from); err != nil {
 			paths := m.Git.Index().UnmergedPaths(ctx, dir)
 			m.Git.Index().Abort(ctx, dir, git.OpRebase)
 			if len(paths) > 0 {
@@ -260,5 +268,42 @@ func (m *Flow) endSync(e *record.Entry, step *syncStep) {
 	defer cancel()
 	if err := m.EndSync(ctx, e, step != nil); err != nil {
 		m.Warn("could not end the sync of task %q: %v (run git wt doctor)", e.Record.Task, err)
+	}
+}
+
+// tempTree is the temporary detached worktree a sync rebases in, made at
+// its first rebase and kept for the next: git goes from the last tip made
+// straight to the next base, so after a big move of the base each task's
+// rebase writes only its own files, not the whole checkout and the
+// base's changes again. A rebase that failed, conflicts included, leaves
+// it to be removed and made anew at the next.
+type tempTree struct {
+	dir  string
+	drop func()
+}
+
+// use runs fn in the temporary worktree, making it (detached at commit)
+// if there is none.
+func (t *tempTree) use(ctx context.Context, m *Flow, commit string, fn func(dir string) error) error {
+	if t.dir == "" {
+		dir, drop, err := m.tempWorktree(ctx, commit, m.addDetached(ctx, commit))
+		if err != nil {
+			drop()
+			return err
+		}
+		t.dir, t.drop = dir, drop
+	}
+	err := fn(t.dir)
+	if err != nil {
+		t.close()
+	}
+	return err
+}
+
+// close removes the temporary worktree, if there is one.
+func (t *tempTree) close() {
+	if t.dir != "" {
+		t.drop()
+		t.dir, t.drop = "", nil
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
 )
 
 // locateFromGoneDir finds the repository when the current directory has
@@ -18,11 +19,11 @@ import (
 // repository beside a base dir named <repo>-worktrees (the default), else
 // the repository that folder lies in when the deleted one lay in its main
 // worktree (a base dir inside it). The deleted directory's path comes from
-// the kernel (/proc/self/cwd) or the shell ($PWD).
+// the kernel (proc.WorkingDir) or the shell ($PWD).
 func (e *env) locateFromGoneDir(ctx context.Context) (*git.Repo, bool) {
 	var gone []string
-	if l, err := os.Readlink("/proc/self/cwd"); err == nil {
-		gone = append(gone, strings.TrimSuffix(l, " (deleted)"))
+	if dir, err := proc.WorkingDir(); err == nil {
+		gone = append(gone, dir)
 	}
 	if pwd := os.Getenv("PWD"); filepath.IsAbs(pwd) {
 		gone = append(gone, filepath.Clean(pwd))

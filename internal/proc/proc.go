@@ -109,6 +109,14 @@ func signalled(pid int) Liveness {
 	return Unknown
 }
 
+// WorkingDir is this process's working directory as the kernel knows it,
+// even when that folder has been deleted (where os.Getwd fails): the
+// platform's table has it (Linux /proc/self/cwd, macOS libproc).
+func WorkingDir() (string, error) {
+	dir, _, err := sys.cwd(os.Getpid())
+	return dir, err
+}
+
 // StartTime is when process pid started, in the stable form of ID.Start.
 func StartTime(pid int) (string, error) {
 	st, err := sys.stat(pid)

@@ -306,3 +306,23 @@ func TestNamesWithAPidAreJudgedByTheirStamp(t *testing.T) {
 		t.Fatal("the task was touched")
 	}
 }
+
+// A detached git gc --auto killed with its sandbox (the end of a PID
+// namespace kills every process in it) leaves gc.log.lock, on which every
+// later auto gc there dies: doctor --fix deletes it when nobody holds
+// it, and keeps it while a process does.
+func TestDoctorDeletesAKilledAutoGCsLock(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "-q", "T")
+	stale := filepath.Join(s.Repo, ".git", "worktrees", "T", "gc.log.lock")
+	s.Write(stale, "")
+	held := filepath.Join(s.Repo, ".git", "gc.log.lock")
+	holdOpen(t, held)
+	r := s.WT("doctor", "--fix")
+	if testutil.Exists(stale) || !strings.Contains(r.Stdout, "stale-gc-lock") {
+		t.Fatalf("doctor --fix kept a gc.log.lock nobody holds: %s", r)
+	}
+	if !testutil.Exists(held) {
+		t.Fatalf("doctor --fix deleted a gc.log.lock a live process holds: %s", r)
+	}
+}

@@ -45,6 +45,37 @@ func (m *Sweeper) StaleRefLocks() []*task.Problem {
 	return problems
 }
 
+// StaleGCLocks finds the gc.log.lock files (the main worktree's, and
+// every linked worktree's, tasks and pool entries alike) that a detached
+// git gc --auto left when it was killed: a sandbox that ends kills every
+// process of its PID namespace, detached ones too. Judged as a ref lock
+// is, by every git of the repository.
+func (m *Sweeper) StaleGCLocks() []*task.Problem {
+	locks, _ := filepath.Glob(filepath.Join(m.Repo.CommonDir, "worktrees", "*", "gc.log.lock"))
+	if main := filepath.Join(m.Repo.CommonDir, "gc.log.lock"); fileExists(main) {
+		locks = append(locks, main)
+	}
+	var problems []*task.Problem
+	for _, lock := range locks {
+		holder := m.refLockHolder(lock)
+		if holder == proc.Alive {
+			continue
+		}
+		problems = append(problems, &task.Problem{Kind: StaleGCLock, Path: lock, Age: -1,
+			Detail: lockDetail(holder, "this lock of a detached git gc --auto: every later auto gc there dies on it"),
+			Fix:    "delete the lock file",
+			FixWith: func(_ context.Context, force bool) error {
+				return proc.RemoveStaleLock(lock, force, m.RepoDirs()...)
+			}})
+	}
+	return problems
+}
+
+func fileExists(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
 // refLockFiles lists the lock files under refLockRoots, and the lock
 // files of the git common dir itself.
 func (m *Sweeper) refLockFiles() []string {

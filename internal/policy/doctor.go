@@ -86,6 +86,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	problems = append(problems, m.LegacyProblems(entries, store.LegacyRefs())...)
 	problems = append(problems, m.GitLeftovers(entries, wts)...)
 	problems = append(problems, m.StaleRefLocks()...)
+	problems = append(problems, m.StaleGCLocks()...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
 	problems = append(problems, m.leftoverTrash(ctx, &store, trashDirs, removing)...)
 	return &task.Diagnosis{Problems: problems, Worktrees: known}, nil
@@ -480,7 +481,7 @@ func (m *Doctor) Repair(ctx context.Context, d *task.Diagnosis, o task.RepairOpt
 // write a ref, the index or HEAD while its lock file is there, and most
 // other repairs write one of them (a task's record, its branch).
 var lockFileKinds = map[task.Kind]bool{
-	leftover.StaleRefLock: true, leftover.StaleIndexLock: true, leftover.StaleHeadLock: true, leftover.InitializingLock: true,
+	leftover.StaleRefLock: true, leftover.StaleIndexLock: true, leftover.StaleHeadLock: true, leftover.StaleGCLock: true, leftover.InitializingLock: true,
 }
 
 // lockFilesFirst is the order repairs run in: the lock files first, then

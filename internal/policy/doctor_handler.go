@@ -40,6 +40,7 @@ type pooler interface {
 type finder interface {
 	GitLeftovers(entries []record.Entry, wts []git.Worktree) []*task.Problem
 	StaleRefLocks() []*task.Problem
+	StaleGCLocks() []*task.Problem
 	BrokenAdminEntries() []*task.Problem
 	DiagnoseLock(e *record.Entry, wt *git.Worktree, p *task.Problem) *task.Problem
 }

@@ -36,7 +36,7 @@ type GCReport struct {
 var orphanKinds = map[task.Kind]bool{
 	task.StuckCreation: true, task.InterruptedInit: true, task.MissingWorktree: true, task.UnregisteredFolder: true,
 	task.PrunableEntry: true, task.LeftoverBranch: true, task.LeftoverTrash: true, task.LeftoverMerge: true,
-	task.LegacyRecord: true, task.StuckRemoval: true, leftover.StaleRefLock: true,
+	task.LegacyRecord: true, task.StuckRemoval: true, leftover.StaleRefLock: true, leftover.StaleGCLock: true,
 	pool.OrphanEntry: true, pool.UnfinishedEntry: true,
 }
 

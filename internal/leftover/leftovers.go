@@ -15,12 +15,12 @@ import (
 // HEAD.lock in its admin dir, and the "initializing" lock that `git
 // worktree add` puts on the admin entry while it works.
 const (
-	StaleIndexLock   task.Kind = "stale-index-lock"  // index.lock of a git that died
-	StaleHeadLock    task.Kind = "stale-head-lock"   // HEAD.lock of a git that died
+	StaleIndexLock task.Kind = "stale-index-lock" // index.lock of a git that died
+	StaleHeadLock  task.Kind = "stale-head-lock"  // HEAD.lock of a git that died
 	// StaleGCLock is the gc.log.lock of a detached git gc --auto that was
 	// killed (a sandbox that ended kills every process of its PID
 	// namespace, a detached one too): every later auto gc there dies on it.
-	StaleGCLock task.Kind = "stale-gc-lock"
+	StaleGCLock      task.Kind = "stale-gc-lock"
 	InitializingLock task.Kind = "initializing-lock" // git worktree add's own lock, its process gone
 )
 

@@ -1,5 +1,5 @@
 # git-wt — build, test, install.
-#   make            build bin/git-wt
+#   make            build bin/git-wt and bin/git-wt-mcp (git wt mcp's server)
 #   make test       every test (unit, end-to-end, fuzz seed corpora)
 #   make install    install into $(prefix) (default ~/.local, /usr/local as root):
 #                   the binary, the man page and the completion files
@@ -49,7 +49,7 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 all: build
 
 build:
-	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/git-wt ./cmd/git-wt
+	$(GO) build -trimpath -tags $(TAGS) -ldflags '$(LDFLAGS)' -o bin/ ./cmd/git-wt ./cmd/git-wt-mcp
 
 # The process fallback of SPEC §15 (-tags gitwt_noprocfs) is tested on its
 # own too: its unit tests here, its binary by internal/e2e's blind tests.

@@ -78,6 +78,7 @@ claimed() {
 # the build folder, where it goes, and its mode.
 each_file() {
 	"$1" git-wt "$bindir/git-wt" 755
+	"$1" git-wt-mcp "$bindir/git-wt-mcp" 755
 	"$1" git-wt.1 "$mandir/man1/git-wt.1" 644
 	"$1" git-wt.bash "$datadir/bash-completion/completions/git-wt" 644
 	"$1" _git-wt "$datadir/zsh/site-functions/_git-wt" 644
@@ -114,15 +115,16 @@ cd "$(dirname "$0")"
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 if [ ! -f go.mod ] && [ -f git-wt ] && [ -f git-wt.1 ]; then
-	# A release archive (make dist): the binary and the man page are built.
-	cp git-wt git-wt.1 "$build/"
+	# A release archive (make dist): the binaries and the man page are built.
+	cp git-wt git-wt-mcp git-wt.1 "$build/"
 else
 	command -v go >/dev/null 2>&1 || { echo "install.sh: Go is needed to build git-wt (https://go.dev/dl/)" >&2; exit 1; }
 	version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 	ldflags="-s -w -X github.com/git-wt/git-wt/internal/cli.Version=$version"
 	# urfave_cli_no_docs: the man page writer is not linked into git-wt (it
 	# would slow every start); cmd/git-wt-man, built beside it, prints the page.
-	go build -trimpath -tags urfave_cli_no_docs -ldflags "$ldflags" -o "$build/git-wt" ./cmd/git-wt
+	# git-wt-mcp is git wt mcp's server, apart for the same reason.
+	go build -trimpath -tags urfave_cli_no_docs -ldflags "$ldflags" -o "$build/" ./cmd/git-wt ./cmd/git-wt-mcp
 	go build -trimpath -ldflags "$ldflags" -o "$build/git-wt-man" ./cmd/git-wt-man
 	"$build/git-wt-man" >"$build/git-wt.1"
 fi

@@ -5,8 +5,9 @@
 #
 # For each platform (default: linux and darwin × amd64 and arm64, freebsd
 # amd64), OUT/git-wt-VERSION-OS-ARCH.tar.gz holds one folder with the
-# binary, the man page, the completion scripts, install.sh (which installs
-# the binary it finds beside it instead of building one) and the README;
+# binaries (git-wt and git-wt-mcp, git wt mcp's server), the man page, the
+# completion scripts, install.sh (which installs the binaries it finds
+# beside it instead of building them) and the README;
 # then OUT/SHA256SUMS, and OUT/git-wt.rb, a Homebrew formula for the
 # archives built, which it expects at DIST_URL (default: the GitHub
 # release of VERSION). The binaries are built without cgo: git-wt needs
@@ -42,7 +43,7 @@ for platform; do
 	mkdir -p "$dir/completions"
 	echo "building $name"
 	CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$go" build -trimpath -tags urfave_cli_no_docs \
-		-ldflags "$ldflags" -o "$dir/git-wt" ./cmd/git-wt
+		-ldflags "$ldflags" -o "$dir/" ./cmd/git-wt ./cmd/git-wt-mcp
 	cp "$tmp/git-wt.1" "$dir/git-wt.1"
 	cp completions/git-wt.bash completions/git-wt.zsh completions/git-wt.fish "$dir/completions/"
 	cp install.sh README.md "$dir/"
@@ -82,7 +83,7 @@ EOF
 	done
 	cat <<'EOF'
   def install
-    bin.install "git-wt"
+    bin.install "git-wt", "git-wt-mcp"
     man1.install "git-wt.1"
     bash_completion.install "completions/git-wt.bash" => "git-wt"
     zsh_completion.install "completions/git-wt.zsh" => "_git-wt"

@@ -1,13 +1,20 @@
 package cli
 
 import (
+	"errors"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/mcpserver"
 )
+
+// mcpServer is the binary that serves git wt mcp (cmd/git-wt-mcp),
+// installed beside git-wt.
+const mcpServer = "git-wt-mcp"
 
 func mcpCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -16,7 +23,8 @@ func mcpCommand(e *env) *cli.Command {
 		Description: "Tools new, list, show, path, env, commit, rm, merge and sync, each running " +
 			"git wt with --json in the repository the call names (default: this directory) and " +
 			"returning its JSON document; a failure is a tool error holding the error document. " +
-			"rm refuses force unless the server was started with --allow-force.",
+			"rm refuses force unless the server was started with --allow-force. The server is " +
+			mcpServer + ", installed beside git-wt, which git wt mcp runs in its place.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "allow-force", Usage: "let rm discard uncommitted changes and unmerged branches when a client asks"},
 		},
@@ -30,8 +38,35 @@ func mcpCommand(e *env) *cli.Command {
 			if err != nil {
 				return exitcode.Failedf("cannot find the git-wt binary to run: %v", err)
 			}
-			o := mcpserver.Options{Exe: exe, Version: version(), AllowForce: c.Bool("allow-force"), Log: e.stderr}
-			return mcpserver.Serve(c.Context, o, e.stdin, e.stdout)
+			server, err := findMCPServer(exe)
+			if err != nil {
+				return err
+			}
+			argv := []string{server, "--git-wt", exe, "--version", version()}
+			if c.Bool("allow-force") {
+				argv = append(argv, "--allow-force")
+			}
+			// In git wt mcp's place: the client's stdin, stdout and
+			// signals are the server's, with no process between.
+			err = syscall.Exec(server, argv, os.Environ())
+			return exitcode.Failedf("cannot run %s: %v", server, err)
 		},
 	}
+}
+
+// findMCPServer is git-wt-mcp beside exe (where install.sh, make install
+// and go install put it), else on PATH.
+func findMCPServer(exe string) (string, error) {
+	beside := filepath.Join(filepath.Dir(exe), mcpServer)
+	if _, err := os.Stat(beside); err == nil {
+		return beside, nil
+	}
+	onPath, err := exec.LookPath(mcpServer)
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", exitcode.Failedf("git wt mcp needs %s, which is not beside %s nor on PATH: install git-wt with install.sh, make install or go install ./cmd/...", mcpServer, exe)
+		}
+		return "", exitcode.Failedf("cannot find %s: %v", mcpServer, err)
+	}
+	return onPath, nil
 }

@@ -46,7 +46,7 @@ func TestDistArchiveInstallsWithoutGo(t *testing.T) {
 	sums, _ := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
 	sum, _, _ := strings.Cut(string(sums), " ")
 	formula, _ := os.ReadFile(filepath.Join(out, "git-wt.rb"))
-	for _, want := range []string{`version "9.8.7-test"`, "on_linux do", `url "https://example.com/r/` + archive + `"`, `sha256 "` + sum + `"`, `bin.install "git-wt"`} {
+	for _, want := range []string{`version "9.8.7-test"`, "on_linux do", `url "https://example.com/r/` + archive + `"`, `sha256 "` + sum + `"`, `bin.install "git-wt", "git-wt-mcp"`} {
 		if !strings.Contains(string(formula), want) {
 			t.Errorf("the formula lacks %s:\n%s", want, formula)
 		}
@@ -56,7 +56,7 @@ func TestDistArchiveInstallsWithoutGo(t *testing.T) {
 	if b, err := exec.Command("tar", "-C", unpack, "-xzf", filepath.Join(out, archive)).CombinedOutput(); err != nil {
 		t.Fatalf("tar: %v\n%s", err, b)
 	}
-	for _, f := range []string{"git-wt", "git-wt.1", "install.sh", "README.md", "completions/git-wt.bash", "completions/git-wt.zsh", "completions/git-wt.fish"} {
+	for _, f := range []string{"git-wt", "git-wt-mcp", "git-wt.1", "install.sh", "README.md", "completions/git-wt.bash", "completions/git-wt.zsh", "completions/git-wt.fish"} {
 		if !testutil.Exists(filepath.Join(unpack, name, f)) {
 			t.Errorf("the archive lacks %s", f)
 		}

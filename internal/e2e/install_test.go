@@ -21,6 +21,7 @@ import (
 // installed are the files an install puts under its prefix.
 var installed = []string{
 	"bin/git-wt",
+	"bin/git-wt-mcp",
 	"share/man/man1/git-wt.1",
 	"share/bash-completion/completions/git-wt",
 	"share/zsh/site-functions/_git-wt",
@@ -143,7 +144,10 @@ func manifestDirs(t *testing.T, manifest, prefix string) []string {
 			dirs = append(dirs, d)
 		}
 	}
-	for _, f := range installed[1:] { // the binary may be elsewhere (bindir)
+	for _, f := range installed {
+		if strings.HasPrefix(f, "bin/") {
+			continue // the binaries may be elsewhere (bindir)
+		}
 		if !strings.Contains(string(data), "f "+filepath.Join(prefix, f)+"\n") {
 			t.Errorf("the manifest lacks %s:\n%s", f, data)
 		}
@@ -194,7 +198,7 @@ func TestInstallIntoDestdirWithMake(t *testing.T) {
 	dest := filepath.Join(filepath.Dir(s.Repo), "stage", "dest")
 	vars := []string{"prefix=/opt/wt", "bindir=/opt/wt/libexec", "DESTDIR=" + dest}
 	out := runIn(t, env, "make", append([]string{"install"}, vars...)...)
-	for _, f := range []string{"libexec/git-wt", "share/man/man1/git-wt.1", "share/zsh/site-functions/_git-wt"} {
+	for _, f := range []string{"libexec/git-wt", "libexec/git-wt-mcp", "share/man/man1/git-wt.1", "share/zsh/site-functions/_git-wt"} {
 		if !testutil.Exists(filepath.Join(dest, "opt", "wt", f)) {
 			t.Errorf("make install did not put %s under DESTDIR:\n%s", f, out)
 		}

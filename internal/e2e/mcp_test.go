@@ -382,3 +382,36 @@ func TestMCPCallInAMissingDirSaysTheDirIsMissing(t *testing.T) {
 	}
 	t.Fatal("the server never answered the call")
 }
+
+// TestMCPWithoutItsServerSaysWhatIsMissing: a git-wt copied alone (no
+// git-wt-mcp beside it or on PATH) fails git wt mcp with exit 1 and a
+// line naming the missing binary, and prints nothing on stdout, which
+// belongs to the client.
+func TestMCPWithoutItsServerSaysWhatIsMissing(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	alone := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(testutil.BinDir(t), "git-wt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(alone, "git-wt"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(alone, "git-wt"), "mcp")
+	cmd.Dir = s.Repo
+	cmd.Env = replaceEnv(s.Env, "PATH", "/usr/bin:/bin")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("git wt mcp without git-wt-mcp: %v, want exit 1; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "needs git-wt-mcp") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("stderr %q does not say in one line that git-wt-mcp is missing", stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", stdout.String())
+	}
+}

@@ -5,12 +5,15 @@ package mcpserver
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
 // fakeWT is a git-wt that runs script.
@@ -52,6 +55,21 @@ func TestRunResults(t *testing.T) {
 		res := fakeWT(t, "echo '{}'").run(context.Background(), dir, nil)
 		if text := res.Content[0].(*mcp.TextContent).Text; !res.IsError || !strings.Contains(text, `"kind":"usage"`) || !strings.Contains(text, dir) {
 			t.Errorf("a call in %s: %s", dir, text)
+		}
+	}
+}
+
+// TestMainRefusesACommandLineGitWtDidNotWrite: git-wt-mcp run by hand,
+// without the binary its tools run, is a usage error (exit 2) that says
+// how to start it, not a server that fails every call.
+func TestMainRefusesACommandLineGitWtDidNotWrite(t *testing.T) {
+	for _, args := range [][]string{nil, {"--allow-force"}, {"--git-wt", "/bin/git-wt", "extra"}, {"--no-such-flag"}} {
+		var stderr strings.Builder
+		if code := Main(args, strings.NewReader(""), io.Discard, &stderr); code != exitcode.Usage {
+			t.Errorf("Main(%q) = %d, want %d", args, code, exitcode.Usage)
+		}
+		if !strings.Contains(stderr.String(), "git wt mcp") {
+			t.Errorf("Main(%q) said %q, not how to start the server", args, stderr.String())
 		}
 	}
 }

@@ -72,7 +72,7 @@ func (b *build) get(t testing.TB, tags string) string {
 			return
 		}
 		os.Chmod(b.dir, 0o755)
-		cmd := exec.Command("go", "build", "-tags", tags, "-o", filepath.Join(b.dir, "git-wt"), "./cmd/git-wt")
+		cmd := exec.Command("go", "build", "-tags", tags, "-o", b.dir+string(filepath.Separator), "./cmd/git-wt", "./cmd/git-wt-mcp")
 		cmd.Dir = Root()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build: %v\n%s", err, out)

@@ -556,6 +556,63 @@ func TestOrphanRepairLeavesATaskMadeAgain(t *testing.T) {
 	}
 }
 
+// The same for a leftover branch (the stress test found worktrees whose
+// HEAD named a deleted branch): doctor and gc found wt/T with no record
+// and no worktree; before they deleted it, new made task T on it. The
+// branch stays, and the task with it, whole.
+func TestLeftoverBranchRepairLeavesABranchATaskTookMeanwhile(t *testing.T) {
+	for _, repair := range [][]string{{"gc"}, {"doctor", "--fix"}} {
+		t.Run(strings.Join(repair, " "), func(t *testing.T) {
+			t.Parallel()
+			s := testutil.NewSandbox(t)
+			s.Git(s.Repo, "config", "wt.orphanGrace", "0s")
+			s.Git(s.Repo, "branch", "wt/T") // merged, no record, no worktree: leftover
+			checker, release := stopAtUntil(t, s, "repair:examined", repair...)
+			path := s.MustWT("new", "T").Out()
+			os.WriteFile(release, nil, 0o644)
+			exitCode(checker)
+			if out, err := exec.Command("git", "-C", s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T").Output(); err != nil {
+				t.Fatalf("%s deleted the branch of task T, made meanwhile (%v %s); its worktree's HEAD names nothing", repair, err, out)
+			}
+			if got := s.Git(path, "symbolic-ref", "HEAD"); got != "refs/heads/wt/T" {
+				t.Errorf("task T's worktree is on %q", got)
+			}
+			if r := s.WT("doctor"); r.Code != 0 {
+				t.Fatalf("doctor after the race: %s", r)
+			}
+		})
+	}
+}
+
+// And the other order: new saw wt/T and wrote its record, then the branch
+// was deleted (by a person, or a repair that judged it before the record
+// existed) before new added the worktree. new refuses (exit 3, one line)
+// and takes back its record and folder, rather than make a worktree whose
+// HEAD names nothing.
+func TestNewOnABranchDeletedMeanwhileRefusesAndLeavesNothing(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "branch", "wt/T")
+	creator, release := stopAtUntil(t, s, "new:branch-seen", "new", "T")
+	s.Git(s.Repo, "branch", "-D", "wt/T")
+	os.WriteFile(release, nil, 0o644)
+	if code := exitCode(creator); code != 3 {
+		t.Fatalf("new on a branch deleted meanwhile exited %d, want 3", code)
+	}
+	if r := s.MustWT("log", "T"); !strings.Contains(r.Stdout, "was deleted while task") {
+		t.Errorf("the log does not say why the creation was rolled back:\n%s", r.Stdout)
+	}
+	if r := s.MustWT("list", "--json"); strings.TrimSpace(r.Stdout) != "[]" {
+		t.Errorf("the refused creation left a task: %s", r.Stdout)
+	}
+	if got := s.Git(s.Repo, "worktree", "list", "--porcelain"); strings.Count(got, "worktree ") != 1 {
+		t.Errorf("the refused creation left a worktree:\n%s", got)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the refusal: %s", r)
+	}
+}
+
 // A git killed in the middle of a ref transaction leaves the ref's lock
 // file (the stress test met refs/heads/wt/T.lock and
 // refs/git-wt/tasks/T.lock after a killed rm): every later update of

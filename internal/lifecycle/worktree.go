@@ -26,6 +26,7 @@ func (m *Handler) AddWorktree(ctx context.Context, rec *record.Record, startSHA 
 			return err
 		}
 	}
+	task.Checkpoint(ctx, "new:branch-seen")
 	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
@@ -36,6 +37,12 @@ func (m *Handler) AddWorktree(ctx context.Context, rec *record.Record, startSHA 
 		bs, err := m.InspectBranch(ctx, rec.Branch)
 		if err != nil {
 			return err
+		}
+		if !bs.Exists {
+			// Deleted since it was seen (by a person, or by a repair
+			// that found it leftover before this task's record was
+			// written): a worktree on it would have a HEAD naming nothing.
+			return exitcode.RefusedAs(exitcode.KindConflict, "branch %s was deleted while task %q was being created on it: run git wt new again", rec.Branch, rec.Task)
 		}
 		if bs.CheckedOut != "" {
 			return exitcode.RefusedAs(exitcode.KindConflict, "branch %s is checked out in %s: a branch can be checked out in one worktree only", rec.Branch, bs.CheckedOut)

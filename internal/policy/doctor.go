@@ -359,11 +359,38 @@ func (m *Doctor) leftoverBranches(ctx context.Context, branches []task.BranchSta
 		}
 		problems = append(problems, &task.Problem{Kind: task.LeftoverBranch, Branch: branch, Age: m.branchAge(ctx, branch),
 			Detail: "no worktree, no record, and all its commits are in other branches", Fix: "delete the branch",
-			FixWith: func(ctx context.Context, _ bool) error {
-				return m.Git.DeleteRef(ctx, m.Repo.MainDir, task.BranchRef(branch), sha)
-			}})
+			FixWith: func(ctx context.Context, _ bool) error { return m.deleteLeftoverBranch(ctx, branch, sha) }})
 	}
 	return problems
+}
+
+// deleteLeftoverBranch deletes a leftover branch if it still is one under
+// the lock: since the diagnosis, a new may have made a task on it (its
+// record names the branch before its worktree exists, and the worktree is
+// added under the lock), whose worktree's HEAD would then name nothing.
+func (m *Doctor) deleteLeftoverBranch(ctx context.Context, branch, sha string) error {
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	entries, err := m.Store.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Record != nil && e.Record.Branch == branch {
+			return task.ErrMovedOn
+		}
+	}
+	b, err := m.InspectBranch(ctx, branch)
+	if err != nil {
+		return err
+	}
+	if !b.Exists || b.SHA != sha || b.CheckedOut != "" {
+		return task.ErrMovedOn
+	}
+	return m.Git.DeleteRef(ctx, m.Repo.MainDir, task.BranchRef(branch), sha)
 }
 
 // branchAge is how long ago the branch last moved (its newest reflog

@@ -96,6 +96,41 @@ func TestRmKeepsAFileWrittenAfterItsCheck(t *testing.T) {
 	}
 }
 
+// A git wt commit of a file written after rm's check (the stress test's
+// calm round: an agent commits while another removes) does not move the
+// branch under the removal: rm holds the task's commit lock from before
+// its check, so the commit waits (here: gives up after wt.lockTimeout,
+// committing nothing), and rm's second look keeps the task with the
+// file. Before, the commit landed, rm removed the worktree, failed to
+// delete the branch that moved and left the task half removed (exit 1).
+func TestCommitDuringRmNeitherMovesTheBranchNorLeavesItHalfRemoved(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	rm, goOn := pauseAt(t, s, "rm:checked", "rm", "T")
+	s.Write(filepath.Join(path, "late.txt"), "written and committed while rm ran")
+	s.Git(s.Repo, "config", "wt.lockTimeout", "1s")
+	commit := s.WT("commit", "T", "-m", "late")
+	goOn()
+	code := exitCode(rm)
+	if code == 1 || recordState(s, "T") == "removing" {
+		t.Fatalf("rm exited %d and left task T in state %q: the commit (%s) moved its branch under it", code, recordState(s, "T"), commit)
+	}
+	if commit.Code == 0 {
+		t.Fatalf("the commit ran while rm held the task: %s", commit)
+	}
+	if code != 3 || !testutil.Exists(filepath.Join(path, "late.txt")) {
+		t.Fatalf("rm exited %d (want 3, kept) and late.txt is there: %v", code, testutil.Exists(filepath.Join(path, "late.txt")))
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the race: %s", r)
+	}
+	s.MustWT("commit", "T", "-m", "late")
+	if s.Git(s.Repo, "show", "wt/T:late.txt") != "written and committed while rm ran" {
+		t.Fatal("the commit after the refused rm did not land")
+	}
+}
+
 func TestMergeCleanupKeepsAFileWrittenAfterItsCheck(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()

@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -170,6 +171,14 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		return r
 	}
 	rec = e.Record
+	if !o.DryRun {
+		cl, err := m.holdCommits(ctx, rec, o.Force)
+		if err != nil {
+			r.WorktreeOutcome, r.Err = KeptBusy, err
+			return r
+		}
+		defer cl.Release()
+	}
 	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force, !o.DryRun && !o.IgnoreInUse) // beside the worktree list
 	// Whether deleting the branch would lose commits is asked beside the
 	// status too, when the branch may be deleted: a refused rm wastes it.
@@ -591,6 +600,27 @@ func (m *Remover) reparentChildren(ctx context.Context, rec *record.Record) {
 			m.Warn("task %q stands on %s, which goes, and could not be moved onto %s: %v", child.Record.Task, rec.Branch, rec.Base, err)
 		}
 	}
+}
+
+// holdCommits takes the task's commit lock for the removal: a commit in
+// flight lands before the worktree and the branch are read, and none
+// starts until the removal ends (one would move the branch rm is about to
+// delete, and leave the task half removed). With --force rm does not wait
+// for a commit (a commit hook may be what runs rm): it goes on without
+// the lock, as it did before there was one.
+func (m *Remover) holdCommits(ctx context.Context, rec *record.Record, force bool) (*lock.Lock, error) {
+	if force {
+		l, ok, err := lock.TryAcquire(m.CommitLockPath(rec.Slug))
+		if err != nil || !ok {
+			return nil, nil
+		}
+		return l, nil
+	}
+	l, err := m.LockCommits(ctx, rec.Slug)
+	if err != nil {
+		return nil, exitcode.RefusedAs(exitcode.KindBusy, "task %q is being committed in or synced: wait for that to finish, then run git wt rm %s again (%v)", rec.Task, text.ShellQuote(rec.Task), err)
+	}
+	return l, nil
 }
 
 // deleteBranch deletes a branch if it still points at sha (a branch that

@@ -164,3 +164,12 @@ func BranchRef(branch string) string { return "refs/heads/" + branch }
 // CommitLockPath is the file that lets one commit at a time run in the
 // task slug's worktree.
 func (m *Manager) CommitLockPath(slug string) string { return m.StateDir("commit", slug+".lock") }
+
+// LockCommits takes the task's commit lock (a flock in git-wt's state
+// dir, dropped by the kernel if git-wt dies), waiting at most
+// wt.lockTimeout: one git wt commit at a time in its worktree, and none
+// while sync moves its branch and files or rm removes it, whose reads of
+// the branch and the files a commit would otherwise change under them.
+func (m *Manager) LockCommits(ctx context.Context, slug string) (*lock.Lock, error) {
+	return lock.Acquire(ctx, m.CommitLockPath(slug), m.Settings.LockTimeout)
+}

@@ -62,6 +62,18 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 // reach no branch, and the creation's checkout, or the task's removal,
 // would then drop it, and the file it staged with it.
 func (m *Flow) committable(ctx context.Context, rec *record.Record) error {
+	// Read again under the commit lock: an rm that held it has removed
+	// the task, or put it back, meanwhile.
+	fresh, err := m.Store.Get(ctx, rec.Slug)
+	if err != nil {
+		return err
+	}
+	if len(fresh) == 0 || fresh[0].Record == nil || fresh[0].Record.Path != rec.Path {
+		return exitcode.NotFoundf("task %q was removed meanwhile, so nothing was committed", rec.Task)
+	}
+	if fresh[0].Record.State == record.Removing {
+		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed, so nothing was committed", rec.Task)
+	}
 	if rec.State == record.Creating {
 		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is still being created (its checkout may not be done), so nothing was committed: run git wt new %s (it waits for the creation, or finishes one that was stopped), then commit again", rec.Task, text.ShellQuote(rec.Task))
 	}

@@ -14,11 +14,10 @@ import (
 	"github.com/git-wt/git-wt/internal/task"
 )
 
-// commitLock serialises `git wt commit` on one task (a flock per task in
-// git-wt's state dir, dropped by the kernel if git-wt dies), waiting at
-// most wt.lockTimeout. Other tasks' commits do not wait.
+// commitLock serialises `git wt commit` on one task with its sync and its
+// removal (task.LockCommits). Other tasks' commits do not wait.
 func (m *Flow) commitLock(ctx context.Context, rec *record.Record) (*lock.Lock, error) {
-	l, err := lock.Acquire(ctx, m.CommitLockPath(rec.Slug), m.Settings.LockTimeout)
+	l, err := m.LockCommits(ctx, rec.Slug)
 	if err != nil {
 		return nil, exitcode.Failedf("cannot commit in %s: %v", rec.Path, err)
 	}

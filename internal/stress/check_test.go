@@ -483,11 +483,13 @@ func (c *checker) exitCodesAndMessages() {
 		if r.leftOver {
 			c.add("left-running", "%s: a process it started still held its stderr 5s after it exited", r)
 		}
-		if r.args[0] == "commit" && r.code == 0 {
-			// A commit that succeeded passes git commit's own stderr on,
-			// as a plain git commit shows it: the user's hooks, and git's
-			// auto-maintenance (whose pack-refs may race the workers'
-			// ref updates). Those lines are not git-wt's messages.
+		if r.args[0] == "commit" {
+			// A commit passes git commit's own stderr on, as a plain git
+			// commit shows it, whether it succeeded or not (a hook that
+			// refuses the commit says why there): the user's hooks, and
+			// git's auto-maintenance (whose pack-refs may race the
+			// workers' ref updates, and which warns about a gc.log a
+			// detached gc left). Those lines are not git-wt's messages.
 			continue
 		}
 		var bad []string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,44 +134,60 @@ func WriteHead(gitDir, ref string) error {
 	return os.Rename(tmp, filepath.Join(gitDir, "HEAD"))
 }
 
-// FileRefs lists the refs under prefix ("refs/git-wt/tasks/") of the
+// FileRefs lists the refs under prefixes ("refs/git-wt/tasks/") of the
 // repository whose common dir is commonDir from the files git keeps them
-// in, loose and packed, without a git process: for a read under
-// git-wt's lock that must cost next to nothing. A loose ref wins over a
+// in, loose and packed, without a git process: for a read that must cost
+// next to nothing (under git-wt's lock; list). A loose ref wins over a
 // packed one of the same name; symbolic refs are left out. ok is false
 // where the refs are not kept in files (reftable): the caller asks git.
-// A ref being written meanwhile is read as before or after the write:
-// git replaces ref files whole, by a rename.
-func FileRefs(commonDir, prefix string) (refs []Ref, ok bool) {
+// A ref being written meanwhile is read as before or after the write: git
+// replaces ref files whole, by a rename. The loose refs are read before
+// packed-refs, as git reads them: git pack-refs writes packed-refs before
+// it deletes the loose files it packed, so a ref it moves is seen in one
+// or the other; the other order could miss it in both.
+func FileRefs(commonDir string, prefixes ...string) (refs []Ref, ok bool) {
 	if _, err := os.Stat(filepath.Join(commonDir, "reftable")); err == nil {
 		return nil, false
 	}
+	loose := map[string]string{}
+	for _, prefix := range prefixes {
+		root := filepath.Join(commonDir, filepath.FromSlash(strings.TrimSuffix(prefix, "/")))
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || strings.HasSuffix(p, ".lock") {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			oid := strings.TrimSpace(string(data))
+			if rel, rerr := filepath.Rel(commonDir, p); err == nil && rerr == nil && isObjectID(oid) {
+				loose[filepath.ToSlash(rel)] = oid
+			}
+			return nil
+		})
+	}
+	testHookBetweenRefReads()
 	byName := map[string]string{}
 	if packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs")); err == nil {
 		for _, line := range strings.Split(string(packed), "\n") {
 			oid, name, found := strings.Cut(line, " ")
-			if found && strings.HasPrefix(name, prefix) && isObjectID(oid) {
+			if found && hasAnyPrefix(name, prefixes) && isObjectID(oid) {
 				byName[name] = oid
 			}
 		}
 	}
-	root := filepath.Join(commonDir, filepath.FromSlash(strings.TrimSuffix(prefix, "/")))
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, ".lock") {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		oid := strings.TrimSpace(string(data))
-		if rel, rerr := filepath.Rel(commonDir, p); err == nil && rerr == nil && isObjectID(oid) {
-			byName[filepath.ToSlash(rel)] = oid
-		}
-		return nil
-	})
+	maps.Copy(byName, loose)
 	for name, oid := range byName {
 		refs = append(refs, Ref{Name: name, OID: oid})
 	}
 	slices.SortFunc(refs, func(a, b Ref) int { return strings.Compare(a.Name, b.Name) })
 	return refs, true
+}
+
+// testHookBetweenRefReads runs between FileRefs' two reads; a test moves
+// refs there.
+var testHookBetweenRefReads = func() {}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
 }
 
 // isObjectID reports whether s is a full hexadecimal object id (SHA-1 or

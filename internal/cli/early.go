@@ -48,7 +48,11 @@ func (e *env) startEarly(c *cli.Context) error {
 	}
 	e.wantObjects, e.wantRefUpdate = want.objects, want.refUpdate
 	if cwd, ok := e.earlyDir(); ok && want.records {
-		e.records = record.StartAll(c.Context, e.git, cwd)
+		common := ""
+		if found := e.discover(cwd); found != nil {
+			common = found.CommonDir()
+		}
+		e.records = record.StartAll(c.Context, e.git, cwd, common)
 		e.wantStatuses = want.statuses
 	}
 	return nil

@@ -34,7 +34,11 @@ type env struct {
 	repo     *git.Repo
 	settings *settings.Settings
 	records  *record.Pending // every record, read early for the manager's store
-	prefetch *task.Prefetch  // one task's records, read early for the manager's Find
+	// found is the repository git.Discover found from the current
+	// directory (nil: none, or not looked for yet: discovered).
+	found      *git.Discovered
+	discovered bool
+	prefetch   *task.Prefetch // one task's records, read early for the manager's Find
 	// wantStatuses and wantObjects are what the command declared it needs
 	// started once the repository is found (early.go): every worktree's
 	// status, from the cached records (early); a cat-file (objects).
@@ -134,7 +138,7 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 // without rev-parse (git.Discover). Meanwhile the record cache it names is
 // read, list's statuses started from it, and new's cat-file started.
 func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.Pending) error {
-	found := git.Discover(cwd)
+	found := e.discover(cwd)
 	if found == nil {
 		return nil
 	}
@@ -162,6 +166,15 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 	}
 	e.repo = repo
 	return nil
+}
+
+// discover is git.Discover(cwd), looked for once: the early reads and
+// locateFromFiles both start from it.
+func (e *env) discover(cwd string) *git.Discovered {
+	if !e.discovered {
+		e.found, e.discovered = git.Discover(cwd), true
+	}
+	return e.found
 }
 
 // earlyDir is where a read may start before the repository is located,

@@ -121,6 +121,9 @@ func CacheFile(commonDir string) string { return filepath.Join(commonDir, "wt", 
 // rev-parse.
 type Pending struct {
 	refs *async.Value[[]git.Ref]
+	// fromFiles is the common dir whose ref files were read, when they
+	// were: a repository found but not confirmed yet (git.Discover).
+	fromFiles string
 
 	warmFile string                   // the cache file Warm reads
 	warm     *async.Value[*warmCache] // the cache, read and decoded while git lists the refs
@@ -154,15 +157,29 @@ func (p *Pending) Warm(file string) {
 	})
 }
 
-// StartAll begins listing every record ref from dir.
-func StartAll(ctx context.Context, g *git.Runner, dir string) *Pending {
+// StartAll begins listing every record ref from dir: from the ref files
+// of commonDir, the repository found there but not confirmed yet, when
+// it keeps them in files (no git process: for-each-ref costs as much as
+// the rest of git wt list --no-status), else with for-each-ref.
+func StartAll(ctx context.Context, g *git.Runner, dir, commonDir string) *Pending {
+	if commonDir != "" {
+		if refs, ok := git.FileRefs(commonDir, RefPrefix, LegacyPrefix); ok {
+			return &Pending{refs: async.Done(refs), fromFiles: commonDir}
+		}
+	}
 	return &Pending{refs: async.Start(func() ([]git.Ref, error) {
 		return g.ListRefs(ctx, dir, RefPrefix, LegacyPrefix)
 	})}
 }
 
-// Use makes the next All return what p read.
-func (s *Store) Use(p *Pending) { s.pending = p }
+// Use makes the next All return what p read, if p read this store's
+// repository: one read from the files of a repository found but not
+// confirmed may be another's.
+func (s *Store) Use(p *Pending) {
+	if p.fromFiles == "" || CacheFile(p.fromFiles) == s.Cache {
+		s.pending = p
+	}
+}
 
 // Get reads the records stored under slugs, with one git process; a slug
 // with no record is left out.

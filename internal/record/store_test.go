@@ -67,3 +67,38 @@ func TestCreateWithItsBlobAndUpdateStartedAhead(t *testing.T) {
 		t.Fatalf("record b: %q (%v)", got, err)
 	}
 }
+
+// The listing list starts early reads the record refs from the files of
+// the repository found from the current directory, before git confirms
+// it: a store of another repository (git located elsewhere) ignores it
+// and lists its own, and the store of that one uses it.
+func TestEarlyListingFromFilesServesOnlyItsRepository(t *testing.T) {
+	ctx := context.Background()
+	r := &git.Runner{}
+	repos := map[string]string{}
+	for _, name := range []string{"found", "located"} {
+		dir := filepath.Join(t.TempDir(), name)
+		for _, args := range [][]string{
+			{"init", "-q", dir},
+			{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init"},
+		} {
+			if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v %s", args, err, out)
+			}
+		}
+		store := &Store{Git: r, Dir: dir, Cache: CacheFile(filepath.Join(dir, ".git"))}
+		if _, err := store.Create(ctx, &Record{Task: name, Slug: name, Branch: "main", State: Active}); err != nil {
+			t.Fatal(err)
+		}
+		repos[name] = dir
+	}
+	for _, name := range []string{"found", "located"} {
+		dir := repos[name]
+		store := &Store{Git: r, Dir: dir, Cache: CacheFile(filepath.Join(dir, ".git"))}
+		store.Use(StartAll(ctx, r, repos["found"], filepath.Join(repos["found"], ".git")))
+		all, err := store.All(ctx)
+		if err != nil || len(all) != 1 || all[0].Slug != name {
+			t.Errorf("the store of %s listed %v (%v), want its own record %s", name, all, err, name)
+		}
+	}
+}

@@ -69,7 +69,7 @@ func (m *Flow) committable(ctx context.Context, rec *record.Record) error {
 		return err
 	}
 	if len(fresh) == 0 || fresh[0].Record == nil || fresh[0].Record.Path != rec.Path {
-		return exitcode.NotFoundf("task %q was removed meanwhile, so nothing was committed", rec.Task)
+		return worktreeGone(rec, exitcode.NotFoundf("task %q was removed meanwhile, so nothing was committed", rec.Task))
 	}
 	if fresh[0].Record.State == record.Removing {
 		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed, so nothing was committed", rec.Task)

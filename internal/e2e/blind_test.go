@@ -14,10 +14,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/testutil"
 )
 
@@ -324,5 +326,50 @@ func TestDoctorDeletesAKilledAutoGCsLock(t *testing.T) {
 	}
 	if !testutil.Exists(held) {
 		t.Fatalf("doctor --fix deleted a gc.log.lock a live process holds: %s", r)
+	}
+}
+
+// Every git-wt that runs as the first process of a PID namespace has pid
+// 1 there, on the same host: pid and host alone do not say two processes
+// are one. The stress test lost files so: an rm in one sandbox was killed
+// with the task's folder in the trash; a doctor --fix in another took
+// that removal for its own (pid 1 on the same host), skipped the look at
+// the folder, said the worktree was already gone and dropped the record,
+// and gc then deleted the folder as leftover trash. The doctor must judge
+// the removal as another process's and put the folder back.
+func TestARemovalByPid1ElsewhereIsNotTakenForOnesOwn(t *testing.T) {
+	if !testutil.IsRoot() {
+		t.Skip("running git-wt in a PID namespace needs root (CI runs as root)")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("unshare (util-linux) is not installed")
+	}
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	reached := filepath.Join(t.TempDir(), "reached")
+	rm := exec.Command("sh", "-c", blindSh, "blind", "pidns", s.Repo, filepath.Join(testutil.BinDir(t), "git-wt"), "rm", "--ignore-in-use", "T")
+	rm.Env = append(append([]string(nil), s.Env...), task.CheckpointEnv+"=rm:renamed", task.CheckpointEnv+"_FILE="+reached)
+	rm.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a sandbox sees no process outside: --ignore-in-use
+	if err := rm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return testutil.Exists(reached) })
+	syscall.Kill(-rm.Process.Pid, syscall.SIGKILL) // the sandbox ends: its pid 1 and all in it
+	rm.Wait()
+	trash := filepath.Join(filepath.Dir(path), place.TrashDir, "T.1")
+	if !testutil.Exists(trash) {
+		t.Fatalf("the killed rm did not leave the folder at %s: the test tests nothing", trash)
+	}
+	// Written just before the move: the second look rm never made would
+	// have seen it.
+	s.Write(filepath.Join(trash, "late.txt"), "the agent's last file\n")
+	noGrace := withVars(s, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=wt.orphanGrace", "GIT_CONFIG_VALUE_0=0s")
+	r := blindWT(t, noGrace, "pidns", s.Repo, "doctor", "--fix")
+	noGrace.WT("gc")
+	if data, err := os.ReadFile(filepath.Join(path, "late.txt")); err != nil || string(data) != "the agent's last file\n" {
+		t.Fatalf("the file in the killed removal's folder is not back in the task (%v); doctor --fix in another PID namespace said:\n%s", err, r)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the repair: %s", r)
 	}
 }

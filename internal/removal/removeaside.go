@@ -249,11 +249,13 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 	case record.Active, record.Adopted, record.Failed:
 		return nil
 	}
-	o := task.Owner(rec)
-	me := proc.Self()
-	if o.PID == me.PID && o.Host == me.Host {
-		return nil // this process's own merge, cleaning up
+	if rec.Owner().SameProcess(task.Self()) {
+		// This process's own merge, cleaning up. By its whole signature:
+		// every git-wt that is the first process of a PID namespace is
+		// pid 1 on the same host, and another's removal is not this one's.
+		return nil
 	}
+	o := task.Owner(rec)
 	task.Checkpoint(ctx, "rm:examined")
 	gone, err := m.OwnerGone(ctx, e)
 	if errors.Is(err, task.ErrMovedOn) {

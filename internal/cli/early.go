@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/urfave/cli/v2"
 )
 
@@ -12,6 +13,10 @@ import (
 // so what the command will read first starts beside rev-parse and git
 // config (docs/ARCHITECTURE.md, "Start-up overlap").
 type early struct {
+	// git config, which every command that takes a manager reads (and
+	// which confirms where the repository is): started first, so that
+	// what follows runs while git starts
+	config   bool
 	lookup   bool // the records its first argument, a task, may name
 	records  bool // every record, and the record cache decoded
 	statuses bool // with records: the cached worktrees' statuses
@@ -25,9 +30,9 @@ type early struct {
 // whose first argument is one task (ArgsUsage "TASK ...") and that is not
 // here gets its task's lookup.
 var earlyStarts = map[string]func(*cli.Context) early{
-	"list": func(c *cli.Context) early { return early{records: true, statuses: !c.Bool("no-status")} },
-	"new":  func(*cli.Context) early { return early{objects: true, refUpdate: true} },
-	"rm":   func(c *cli.Context) early { return early{lookup: c.NArg() == 1} },
+	"list": func(c *cli.Context) early { return early{config: true, records: true, statuses: !c.Bool("no-status")} },
+	"new":  func(*cli.Context) early { return early{config: true, objects: true, refUpdate: true} },
+	"rm":   func(c *cli.Context) early { return early{config: true, lookup: c.NArg() == 1} },
 }
 
 // declaredEarly is what c's command declared.
@@ -43,6 +48,9 @@ func declaredEarly(c *cli.Context) early {
 // the one place where start-up overlap is begun.
 func (e *env) startEarly(c *cli.Context) error {
 	want := declaredEarly(c)
+	if cwd, ok := e.earlyDir(); ok && want.config {
+		e.config = settings.Start(c.Context, e.git, cwd)
+	}
 	if want.lookup && c.NArg() > 0 {
 		e.prefetchTask(c.Context, c.Args().First())
 	}

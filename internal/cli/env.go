@@ -33,7 +33,8 @@ type env struct {
 	git      *git.Runner
 	repo     *git.Repo
 	settings *settings.Settings
-	records  *record.Pending // every record, read early for the manager's store
+	config   *settings.Pending // git config, read early for the settings
+	records  *record.Pending   // every record, read early for the manager's store
 	// found is the repository git.Discover found from the current
 	// directory (nil: none, or not looked for yet: discovered).
 	found      *git.Discovered
@@ -113,7 +114,10 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 	// worktree found.
 	var pending *settings.Pending
 	if cwd, ok := e.earlyDir(); ok {
-		pending = settings.Start(ctx, e.git, cwd)
+		pending = e.config // started early (early.go), or now
+		if pending == nil {
+			pending = settings.Start(ctx, e.git, cwd)
+		}
 		if err := e.locateFromFiles(ctx, cwd, pending); err != nil {
 			return nil, err
 		}

@@ -3,11 +3,16 @@
 package pool
 
 import (
+	"errors"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 func TestEntriesAtTheBaseCommitAreOfferedFirst(t *testing.T) {
@@ -73,5 +78,29 @@ func TestAnEntryOldEnoughIsStaleWithoutAskingGitHowFarBehind(t *testing.T) {
 	}
 	if asked {
 		t.Error("git was asked how far behind an entry already stale by age is")
+	}
+}
+
+func TestNewClaimsOnlyWholeEntriesInThePoolFolderOfNow(t *testing.T) {
+	base := t.TempDir()
+	p := New(&task.Manager{Settings: &settings.Settings{BaseDir: base}, Place: &place.Rules{}}, nil, nil)
+	in := filepath.Join(p.Folder(), "e1")
+	for _, tc := range []struct {
+		name string
+		it   record.PoolItem
+		want bool
+	}{
+		{"ready in the pool folder", record.PoolItem{Entry: &record.PoolEntry{Path: in, Ready: true}}, true},
+		{"still being made", record.PoolItem{Entry: &record.PoolEntry{Path: in}}, false},
+		{"its ref unreadable", record.PoolItem{Entry: &record.PoolEntry{Path: in, Ready: true}, Err: errors.New("bad json")}, false},
+		{"in an earlier wt.baseDir's pool folder", record.PoolItem{Entry: &record.PoolEntry{Path: filepath.Join(t.TempDir(), place.PoolDir, "e1"), Ready: true}}, false},
+		{"below an entry, not an entry", record.PoolItem{Entry: &record.PoolEntry{Path: filepath.Join(in, "sub"), Ready: true}}, false},
+		{"the pool folder itself", record.PoolItem{Entry: &record.PoolEntry{Path: p.Folder(), Ready: true}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := p.ready(&tc.it); got != tc.want {
+				t.Errorf("may be claimed = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

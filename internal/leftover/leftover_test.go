@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -251,5 +252,65 @@ func TestAnUnknownHolderNeverMakesALockStale(t *testing.T) {
 	}
 	if _, err := os.Lstat(lock); err == nil {
 		t.Error("--force did not delete the lock of an unknown holder")
+	}
+}
+
+// gitIn runs git in dir, failing the test if it fails.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	args = append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)
+	if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v %s", args, err, out)
+	}
+}
+
+func TestAKilledMergeLosesOnlyFilesItsBranchKeeps(t *testing.T) {
+	repo := gitRepo(t)
+	gitIn(t, repo, "switch", "-q", "-c", "wt/t")
+	writeFile(t, filepath.Join(repo, "merged.txt"), "merged\n", 0)
+	writeFile(t, filepath.Join(repo, "dir", "cut.txt"), "the whole content\n", 0)
+	writeFile(t, filepath.Join(repo, "staged.txt"), "staged\n", 0)
+	writeFile(t, filepath.Join(repo, "edited.txt"), "the branch's\n", 0)
+	gitIn(t, repo, "add", "-A")
+	gitIn(t, repo, "commit", "-q", "-m", "task")
+	gitIn(t, repo, "switch", "-q", "-")
+	// What git merge wrote before it was killed, and the user's own files.
+	writeFile(t, filepath.Join(repo, "merged.txt"), "merged\n", 0)
+	writeFile(t, filepath.Join(repo, "dir", "cut.txt"), "the wh", 0)
+	writeFile(t, filepath.Join(repo, "staged.txt"), "staged\n", 0)
+	gitIn(t, repo, "add", "staged.txt")
+	writeFile(t, filepath.Join(repo, "edited.txt"), "the user's\n", 0)
+	writeFile(t, filepath.Join(repo, "mine.txt"), "the user's\n", 0)
+	writeFile(t, filepath.Join(repo, "empty-but-mine.txt"), "", 0)
+
+	m := sweeperIn(t, filepath.Join(repo, ".git"))
+	m.Git = &git.Runner{}
+	m.Events = &events.Log{Path: filepath.Join(t.TempDir(), "events.jsonl")}
+	m.Warn = t.Logf
+	if err := m.takeBackCheckout(context.Background(), repo, &record.Record{Task: "t", Branch: "wt/t", Path: repo}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file string
+		kept bool
+	}{
+		{"merged.txt", false},        // the branch's content: the branch keeps it
+		{"dir/cut.txt", false},       // cut short: the start of the branch's
+		{"staged.txt", false},        // staged by the merge, the branch's content
+		{"edited.txt", true},         // not the branch's content
+		{"mine.txt", true},           // not in the branch at all
+		{"empty-but-mine.txt", true}, // empty, but in no blob of the branch
+	} {
+		_, err := os.Lstat(filepath.Join(repo, filepath.FromSlash(tc.file)))
+		if kept := err == nil; kept != tc.kept {
+			t.Errorf("%s kept = %v, want %v", tc.file, kept, tc.kept)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(repo, "dir")); err == nil {
+		t.Error("the folder the merge made is still there, empty")
+	}
+	out, err := exec.Command("git", "-C", repo, "diff", "--cached", "--name-only").Output()
+	if err != nil || len(out) != 0 {
+		t.Errorf("still staged after the take-back: %q (%v)", out, err)
 	}
 }

@@ -55,7 +55,7 @@ build:
 # own too: its unit tests here, its binary by internal/e2e's blind tests.
 test: lint cross test-deps
 	$(GO) test $(TESTFLAGS) ./...
-	$(GO) test $(TESTFLAGS) -tags gitwt_noprocfs ./internal/proc
+	$(GO) test $(TESTFLAGS) -tags gitwt_noprocfs ./internal/proc ./internal/leftover
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

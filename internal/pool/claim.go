@@ -46,6 +46,16 @@ func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 	// all check, and race for, the same entry first, and all but one
 	// start again on the next.
 	rand.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+	atCommitFirst(items, commit)
+	o := &Offer{p: p, items: items}
+	first := &items[0]
+	o.first = async.Start(func() (string, error) { return p.fit(ctx, first), nil })
+	return o
+}
+
+// atCommitFirst puts the entries made at commit before the others, each
+// kind keeping its order: their files need no change to be the base's.
+func atCommitFirst(items []record.PoolItem, commit string) {
 	slices.SortStableFunc(items, func(a, b record.PoolItem) int {
 		switch at := a.Entry.Commit == commit; {
 		case at == (b.Entry.Commit == commit):
@@ -55,10 +65,6 @@ func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 		}
 		return 1
 	})
-	o := &Offer{p: p, items: items}
-	first := &items[0]
-	o.first = async.Start(func() (string, error) { return p.fit(ctx, first), nil })
-	return o
 }
 
 // Next is the next entry fit to hand out, or nil. An entry found unfit

@@ -86,9 +86,16 @@ func (p *Pool) behindCounter(ctx context.Context) func(*record.PoolEntry) int {
 func (p *Pool) Stale(ctx context.Context) func(*record.PoolEntry) bool {
 	behind := p.behindCounter(ctx)
 	return func(e *record.PoolEntry) bool {
-		if p.Settings.PoolMaxAge > 0 && time.Since(e.CreatedAt) > p.Settings.PoolMaxAge {
-			return true
-		}
-		return p.Settings.PoolMaxBehind > 0 && behind(e) > p.Settings.PoolMaxBehind
+		return tooOldOrBehind(time.Since(e.CreatedAt), p.Settings.PoolMaxAge, p.Settings.PoolMaxBehind, func() int { return behind(e) })
 	}
+}
+
+// tooOldOrBehind says whether an entry of age, behind() commits behind its
+// base, is past wt.poolMaxAge or wt.poolMaxBehind (0: no limit). behind
+// is asked only when the age does not decide: it runs git.
+func tooOldOrBehind(age, maxAge time.Duration, maxBehind int, behind func() int) bool {
+	if maxAge > 0 && age > maxAge {
+		return true
+	}
+	return maxBehind > 0 && behind() > maxBehind
 }

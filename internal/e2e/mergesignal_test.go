@@ -213,7 +213,7 @@ func TestMergeKilledInItsTemporaryWorktreeIsRepairedByDoctor(t *testing.T) {
 // out in the main worktree) in a process group of its own and returns once
 // git is in the middle of writing the merged files: a.txt is written, and
 // b.txt's smudge filter waits until the test ends.
-func stopMidCheckout(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error) {
+func stopMidCheckout(t *testing.T, s *testutil.Sandbox, extra ...string) (*exec.Cmd, <-chan error) {
 	t.Helper()
 	dir := t.TempDir()
 	reached, hold := filepath.Join(dir, "reached"), filepath.Join(dir, "hold")
@@ -222,7 +222,7 @@ func stopMidCheckout(t *testing.T, s *testutil.Sandbox) (*exec.Cmd, <-chan error
 	}
 	s.Write(filepath.Join(s.Repo, ".git", "info", "attributes"), "b.txt filter=stop\n")
 	s.Git(s.Repo, "config", "filter.stop.smudge", "touch '"+reached+"'; read x < '"+hold+"'; cat")
-	cmd, exited, stderr := startHeldMerge(t, s, hold)
+	cmd, exited, stderr := startHeldMerge(t, s, hold, extra...)
 	for !testutil.Exists(reached) {
 		select {
 		case err := <-exited:
@@ -368,5 +368,42 @@ func TestMergeKilledWhileGitWroteAFileIsTakenBack(t *testing.T) {
 				t.Fatalf("the task after the repair: state %q", state)
 			}
 		})
+	}
+}
+
+// The same for a merge into another branch (--into) that a worktree has
+// checked out: the repair takes the merge's files back from that
+// worktree, not from the base's, and the branch stays where it was.
+func TestMergeIntoAnotherBranchKilledMidCheckoutIsTakenBackThere(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "branch", "release")
+	rel := filepath.Join(filepath.Dir(s.Repo), "rel")
+	s.Git(s.Repo, "worktree", "add", "-q", rel, "release")
+	releaseTip := s.Git(s.Repo, "rev-parse", "release")
+	path := s.MustWT("new", "T").Out()
+	s.Write(filepath.Join(path, "a.txt"), "a\n")
+	s.Git(path, "add", "a.txt")
+	commitFile(s, path, "b.txt", "b\n", "task work")
+	cmd, exited := stopMidCheckout(t, s, "--into", "release")
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	<-exited
+	os.Remove(filepath.Join(s.Repo, ".git", "info", "attributes"))
+	s.Git(s.Repo, "config", "--unset", "filter.stop.smudge")
+	if data, err := os.ReadFile(filepath.Join(rel, "a.txt")); err != nil || string(data) != "a\n" {
+		t.Fatalf("the killed merge did not stop mid-checkout in %s: a.txt %q %v", rel, data, err)
+	}
+	r := s.WT("doctor", "--fix")
+	if st := s.Git(rel, "status", "--porcelain", "--untracked-files=all"); st != "" || s.Git(s.Repo, "rev-parse", "release") != releaseTip {
+		t.Fatalf("after doctor --fix (%s), release is at %s (was %s) and its worktree holds:\n%s", r, s.Git(s.Repo, "rev-parse", "release"), releaseTip, st)
+	}
+	if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); st != "" {
+		t.Fatalf("the repair touched the main worktree:\n%s", st)
+	}
+	if state := taskState(t, s); state != "active" || !testutil.Exists(filepath.Join(path, "a.txt")) {
+		t.Fatalf("the task after the repair: state %q, or its worktree lost a.txt", state)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the repair: %s", r)
 	}
 }

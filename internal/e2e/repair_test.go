@@ -448,6 +448,26 @@ func TestInitializingLockOfAKilledWorktreeAdd(t *testing.T) {
 	}
 }
 
+// A merge into another branch (--into) killed in its cleanup landed in
+// that branch, not in the base: doctor --fix finishes the cleanup (the
+// worktree, the branch, the record), as it does for a merge into the base.
+func TestInterruptedMergeIntoAnotherBranchIsFinished(t *testing.T) {
+	t.Parallel()
+	s, path, taskTip, _ := mergeSetup(t, false)
+	s.Git(s.Repo, "branch", "release")
+	kill(stopAt(t, s, "merge:cleanup", "merge", "--into", "release", "T"))
+	if !s.GitOK(s.Repo, "merge-base", "--is-ancestor", taskTip, "release") {
+		t.Fatal("the merge into release did not land before its cleanup: the test tests nothing")
+	}
+	if r := s.WT("doctor", "--fix"); r.Code != 0 {
+		t.Fatalf("doctor --fix after a merge into release killed in its cleanup: %s", r)
+	}
+	gone(t, s, "T", path)
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after the fix: %s", r)
+	}
+}
+
 // A merge killed in its cleanup (or before it merged) is finished by
 // doctor --fix: a merge that landed is cleaned up as merge would have
 // (worktree, merged branch, record), and one that did not puts the task

@@ -17,8 +17,8 @@ import (
 )
 
 // TakeBackMerge takes back what a merge of rec's branch, killed while git
-// wrote the merged files into the worktree that has rec's base checked
-// out, left there (takeBackCheckout), and then runs check (when not nil)
+// wrote the merged files into the worktree that has the branch it merged
+// into checked out (rec's base, or --into's: MergeTarget), left there (takeBackCheckout), and then runs check (when not nil)
 // on that worktree, all under the lock of merges into the base: a live
 // merge into the same base may be writing its files there right now, and
 // they are its own, not this one's leftovers. Every way a task left in
@@ -27,11 +27,11 @@ import (
 // worktree on the base there is nothing to take back; one in the middle
 // of a merge or rebase is left alone (task.ErrNeedsPerson).
 func (m *Sweeper) TakeBackMerge(ctx context.Context, rec *record.Record, wts []git.Worktree, check func(dir string) error) error {
-	wt := worktreeOnBranch(wts, rec.Base)
+	wt := worktreeOnBranch(wts, rec.MergeTarget())
 	if wt == nil {
 		return nil
 	}
-	l, err := m.MergeLock(ctx, rec.Base)
+	l, err := m.MergeLock(ctx, rec.MergeTarget())
 	if err != nil {
 		return err
 	}

@@ -185,7 +185,11 @@ func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 		if op := m.Git.InProgress(ctx, rec.Path); op == git.OpRebase {
 			m.Git.Index().Abort(ctx, rec.Path, op)
 		}
-		merged, err := m.Merged(ctx, rec)
+		// Merged into the branch the merge merged into (--into), which
+		// may not be the base.
+		target := *rec
+		target.Base = rec.MergeTarget()
+		merged, err := m.Merged(ctx, &target)
 		if err != nil {
 			return err
 		}
@@ -204,7 +208,7 @@ func (m *Handler) RepairMerge(ctx context.Context, e *record.Entry, wts []git.Wo
 	case err != nil && !landed:
 		return err
 	case err != nil:
-		m.Warn("the merge of %s landed, but what it left in the worktree of %s was not looked at: %v", rec.Branch, rec.Base, err)
+		m.Warn("the merge of %s landed, but what it left in the worktree of %s was not looked at: %v", rec.Branch, rec.MergeTarget(), err)
 	}
 	if gone {
 		return m.RemoveForRepair(ctx, e, false)

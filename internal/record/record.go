@@ -114,6 +114,12 @@ type Record struct {
 	// base's worktree by its blobs, even after the branch moved on.
 	MergeTip string `json:"merge_tip,omitempty"`
 
+	// MergeInto is the branch (full ref) a merge under way merges into
+	// when that is not the task's base (git wt merge --into): the repair of
+	// a killed merge takes its files back from, and asks whether it landed
+	// in, that branch (MergeTarget).
+	MergeInto string `json:"merge_into,omitempty"`
+
 	// PoolCommit is the commit of the warm pool entry the task was made
 	// from (SPEC §11): a repair of a claim killed while its files moved
 	// from that commit to the base tells them from someone's work.
@@ -216,4 +222,13 @@ func checked(r *Record, name, ref string) (*Record, error) {
 		return nil, fmt.Errorf("%w %s: missing task, slug or path", ErrCorrupt, ref)
 	}
 	return r, nil
+}
+
+// MergeTarget is the branch a merge under way merges into: MergeInto, or
+// the task's base.
+func (r *Record) MergeTarget() string {
+	if r.MergeInto != "" {
+		return r.MergeInto
+	}
+	return r.Base
 }

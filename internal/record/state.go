@@ -103,7 +103,7 @@ func (r *Record) Move(to State, owner Owner) error {
 		return fmt.Errorf("%w: task %q cannot go from %s to %s", ErrIllegalMove, r.Task, r.State, to)
 	}
 	if r.State == Merging && to != Merging {
-		r.MergeTip = "" // the merge is over, or given up
+		r.MergeTip, r.MergeInto = "", "" // the merge is over, or given up
 	}
 	r.State = to
 	r.Stamp(owner)

@@ -92,7 +92,13 @@ func (m *Flow) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*Mer
 	}
 	// The merging process signs the record, so that doctor can tell a
 	// merge in progress from one whose process died.
-	if err := m.Transition(ctx, e, record.Merging, func(r *record.Record) { r.MergeTip = p.taskTip }); err != nil {
+	err = m.Transition(ctx, e, record.Merging, func(r *record.Record) {
+		r.MergeTip, r.MergeInto = p.taskTip, "" // a killed merge's are replaced
+		if into != r.Base {
+			r.MergeInto = into
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	task.Checkpoint(ctx, "merge:merging")

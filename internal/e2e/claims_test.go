@@ -112,6 +112,16 @@ func (m *machine) id() string {
 	return strings.TrimSpace(string(data))
 }
 
+// pushWork makes task slug on the machine, commits a's work in it (a.txt)
+// and pushes its branch, which refreshes its claim; it returns the task's
+// worktree.
+func (m *machine) pushWork(slug string) string {
+	path := m.MustWT("new", slug, "--no-init").Out()
+	commitFile(m.Sandbox, path, "a.txt", "a's work", "a's work")
+	m.MustWT("push", slug)
+	return path
+}
+
 // hasTask reports whether the clone has a record or a worktree of task
 // slug: a refused new must have made neither.
 func (m *machine) hasTask(slug string) bool {
@@ -258,9 +268,7 @@ func TestClaimTakeoverAfterTTLWithoutOpenPR(t *testing.T) {
 	// b reaches the same repository through file://, so that a can be
 	// cut off (the daemon stopped) while b still works.
 	b := f.machine("b", f.fileURL(), "wt.claimTTL", "1s")
-	path := a.MustWT("new", "T", "--no-init").Out()
-	commitFile(a.Sandbox, path, "a.txt", "a's work", "a's work")
-	a.MustWT("push", "T")
+	path := a.pushWork("T")
 	if r := b.WT("new", "T", "--no-init", "--take-over", "--force"); r.Code != 4 || !strings.Contains(r.Stderr, "not stale") || b.hasTask("T") {
 		t.Fatalf("a claim seen just now is not stale: %s", r)
 	}
@@ -496,9 +504,7 @@ func TestGCReleasesAStaleClaimWhoseBranchIsMerged(t *testing.T) {
 	f := newFleet(t)
 	a := f.machine("a", f.fileURL())
 	b := f.machine("b", f.fileURL(), "wt.claimTTL", "1s")
-	path := a.MustWT("new", "T", "--no-init").Out()
-	commitFile(a.Sandbox, path, "a.txt", "a's work", "a's work")
-	a.MustWT("push", "T")
+	a.pushWork("T")
 	a.MustWT("new", "U", "--no-init")
 	// The PR is merged on the forge; main moves on; b fetches.
 	b.Git(b.Repo, "fetch", "-q", "origin")

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Main is git-wt-mcp's command line, which git wt mcp (internal/cli)
@@ -31,7 +32,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := Serve(ctx, o, stdin, stdout); err != nil {
-		fmt.Fprintln(stderr, "git-wt mcp:", err)
+		// As git-wt says every error, git wt mcp having become this.
+		fmt.Fprintln(stderr, "git-wt:", text.OneLine(err.Error()))
 		return exitcode.Of(err)
 	}
 	return exitcode.OK

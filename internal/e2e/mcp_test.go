@@ -391,11 +391,11 @@ func TestMCPWithoutItsServerSaysWhatIsMissing(t *testing.T) {
 	t.Parallel()
 	s := testutil.NewSandbox(t)
 	alone := t.TempDir()
-	b, err := os.ReadFile(filepath.Join(testutil.BinDir(t), "git-wt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(alone, "git-wt"), b, 0o755); err != nil {
+	// A hard link, not a copy: a copy's write descriptor can leak into a
+	// child that a parallel test forks meanwhile, and exec then fails
+	// with "text file busy" (golang/go#22315). Both dirs are under
+	// os.TempDir, so one file system.
+	if err := os.Link(filepath.Join(testutil.BinDir(t), "git-wt"), filepath.Join(alone, "git-wt")); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(filepath.Join(alone, "git-wt"), "mcp")
@@ -403,7 +403,7 @@ func TestMCPWithoutItsServerSaysWhatIsMissing(t *testing.T) {
 	cmd.Env = replaceEnv(s.Env, "PATH", "/usr/bin:/bin")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Fatalf("git wt mcp without git-wt-mcp: %v, want exit 1; stderr:\n%s", err, stderr.String())

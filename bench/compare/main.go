@@ -33,6 +33,7 @@ var (
 	shm    = flag.String("dir", "/dev/shm", "where the repositories go (tmpfs: disk noise swamps small differences)")
 	disk   = flag.String("disk", os.TempDir(), "a folder on the normal disk, for `new` measured there too")
 	only   = flag.String("only", "", "run only the operations whose name contains this")
+	real   = flag.String("real", "rm,path,list,sync", "which rows on the real repository to run (with -only real)")
 )
 
 // row is one line of the table.

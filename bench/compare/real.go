@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,9 +46,21 @@ func benchReal(env []string, root string) []row {
 	repo, _ := cloneReal(env, root, "real")
 	files := len(strings.Split(output(env, repo, "ls-files"), "\n"))
 	label := fmt.Sprintf("%s (%d files)", name, files)
-	rows := []row{realRm(env, repo, label), realPath(env, repo, label)}
-	rows = append(rows, realList(env, repo, label))
-	return append(rows, realSync(env, root, label))
+	var rows []row
+	want := strings.Split(*real, ",")
+	if slices.Contains(want, "rm") {
+		rows = append(rows, realRm(env, repo, label))
+	}
+	if slices.Contains(want, "path") || slices.Contains(want, "list") {
+		rows = append(rows, realPath(env, repo, label)) // makes list's 50 worktrees
+	}
+	if slices.Contains(want, "list") {
+		rows = append(rows, realList(env, repo, label))
+	}
+	if slices.Contains(want, "sync") {
+		rows = append(rows, realSync(env, root, label))
+	}
+	return rows
 }
 
 // realRm is rm of a clean worktree against git worktree remove + git

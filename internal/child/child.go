@@ -35,6 +35,8 @@ type Cmd struct {
 	Env  []string // KEY=VALUE set on top of the policy's environment
 	// Stdout and Stderr receive the output; nil discards it.
 	Stdout, Stderr io.Writer
+	// Stdin is what a detached command reads (Detach); nil is nothing.
+	Stdin *os.File
 	// Group: the command gets its own process group, which is sent
 	// SIGTERM when ctx ends (and SIGKILL after GraceDelay), and it is
 	// killed when git-wt dies, even by SIGKILL (Linux: the parent-death
@@ -125,18 +127,23 @@ func (c Cmd) Run(ctx context.Context) error {
 	return &Error{Name: c.name(), ExitCode: code, Stderr: lastLine(stderr.String()), Err: err}
 }
 
-// Detach starts c in a session of its own, with no input, and does not
-// wait for it: it outlives git-wt and its terminal (a background job such
-// as the pool's fill). Its output goes where c says; nil discards it.
-func (c Cmd) Detach() error {
+// Detach starts c in a session of its own and does not wait for it: it
+// outlives git-wt and its terminal (a background job such as the pool's
+// fill). Its input and output are where c says; nil is nothing. It
+// returns the process id.
+func (c Cmd) Detach() (int, error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Dir, cmd.Env = c.Dir, Env(c.Env...)
 	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
+	if c.Stdin != nil {
+		cmd.Stdin = c.Stdin
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return err
+		return 0, err
 	}
-	return cmd.Process.Release()
+	pid := cmd.Process.Pid // Release forgets it
+	return pid, cmd.Process.Release()
 }
 
 // Exec replaces git-wt with c's program, as env(1) does: the program's

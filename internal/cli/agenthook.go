@@ -107,7 +107,7 @@ func (e *env) claudeRemove(ctx context.Context, p *agents.Payload) error {
 		e.warnf("left %s alone: %v", path, err)
 		return nil
 	}
-	o := removal.RemoveOptions{CallersAway: true}
+	o := removal.RemoveOptions{CallersAway: true, Background: true}
 	r := e.handlers(m).removal.RemoveEntry(ctx, ent, o)
 	if r.Err != nil {
 		e.warnf("kept %s: %v", path, r.Err)

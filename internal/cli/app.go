@@ -18,6 +18,7 @@ import (
 	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/removal"
 )
 
 // Version is stamped at build time (-ldflags "-X ...cli.Version=v1.2.3",
@@ -49,6 +50,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// git-wt as the supervisor of an init (SPEC §15): no command
 		// line, repository or settings of its own, and its own signals.
 		return child.Supervise(args[2:])
+	}
+	if len(args) > 1 && args[1] == removal.DeleteTrashCommand {
+		// git-wt as the deleter of a removed task's folder, which rm
+		// handed over: likewise nothing of its own.
+		return removal.DeleteTrash(args[2:])
 	}
 	e := newEnv(stdin, stdout, stderr)
 	app := newApp(e)

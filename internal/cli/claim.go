@@ -215,7 +215,8 @@ func heartbeat(m *task.Manager, rec *record.Record) {
 	if err != nil {
 		return
 	}
-	_ = child.Cmd{Path: exe, Args: []string{"claim", rec.Task, "--refresh", "--quiet"}, Dir: m.Repo.MainDir}.Detach()
+	// A heartbeat that cannot start waits for the next command.
+	child.Cmd{Path: exe, Args: []string{"claim", rec.Task, "--refresh", "--quiet"}, Dir: m.Repo.MainDir}.Detach()
 }
 
 func claimCommand(e *env) *cli.Command {

@@ -36,7 +36,7 @@ func rmCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run"), IgnoreInUse: c.Bool("ignore-in-use"), Reap: c.Bool("reap")}
+			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run"), IgnoreInUse: c.Bool("ignore-in-use"), Reap: c.Bool("reap"), Background: true}
 			code := exitcode.OK
 			var results []removalView
 			for _, arg := range c.Args().Slice() {

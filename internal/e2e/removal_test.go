@@ -65,8 +65,11 @@ func recordState(s *testutil.Sandbox, slug string) string {
 	return rec.State
 }
 
+// trashIsEmpty checks that nothing is left in the trash beside path once
+// the deleters rm started in the background have ended.
 func trashIsEmpty(t *testing.T, path string) {
 	t.Helper()
+	testutil.WaitForDeleters(t, filepath.Dir(path))
 	if entries, _ := os.ReadDir(filepath.Join(filepath.Dir(path), ".git-wt-trash")); len(entries) != 0 {
 		t.Fatalf("left in the trash: %v", entries)
 	}
@@ -193,18 +196,35 @@ func TestRmThatFailsHalfWayIsFinishedByTheNextRm(t *testing.T) {
 	trashIsEmpty(t, path)
 }
 
-func TestRmOfAnUndeletableFileIsFinishedByDoctor(t *testing.T) {
+// undeletableTask makes task T whose ignored build output holds a folder
+// the unprivileged user cannot delete (root's), the sandbox handed to
+// that user; it returns the task's path.
+func undeletableTask(t *testing.T, s *testutil.Sandbox) string {
+	t.Helper()
 	if !testutil.IsRoot() {
 		t.Skip("an undeletable file needs a folder of another user: needs root")
 	}
-	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()
 	s.GiveToNobody()
-	stuck := filepath.Join(path, "build", "root-owned")
-	s.Write(filepath.Join(stuck, "file.o"), "x") // build/ is ignored: the worktree is clean
-	r := s.AsNobody("rm", "T")
-	if r.Code != 1 || !strings.Contains(r.Stderr, "state removing") || !strings.Contains(r.Stderr, "doctor --fix") {
-		t.Fatalf("rm of a worktree holding an undeletable file: %s", r)
+	s.Write(filepath.Join(path, "build", "root-owned", "file.o"), "x") // build/ is ignored: the worktree is clean
+	return path
+}
+
+// An rm that deletes the files itself (the first process of a PID
+// namespace) and cannot leaves the task half removed, says so, and
+// doctor --fix finishes it once the cause is fixed.
+func TestRmOfAnUndeletableFileIsFinishedByDoctor(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := undeletableTask(t, s)
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("unshare (util-linux) is not installed")
+	}
+	cmd := exec.Command("unshare", "--pid", "--fork", "setpriv", fmt.Sprintf("--reuid=%d", testutil.Nobody), fmt.Sprintf("--regid=%d", testutil.Nobody), "--clear-groups", "--",
+		filepath.Join(testutil.BinDir(t), "git-wt"), "rm", "--ignore-in-use", "T")
+	cmd.Dir, cmd.Env = s.Repo, s.Env
+	out, err := cmd.CombinedOutput()
+	if exitStatus(t, err) != 1 || !strings.Contains(string(out), "state removing") || !strings.Contains(string(out), "doctor --fix") {
+		t.Fatalf("rm of a worktree holding an undeletable file: %v\n%s", err, out)
 	}
 	if st := recordState(s, "T"); st != "removing" {
 		t.Fatalf("record state %q, want removing", st)
@@ -213,12 +233,40 @@ func TestRmOfAnUndeletableFileIsFinishedByDoctor(t *testing.T) {
 		t.Fatalf("doctor while the removal is stuck: %s", r)
 	}
 	s.GiveToNobody() // the cause fixed
+	// Its process was pid 1 of a namespace this one cannot see into: it
+	// counts as stopped once wt.orphanGrace has passed.
+	s.Git(s.Repo, "config", "wt.orphanGrace", "0s")
 	if r := s.AsNobody("doctor", "--fix"); r.Code != 0 {
 		t.Fatalf("doctor --fix: %s", r)
 	}
 	gone(t, s, "T", path)
 	assertNothingLeft(t, s)
 	trashIsEmpty(t, path)
+}
+
+// An rm that hands the files to a deleter in the background is done once
+// the task is gone; what the deleter cannot delete (checked files, no
+// work) doctor reports as leftover trash, and gc deletes once the cause
+// is fixed.
+func TestRmOfAnUndeletableFileLeavesItToGc(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := undeletableTask(t, s)
+	if r := s.AsNobody("rm", "T"); r.Code != 0 {
+		t.Fatalf("rm: %s", r)
+	}
+	gone(t, s, "T", path)
+	testutil.WaitForDeleters(t, filepath.Dir(path))
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(task.LeftoverTrash)) {
+		t.Fatalf("doctor after a deleter that could not delete everything: %s", r)
+	}
+	s.GiveToNobody() // the cause fixed
+	if r := s.AsNobody("gc"); r.Code != 0 {
+		t.Fatalf("gc: %s", r)
+	}
+	trashIsEmpty(t, path)
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor after gc: %s", r)
+	}
 }
 
 func TestRmFromAShellInsideTheWorktreeIsRefused(t *testing.T) {

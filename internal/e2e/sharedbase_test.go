@@ -155,6 +155,7 @@ func TestTheSiblingLayoutWorksAndJudgesNothingElse(t *testing.T) {
 	s.MustWT("doctor", "--fix")
 	s.MustWT("gc")
 	s.MustWT("rm", "repo-fix-1")
+	testutil.WaitForDeleters(t, parent)
 	for _, f := range []string{"notes/todo.txt", "repo-old-copy/file.txt", "repo/README.md"} {
 		if !testutil.Exists(filepath.Join(parent, f)) {
 			t.Errorf("%s is gone", f)

@@ -420,11 +420,12 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 			if removing[path] {
 				continue // a stuck removal's folder: its record says what to do
 			}
-			name := strings.TrimSuffix(filepath.Base(path), place.CheckedSuffix) // a removal's mark beside its folder
-			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(name), "."))
-			age, alive := pidNamedAge(pid, path, "")
+			// A removal's mark, or a deleter's stamp, beside its folder.
+			folder := strings.TrimSuffix(strings.TrimSuffix(path, place.CheckedSuffix), place.StampSuffix)
+			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(folder), "."))
+			age, alive := pidNamedAge(pid, path, place.StampOf(folder))
 			if alive {
-				continue // an rm is deleting it right now
+				continue // rm handed it to a deleter, which works on it right now
 			}
 			found, ages[path] = append(found, path), age
 		}
@@ -469,7 +470,7 @@ func (m *Doctor) ownTrash(dir string) []string {
 		entries, _ := os.ReadDir(trash)
 		for _, e := range entries {
 			path := filepath.Join(trash, e.Name())
-			if trash == own || git.BelongsTo(strings.TrimSuffix(path, place.CheckedSuffix), m.Repo.CommonDir) {
+			if trash == own || git.BelongsTo(strings.TrimSuffix(strings.TrimSuffix(path, place.CheckedSuffix), place.StampSuffix), m.Repo.CommonDir) {
 				paths = append(paths, path)
 			}
 		}

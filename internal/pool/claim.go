@@ -200,7 +200,7 @@ func (p *Pool) StartFill() {
 		return
 	}
 	defer log.Close()
-	err = child.Cmd{Path: exe, Args: []string{"pool", "--fill", "--quiet"}, Dir: p.Repo.MainDir, Stdout: log, Stderr: log}.Detach()
+	_, err = child.Cmd{Path: exe, Args: []string{"pool", "--fill", "--quiet"}, Dir: p.Repo.MainDir, Stdout: log, Stderr: log}.Detach()
 	if err != nil {
 		p.Warn("could not start git wt pool --fill: %v", err)
 	}

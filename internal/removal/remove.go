@@ -53,6 +53,10 @@ type RemoveOptions struct {
 	// SIGKILL) before it is removed, in place of refusing for them; never
 	// when they cannot be seen, never the callers (SPEC §17). Not Force.
 	Reap bool
+	// Background: the folder, once checked and its task gone, is deleted
+	// by a detached process (background.go), and rm returns without
+	// waiting for it. Not for a removal that makes room on a full disk.
+	Background bool
 }
 
 // Outcome is what a removal did, or would do, with the worktree or with
@@ -94,6 +98,7 @@ type Removal struct {
 	branchSHA       string   // where the branch was when rm read it
 	callersAway     bool     // RemoveOptions.CallersAway, for the second look
 	ignoreInUse     bool     // RemoveOptions.IgnoreInUse, likewise
+	aside           string   // the folder in the trash left to delete once the task is gone (Background)
 }
 
 // Remove removes the task arg names: its worktree, then its branch when
@@ -251,6 +256,9 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		r.Err = halfRemoved(rec, "removed %s but could not delete its record %s (%v)", rec.Path, e.Ref(), err)
 		m.LogEvent(rec, "remove-failed", r.Err.Error())
 		return r
+	}
+	if r.aside != "" {
+		m.deleteAside(rec, r.aside)
 	}
 	m.Forget(rec.Slug)
 	m.LogEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
@@ -551,8 +559,11 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	l.Release()
 	task.Checkpoint(ctx, "rm:unregistered")
 	// Only what was moved aside and checked is deleted: a folder made at
-	// the task's path meanwhile is someone else's.
-	if trash != "" {
+	// the task's path meanwhile is someone else's. In the background, once
+	// the task is gone: until then it is the stuck removal's to finish.
+	if trash != "" && o.Background && mayHandOver() {
+		r.aside = trash
+	} else if trash != "" {
 		if err := fsutil.RemoveAll(trash); err != nil {
 			return Failed, halfRemoved(rec, "cannot delete %s, the folder of %s moved aside (%v)", trash, rec.Path, err)
 		}

@@ -279,6 +279,7 @@ func (st *stress) round(cfg config, n int, d time.Duration, mix []op, killRate f
 // before or after git's merge) is doctor --fix's to repair.
 func (st *stress) repair() {
 	st.waitForFills()
+	testutil.WaitForDeleters(st.t, st.baseDir) // the folders rm handed over are theirs till they end
 	if exists(filepath.Join(st.s.Repo, ".git", "MERGE_HEAD")) {
 		st.t.Log("repair: a killed merge left the main worktree mid-merge: git merge --abort, then git wt merge again")
 		st.s.GitOK(st.s.Repo, "merge", "--abort")

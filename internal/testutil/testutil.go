@@ -132,6 +132,9 @@ func NewSandboxIn(t testing.TB, root string) *Sandbox {
 		t.Fatal(err)
 	}
 	s := &Sandbox{T: t, Home: home, Repo: filepath.Join(root, "repo"), Env: Env(t, home)}
+	// Before root goes (a cleanup registered after root's runs first): the
+	// folders rm left to deleters in the background are theirs till then.
+	t.Cleanup(func() { WaitForDeleters(t, root) })
 	// The permission tests hand the sandbox to an unprivileged user; git
 	// must then still trust it (as root and as that user).
 	s.Write(filepath.Join(home, ".gitconfig"), "[safe]\n\tdirectory = *\n")

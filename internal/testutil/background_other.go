@@ -3,7 +3,9 @@
 package testutil
 
 import (
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-wt/git-wt/internal/lock"
 )
@@ -22,4 +24,18 @@ func FillRunning(repo string) bool {
 		l.Release()
 	}
 	return !free
+}
+
+// DeleterRunning says whether a deleter of a removed task's folder runs
+// for a folder under dir: rm starts one in the background (git-wt
+// __delete-trash TRASH/SLUG), which outlives rm. Without /proc, ps says
+// (a folder with a space in its path reads as two words).
+func DeleterRunning(dir string) bool {
+	out, _ := exec.Command("ps", "-Ao", "args=").Output()
+	for _, line := range strings.Split(string(out), "\n") {
+		if isDeleterOf(strings.Fields(line), dir) {
+			return true
+		}
+	}
+	return false
 }

@@ -49,7 +49,7 @@ func declaredEarly(c *cli.Context) early {
 func (e *env) startEarly(c *cli.Context) error {
 	want := declaredEarly(c)
 	if cwd, ok := e.earlyDir(); ok && want.config {
-		e.config = settings.Start(c.Context, e.git, cwd)
+		e.config = settings.Start(c.Context, e.git, cwd, e.discover(cwd))
 	}
 	if want.lookup && c.NArg() > 0 {
 		e.prefetchTask(c.Context, c.Args().First())

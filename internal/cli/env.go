@@ -116,7 +116,7 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 	if cwd, ok := e.earlyDir(); ok {
 		pending = e.config // started early (early.go), or now
 		if pending == nil {
-			pending = settings.Start(ctx, e.git, cwd)
+			pending = settings.Start(ctx, e.git, cwd, e.discover(cwd))
 		}
 		if err := e.locateFromFiles(ctx, cwd, pending); err != nil {
 			return nil, err
@@ -127,7 +127,7 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 		return nil, err
 	}
 	if pending == nil {
-		pending = settings.Start(ctx, e.git, repo.Toplevel)
+		pending = settings.Start(ctx, e.git, repo.Toplevel, nil)
 	}
 	s, err := pending.Finish(repo.MainDir)
 	if err != nil {

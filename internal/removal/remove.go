@@ -260,6 +260,7 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 	if r.aside != "" {
 		m.deleteAside(rec, r.aside)
 	}
+	git.ForgetConfigCache(m.Repo.CommonDir, rec.Path)
 	m.Forget(rec.Slug)
 	m.LogEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
 	return r

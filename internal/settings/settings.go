@@ -126,10 +126,13 @@ type Pending struct {
 	list *async.Value[[]git.ConfigEntry]
 }
 
-// Start begins reading git config from dir.
-func Start(ctx context.Context, g *git.Runner, dir string) *Pending {
+// Start begins reading git config from dir; found, when not nil, is the
+// repository discovered there, whose kept listing is used when it is
+// still true (git's config listing cache).
+func Start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
+	wait := g.StartConfigList(ctx, dir, found)
 	return &Pending{async.Start(func() ([]git.ConfigEntry, error) {
-		out, err := g.Run(ctx, dir, git.ConfigListArgs...)
+		out, err := wait()
 		return git.ParseConfigList(out), err
 	})}
 }

@@ -1,0 +1,263 @@
+package git
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The config listing cache. Every command that reads settings runs `git
+// config --list`, a process that costs as much as the rest of `git wt
+// list --no-status` together and sits on its critical path. Its output
+// depends only on the files git reads, the variables that steer it, who
+// owns the repository (safe.directory) and the git binary: when all of
+// those are as they were, the listing is too. So a listing is kept in
+// <common dir>/wt/config-cache/<worktree>.json with a fingerprint of each
+// (the files by device, inode, size and modification time; absent files
+// as absent, so creating one is seen), and used only while every part of
+// the fingerprint still matches. What the fingerprint cannot cover is
+// never kept: a listing with include or includeIf (what they read can
+// depend on the branch or the path), origins other than the watched files
+// and the command line, a file changed in the last two seconds (a second
+// change within one tick of its clock would leave the same time).
+
+// configCacheVersion changes when the cache's format or meaning does.
+const configCacheVersion = 1
+
+// racyWindow is how recently a watched file may have changed for a listing
+// to be kept: a file system's clock ticks in steps (jiffies on ext4), and
+// a change within the step of the one before leaves the same time.
+const racyWindow = 2 * time.Second
+
+// configVars are the variables that change what `git config --list`
+// reads or lists (those that change where the repository is make
+// Discover give up before the cache is asked).
+var configVars = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+	"GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"}
+
+// configCache is one kept listing and what it was read from.
+type configCache struct {
+	Version int               `json:"version"`
+	Key     string            `json:"key"`   // the git binary, the variables, the user, the repository's places
+	Files   map[string]string `json:"files"` // watched path: its fingerprint ("" when absent)
+	Owners  map[string]string `json:"owners"`
+	Listing string            `json:"listing"`
+}
+
+// configCachePath is where the listing of the worktree d found is kept.
+func configCachePath(commonDir, toplevel string) string {
+	sum := sha256.Sum256([]byte(toplevel))
+	return filepath.Join(commonDir, "wt", "config-cache", hex.EncodeToString(sum[:8])+".json")
+}
+
+// ForgetConfigCache deletes the kept listing of the worktree at toplevel
+// (one that is removed).
+func ForgetConfigCache(commonDir, toplevel string) {
+	os.Remove(configCachePath(commonDir, toplevel))
+}
+
+// CachedConfigList is the listing of `git config` (ConfigListArgs) run in
+// the worktree d found, when one is kept and all it was read from is as
+// it was.
+func CachedConfigList(d *Discovered) (string, bool) {
+	data, err := os.ReadFile(configCachePath(d.repo.CommonDir, d.repo.Toplevel))
+	if err != nil {
+		return "", false
+	}
+	var c configCache
+	if json.Unmarshal(data, &c) != nil || c.Version != configCacheVersion || c.Key != configKey(d) {
+		return "", false
+	}
+	for path, print := range c.Files {
+		if fingerprint(path) != print {
+			return "", false
+		}
+	}
+	for path, uid := range c.Owners {
+		if owner(path) != uid {
+			return "", false
+		}
+	}
+	return c.Listing, true
+}
+
+// StartConfigList runs `git config` (ConfigListArgs) in dir, and returns
+// the wait for its output. With d, the repository found at dir, the
+// listing comes from the cache when it can, and is kept for the next
+// command when it can be trusted.
+func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered) func() (string, error) {
+	if d == nil {
+		return func() (string, error) { return r.Run(ctx, dir, ConfigListArgs...) }
+	}
+	if listing, ok := CachedConfigList(d); ok {
+		return func() (string, error) { return listing, nil }
+	}
+	started := time.Now()
+	if changedLately(d, started) {
+		return func() (string, error) { return r.Run(ctx, dir, ConfigListArgs...) } // nothing to keep: spare the probe
+	}
+	system := make(chan string, 1)
+	go func() { system <- r.systemConfigPath(ctx, dir) }()
+	return func() (string, error) {
+		out, err := r.Run(ctx, dir, ConfigListArgs...)
+		if err == nil {
+			saveConfigList(d, out, <-system, started)
+		}
+		return out, err
+	}
+}
+
+// systemConfigPath is the file git reads as its system config, which
+// may not exist (so no listing names it): git opens it in the editor it
+// is told to use, here echo, which prints it. "" when git would not say.
+func (r *Runner) systemConfigPath(ctx context.Context, dir string) string {
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"config", "--system", "--edit"}, Env: []string{"GIT_EDITOR=echo"}})
+	path := strings.TrimSpace(string(out))
+	if err != nil || !filepath.IsAbs(path) || strings.Contains(path, "\n") {
+		return ""
+	}
+	return path
+}
+
+// saveConfigList keeps the listing of the worktree d found, read from
+// the time started, when every file it came from is watched and none
+// changed too recently to tell a later change.
+func saveConfigList(d *Discovered, listing, system string, started time.Time) {
+	if system == "" {
+		return
+	}
+	watched := append(configFiles(d), system)
+	for _, e := range ParseConfigList(listing) {
+		key := strings.ToLower(e.Key)
+		if strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") {
+			return
+		}
+		switch path, isFile := strings.CutPrefix(e.Origin, "file:"); {
+		case e.Origin == "command line:":
+		case !isFile:
+			return // standard input, a blob: nothing to watch
+		case !slices.Contains(watched, absFrom(d.repo.Toplevel, path)):
+			return
+		}
+	}
+	c := configCache{Version: configCacheVersion, Key: configKey(d), Files: map[string]string{}, Owners: map[string]string{}, Listing: listing}
+	for _, path := range watched {
+		st, err := os.Stat(path)
+		if err == nil && st.ModTime().After(started.Add(-racyWindow)) {
+			return
+		}
+		if c.Files[path] = fingerprint(path); c.Files[path] == "?" {
+			return
+		}
+	}
+	for _, path := range []string{d.repo.Toplevel, d.repo.GitDir, d.repo.CommonDir} {
+		if c.Owners[path] = owner(path); c.Owners[path] == "?" {
+			return
+		}
+	}
+	if data, err := json.Marshal(c); err == nil {
+		writeStamp(configCachePath(d.repo.CommonDir, d.repo.Toplevel), string(data))
+	}
+}
+
+// configFiles are the files git reads for the listing of the worktree d
+// found, but for the system config, which only git can name.
+func configFiles(d *Discovered) []string {
+	return append([]string{filepath.Join(d.repo.CommonDir, "config"), filepath.Join(d.repo.GitDir, "config.worktree")}, globalConfigPaths()...)
+}
+
+// changedLately says whether a config file of d's changed within the racy
+// window before now: a listing then is not kept.
+func changedLately(d *Discovered, now time.Time) bool {
+	for _, path := range configFiles(d) {
+		if st, err := os.Stat(path); err == nil && st.ModTime().After(now.Add(-racyWindow)) {
+			return true
+		}
+	}
+	return false
+}
+
+// globalConfigPaths are the files git reads as the global config.
+func globalConfigPaths() []string {
+	if path, ok := os.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
+		return []string{path}
+	}
+	home := os.Getenv("HOME")
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	var paths []string
+	if xdg != "" {
+		paths = append(paths, filepath.Join(xdg, "git", "config"))
+	}
+	if home != "" {
+		paths = append(paths, filepath.Join(home, ".gitconfig"))
+	}
+	return paths
+}
+
+// absFrom is path as an absolute path, read from dir when relative (git
+// prints a local config's origin relative to the toplevel it runs in).
+func absFrom(dir, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(dir, path)
+}
+
+// configKey is what must not have changed besides the files: the git
+// binary, the variables that steer git config, the user, and where the
+// repository's parts are.
+func configKey(d *Discovered) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%d\x00%s\x00%s\x00%s", binaryKey(), os.Geteuid(), d.repo.Toplevel, d.repo.GitDir, d.repo.CommonDir)
+	env := os.Environ()
+	slices.Sort(env)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(configVars, name) || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_") {
+			b.WriteString("\x00" + kv)
+		}
+	}
+	return b.String()
+}
+
+// fingerprint names the file at path as it is now: its device, inode,
+// size and modification time; "" when it does not exist, "?" when it
+// cannot be read (never kept, so never matched).
+func fingerprint(path string) string {
+	st, err := os.Stat(path)
+	switch {
+	case os.IsNotExist(err):
+		return ""
+	case err != nil:
+		return "?"
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "?"
+	}
+	return fmt.Sprintf("%d %d %d %d", uint64(sys.Dev), uint64(sys.Ino), st.Size(), st.ModTime().UnixNano())
+}
+
+// owner is the user id of the owner of path, which git's safe.directory
+// check compares with the user's.
+func owner(path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "?"
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return fmt.Sprint(sys.Uid)
+	}
+	return "?"
+}

@@ -1,0 +1,192 @@
+// These tests protect the config listing cache: a kept listing is used
+// only while it is what git would list, and whatever could change the
+// listing without changing a watched file keeps nothing.
+package git
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// cacheCase is one repository for the cache's tests: its main worktree,
+// a system config file (absent at first), and the home folder.
+type cacheCase struct {
+	t                  *testing.T
+	root, repo, system string
+}
+
+func newCacheCase(t *testing.T) *cacheCase {
+	root := hermetic(t)
+	c := &cacheCase{t: t, root: root, repo: filepath.Join(root, "repo"), system: filepath.Join(root, "etc", "gitconfig")}
+	os.Unsetenv("GIT_CONFIG_NOSYSTEM")
+	t.Setenv("GIT_CONFIG_SYSTEM", c.system)
+	os.MkdirAll(filepath.Dir(c.system), 0o755) // git names a system file only in a folder that exists
+	newRepo(t, c.repo)
+	return c
+}
+
+// list runs the listing as the commands do (from the cache when it can,
+// keeping it when it can) after ageing every config file past the racy
+// window, and returns it.
+func (c *cacheCase) list(dir string) string {
+	c.t.Helper()
+	c.age()
+	out, err := (&Runner{}).StartConfigList(context.Background(), dir, Discover(dir))()
+	if err != nil && ExitCode(err) != 1 {
+		c.t.Fatal(err)
+	}
+	return out
+}
+
+// age sets every file under root back an hour: as if written long ago.
+func (c *cacheCase) age() {
+	old := time.Now().Add(-time.Hour)
+	filepath.Walk(c.root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+}
+
+// kept is the kept listing that would be used from dir now.
+func (c *cacheCase) kept(dir string) (string, bool) {
+	return CachedConfigList(Discover(dir))
+}
+
+// fresh is what git lists from dir now.
+func (c *cacheCase) fresh(dir string) string {
+	c.t.Helper()
+	out, _ := (&Runner{}).Run(context.Background(), dir, ConfigListArgs...)
+	return out
+}
+
+func (c *cacheCase) write(path, content string) {
+	c.t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func TestAKeptListingIsWhatGitLists(t *testing.T) {
+	c := newCacheCase(t)
+	first := c.list(c.repo)
+	got, ok := c.kept(c.repo)
+	if !ok || got != first || got != c.fresh(c.repo) {
+		t.Fatalf("kept %v %q, want git's listing %q", ok, got, first)
+	}
+	// From a folder inside the worktree too: git lists the same there.
+	sub := filepath.Join(c.repo, "sub")
+	os.MkdirAll(sub, 0o755)
+	if got, ok := c.kept(sub); !ok || got != c.fresh(sub) {
+		t.Fatalf("from a folder inside: kept %v %q, want %q", ok, got, c.fresh(sub))
+	}
+}
+
+// Every change that changes what git lists is a miss, and the next
+// listing keeps the new one.
+func TestAnyChangeToWhatGitReadsIsAMiss(t *testing.T) {
+	changes := map[string]func(c *cacheCase){
+		"local config":   func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.baseDir", "/elsewhere") },
+		"global created": func(c *cacheCase) { c.write(filepath.Join(c.root, ".gitconfig"), "[wt]\n\tbaseDir = /g\n") },
+		"xdg global created": func(c *cacheCase) {
+			c.write(filepath.Join(c.root, ".config", "git", "config"), "[wt]\n\tbaseDir = /x\n")
+		},
+		"system created":    func(c *cacheCase) { c.write(c.system, "[wt]\n\tbaseDir = /s\n") },
+		"GIT_CONFIG_GLOBAL": func(c *cacheCase) { c.t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(c.root, "other")) },
+		"git -c":            func(c *cacheCase) { c.t.Setenv("GIT_CONFIG_PARAMETERS", "'wt.basedir'='/c'") },
+		"GIT_CONFIG_COUNT": func(c *cacheCase) {
+			setEnvs(c.t, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=wt.basedir", "GIT_CONFIG_VALUE_0=/k")
+		},
+		"GIT_CONFIG_NOSYSTEM": func(c *cacheCase) { c.t.Setenv("GIT_CONFIG_NOSYSTEM", "1") },
+		"worktree config made": func(c *cacheCase) {
+			c.write(filepath.Join(c.repo, ".git", "config.worktree"), "[wt]\n\tbaseDir = /w\n")
+		},
+	}
+	for name, change := range changes {
+		t.Run(name, func(t *testing.T) {
+			c := newCacheCase(t)
+			c.list(c.repo)
+			if _, ok := c.kept(c.repo); !ok {
+				t.Fatal("nothing kept to begin with")
+			}
+			change(c)
+			if got, ok := c.kept(c.repo); ok {
+				t.Fatalf("after the change the kept listing is still used: %q", got)
+			}
+			if got := c.list(c.repo); got != c.fresh(c.repo) {
+				t.Fatalf("after the change: %q, git lists %q", got, c.fresh(c.repo))
+			}
+		})
+	}
+}
+
+func setEnvs(t *testing.T, kvs ...string) {
+	for _, kv := range kvs {
+		for i := range kv {
+			if kv[i] == '=' {
+				t.Setenv(kv[:i], kv[i+1:])
+				break
+			}
+		}
+	}
+}
+
+// What the fingerprint cannot cover keeps nothing: includes (what they
+// read may depend on the branch or the path), and a file changed within
+// the racy window (a second change in the same tick keeps its time).
+func TestAListingThatCannotBeWatchedIsNotKept(t *testing.T) {
+	t.Run("include", func(t *testing.T) {
+		c := newCacheCase(t)
+		c.write(filepath.Join(c.root, "inc"), "[wt]\n\tbaseDir = /i\n")
+		gitIn(t, c.repo, "config", "include.path", filepath.Join(c.root, "inc"))
+		c.list(c.repo)
+		if _, ok := c.kept(c.repo); ok {
+			t.Fatal("a listing with include.path was kept")
+		}
+	})
+	t.Run("includeIf", func(t *testing.T) {
+		c := newCacheCase(t)
+		c.write(filepath.Join(c.root, ".gitconfig"), "[includeIf \"onbranch:main\"]\n\tpath = "+filepath.Join(c.root, "inc")+"\n")
+		c.list(c.repo)
+		if _, ok := c.kept(c.repo); ok {
+			t.Fatal("a listing with includeIf was kept")
+		}
+	})
+	t.Run("just changed", func(t *testing.T) {
+		c := newCacheCase(t)
+		c.age()
+		gitIn(t, c.repo, "config", "wt.baseDir", "/now")
+		if _, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo))(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.kept(c.repo); ok {
+			t.Fatal("a listing of a file changed a moment ago was kept")
+		}
+	})
+}
+
+// Each worktree has its own kept listing, and a removed worktree's is
+// forgotten.
+func TestEachWorktreeKeepsItsOwnListing(t *testing.T) {
+	c := newCacheCase(t)
+	linked := filepath.Join(c.root, "linked")
+	gitIn(t, c.repo, "worktree", "add", "-q", linked)
+	gitIn(t, c.repo, "config", "extensions.worktreeConfig", "true")
+	gitIn(t, linked, "config", "--worktree", "wt.baseDir", "/linked")
+	c.list(c.repo)
+	c.list(linked)
+	inMain, _ := c.kept(c.repo)
+	inLinked, ok := c.kept(linked)
+	if !ok || inLinked != c.fresh(linked) || inLinked == inMain {
+		t.Fatalf("the linked worktree's kept listing %q, git lists %q (main's: %q)", inLinked, c.fresh(linked), inMain)
+	}
+	ForgetConfigCache(filepath.Join(c.repo, ".git"), linked)
+	if _, ok := c.kept(linked); ok {
+		t.Fatal("a forgotten listing is still kept")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CodexEnvironment is the Codex app's .codex/environments/environment.toml
@@ -38,8 +39,8 @@ var codexSteps = []struct {
 const unreadable = -2
 
 var (
-	tableHeader = regexp.MustCompile(`(?m)^[ \t]*\[([A-Za-z0-9_.\- ]+)\][ \t]*(#.*)?$`)
-	scriptKey   = regexp.MustCompile(`(?m)^[ \t]*script[ \t]*=[ \t]*`)
+	tableHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*\[([A-Za-z0-9_.\- ]+)\][ \t]*(#.*)?$`) })
+	scriptKey   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*script[ \t]*=[ \t]*`) })
 )
 
 // script finds the value of script = in [table]: where the string's text
@@ -48,7 +49,7 @@ var (
 // script in it (tableEnd where to insert one), or a script that is no
 // string git-wt can read (tableEnd unreadable).
 func script(src []byte, table string) (start, end int, quote string, tableEnd int, found bool) {
-	headers := tableHeader.FindAllSubmatchIndex(src, -1)
+	headers := tableHeader().FindAllSubmatchIndex(src, -1)
 	for i, h := range headers {
 		if strings.TrimSpace(string(src[h[2]:h[3]])) != table {
 			continue
@@ -62,7 +63,7 @@ func script(src []byte, table string) (start, end int, quote string, tableEnd in
 		} else {
 			body = bodyEnd
 		}
-		k := scriptKey.FindIndex(src[body:bodyEnd])
+		k := scriptKey().FindIndex(src[body:bodyEnd])
 		if k == nil {
 			return 0, 0, "", body, false
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,7 +37,7 @@ func completionCommand(e *env) *cli.Command {
 
 // functionName is what --name accepts: a name every supported shell takes
 // for a function.
-var functionName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var functionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 func shellInitCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -59,7 +60,7 @@ func shellInitCommand(e *env) *cli.Command {
 				return err
 			}
 			name := c.String("name")
-			if !functionName.MatchString(name) {
+			if !functionName().MatchString(name) {
 				return exitcode.Usagef("%q cannot be a shell function name: use letters, digits, _ and -", name)
 			}
 			t, err := completions.ShellInit(sh)

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -156,7 +157,7 @@ func FileRefs(commonDir string, prefixes ...string) (refs []Ref, ok bool) {
 			if err != nil || d.IsDir() || strings.HasSuffix(p, ".lock") {
 				return nil
 			}
-			data, err := os.ReadFile(p)
+			data, err := readRefFile(p)
 			oid := strings.TrimSpace(string(data))
 			if rel, rerr := filepath.Rel(commonDir, p); err == nil && rerr == nil && isObjectID(oid) {
 				loose[filepath.ToSlash(rel)] = oid
@@ -167,10 +168,14 @@ func FileRefs(commonDir string, prefixes ...string) (refs []Ref, ok bool) {
 	testHookBetweenRefReads()
 	byName := map[string]string{}
 	if packed, err := os.ReadFile(filepath.Join(commonDir, "packed-refs")); err == nil {
-		for _, line := range strings.Split(string(packed), "\n") {
-			oid, name, found := strings.Cut(line, " ")
-			if found && hasAnyPrefix(name, prefixes) && isObjectID(oid) {
-				byName[name] = oid
+		// A real repository's holds thousands of tags: lines are looked
+		// at in place, and only the ones asked for become strings.
+		for len(packed) > 0 {
+			line, rest, _ := bytes.Cut(packed, []byte("\n"))
+			packed = rest
+			oid, name, found := bytes.Cut(line, []byte(" "))
+			if found && hasAnyPrefix(name, prefixes) && isObjectID(string(oid)) {
+				byName[string(name)] = string(oid)
 			}
 		}
 	}
@@ -186,8 +191,35 @@ func FileRefs(commonDir string, prefixes ...string) (refs []Ref, ok bool) {
 // refs there.
 var testHookBetweenRefReads = func() {}
 
-func hasAnyPrefix(s string, prefixes []string) bool {
-	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
+func hasAnyPrefix(s []byte, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return bytes.HasPrefix(s, []byte(p)) })
+}
+
+// readRefFile reads a loose ref file (an object id and a newline, or a
+// symbolic ref) with three system calls, where os.ReadFile makes six: list
+// reads fifty of them before it can print anything.
+func readRefFile(path string) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 256)
+	n := 0
+	for n < len(buf) {
+		m, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m == 0 {
+			return buf[:n], nil
+		}
+		n += m
+	}
+	return nil, fmt.Errorf("%s: longer than a ref", path)
 }
 
 // isObjectID reports whether s is a full hexadecimal object id (SHA-1 or

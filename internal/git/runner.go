@@ -332,7 +332,7 @@ func (r *Runner) baseEnv() []string {
 // lockPath finds a quoted path to a *.lock file in git's stderr: git names
 // the lock it could not take ("Unable to create '/r/.git/index.lock'") in
 // every language, so the path, not the sentence, tells us what happened.
-var lockPath = regexp.MustCompile(`'(/[^']*\.lock)'`)
+var lockPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'(/[^']*\.lock)'`) })
 
 // transientLock reports whether err is git failing on a lock file that
 // another process holds: worth a brief retry.
@@ -341,7 +341,7 @@ func transientLock(err error) bool {
 	if !errors.As(err, &e) || e.Code <= 0 {
 		return false
 	}
-	return lockPath.MatchString(e.Stderr)
+	return lockPath().MatchString(e.Stderr)
 }
 
 // Config reads and writes git config (config.go).

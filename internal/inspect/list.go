@@ -47,9 +47,7 @@ func (m *Inspector) Inspect(ctx context.Context, o LiveOptions) ([]Live, []git.W
 		return nil, nil, err
 	}
 	lives := make([]Live, len(entries))
-	for i, e := range entries {
-		lives[i] = m.live(e, nil)
-	}
+	async.Each(len(entries), 0, func(i int) { lives[i] = m.live(entries[i], nil) }) // two stats each
 	// git's worktree list reads every worktree's HEAD: only the foreign
 	// worktrees (--all) need it, and it runs beside the statuses. Without
 	// it, each task's status says what its worktree has checked out.

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/cpuguy83/go-md2man/v2/md2man"
@@ -67,12 +68,12 @@ func tidyRoff(roff []byte) []byte {
 		end := i + 1 + bytes.IndexByte(roff[i+1:], '\n') + 1
 		roff = slices.Concat(roff[:end], []byte(".nh\n.ad l\n"), roff[end:])
 	}
-	return boldText.ReplaceAllFunc(roff, func(b []byte) []byte {
+	return boldText().ReplaceAllFunc(roff, func(b []byte) []byte {
 		return bytes.ReplaceAll(b, []byte("-"), []byte(`\-`))
 	})
 }
 
-var boldText = regexp.MustCompile(`\\fB[^\\]*\\f[PR]`)
+var boldText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\fB[^\\]*\\f[PR]`) })
 
 // globalSynopsis is the global options in the page's SYNOPSIS (--version
 // has its own line there).

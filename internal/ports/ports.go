@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -42,14 +43,14 @@ func ParseRange(s string) (Range, error) {
 // BASH_ENV, LD_PRELOAD) and point it at a file named like a port. SPEC's
 // [A-Z][A-Z0-9_]*PORT, read so that PORT itself, its first example, is a
 // name too.
-var namePattern = regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*)?PORT$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*)?PORT$`) })
 
 // CheckName refuses a wt.port value that is not a port's name (upper
 // case, ending in PORT), or that is one of git's variables (GIT_*) or
 // git-wt's own (WT_*).
 func CheckName(name string) error {
 	switch {
-	case !namePattern.MatchString(name):
+	case !namePattern().MatchString(name):
 		return fmt.Errorf("%q is not a port's name: use upper case letters, digits and _, ending in PORT (PORT, API_PORT)", name)
 	case strings.HasPrefix(name, "GIT_"):
 		return fmt.Errorf("%q would set one of git's GIT_ variables", name)

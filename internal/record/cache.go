@@ -29,32 +29,34 @@ type blobCache struct{ path string }
 // there are live ones before it is rewritten.
 const cacheSlack = 32
 
-// load reads the entries whose bytes match their ids; ok is false when the
-// file ends in an entry that cannot be read (a torn write), which the next
-// save repairs.
-func (c blobCache) load() (blobs map[string][]byte, ok bool) {
+// load reads the entries whose ids want holds (every entry, when want is
+// nil) and whose bytes match their ids; total counts every entry in the
+// file, live or dead. ok is false when the file ends in an entry that
+// cannot be read (a torn write), which the next save repairs.
+func (c blobCache) load(want map[string]bool) (blobs map[string][]byte, total int, ok bool) {
 	data, err := os.ReadFile(c.path)
 	blobs = map[string][]byte{}
 	if err != nil {
-		return blobs, true
+		return blobs, 0, true
 	}
 	for len(data) > 0 {
 		nl := bytes.IndexByte(data, '\n')
 		if nl < 0 {
-			return blobs, false
+			return blobs, total, false
 		}
 		oid, length, _ := bytes.Cut(data[:nl], []byte(" "))
 		n, err := strconv.Atoi(string(length))
 		end := nl + 1 + n
 		if err != nil || n < 0 || end >= len(data) || data[end] != '\n' {
-			return blobs, false
+			return blobs, total, false
 		}
-		if blob := data[nl+1 : end : end]; blobID(string(oid), blob) {
+		total++
+		if blob := data[nl+1 : end : end]; (want == nil || want[string(oid)]) && blobID(string(oid), blob) {
 			blobs[string(oid)] = blob
 		}
 		data = data[end+1:]
 	}
-	return blobs, true
+	return blobs, total, true
 }
 
 // add appends blobs, by id.

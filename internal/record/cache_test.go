@@ -49,27 +49,31 @@ func TestCacheKeepsOnlyBlobsThatMatchTheirIDs(t *testing.T) {
 	oid := gitBlobID(t, good, "sha1")
 	c.add(map[string][]byte{oid: good})
 	c.add(map[string][]byte{strings.Repeat("0", 40): []byte("not what that id names")})
-	blobs, ok := c.load()
-	if !ok || len(blobs) != 1 || !bytes.Equal(blobs[oid], good) {
-		t.Fatalf("load: %v %q", ok, blobs)
+	blobs, total, ok := c.load(nil)
+	if !ok || len(blobs) != 1 || total != 2 || !bytes.Equal(blobs[oid], good) {
+		t.Fatalf("load: %v %d %q", ok, total, blobs)
+	}
+	// Asked for some ids, it keeps only those, and still counts them all.
+	if blobs, total, ok := c.load(map[string]bool{"other": true}); !ok || len(blobs) != 0 || total != 2 {
+		t.Fatalf("load of other ids: %v %d %q", ok, total, blobs)
 	}
 	// A torn append (a process killed mid-write) loses what follows it,
 	// not what came before, and says the file needs a rewrite.
 	f, _ := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND, 0)
 	fmt.Fprintf(f, "%s 99\n{\"tru", strings.Repeat("1", 40))
 	f.Close()
-	if blobs, ok := c.load(); ok || len(blobs) != 1 {
+	if blobs, _, ok := c.load(nil); ok || len(blobs) != 1 {
 		t.Fatalf("load of a torn file: %v %q", ok, blobs)
 	}
 	c.replace(map[string][]byte{oid: good})
-	if blobs, ok := c.load(); !ok || len(blobs) != 1 || !bytes.Equal(blobs[oid], good) {
+	if blobs, _, ok := c.load(nil); !ok || len(blobs) != 1 || !bytes.Equal(blobs[oid], good) {
 		t.Fatalf("load after replace: %v %q", ok, blobs)
 	}
 }
 
 func TestCacheMissingOrUnwritableIsNoError(t *testing.T) {
 	c := blobCache{filepath.Join(t.TempDir(), "no", "such", "dir", "records.cache")}
-	if blobs, ok := c.load(); !ok || len(blobs) != 0 {
+	if blobs, _, ok := c.load(nil); !ok || len(blobs) != 0 {
 		t.Fatalf("load of no file: %v %v", ok, blobs)
 	}
 	c = blobCache{"/proc/no-such-place/records.cache"}
@@ -90,7 +94,7 @@ func BenchmarkCacheLoad(b *testing.B) {
 	c.replace(blobs)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if got, ok := c.load(); !ok || len(got) != 200 {
+		if got, _, ok := c.load(nil); !ok || len(got) != 200 {
 			b.Fatal(len(got))
 		}
 	}

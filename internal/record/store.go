@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/async"
@@ -121,8 +123,9 @@ func CacheFile(commonDir string) string { return filepath.Join(commonDir, "wt", 
 // rev-parse.
 type Pending struct {
 	refs *async.Value[[]git.Ref]
-	// fromFiles is the common dir whose ref files were read, when they
-	// were: a repository found but not confirmed yet (git.Discover).
+	// fromFiles is the common dir whose ref files are read, when one was
+	// found: a repository found but not confirmed yet (git.Discover).
+	// Where its ref files cannot be read (reftable), git lists the refs.
 	fromFiles string
 
 	warmFile string                   // the cache file Warm reads
@@ -133,6 +136,7 @@ type Pending struct {
 // refs that say which of them are live.
 type warmCache struct {
 	blobs   map[string][]byte
+	total   int // entries in the file, read or not
 	intact  bool
 	records map[string]*Record // by blob id, for the blobs that parse
 }
@@ -141,20 +145,47 @@ type warmCache struct {
 // the refs, which is when the CPU would wait: All then only matches them.
 // The file may be a guess (the repository is not confirmed yet): All uses
 // what was read only if its store's cache is the same file.
+//
+// When the refs are read from their files (in a moment), only the blobs
+// they point at are checked and decoded: the file also holds the records'
+// earlier versions, as many again before it is rewritten.
 func (p *Pending) Warm(file string) {
 	p.warmFile = file
 	p.warm = async.Start(func() (*warmCache, error) {
-		w := &warmCache{}
-		w.blobs, w.intact = blobCache{file}.load()
-		w.records = make(map[string]*Record, len(w.blobs))
-		for oid, blob := range w.blobs {
-			var r Record
-			if json.Unmarshal(blob, &r) == nil {
-				w.records[oid] = &r
+		var want map[string]bool
+		if p.fromFiles != "" {
+			if refs, err := p.refs.Get(); err == nil {
+				want = make(map[string]bool, len(refs))
+				for _, r := range refs {
+					want[r.OID] = true
+				}
 			}
 		}
+		w := &warmCache{}
+		w.blobs, w.total, w.intact = blobCache{file}.load(want)
+		w.records = decodeAll(w.blobs)
 		return w, nil
 	})
+}
+
+// decodeAll decodes the records among blobs, by blob id, on every core:
+// decoding is most of the time list spends on its records.
+func decodeAll(blobs map[string][]byte) map[string]*Record {
+	oids := slices.Collect(maps.Keys(blobs))
+	decoded := make([]*Record, len(oids))
+	async.Each(len(oids), 0, func(i int) {
+		var r Record
+		if json.Unmarshal(blobs[oids[i]], &r) == nil {
+			decoded[i] = &r
+		}
+	})
+	records := make(map[string]*Record, len(oids))
+	for i, r := range decoded {
+		if r != nil {
+			records[oids[i]] = r
+		}
+	}
+	return records
 }
 
 // StartAll begins listing every record ref from dir: from the ref files
@@ -162,12 +193,12 @@ func (p *Pending) Warm(file string) {
 // it keeps them in files (no git process: for-each-ref costs as much as
 // the rest of git wt list --no-status), else with for-each-ref.
 func StartAll(ctx context.Context, g *git.Runner, dir, commonDir string) *Pending {
-	if commonDir != "" {
-		if refs, ok := git.FileRefs(commonDir, RefPrefix, LegacyPrefix); ok {
-			return &Pending{refs: async.Done(refs), fromFiles: commonDir}
+	return &Pending{fromFiles: commonDir, refs: async.Start(func() ([]git.Ref, error) {
+		if commonDir != "" {
+			if refs, ok := git.FileRefs(commonDir, RefPrefix, LegacyPrefix); ok {
+				return refs, nil
+			}
 		}
-	}
-	return &Pending{refs: async.Start(func() ([]git.Ref, error) {
 		return g.ListRefs(ctx, dir, RefPrefix, LegacyPrefix)
 	})}
 }
@@ -300,12 +331,12 @@ func (w *warmCache) record(oid string) *Record {
 func (s *Store) objects(ctx context.Context, refs []git.Ref, warm *warmCache) ([]git.Object, error) {
 	objs := make([]git.Object, len(refs))
 	cache := blobCache{s.Cache}
-	cached, intact := map[string][]byte{}, true
+	cached, total, intact := map[string][]byte{}, 0, true
 	switch {
 	case warm != nil:
-		cached, intact = warm.blobs, warm.intact
+		cached, total, intact = warm.blobs, warm.total, warm.intact
 	case s.Cache != "":
-		cached, intact = cache.load()
+		cached, total, intact = cache.load(nil)
 	}
 	live := map[string][]byte{}
 	var missing []string
@@ -336,7 +367,7 @@ func (s *Store) objects(ctx context.Context, refs []git.Ref, warm *warmCache) ([
 		}
 	}
 	if s.Cache != "" {
-		if dead := len(cached) - (len(live) - len(added)); !intact || dead > len(live)+cacheSlack {
+		if dead := total - (len(live) - len(added)); !intact || dead > len(live)+cacheSlack {
 			cache.replace(live)
 		} else {
 			cache.add(added)

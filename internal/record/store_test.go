@@ -5,6 +5,7 @@ package record
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,5 +101,51 @@ func TestEarlyListingFromFilesServesOnlyItsRepository(t *testing.T) {
 		if err != nil || len(all) != 1 || all[0].Slug != name {
 			t.Errorf("the store of %s listed %v (%v), want its own record %s", name, all, err, name)
 		}
+	}
+}
+
+// list decodes only the live records' blobs of the cache, which also
+// holds their earlier versions; those still count towards the rewrite
+// that drops them, so the file stays about as large as the live records.
+func TestTheCacheOfAListedStoreDropsEarlierVersions(t *testing.T) {
+	ctx := context.Background()
+	r := &git.Runner{}
+	dir := filepath.Join(t.TempDir(), "repo")
+	for _, args := range [][]string{
+		{"init", "-q", dir},
+		{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	common := filepath.Join(dir, ".git")
+	store := &Store{Git: r, Dir: dir, Cache: CacheFile(common)}
+	if _, err := store.Create(ctx, &Record{Task: "a", Slug: "a", Branch: "main", Path: dir, State: Active}); err != nil {
+		t.Fatal(err)
+	}
+	list := func() []Entry {
+		t.Helper()
+		p := StartAll(ctx, r, dir, common)
+		p.Warm(CacheFile(common))
+		store.Use(p)
+		all, err := store.All(ctx)
+		if err != nil || len(all) != 1 {
+			t.Fatalf("All: %v %v", all, err)
+		}
+		return all
+	}
+	for i := range 2 * cacheSlack {
+		e := list()[0]
+		e.Record.Base = fmt.Sprintf("version %d", i)
+		if err := store.Save(ctx, &e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := list()[0].Record.Base; got != fmt.Sprintf("version %d", 2*cacheSlack-1) {
+		t.Fatalf("list read %q, not the last version", got)
+	}
+	if _, total, _ := (blobCache{CacheFile(common)}).load(nil); total > 1+cacheSlack+1 {
+		t.Fatalf("the cache holds %d entries for 1 live record", total)
 	}
 }

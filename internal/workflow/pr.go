@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -35,8 +36,10 @@ type PRInfo struct {
 }
 
 var (
-	prState  = regexp.MustCompile(`^[A-Za-z_]+$`)
-	prNumber = regexp.MustCompile(`/(?:pull|pulls|merge_requests|pull-requests)/([0-9]+)/?$`)
+	prState  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_]+$`) })
+	prNumber = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`/(?:pull|pulls|merge_requests|pull-requests)/([0-9]+)/?$`)
+	})
 )
 
 // SetPR records pull-request info for the task. A URL that ends in a pull
@@ -47,14 +50,14 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return nil, exitcode.Usagef("--set-url %q is not an http(s) URL", in.URL)
 		}
-		if sub := prNumber.FindStringSubmatch(u.Path); sub != nil && in.Number == 0 {
+		if sub := prNumber().FindStringSubmatch(u.Path); sub != nil && in.Number == 0 {
 			in.Number, _ = strconv.Atoi(sub[1])
 		}
 	}
 	if in.Number < 0 {
 		return nil, exitcode.Usagef("--number %d is not a pull request number", in.Number)
 	}
-	if in.State != "" && !prState.MatchString(in.State) {
+	if in.State != "" && !prState().MatchString(in.State) {
 		return nil, exitcode.Usagef("--state %q is not a state (OPEN, CLOSED, MERGED)", in.State)
 	}
 	var created *time.Time

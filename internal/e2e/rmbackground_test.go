@@ -133,3 +133,23 @@ func TestTheDeleterRefusesAPathOutsideTheTrash(t *testing.T) {
 		t.Fatalf("__delete-trash outside a trash folder: %s", r)
 	}
 }
+
+// The trash folder goes when the last folder in it is deleted, by a
+// deleter or another removal, and may go between an rm making it and
+// moving its task's folder in: the rm makes it again. (30 rm at once hit
+// this.)
+func TestRmMovesAsideIntoATrashFolderRemovedMeanwhile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	rm, goOn := pauseAt(t, s, "rm:trash-made", "rm", "-q", "T")
+	trash := filepath.Join(filepath.Dir(path), place.TrashDir)
+	if err := os.Remove(trash); err != nil {
+		t.Fatalf("the trash folder rm made: %v", err)
+	}
+	goOn()
+	if code := exitCode(rm); code != 0 {
+		t.Fatalf("rm exited %d after its trash folder was removed meanwhile", code)
+	}
+	gone(t, s, "T", path)
+	trashIsEmpty(t, path)
+}

@@ -507,7 +507,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	case err == nil && !st.IsDir():
 		err = os.Remove(rec.Path) // a link (rm --force): never its target
 	case err == nil:
-		trash, err = m.moveAside(rec)
+		trash, err = m.moveAside(ctx, rec)
 	case os.IsNotExist(err):
 		err = nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,13 +75,10 @@ func checkedMark(trash string) string { return trash + place.CheckedSuffix }
 
 // moveAside renames the task's folder into the trash and returns where it
 // went.
-func (m *Remover) moveAside(rec *record.Record) (string, error) {
+func (m *Remover) moveAside(ctx context.Context, rec *record.Record) (string, error) {
 	var err error
 	for _, trash := range m.trashPaths(rec, os.Getpid()) {
-		if err = os.MkdirAll(filepath.Dir(trash), 0o777); err != nil {
-			continue
-		}
-		if err = os.Rename(rec.Path, trash); err == nil {
+		if err = renameInto(ctx, rec.Path, trash); err == nil {
 			return trash, nil
 		}
 		os.Remove(filepath.Dir(trash)) // only if empty
@@ -89,6 +87,27 @@ func (m *Remover) moveAside(rec *record.Record) (string, error) {
 		}
 	}
 	return "", err
+}
+
+// renameInto renames the folder at path to dest, making dest's folder
+// first. Whoever empties that folder removes it (another removal, a
+// deleter), which can happen between its making and the rename: the
+// folder is then made again, a few times.
+func renameInto(ctx context.Context, path, dest string) error {
+	var err error
+	for attempt := range 5 {
+		if err = os.MkdirAll(filepath.Dir(dest), 0o777); err != nil {
+			return err
+		}
+		if attempt == 0 {
+			task.Checkpoint(ctx, "rm:trash-made")
+		}
+		err = os.Rename(path, dest)
+		if _, serr := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) || serr != nil {
+			return err // done, or failed for another reason than the folder
+		}
+	}
+	return err
 }
 
 // recheck looks at the moved folder again, as rm looked at it in place:

@@ -260,13 +260,7 @@ func TestRmOfAnUndeletableFileLeavesItToGc(t *testing.T) {
 		t.Fatalf("doctor after a deleter that could not delete everything: %s", r)
 	}
 	s.GiveToNobody() // the cause fixed
-	if r := s.AsNobody("gc"); r.Code != 0 {
-		t.Fatalf("gc: %s", r)
-	}
-	trashIsEmpty(t, path)
-	if r := s.WT("doctor"); r.Code != 0 {
-		t.Fatalf("doctor after gc: %s", r)
-	}
+	gcLeftNothing(t, s, path, s.AsNobody("gc"))
 }
 
 func TestRmFromAShellInsideTheWorktreeIsRefused(t *testing.T) {

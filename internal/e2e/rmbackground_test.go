@@ -80,7 +80,14 @@ func TestRmLeavesTheFilesToADeleterThatDoctorLeavesAlone(t *testing.T) {
 	}
 	// Its stamp proves it dead: gc deletes what it left at once, whatever
 	// wt.orphanGrace says.
-	if r := s.WT("gc"); r.Code != 0 {
+	gcLeftNothing(t, s, path, s.WT("gc"))
+}
+
+// gcLeftNothing checks that a gc (that ended as r) emptied the trash
+// beside path and left doctor nothing to say.
+func gcLeftNothing(t *testing.T, s *testutil.Sandbox, path string, r testutil.Result) {
+	t.Helper()
+	if r.Code != 0 {
 		t.Fatalf("gc: %s", r)
 	}
 	trashIsEmpty(t, path)

@@ -17,13 +17,6 @@ type Value[T any] struct {
 	err  error
 }
 
-// Done is a value known already: Get returns v at once.
-func Done[T any](v T) *Value[T] {
-	done := make(chan struct{})
-	close(done)
-	return &Value[T]{done: done, v: v}
-}
-
 // Start runs f in the background; Get waits for its result.
 func Start[T any](f func() (T, error)) *Value[T] {
 	v := &Value[T]{done: make(chan struct{})}

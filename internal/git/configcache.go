@@ -94,20 +94,21 @@ func CachedConfigList(d *Discovered) (string, bool) {
 // listing comes from the cache when it can, and is kept for the next
 // command when it can be trusted.
 func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered) func() (string, error) {
+	list := func() (string, error) { return r.Run(ctx, dir, ConfigListArgs...) }
 	if d == nil {
-		return func() (string, error) { return r.Run(ctx, dir, ConfigListArgs...) }
+		return list
 	}
 	if listing, ok := CachedConfigList(d); ok {
 		return func() (string, error) { return listing, nil }
 	}
 	started := time.Now()
-	if changedLately(d, started) {
-		return func() (string, error) { return r.Run(ctx, dir, ConfigListArgs...) } // nothing to keep: spare the probe
+	if changedLately(configFiles(d), started) {
+		return list // nothing to keep: spare the probe
 	}
 	system := make(chan string, 1)
 	go func() { system <- r.systemConfigPath(ctx, dir) }()
 	return func() (string, error) {
-		out, err := r.Run(ctx, dir, ConfigListArgs...)
+		out, err := list()
 		if err == nil {
 			saveConfigList(d, out, <-system, started)
 		}
@@ -148,12 +149,11 @@ func saveConfigList(d *Discovered, listing, system string, started time.Time) {
 			return
 		}
 	}
+	if changedLately(watched, started) {
+		return
+	}
 	c := configCache{Version: configCacheVersion, Key: configKey(d), Files: map[string]string{}, Owners: map[string]string{}, Listing: listing}
 	for _, path := range watched {
-		st, err := os.Stat(path)
-		if err == nil && st.ModTime().After(started.Add(-racyWindow)) {
-			return
-		}
 		if c.Files[path] = fingerprint(path); c.Files[path] == "?" {
 			return
 		}
@@ -174,10 +174,10 @@ func configFiles(d *Discovered) []string {
 	return append([]string{filepath.Join(d.repo.CommonDir, "config"), filepath.Join(d.repo.GitDir, "config.worktree")}, globalConfigPaths()...)
 }
 
-// changedLately says whether a config file of d's changed within the racy
-// window before now: a listing then is not kept.
-func changedLately(d *Discovered, now time.Time) bool {
-	for _, path := range configFiles(d) {
+// changedLately says whether one of the files at paths changed within the
+// racy window before now: a listing read from them then is not kept.
+func changedLately(paths []string, now time.Time) bool {
+	for _, path := range paths {
 		if st, err := os.Stat(path); err == nil && st.ModTime().After(now.Add(-racyWindow)) {
 			return true
 		}

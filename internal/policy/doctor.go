@@ -420,8 +420,7 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 			if removing[path] {
 				continue // a stuck removal's folder: its record says what to do
 			}
-			// A removal's mark, or a deleter's stamp, beside its folder.
-			folder := strings.TrimSuffix(strings.TrimSuffix(path, place.CheckedSuffix), place.StampSuffix)
+			folder := trashFolderOf(path)
 			pid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Ext(folder), "."))
 			age, alive := pidNamedAge(pid, path, place.StampOf(folder))
 			if alive {
@@ -455,6 +454,12 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 	return problems
 }
 
+// trashFolderOf is the folder an entry of a trash folder is about: itself,
+// or the folder beside which it is a removal's mark or a deleter's stamp.
+func trashFolderOf(path string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(path, place.CheckedSuffix), place.StampSuffix)
+}
+
 // ownTrash lists what this repository's trash folder in dir holds, and
 // what of an earlier git-wt's plain trash in a shared dir is this
 // repository's: a folder whose .git file points into its common dir, and
@@ -470,7 +475,7 @@ func (m *Doctor) ownTrash(dir string) []string {
 		entries, _ := os.ReadDir(trash)
 		for _, e := range entries {
 			path := filepath.Join(trash, e.Name())
-			if trash == own || git.BelongsTo(strings.TrimSuffix(strings.TrimSuffix(path, place.CheckedSuffix), place.StampSuffix), m.Repo.CommonDir) {
+			if trash == own || git.BelongsTo(trashFolderOf(path), m.Repo.CommonDir) {
 				paths = append(paths, path)
 			}
 		}

@@ -77,11 +77,9 @@ func (m *Remover) deleteAside(rec *record.Record, trash string) {
 	if m.handOver(rec, trash) {
 		return
 	}
-	if err := fsutil.RemoveAll(trash); err != nil {
+	if err := discardMoved(trash); err != nil {
 		m.Warn("removed %s, but could not delete its files, moved to %s (%v): git wt gc deletes them", rec.Path, trash, err)
-		return
 	}
-	os.Remove(filepath.Dir(trash)) // only if empty
 }
 
 // handOver starts the deleter of the folder at trash, stamps it, and

@@ -565,11 +565,9 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	if trash != "" && o.Background && mayHandOver() {
 		r.aside = trash
 	} else if trash != "" {
-		if err := fsutil.RemoveAll(trash); err != nil {
+		if err := discardMoved(trash); err != nil {
 			return Failed, halfRemoved(rec, "cannot delete %s, the folder of %s moved aside (%v)", trash, rec.Path, err)
 		}
-		os.Remove(checkedMark(trash))
-		os.Remove(filepath.Dir(trash)) // only if empty
 	}
 	return outcome, nil
 }

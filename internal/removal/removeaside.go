@@ -73,6 +73,17 @@ func (m *Remover) trashIn(rec *record.Record, pid int, folder func(dir, kind str
 // not been looked at, and is looked at before anything is deleted.
 func checkedMark(trash string) string { return trash + place.CheckedSuffix }
 
+// discardMoved deletes a folder moved into the trash, its checked mark,
+// and the trash folder when that is empty then.
+func discardMoved(trash string) error {
+	if err := fsutil.RemoveAll(trash); err != nil {
+		return err
+	}
+	os.Remove(checkedMark(trash))
+	os.Remove(filepath.Dir(trash)) // only if empty
+	return nil
+}
+
 // moveAside renames the task's folder into the trash and returns where it
 // went.
 func (m *Remover) moveAside(ctx context.Context, rec *record.Record) (string, error) {
@@ -320,11 +331,9 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 			// reads as a change. It is looked at here, against its branch
 			// (a missing file does not count): holding nothing of its
 			// own, it goes, as the creation's rollback would take it.
-			if err := fsutil.RemoveAll(trash); err != nil {
+			if err := discardMoved(trash); err != nil {
 				return halfRemoved(rec, "cannot delete %s: %v", trash, err)
 			}
-			os.Remove(checkedMark(trash))
-			os.Remove(filepath.Dir(trash))
 			continue
 		}
 		if m.Registered(ctx, rec.Path) {
@@ -353,11 +362,9 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 				break
 			}
 		}
-		if err := fsutil.RemoveAll(trash); err != nil {
+		if err := discardMoved(trash); err != nil {
 			return halfRemoved(rec, "cannot delete %s: %v", trash, err)
 		}
-		os.Remove(checkedMark(trash))
-		os.Remove(filepath.Dir(trash))
 	}
 	if _, err := os.Lstat(rec.Path); err == nil {
 		m.putBack(e, record.Removing) // an ordinary task again, looked at like any other

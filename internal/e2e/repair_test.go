@@ -729,11 +729,12 @@ func testUnbornHeadRepair(t *testing.T, head string) {
 // A git wt merge killed while git merged in the main worktree leaves the
 // main worktree's index.lock, a git wt commit killed in git's
 // auto-maintenance its maintenance.lock, a merge killed as it moved HEAD
-// ORIG_HEAD.lock: doctor --fix deletes them when no git of the repository
+// ORIG_HEAD.lock, and a git gc --auto killed as it wrote gc.pid its
+// gc.pid.lock: doctor --fix deletes them when no git of the repository
 // could still own them.
 func TestStaleIndexLockOfTheMainWorktree(t *testing.T) {
 	s := testutil.NewSandbox(t)
-	for _, name := range []string{"index.lock", "objects/maintenance.lock", "ORIG_HEAD.lock"} {
+	for _, name := range []string{"index.lock", "objects/maintenance.lock", "ORIG_HEAD.lock", "gc.pid.lock"} {
 		lock := filepath.Join(s.Repo, ".git", name)
 		s.Write(lock, "")
 		if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.StaleRefLock)) {

@@ -90,10 +90,11 @@ func (m *Sweeper) refLockFiles() []string {
 	}
 	// packed-refs.lock; the main worktree's own index.lock, HEAD.lock and
 	// ORIG_HEAD.lock, which a git merge killed inside git wt merge leaves;
-	// and the lock of git's auto-maintenance, which a git commit killed
+	// the lock of git's auto-maintenance, which a git commit killed
 	// inside git wt commit leaves (every later auto-maintenance then
-	// fails).
-	for _, name := range []string{"packed-refs.lock", "index.lock", "HEAD.lock", "ORIG_HEAD.lock", "objects/maintenance.lock"} {
+	// fails); and git gc's gc.pid.lock, which a git gc --auto killed as it
+	// wrote gc.pid leaves (every later gc then dies on it).
+	for _, name := range []string{"packed-refs.lock", "index.lock", "HEAD.lock", "ORIG_HEAD.lock", "objects/maintenance.lock", "gc.pid.lock"} {
 		p := filepath.Join(m.Repo.CommonDir, name)
 		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
 			locks = append(locks, p)

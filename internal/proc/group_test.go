@@ -82,3 +82,48 @@ func TestLockIsStaleOnlyWhenNobodyHoldsIt(t *testing.T) {
 		t.Fatalf("a lock file nobody holds: holder %v, want dead", got)
 	}
 }
+
+// A git working in the repository that started before a lock was made may
+// have made it (and closed it to run a hook): the lock is in use. A git
+// this very process started is not such a git — it is judging a file it
+// writes alone — and its long-lived gits (cat-file --batch) must not make
+// a lock a killed git left look held.
+func TestLockMadeBeforeAGitStartedIsHeldUnlessTheGitIsOurs(t *testing.T) {
+	needSight(t)
+	dir := t.TempDir()
+	fakeGit := filepath.Join(t.TempDir(), "git")
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep here")
+	}
+	if err := os.Symlink(sleep, fakeGit); err != nil {
+		t.Fatal(err)
+	}
+	start := func(name string, args ...string) {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	}
+	start(fakeGit, "60")
+	lock := filepath.Join(dir, "HEAD.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(lock)
+	if got := LockHolder(lock, st.ModTime(), dir); got != Dead {
+		t.Fatalf("a lock beside a git this process runs: holder %v, want dead", got)
+	}
+	start("sh", "-c", `"$0" 60 & wait`, fakeGit)
+	deadline := time.Now().Add(time.Minute)
+	for LockHolder(lock, st.ModTime(), dir) != Alive {
+		if time.Now().After(deadline) {
+			t.Fatal("a lock beside another process's git is not held")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -22,7 +22,8 @@ const startSlack = 2 * time.Second
 // the top folder of its worktree); Alive when a process may hold it;
 // Unknown when this process cannot see every process (Sight). A process
 // whose files cannot be read counts as not holding it; a git whose start
-// cannot be read as one that may.
+// cannot be read as one that may; a process that is ending (a zombie, or
+// killed) as one that does not.
 func LockHolder(path string, made time.Time, dirs ...string) Liveness {
 	if Sight() != nil {
 		return Unknown
@@ -41,11 +42,16 @@ func LockHolder(path string, made time.Time, dirs ...string) Liveness {
 		if pid == self {
 			continue
 		}
+		st, err := sys.stat(pid)
+		if err == nil && st.exited {
+			continue
+		}
 		if held, _ := sys.holds(pid, path); held {
 			return Alive
 		}
-		st, err := sys.stat(pid)
-		if err != nil || st.exited || st.name != "git" {
+		// A git this process started did not make the lock of a file it
+		// judges: it writes that file itself, never two at once.
+		if err != nil || st.name != "git" || st.ppid == self {
 			continue
 		}
 		if cwd, _, err := sys.cwd(pid); err != nil || !withinAny(dirs, filepath.Clean(cwd)) {

@@ -141,7 +141,7 @@ func parseStat(s string) (stat, error) {
 	if len(f) < 20 {
 		return stat{}, errors.New("cannot read /proc stat")
 	}
-	st := stat{name: s[open+1 : end], exited: f[0] == "Z" || f[0] == "X"}
+	st := stat{name: s[open+1 : end], exited: f[0] == "Z" || f[0] == "X" || killed(f)}
 	st.ppid, _ = strconv.Atoi(f[1])
 	st.pgid, _ = strconv.Atoi(f[2])
 	ticks, err := strconv.ParseUint(f[19], 10, 64)
@@ -153,6 +153,20 @@ func parseStat(s string) (stat, error) {
 		st.startUnix = float64(boot) + float64(ticks)/clockTicks
 	}
 	return st, nil
+}
+
+// killed reports whether a SIGKILL is pending for the process whose
+// /proc stat fields (from the state on) are f: it can no longer do a thing
+// but end. A process killed a moment ago on a busy machine may not have
+// run since; it counts as ended, so a lock it leaves is stale at once.
+// Field 31 is the thread's pending signals, which a fatal signal sent to
+// any of its group (kill -9 of a process group) sets in every thread.
+func killed(f []string) bool {
+	if len(f) < 29 {
+		return false
+	}
+	pending, err := strconv.ParseUint(f[28], 10, 64)
+	return err == nil && pending&(1<<(syscall.SIGKILL-1)) != 0
 }
 
 // bootTime reads btime from /proc/stat: seconds since the epoch at boot.

@@ -6,6 +6,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -149,15 +150,27 @@ func TestConcurrentNewNeverShareAPoolEntry(t *testing.T) {
 	s := poolSandbox(t, "3")
 	s.MustWT("pool", "--fill")
 	starts := make([]*exec.Cmd, 0, 10)
+	said := make([]strings.Builder, 10)
 	for i := 0; i < 10; i++ {
-		starts = append(starts, s.Cmd(s.Repo, "new", "-q", "t"+string(rune('a'+i))))
+		c := s.Cmd(s.Repo, "new", "t"+string(rune('a'+i)))
+		c.Stderr = &said[i]
+		starts = append(starts, c)
 	}
 	startTogether(t, starts)
 	for i, c := range starts {
 		if code := exitCode(c); code != 0 {
-			t.Fatalf("new %d exited %d", i, code)
+			t.Fatalf("new %d exited %d: %s", i, code, said[i].String())
 		}
 	}
+	defer func() {
+		if t.Failed() {
+			for i := range said {
+				t.Logf("new %d said: %s", i, said[i].String())
+			}
+			log, _ := os.ReadFile(filepath.Join(s.Repo, ".git", "wt", "logs", "pool.log"))
+			t.Logf("pool log: %s", log)
+		}
+	}()
 	waitForFills(t, s)
 	seen := map[string]string{}
 	for i := 0; i < 10; i++ {
@@ -179,6 +192,35 @@ func TestConcurrentNewNeverShareAPoolEntry(t *testing.T) {
 	}
 	if r := s.WT("doctor"); r.Code != 0 {
 		t.Errorf("doctor: %s", r)
+	}
+}
+
+// A new does not even look into an entry another new holds: that new may
+// be moving it and bringing its files, and a git status there would take
+// the entry's index lock from under it (its read-tree then failed, and
+// the entry was left unused for doctor to report).
+func TestNewLeavesAnEntryAnotherNewHoldsUntouched(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	_, entries := poolEntries(t, s)
+	lockFile := filepath.Join(s.Repo, ".git", "wt", "pool", filepath.Base(entries[0])+".lock")
+	if err := os.MkdirAll(filepath.Dir(lockFile), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	startIn(t, s.Repo, "flock", "-o", lockFile, "sleep", "60")
+	waitFor(t, func() bool { return exec.Command("flock", "-n", lockFile, "true").Run() != nil })
+	trace := filepath.Join(t.TempDir(), "trace2.json")
+	traced := *s
+	traced.Env = append(slices.Clip(s.Env), "GIT_TRACE2_EVENT="+trace)
+	path := traced.MustWT("new", "T").Out()
+	if fromEntry(path) != "" {
+		t.Fatal("new took an entry another new holds")
+	}
+	if data, _ := os.ReadFile(trace); len(data) == 0 || bytes.Contains(data, []byte(entries[0])) {
+		t.Fatalf("a git ran in the entry another new holds (or none was traced: %d bytes)", len(data))
+	}
+	if ready, now := poolEntries(t, s); ready != 1 || !slices.Equal(now, entries) {
+		t.Fatalf("the held entry is no longer in the pool: %d ready, %v", ready, now)
 	}
 }
 

@@ -22,11 +22,19 @@ import (
 type Offer struct {
 	p     *Pool
 	items []record.PoolItem
-	// first is the check of items[0], started when the offer was made:
+	// first is the look at items[0], started when the offer was made:
 	// its git status runs while new does its other work.
-	first *async.Value[string]
+	first *async.Value[look]
 	// held is the entry lock of the entry Next handed out last.
 	held *lock.Lock
+}
+
+// look is what a new found of an entry: whether it holds the entry's
+// lock (another new does not), and if so why the entry is unfit, "" when
+// it is fit.
+type look struct {
+	held bool
+	why  string
 }
 
 // Offer lists the ready entries, those made at commit first (their files
@@ -49,7 +57,7 @@ func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 	atCommitFirst(items, commit)
 	o := &Offer{p: p, items: items}
 	first := &items[0]
-	o.first = async.Start(func() (string, error) { return p.fit(ctx, first), nil })
+	o.first = async.Start(func() (look, error) { return o.look(ctx, first), nil })
 	return o
 }
 
@@ -74,36 +82,39 @@ func (o *Offer) Next(ctx context.Context) *record.PoolItem {
 	for o != nil && len(o.items) > 0 {
 		it := &o.items[0]
 		o.items = o.items[1:]
-		var why string
+		var seen look
 		if o.first != nil {
-			why, _ = o.first.Get()
+			seen, _ = o.first.Get()
 			o.first = nil
 		} else {
-			why = o.p.fit(ctx, it)
+			seen = o.look(ctx, it)
 		}
-		if why == "" {
-			if o.hold(it) {
-				return it
-			}
+		switch {
+		case !seen.held:
 			continue // another new is claiming it
+		case seen.why == "":
+			return it
 		}
+		o.Release()
 		if o.p.Store.DeletePool(ctx, it) == nil {
-			o.p.Warn("pool entry %s was not handed out and left where it is: %s (git wt doctor)", it.Entry.Path, why)
+			o.p.Warn("pool entry %s was not handed out and left where it is: %s (git wt doctor)", it.Entry.Path, seen.why)
 		}
 	}
 	return nil
 }
 
-// hold takes the entry lock of it (letting go of the last one's): false
-// when another new holds it.
-func (o *Offer) hold(it *record.PoolItem) bool {
+// look takes the entry lock of it (letting go of the last one's), then
+// checks the entry. The lock comes first: the new that holds it may be
+// moving the entry and bringing its files, and a git status run there
+// meanwhile would take the entry's index lock from under its read-tree.
+func (o *Offer) look(ctx context.Context, it *record.PoolItem) look {
 	o.Release()
 	l, ok, err := lock.TryAcquire(o.p.entryLock(it.ID))
 	if err != nil || !ok {
-		return false
+		return look{}
 	}
 	o.held = l
-	return true
+	return look{held: true, why: o.p.fit(ctx, it)}
 }
 
 // Release lets go of the entry lock of the entry handed out last: once it

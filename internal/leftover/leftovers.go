@@ -106,7 +106,7 @@ func judgeLock(dir, name string) (string, proc.Liveness) {
 	if err != nil || !st.Mode().IsRegular() {
 		return "", proc.Alive
 	}
-	return lock, proc.LockHolder(lock, st.ModTime(), dir)
+	return lock, proc.LockHolder(lock, st, dir)
 }
 
 // lockDetail says what is known of a lock file's holder, which is not

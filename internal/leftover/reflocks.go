@@ -110,7 +110,7 @@ func (m *Sweeper) refLockHolder(lock string) proc.Liveness {
 	if err != nil {
 		return proc.Alive
 	}
-	return proc.LockHolder(lock, st.ModTime(), m.RepoDirs()...)
+	return proc.LockHolder(lock, st, m.RepoDirs()...)
 }
 
 // relTo is p relative to dir, or p itself when it is not below dir.

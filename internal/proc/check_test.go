@@ -4,9 +4,9 @@
 package proc
 
 import (
+	"os"
 	"os/exec"
 	"testing"
-	"time"
 )
 
 func TestCheckNeedsProofOfDeath(t *testing.T) {
@@ -81,7 +81,12 @@ func TestBlindMeansUnknown(t *testing.T) {
 	if users, err := UsersOf(dir); err == nil {
 		t.Fatalf("UsersOf answered %v with no error: unknown must not read as nobody", users)
 	}
-	if got := LockHolder(dir+"/index.lock", time.Now(), dir); got != Unknown {
+	lock := dir + "/index.lock"
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seen, _ := os.Lstat(lock)
+	if got := LockHolder(lock, seen, dir); got != Unknown {
 		t.Fatalf("a lock's holder is %v, want unknown", got)
 	}
 	if err := RemoveStaleLock(dir+"/x.lock", false, dir); err != nil {

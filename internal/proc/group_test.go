@@ -73,12 +73,12 @@ func TestLockIsStaleOnlyWhenNobodyHoldsIt(t *testing.T) {
 	}
 	f.Close()
 	st, _ := os.Stat(lock)
-	if got := LockHolder(lock, st.ModTime(), dir); got != Alive {
+	if got := LockHolder(lock, st, dir); got != Alive {
 		t.Fatalf("a lock file another process has open: holder %v, want alive", got)
 	}
 	holder.Process.Kill()
 	holder.Wait()
-	if got := LockHolder(lock, st.ModTime(), dir); got != Dead {
+	if got := LockHolder(lock, st, dir); got != Dead {
 		t.Fatalf("a lock file nobody holds: holder %v, want dead", got)
 	}
 }
@@ -115,15 +115,57 @@ func TestLockMadeBeforeAGitStartedIsHeldUnlessTheGitIsOurs(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(lock)
-	if got := LockHolder(lock, st.ModTime(), dir); got != Dead {
+	if got := LockHolder(lock, st, dir); got != Dead {
 		t.Fatalf("a lock beside a git this process runs: holder %v, want dead", got)
 	}
 	start("sh", "-c", `"$0" 60 & wait`, fakeGit)
 	deadline := time.Now().Add(time.Minute)
-	for LockHolder(lock, st.ModTime(), dir) != Alive {
+	for LockHolder(lock, st, dir) != Alive {
 		if time.Now().After(deadline) {
 			t.Fatal("a lock beside another process's git is not held")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// meanwhile is the process table of a moment in which something happened
+// to a lock file while the processes were read.
+type meanwhile struct {
+	table
+	happen func()
+}
+
+func (m meanwhile) pids() ([]int, error) {
+	m.happen()
+	return m.table.pids()
+}
+
+// A git that finishes while the processes are looked at lets its lock go
+// (or another git makes a lock of the same name): the git is no longer
+// there to be seen, but the lock that was judged is not a stale one, and
+// doctor must not report it.
+func TestALockLetGoWhileTheProcessesAreReadIsNotStale(t *testing.T) {
+	needSight(t)
+	dir := t.TempDir()
+	lock := filepath.Join(dir, "HEAD.lock")
+	for _, tt := range []struct {
+		name   string
+		happen func()
+	}{
+		{"let go", func() { os.Remove(lock) }},
+		{"made again", func() { os.Remove(lock); os.WriteFile(lock, []byte("another\n"), 0o644) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(lock, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			seen, _ := os.Lstat(lock)
+			real := sys
+			sys = meanwhile{table: real, happen: tt.happen}
+			defer func() { sys = real }()
+			if got := LockHolder(lock, seen, dir); got == Dead {
+				t.Fatal("a lock that went while the processes were read was judged left by a dead git")
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -15,16 +16,18 @@ import (
 const startSlack = 2 * time.Second
 
 // LockHolder judges a git lock file (index.lock of the worktree at dir, a
-// ref's lock in a repository whose folders are dirs), made at made: Dead
-// when it was left by a git that died — no process has it open, and no
-// git process working in one of dirs started before it was made (a git
-// may close a lock file and keep it while it runs a hook; git works in
-// the top folder of its worktree); Alive when a process may hold it;
+// ref's lock in a repository whose folders are dirs), seen as seen: Dead
+// when it was left by a git that died — no process has it open, no git
+// process working in one of dirs started before it was made (a git may
+// close a lock file and keep it while it runs a hook; git works in the
+// top folder of its worktree), and it is still the file seen once every
+// process was looked at (its git may have finished and let it go
+// meanwhile); Alive when a process may hold it, or it is gone or another;
 // Unknown when this process cannot see every process (Sight). A process
 // whose files cannot be read counts as not holding it; a git whose start
 // cannot be read as one that may; a process that is ending (a zombie, or
 // killed) as one that does not.
-func LockHolder(path string, made time.Time, dirs ...string) Liveness {
+func LockHolder(path string, seen fs.FileInfo, dirs ...string) Liveness {
 	if Sight() != nil {
 		return Unknown
 	}
@@ -57,11 +60,21 @@ func LockHolder(path string, made time.Time, dirs ...string) Liveness {
 		if cwd, _, err := sys.cwd(pid); err != nil || !withinAny(dirs, filepath.Clean(cwd)) {
 			continue
 		}
-		if st.startUnix == 0 || st.startUnix <= float64(made.Add(startSlack).UnixNano())/1e9 {
+		if st.startUnix == 0 || st.startUnix <= float64(seen.ModTime().Add(startSlack).UnixNano())/1e9 {
 			return Alive // a git that may have made it still runs
 		}
 	}
+	if !stillSame(path, seen) {
+		return Alive
+	}
 	return Dead
+}
+
+// stillSame reports whether the file at path is still the one seen: the
+// same file, not changed since.
+func stillSame(path string, seen fs.FileInfo) bool {
+	now, err := os.Lstat(path)
+	return err == nil && os.SameFile(seen, now) && now.ModTime().Equal(seen.ModTime())
 }
 
 // withinAny reports whether path lies in one of dirs.
@@ -92,15 +105,18 @@ func RemoveStaleLock(lock string, force bool, dirs ...string) error {
 	if err != nil {
 		return err
 	}
-	switch LockHolder(lock, before.ModTime(), dirs...) {
+	switch LockHolder(lock, before, dirs...) {
 	case Alive:
+		if !stillSame(lock, before) {
+			return nil // let go meanwhile: a retry may write
+		}
 		return fmt.Errorf("%s is in use by a running git", lock)
 	case Unknown:
 		if !force {
 			return fmt.Errorf("%s: %w (%s)", lock, ErrLockHeld, Unseen())
 		}
 	}
-	if now, err := os.Lstat(lock); err != nil || !os.SameFile(before, now) {
+	if !stillSame(lock, before) {
 		return nil // gone, or another git's now
 	}
 	if err := os.Remove(lock); err != nil && !errors.Is(err, os.ErrNotExist) {

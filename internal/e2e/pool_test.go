@@ -224,6 +224,39 @@ func TestNewLeavesAnEntryAnotherNewHoldsUntouched(t *testing.T) {
 	}
 }
 
+// git worktree add writes its admin files one by one, commondir empty for
+// a moment, and a git worktree move that reads them then dies ("failed to
+// read .git/worktrees/x/commondir"): the claimed entry was left unused
+// for doctor. A claim moves its entry under the repository lock, which
+// every worktree add of git-wt holds.
+func TestAClaimMovesItsEntryOnlyBetweenWorktreeAdds(t *testing.T) {
+	s := poolSandbox(t, "1")
+	s.MustWT("pool", "--fill")
+	cmd, _, stderr, goOn := paused(t, s, s.Repo, "new:record", "new", "T")
+	half := filepath.Join(s.Repo, ".git", "worktrees", "half")
+	s.Write(filepath.Join(half, "gitdir"), filepath.Join(s.Home, "half", ".git")+"\n")
+	s.Write(filepath.Join(half, "commondir"), "")
+	lockFile := filepath.Join(s.Repo, ".git", "wt", "lock")
+	holder := startIn(t, s.Repo, "flock", "-o", lockFile, "sleep", "60")
+	waitFor(t, func() bool { return exec.Command("flock", "-n", lockFile, "true").Run() != nil })
+	goOn()
+	waitFor(t, func() bool { return waitsForLock(cmd.Process.Pid) })
+	if err := os.RemoveAll(half); err != nil {
+		t.Fatal(err)
+	}
+	holder.Process.Kill()
+	holder.Wait()
+	if code := exitCode(cmd); code != 0 {
+		t.Fatalf("new exited %d: %s", code, stderr)
+	}
+	if fromEntry(s.MustWT("path", "T").Out()) == "" {
+		t.Fatalf("the task was not made from the entry it claimed: %s", stderr)
+	}
+	if r := s.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor: %s", r)
+	}
+}
+
 func TestADirtyPoolEntryIsNeverHandedOutNorDeleted(t *testing.T) {
 	s := poolSandbox(t, "1")
 	s.MustWT("pool", "--fill")

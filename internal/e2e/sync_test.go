@@ -550,6 +550,18 @@ func TestCommitDuringASyncWaitsForIt(t *testing.T) {
 	clean(t, s, path)
 }
 
+// waitsForLock reports whether process pid waits for a flock, as
+// /proc/locks says (a waiter's line has "->").
+func waitsForLock(pid int) bool {
+	data, _ := os.ReadFile("/proc/locks")
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) > 5 && f[1] == "->" && f[2] == "FLOCK" && f[5] == strconv.Itoa(pid) {
+			return true
+		}
+	}
+	return false
+}
+
 // holdsLock reports whether process pid holds a flock, as /proc/locks says.
 func holdsLock(s *testutil.Sandbox, pid int) bool {
 	data, _ := os.ReadFile("/proc/locks")

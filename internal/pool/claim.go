@@ -155,14 +155,29 @@ var ErrUnfit = errors.New("the pool entry could not be used")
 // MoveIn moves the entry it, claimed, to path (git worktree move: a
 // rename), after making path's parents and removing an empty folder there.
 func (p *Pool) MoveIn(ctx context.Context, it *record.PoolItem, path string) error {
-	if err := clearTarget(path); err != nil {
-		return fmt.Errorf("%w: %v", ErrUnfit, err)
+	err := clearTarget(path)
+	if err == nil {
+		err = p.moveWorktree(ctx, it.Entry.Path, path)
 	}
-	if err := p.Git.MoveWorktree(ctx, p.Repo.MainDir, it.Entry.Path, path); err != nil {
-		return fmt.Errorf("%w: cannot move %s to %s: %v", ErrUnfit, it.Entry.Path, path, err)
+	if err != nil {
+		p.Warn("pool entry %s was not used and left where it is: it could not be moved to %s (%v) (git wt doctor)", it.Entry.Path, path, err)
+		return fmt.Errorf("%w: %v", ErrUnfit, err)
 	}
 	task.Checkpoint(ctx, "new:pool-moved")
 	return nil
+}
+
+// moveWorktree moves a worktree (git worktree move) under the repository
+// lock: git worktree move reads every worktree's admin files, which a git
+// worktree add writes one by one (commondir empty for a moment), and dies
+// on a half-written one; git-wt adds its worktrees under that lock.
+func (p *Pool) moveWorktree(ctx context.Context, from, to string) error {
+	l, err := p.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	return p.Git.MoveWorktree(ctx, p.Repo.MainDir, from, to)
 }
 
 // BringFiles makes the entry it, moved to path, a checkout of commit on
@@ -174,7 +189,7 @@ func (p *Pool) BringFiles(ctx context.Context, it *record.PoolItem, path, commit
 	e := it.Entry
 	if e.Commit != commit {
 		if err := p.Git.Index().MoveFiles(ctx, path, e.Commit, commit); err != nil {
-			if merr := p.Git.MoveWorktree(ctx, p.Repo.MainDir, path, e.Path); merr != nil {
+			if merr := p.moveWorktree(ctx, path, e.Path); merr != nil {
 				return fmt.Errorf("cannot bring the files of pool entry %s to %s (%v), nor put it back (%v)", e.ID, commit, err, merr)
 			}
 			p.Warn("pool entry %s was not used and left where it is: its files could not be brought to the base (%v) (git wt doctor)", e.Path, err)

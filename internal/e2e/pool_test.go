@@ -195,11 +195,12 @@ func TestConcurrentNewNeverShareAPoolEntry(t *testing.T) {
 	}
 }
 
-// A new does not even look into an entry another new holds: that new may
-// be moving it and bringing its files, and a git status there would take
-// the entry's index lock from under it (its read-tree then failed, and
-// the entry was left unused for doctor to report).
-func TestNewLeavesAnEntryAnotherNewHoldsUntouched(t *testing.T) {
+// Nobody looks into an entry another process holds (a new claiming it):
+// that new may be moving it and bringing its files, and a git status
+// there would take the entry's index lock from under its read-tree (the
+// entry was then left unused, for doctor to report). Not another new, nor
+// the gc that runs after it, nor doctor, nor a drain.
+func TestAnEntryAnotherProcessHoldsIsLeftUntouched(t *testing.T) {
 	s := poolSandbox(t, "1")
 	s.MustWT("pool", "--fill")
 	_, entries := poolEntries(t, s)
@@ -212,14 +213,19 @@ func TestNewLeavesAnEntryAnotherNewHoldsUntouched(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace2.json")
 	traced := *s
 	traced.Env = append(slices.Clip(s.Env), "GIT_TRACE2_EVENT="+trace)
-	path := traced.MustWT("new", "T").Out()
-	if fromEntry(path) != "" {
-		t.Fatal("new took an entry another new holds")
+	if fromEntry(traced.MustWT("new", "T").Out()) != "" {
+		t.Fatal("new took an entry another process holds")
 	}
+	waitForFills(t, s)
+	if r := traced.WT("doctor"); r.Code != 0 {
+		t.Fatalf("doctor reported an entry another process holds: %s", r)
+	}
+	traced.WT("pool", "--drain")
+	traced.WT("pool", "--drain", "--force")
 	if data, _ := os.ReadFile(trace); len(data) == 0 || bytes.Contains(data, []byte(entries[0])) {
-		t.Fatalf("a git ran in the entry another new holds (or none was traced: %d bytes)", len(data))
+		t.Fatalf("a git ran in the entry another process holds (or none was traced: %d bytes)", len(data))
 	}
-	if ready, now := poolEntries(t, s); ready != 1 || !slices.Equal(now, entries) {
+	if ready, now := poolEntries(t, s); ready != 1 || !slices.Equal(now, entries) || !testutil.Exists(entries[0]) {
 		t.Fatalf("the held entry is no longer in the pool: %d ready, %v", ready, now)
 	}
 }

@@ -109,8 +109,8 @@ func (o *Offer) Next(ctx context.Context) *record.PoolItem {
 // meanwhile would take the entry's index lock from under its read-tree.
 func (o *Offer) look(ctx context.Context, it *record.PoolItem) look {
 	o.Release()
-	l, ok, err := lock.TryAcquire(o.p.entryLock(it.ID))
-	if err != nil || !ok {
+	l, ok := o.p.holdEntry(it.ID)
+	if !ok {
 		return look{}
 	}
 	o.held = l

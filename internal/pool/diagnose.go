@@ -77,7 +77,12 @@ func (p *Pool) diagnoseEntry(ctx context.Context, it *record.PoolItem, filling b
 		pr.Fix, pr.FixWith = "drop its ref and git's admin entry", func(ctx context.Context, _ bool) error { return p.drop(ctx, it, true) }
 		return pr
 	}
+	l, ok := p.holdEntry(it.ID)
+	if !ok {
+		return nil // a claim, a drain or another check is at work on it
+	}
 	why, former := p.unfit(ctx, e.Path), p.formerEntryFolder(e.Path)
+	l.Release()
 	switch {
 	case why == "" && !former:
 		return nil
@@ -152,12 +157,18 @@ func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned ma
 		}
 		pr := &task.Problem{Kind: OrphanEntry, Path: path, Age: folderAge(path), Fix: "remove it"}
 		linked, _ := git.LinkedWorktree(path, p.Repo.CommonDir)
-		why := ""
+		why, halfRemoved := "", false
 		if registered[path] && linked {
+			l, ok := p.holdEntry(filepath.Base(path))
+			if !ok {
+				continue // a claim moving it out, or a drain removing it
+			}
 			why = p.unfit(ctx, path)
+			halfRemoved = why != "" && p.onlyFilesMissing(ctx, path)
+			l.Release()
 		}
 		switch {
-		case why != "" && p.onlyFilesMissing(ctx, path):
+		case halfRemoved:
 			// A removal killed half way: what git deleted is in git.
 			pr.Detail = "a pool worktree that no pool entry owns, half removed"
 			pr.FixWith = func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }

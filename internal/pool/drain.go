@@ -74,6 +74,12 @@ func (p *Pool) Drain(ctx context.Context, o DrainOptions) ([]Drained, error) {
 func (p *Pool) drainOne(ctx context.Context, it *record.PoolItem, o DrainOptions) Drained {
 	d := Drained{ID: it.ID, Path: it.Entry.Path, Outcome: Removed, Reason: o.Reason}
 	if o.DryRun {
+		l, ok := p.holdEntry(it.ID)
+		if !ok {
+			d.Outcome, d.Err = WouldKeep, errEntryBusy(it.Entry.Path)
+			return d
+		}
+		defer l.Release()
 		d.Outcome = WouldRemove
 		if why := p.keepReason(ctx, it); why != "" && !o.Force {
 			d.Outcome, d.Err = WouldKeep, kept(it.Entry.Path, why)
@@ -143,6 +149,11 @@ func (p *Pool) keepReason(ctx context.Context, it *record.PoolItem) string {
 // ref. What is left of the wt.poolInit of an entry not ready is ended
 // first.
 func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error {
+	l, ok := p.holdEntry(it.ID)
+	if !ok {
+		return errEntryBusy(it.Entry.Path)
+	}
+	defer l.Release()
 	p.endInit(it.Entry)
 	if !force {
 		if why := p.keepReason(ctx, it); why != "" {
@@ -167,7 +178,7 @@ func (p *Pool) drop(ctx context.Context, it *record.PoolItem, force bool) error 
 	if err := p.Store.DeletePool(ctx, it); err != nil {
 		return err
 	}
-	os.Remove(p.entryLock(it.ID)) // a claim's, had one tried it: no claim takes it now
+	os.Remove(p.entryLock(it.ID)) // held, and with the ref gone no claim takes it now
 	return nil
 }
 

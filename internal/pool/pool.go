@@ -9,7 +9,9 @@
 // non-blocking flock), and only the holder of its ref at the value read
 // removes it or hands it out. A claim deletes the ref in the transaction
 // that creates the task's record, so two claims never take one entry, and
-// a drain deletes the ref before it removes the worktree.
+// a drain deletes the ref before it removes the worktree. Whoever looks
+// into an entry or changes it (a claim, a drain, doctor's and gc's checks)
+// holds the entry's lock meanwhile (entryLock).
 package pool
 
 import (
@@ -19,6 +21,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -64,10 +68,27 @@ func (p *Pool) LogPath() string { return p.StateDir("logs", "pool.log") }
 // fillLock is the flock that lets one filler run at a time.
 func (p *Pool) fillLock() string { return p.StateDir("pool.lock") }
 
-// entryLock is the flock a claim holds on the entry id from before its
-// transaction until the entry has left the pool folder: between the two
-// the entry has no ref, and doctor or gc would take it for an orphan.
+// entryLock is the flock on the entry id that whoever looks into an
+// entry or changes it holds: a claim from before its check until the
+// entry has left the pool folder (between its transaction and the move
+// the entry has no ref, and doctor or gc would take it for an orphan), a
+// drain while it removes it, doctor and gc while they check it. git
+// status, which each check runs, takes the entry's index lock for a
+// moment, and a claim's read-tree that met it there would fail.
 func (p *Pool) entryLock(id string) string { return p.StateDir("pool", id+".lock") }
+
+// holdEntry takes the entry lock of the entry id: false when another
+// process holds it (a claim, a drain or a check is at work on it).
+func (p *Pool) holdEntry(id string) (*lock.Lock, bool) {
+	l, ok, err := lock.TryAcquire(p.entryLock(id))
+	return l, err == nil && ok
+}
+
+// errEntryBusy is an entry left alone because another process holds its
+// lock.
+func errEntryBusy(path string) error {
+	return exitcode.RefusedAs(exitcode.KindBusy, "pool entry %s was left: a claim, a drain or a check is at work on it; try again once it is done", path)
+}
 
 // Entries reads every pool entry.
 func (p *Pool) Entries(ctx context.Context) ([]record.PoolItem, error) {

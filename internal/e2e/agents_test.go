@@ -97,8 +97,7 @@ func TestThirtyConcurrentRmLeaveNothing(t *testing.T) {
 func TestLockWaiterGivesUp(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "first") // makes .git/wt
-	holder := startIn(t, s.Repo, "flock", "-o", ".git/wt/lock", "sleep", "60")
-	waitFor(t, func() bool { return exec.Command("flock", "-n", s.Repo+"/.git/wt/lock", "true").Run() != nil })
+	holder := holdFlock(t, filepath.Join(s.Repo, ".git", "wt", "lock"))
 	s.Git(s.Repo, "config", "wt.lockTimeout", "300ms")
 	r := s.WT("new", "second")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "repository lock") || !strings.Contains(r.Stderr, "wt.lockTimeout") {

@@ -29,6 +29,19 @@ func startIn(t *testing.T, dir string, name string, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// holdFlock holds the flock on the file at path (made, with its folder,
+// if missing) from another process, as another git-wt would, until the
+// test ends or the returned process is killed.
+func holdFlock(t *testing.T, path string) *exec.Cmd {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	holder := startIn(t, filepath.Dir(path), "flock", "-o", path, "sleep", "60")
+	waitFor(t, func() bool { return exec.Command("flock", "-n", path, "true").Run() != nil })
+	return holder
+}
+
 // withPath returns a copy of the sandbox whose PATH starts with dir.
 func withPath(s *testutil.Sandbox, dir string) *testutil.Sandbox {
 	c := *s

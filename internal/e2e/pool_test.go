@@ -204,12 +204,7 @@ func TestAnEntryAnotherProcessHoldsIsLeftUntouched(t *testing.T) {
 	s := poolSandbox(t, "1")
 	s.MustWT("pool", "--fill")
 	_, entries := poolEntries(t, s)
-	lockFile := filepath.Join(s.Repo, ".git", "wt", "pool", filepath.Base(entries[0])+".lock")
-	if err := os.MkdirAll(filepath.Dir(lockFile), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	startIn(t, s.Repo, "flock", "-o", lockFile, "sleep", "60")
-	waitFor(t, func() bool { return exec.Command("flock", "-n", lockFile, "true").Run() != nil })
+	holdFlock(t, filepath.Join(s.Repo, ".git", "wt", "pool", filepath.Base(entries[0])+".lock"))
 	trace := filepath.Join(t.TempDir(), "trace2.json")
 	traced := *s
 	traced.Env = append(slices.Clip(s.Env), "GIT_TRACE2_EVENT="+trace)
@@ -242,9 +237,7 @@ func TestAClaimMovesItsEntryOnlyBetweenWorktreeAdds(t *testing.T) {
 	half := filepath.Join(s.Repo, ".git", "worktrees", "half")
 	s.Write(filepath.Join(half, "gitdir"), filepath.Join(s.Home, "half", ".git")+"\n")
 	s.Write(filepath.Join(half, "commondir"), "")
-	lockFile := filepath.Join(s.Repo, ".git", "wt", "lock")
-	holder := startIn(t, s.Repo, "flock", "-o", lockFile, "sleep", "60")
-	waitFor(t, func() bool { return exec.Command("flock", "-n", lockFile, "true").Run() != nil })
+	holder := holdFlock(t, filepath.Join(s.Repo, ".git", "wt", "lock"))
 	goOn()
 	waitFor(t, func() bool { return waitsForLock(cmd.Process.Pid) })
 	if err := os.RemoveAll(half); err != nil {

@@ -305,8 +305,7 @@ func TestConcurrentRmOfOneTaskAllSucceed(t *testing.T) {
 func TestRmThatTimesOutOnTheLockChangesNothing(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "T").Out()
-	holder := startIn(t, s.Repo, "flock", "-o", ".git/wt/lock", "sleep", "60")
-	waitFor(t, func() bool { return exec.Command("flock", "-n", s.Repo+"/.git/wt/lock", "true").Run() != nil })
+	holder := holdFlock(t, filepath.Join(s.Repo, ".git", "wt", "lock"))
 	s.Git(s.Repo, "config", "wt.lockTimeout", "300ms")
 	r := s.WT("rm", "T")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "nothing was changed") {

@@ -29,11 +29,11 @@ type Offer struct {
 	held *lock.Lock
 }
 
-// look is what a new found of an entry: whether it holds the entry's
-// lock (another new does not), and if so why the entry is unfit, "" when
-// it is fit.
+// look is what a new found of an entry: the entry's lock, nil when
+// another process holds it, and with the lock why the entry is unfit, ""
+// when it is fit.
 type look struct {
-	held bool
+	held *lock.Lock
 	why  string
 }
 
@@ -57,7 +57,7 @@ func (p *Pool) Offer(ctx context.Context, commit string) *Offer {
 	atCommitFirst(items, commit)
 	o := &Offer{p: p, items: items}
 	first := &items[0]
-	o.first = async.Start(func() (look, error) { return o.look(ctx, first), nil })
+	o.first = async.Start(func() (look, error) { return p.look(ctx, first), nil })
 	return o
 }
 
@@ -82,17 +82,12 @@ func (o *Offer) Next(ctx context.Context) *record.PoolItem {
 	for o != nil && len(o.items) > 0 {
 		it := &o.items[0]
 		o.items = o.items[1:]
-		var seen look
-		if o.first != nil {
-			seen, _ = o.first.Get()
-			o.first = nil
-		} else {
-			seen = o.look(ctx, it)
-		}
-		switch {
-		case !seen.held:
+		seen := o.lookAt(ctx, it)
+		if seen.held == nil {
 			continue // another new is claiming it
-		case seen.why == "":
+		}
+		o.held = seen.held
+		if seen.why == "" {
 			return it
 		}
 		o.Release()
@@ -103,27 +98,44 @@ func (o *Offer) Next(ctx context.Context) *record.PoolItem {
 	return nil
 }
 
-// look takes the entry lock of it (letting go of the last one's), then
-// checks the entry. The lock comes first: the new that holds it may be
-// moving the entry and bringing its files, and a git status run there
-// meanwhile would take the entry's index lock from under its read-tree.
-func (o *Offer) look(ctx context.Context, it *record.PoolItem) look {
+// lookAt is the look at it: for the first entry the one started with the
+// offer, else one made now, once the last entry's lock is let go.
+func (o *Offer) lookAt(ctx context.Context, it *record.PoolItem) look {
+	if first := o.first; first != nil {
+		o.first = nil
+		seen, _ := first.Get()
+		return seen
+	}
 	o.Release()
-	l, ok := o.p.holdEntry(it.ID)
+	return o.p.look(ctx, it)
+}
+
+// look takes the entry lock of it, then checks the entry. The lock comes
+// first: the new that holds it may be moving the entry and bringing its
+// files, and a git status run there meanwhile would take the entry's
+// index lock from under its read-tree.
+func (p *Pool) look(ctx context.Context, it *record.PoolItem) look {
+	l, ok := p.holdEntry(it.ID)
 	if !ok {
 		return look{}
 	}
-	o.held = l
-	return look{held: true, why: o.p.fit(ctx, it)}
+	return look{held: l, why: p.fit(ctx, it)}
 }
 
 // Release lets go of the entry lock of the entry handed out last: once it
-// left the pool folder, or was not taken.
+// left the pool folder, or was not taken. A look started with the offer
+// and never used is waited for, and its lock let go too.
 func (o *Offer) Release() {
-	if o != nil {
-		o.held.Release()
-		o.held = nil
+	if o == nil {
+		return
 	}
+	if first := o.first; first != nil {
+		o.first = nil
+		seen, _ := first.Get()
+		seen.held.Release()
+	}
+	o.held.Release()
+	o.held = nil
 }
 
 // Gone says whether another process took (or dropped) the entry since

@@ -28,6 +28,14 @@ const startSlack = 2 * time.Second
 // cannot be read as one that may; a process that is ending (a zombie, or
 // killed) as one that does not.
 func LockHolder(path string, seen fs.FileInfo, dirs ...string) Liveness {
+	return lockHolder(path, seen, false, dirs)
+}
+
+// lockHolder is LockHolder; ownWrite says the lock is of a file that only
+// this process writes now (a record ref it failed to write), so that no
+// git it started can have made the lock. Elsewhere one may have: doctor's
+// own git status may be about to rename the index.lock it judges.
+func lockHolder(path string, seen fs.FileInfo, ownWrite bool, dirs []string) Liveness {
 	if Sight() != nil {
 		return Unknown
 	}
@@ -52,9 +60,7 @@ func LockHolder(path string, seen fs.FileInfo, dirs ...string) Liveness {
 		if held, _ := sys.holds(pid, path); held {
 			return Alive
 		}
-		// A git this process started did not make the lock of a file it
-		// judges: it writes that file itself, never two at once.
-		if err != nil || st.name != "git" || st.ppid == self {
+		if err != nil || st.name != "git" || ownWrite && st.ppid == self {
 			continue
 		}
 		if cwd, _, err := sys.cwd(pid); err != nil || !withinAny(dirs, filepath.Clean(cwd)) {
@@ -98,6 +104,17 @@ var ErrLockHeld = errors.New("cannot tell whether a process holds it")
 // cannot make a new one while it exists, and the inode is compared before
 // it goes.
 func RemoveStaleLock(lock string, force bool, dirs ...string) error {
+	return removeStaleLock(lock, force, false, dirs)
+}
+
+// RemoveOwnStaleLock is RemoveStaleLock, without force, of the lock of a
+// file this process alone writes now (lockHolder's ownWrite): a write of
+// it just failed on the lock.
+func RemoveOwnStaleLock(lock string, dirs ...string) error {
+	return removeStaleLock(lock, false, true, dirs)
+}
+
+func removeStaleLock(lock string, force, ownWrite bool, dirs []string) error {
 	before, err := os.Lstat(lock)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -105,7 +122,7 @@ func RemoveStaleLock(lock string, force bool, dirs ...string) error {
 	if err != nil {
 		return err
 	}
-	switch LockHolder(lock, before, dirs...) {
+	switch lockHolder(lock, before, ownWrite, dirs) {
 	case Alive:
 		if !stillSame(lock, before) {
 			return nil // let go meanwhile: a retry may write

@@ -156,7 +156,7 @@ func (m *Manager) PastStaleLock(ref string, write func() error) error {
 		return err
 	}
 	lock := filepath.Join(m.Repo.CommonDir, filepath.FromSlash(ref)+".lock")
-	if proc.RemoveStaleLock(lock, false, m.RepoDirs()...) != nil {
+	if proc.RemoveOwnStaleLock(lock, m.RepoDirs()...) != nil {
 		return err
 	}
 	return write()

@@ -177,3 +177,27 @@ func TestRmReapNeverEndsItsCaller(t *testing.T) {
 		t.Fatal("rm --reap removed the worktree its caller works in")
 	}
 }
+
+// wt.symlink of a folder git does not ignore links nothing, and must not
+// hide that folder either: info/exclude is every worktree's, so a line for
+// it would make new files there invisible to commit and to rm's look for
+// unsaved work (SPEC §19: an exclude line only for a link it made).
+func TestSymlinkOfAFolderGitDoesNotIgnoreHidesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write("vendor/lib.go", "package lib\n")
+	s.Git(s.Repo, "add", "vendor")
+	s.Git(s.Repo, "commit", "-q", "-m", "vendor")
+	s.Git(s.Repo, "config", "wt.symlink", "vendor")
+	r := s.MustWT("new", "T")
+	if !strings.Contains(r.Stderr, "not linked") {
+		t.Fatalf("new did not say vendor was not linked: %s", r)
+	}
+	path := r.Out()
+	s.Write(filepath.Join(path, "vendor", "new.go"), "package lib\n")
+	if st := s.Git(path, "status", "--porcelain"); !strings.Contains(st, "vendor/new.go") {
+		t.Fatalf("a new file in vendor/ is hidden from git status: %q", st)
+	}
+	if r := s.WT("rm", "T"); r.Code != 3 || !testutil.Exists(filepath.Join(path, "vendor", "new.go")) {
+		t.Fatalf("rm of a task with a new file in vendor/: %s", r)
+	}
+}

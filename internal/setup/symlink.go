@@ -25,23 +25,18 @@ func (m *Handler) linkDirs(ctx context.Context, dir string, log io.Writer) error
 	if len(links) == 0 {
 		return m.Place.ExcludeSymlinks(ctx, nil)
 	}
-	ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, links)
+	linkable, err := m.linkable(ctx, links, log)
 	if err != nil {
 		return err
 	}
-	if err := m.Place.ExcludeSymlinks(ctx, links); err != nil {
+	// info/exclude is every worktree's, the main one's too: a line for a
+	// folder git does not ignore would hide new files there from commit
+	// and from rm's look for unsaved work, so only links made get one.
+	if err := m.Place.ExcludeSymlinks(ctx, linkable); err != nil {
 		return err
 	}
-	for _, rel := range links {
+	for _, rel := range linkable {
 		from, to := filepath.Join(m.Repo.MainDir, rel), filepath.Join(dir, rel)
-		if st, err := os.Stat(from); err != nil || !st.IsDir() {
-			fmt.Fprintf(log, "git-wt: wt.symlink %s: %s is no folder, nothing linked\n", rel, from)
-			continue
-		}
-		if !ignored[rel] {
-			m.Warn("wt.symlink %s: git does not ignore %s in the main worktree, so it was not linked (add it to .gitignore)", rel, from)
-			continue
-		}
 		if _, err := os.Lstat(to); err == nil {
 			continue // there already (made by the checkout, or an earlier setup)
 		}
@@ -54,4 +49,27 @@ func (m *Handler) linkDirs(ctx context.Context, dir string, log io.Writer) error
 		fmt.Fprintf(log, "git-wt: linked %s to %s\n", to, from)
 	}
 	return nil
+}
+
+// linkable keeps the wt.symlink folders that can be linked: folders of
+// the main worktree that git ignores there; it says why each other is not.
+func (m *Handler) linkable(ctx context.Context, links []string, log io.Writer) ([]string, error) {
+	ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, links)
+	if err != nil {
+		return nil, err
+	}
+	var keep []string
+	for _, rel := range links {
+		from := filepath.Join(m.Repo.MainDir, rel)
+		if st, err := os.Stat(from); err != nil || !st.IsDir() {
+			fmt.Fprintf(log, "git-wt: wt.symlink %s: %s is no folder, nothing linked\n", rel, from)
+			continue
+		}
+		if !ignored[rel] {
+			m.Warn("wt.symlink %s: git does not ignore %s in the main worktree, so it was not linked (add it to .gitignore)", rel, from)
+			continue
+		}
+		keep = append(keep, rel)
+	}
+	return keep, nil
 }

@@ -191,3 +191,19 @@ func TestEachTaskHasItsOwnComposeProject(t *testing.T) {
 		t.Errorf("wt.composeProject false, yet:\n%s", env)
 	}
 }
+
+// Compose's containers are the machine's: one task of two clones of a
+// repository (a copy made to try something) must not share them (SPEC
+// §19: the name carries a hash of the common dir).
+func TestOneTaskOfTwoClonesHasTwoComposeProjects(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	other := filepath.Join(t.TempDir(), "repo")
+	s.Git(s.Repo, "clone", "-q", s.Repo, other)
+	project := func(dir string) string {
+		s.WTIn(dir, "new", "-q", "T")
+		return s.WTIn(dir, "exec", "T", "--", "sh", "-c", `printf %s "$COMPOSE_PROJECT_NAME"`).Out()
+	}
+	if a, b := project(s.Repo), project(other); a == "" || a == b {
+		t.Fatalf("task T of two clones: COMPOSE_PROJECT_NAME %q and %q", a, b)
+	}
+}

@@ -24,22 +24,22 @@ func (m *Manager) OwnEnv(rec *record.Record) []string {
 		"WT_BASE=" + rec.Base,
 	}
 	if m.Settings == nil || m.Settings.ComposeProject {
-		env = append(env, "COMPOSE_PROJECT_NAME="+ComposeProject(filepath.Base(m.Repo.MainDir), rec.Slug))
+		env = append(env, "COMPOSE_PROJECT_NAME="+ComposeProject(m.Repo.CommonDir, filepath.Base(m.Repo.MainDir), rec.Slug))
 	}
 	return append(env, PortEnv(rec)...)
 }
 
-// ComposeProject is a task's Docker Compose project name (SPEC §17):
-// <repo>-<slug> reduced to what Compose allows — lower case letters,
-// digits, _ and -, starting with a letter or digit. Any other character
-// becomes -; when that changed anything (a slug with upper case, a dot or
-// a non-ASCII letter), 8 hex digits of the slug's SHA-256 follow, so that
-// two slugs that reduce alike (Foo and foo, a.b and a-b) still get two
-// projects.
-func ComposeProject(repo, slug string) string {
-	want := repo + "-" + slug
+// ComposeProject is a task's Docker Compose project name (SPEC §17,
+// §19): <repo>-<slug> reduced to what Compose allows — lower case
+// letters, digits, _ and -, starting with a letter or digit, any other
+// character made - — then 8 hex digits of the SHA-256 of the repository's
+// common dir and the slug. The common dir makes one task of two clones
+// two projects (Compose's containers are the machine's, not a clone's);
+// the slug keeps two slugs that reduce alike (Foo and foo, a.b and a-b)
+// apart.
+func ComposeProject(commonDir, repo, slug string) string {
 	var b strings.Builder
-	for _, r := range want {
+	for _, r := range repo + "-" + slug {
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
 			b.WriteRune(r)
@@ -49,13 +49,9 @@ func ComposeProject(repo, slug string) string {
 			b.WriteByte('-')
 		}
 	}
-	name := strings.TrimLeft(b.String(), "_-")
-	if name != want {
-		sum := sha256.Sum256([]byte(slug))
-		name = strings.TrimRight(name, "_-") + "-" + hex.EncodeToString(sum[:4])
-		name = strings.TrimLeft(name, "_-")
-	}
-	return name
+	sum := sha256.Sum256([]byte(commonDir + "\x00" + slug))
+	name := strings.TrimRight(b.String(), "_-") + "-" + hex.EncodeToString(sum[:4])
+	return strings.TrimLeft(name, "_-")
 }
 
 // RequireWorktree fails (exit 1) when the task's worktree folder is gone.

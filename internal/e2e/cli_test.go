@@ -206,3 +206,33 @@ func TestHelpOfSwitchesHasNoFalseDefault(t *testing.T) {
 		}
 	}
 }
+
+// k1LoW's git-wt is run by the same git wt command and keeps the same
+// wt.* keys (SPEC §19): its {gitroot} base dir is the repository's name,
+// its delete hook runs before rm, and a key git-wt does not read is named
+// once, with git-wt's equivalent, never a folder named {gitroot}.
+func TestTheSettingsOfK1LoWsGitWtMeanWhatTheySay(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.basedir", "../{gitroot}-wt")
+	s.Git(s.Repo, "config", "wt.copyignored", "true")
+	hooked := filepath.Join(s.Home, "deletehook-ran")
+	s.Git(s.Repo, "config", "wt.deletehook", "touch "+hooked)
+	r := s.MustWT("new", "T")
+	want := filepath.Join(filepath.Dir(s.Repo), filepath.Base(s.Repo)+"-wt", "T")
+	if r.Out() != want {
+		t.Fatalf("new with wt.basedir ../{gitroot}-wt made %s, want %s", r.Out(), want)
+	}
+	if matches, _ := filepath.Glob(filepath.Join(filepath.Dir(s.Repo), "*gitroot*")); len(matches) > 0 {
+		t.Fatalf("a folder named after the template: %v", matches)
+	}
+	if !strings.Contains(r.Stderr, "wt.copyignored") || !strings.Contains(r.Stderr, "wt.copy") {
+		t.Fatalf("new did not name wt.copyignored and its equivalent:\n%s", r.Stderr)
+	}
+	if r := s.MustWT("new", "U"); strings.Contains(r.Stderr, "wt.copyignored") {
+		t.Fatalf("the second new named wt.copyignored again:\n%s", r.Stderr)
+	}
+	s.MustWT("rm", "T")
+	if !testutil.Exists(hooked) {
+		t.Fatal("rm did not run wt.deletehook")
+	}
+}

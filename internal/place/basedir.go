@@ -43,6 +43,7 @@ func (r *Rules) PlaceNew(ctx context.Context, base string) (string, error) {
 	for _, w := range r.Settings.Warnings {
 		r.Warn("%s", w)
 	}
+	r.tellForeignOnce()
 	if err := r.excludeBaseDir(ctx, dir); err != nil {
 		return "", err
 	}

@@ -279,11 +279,12 @@ func (s *Settings) resolve(mainDir string) error {
 	return err
 }
 
-// baseDir is wt.baseDir made absolute: "~" is the home directory, a
-// relative path is relative to the main worktree, and the default is
+// baseDir is wt.baseDir made absolute: "~" is the home directory,
+// {gitroot} the main worktree's folder name (k1LoW's git-wt), a relative
+// path is relative to the main worktree, and the default is
 // "<repo>-worktrees" beside the main worktree.
 func (s *Settings) baseDir(mainDir string) string {
-	dir := s.str("wt.baseDir", "")
+	dir := expandGitroot(s.str("wt.baseDir", ""), mainDir)
 	if dir == "" {
 		return DefaultBaseDir(mainDir)
 	}
@@ -445,7 +446,11 @@ func (s *Settings) WantsSubmodules() bool {
 // PreRemoveCommands are InitCommands for wt.preRemove, run in a worktree
 // before it is removed.
 func (s *Settings) PreRemoveCommands() (run, untrusted []string) {
-	return s.commands(s.All("wt.preRemove"))
+	values := s.All("wt.preRemove")
+	if len(values) == 0 {
+		values = s.All("wt.deleteHook") // k1LoW's git-wt
+	}
+	return s.commands(values)
 }
 
 // SymlinkDirs are the directories of wt.symlink that each new task links

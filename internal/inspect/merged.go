@@ -135,22 +135,57 @@ func (m *Inspector) notAncestors(ctx context.Context, checks []*mergeCheck, merg
 }
 
 // changedOnBase keeps the tasks whose every changed path (since base_sha)
-// the base has changed too.
+// the base has changed too: changed to another blob, a mode-only change
+// being no change. One diff-tree answers for all tasks: a line per task
+// (its change since base_sha) and a line per distinct (base tip,
+// base_sha) pair (the base's change since the task forked), so the cost
+// grows with what the tasks and the base changed, never with their
+// product; a task is ruled out at its first path the base left alone.
 func (m *Inspector) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]*mergeCheck, error) {
-	pairs := make([][2]string, len(checks))
-	for i, c := range checks {
-		pairs[i] = [2]string{c.tip, c.rec.BaseSHA}
+	pairs := make([][2]string, 0, 2*len(checks))
+	for _, c := range checks {
+		pairs = append(pairs, [2]string{c.tip, c.rec.BaseSHA})
+	}
+	baseSection := map[[2]string]int{}
+	for _, c := range checks {
+		pair := [2]string{c.base, c.rec.BaseSHA}
+		if _, ok := baseSection[pair]; !ok {
+			baseSection[pair] = len(pairs)
+			pairs = append(pairs, pair)
+		}
 	}
 	out, err := m.Git.History().DiffTrees(ctx, m.Repo.MainDir, pairs)
 	if err != nil {
 		return nil, err
 	}
-	type change struct {
-		check  int
-		before string // the blob at base_sha; all zeros when the branch added the path
+	sections := diffSections(out, len(pairs))
+	baseChanged := make(map[int]map[string]bool, len(baseSection))
+	for _, i := range baseSection {
+		changed := make(map[string]bool, len(sections[i]))
+		for _, ch := range sections[i] {
+			if ch.before != ch.after {
+				changed[ch.path] = true
+			}
+		}
+		baseChanged[i] = changed
 	}
-	var changes []change
-	var names []string
+	var keep []*mergeCheck
+	for i, c := range checks {
+		if everyPathChanged(sections[i], baseChanged[baseSection[[2]string{c.base, c.rec.BaseSHA}]]) {
+			keep = append(keep, c)
+		}
+	}
+	return keep, nil
+}
+
+// pathChange is one path of a diff-tree section: its blob before and after
+// (all zeros where there is none).
+type pathChange struct{ path, before, after string }
+
+// diffSections splits the output of DiffTrees (-r -z, --always) into its n
+// sections, one per input line, each the paths that line's diff changed.
+func diffSections(out []byte, n int) [][]pathChange {
+	sections := make([][]pathChange, n)
 	section := -1
 	fields := strings.Split(string(out), "\x00")
 	for i := 0; i < len(fields); i++ {
@@ -159,33 +194,25 @@ func (m *Inspector) changedOnBase(ctx context.Context, checks []*mergeCheck) ([]
 		case f == "":
 		case !strings.HasPrefix(f, ":"):
 			section++ // a commit header
-		case i+1 < len(fields) && section >= 0 && section < len(checks):
+		case i+1 < len(fields) && section >= 0 && section < n:
 			i++ // the path follows its status
-			meta := strings.Fields(f)
-			if len(meta) < 4 || strings.ContainsRune(fields[i], '\n') {
-				continue // cannot ask cat-file about it: count it as changed
+			if meta := strings.Fields(f); len(meta) >= 4 {
+				sections[section] = append(sections[section], pathChange{fields[i], meta[2], meta[3]})
 			}
-			changes = append(changes, change{section, meta[2]})
-			names = append(names, checks[section].base+":"+fields[i])
 		}
 	}
-	now, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, names...)
-	if err != nil {
-		return nil, err
-	}
-	untouched := map[int]bool{}
-	for i, ch := range changes {
-		if now[i] == ch.before || now[i] == "" && strings.Trim(ch.before, "0") == "" {
-			untouched[ch.check] = true
+	return sections
+}
+
+// everyPathChanged reports whether the base changed each path of a
+// task's change; it stops at the first the base left alone.
+func everyPathChanged(task []pathChange, base map[string]bool) bool {
+	for _, ch := range task {
+		if !base[ch.path] {
+			return false
 		}
 	}
-	var keep []*mergeCheck
-	for i, c := range checks {
-		if !untouched[i] {
-			keep = append(keep, c)
-		}
-	}
-	return keep, nil
+	return true
 }
 
 // mergeTreeUnchanged marks the tasks whose merge into their base would

@@ -72,8 +72,8 @@ func TestABranchThatChangedAPathTheBaseLeftAloneIsNotMerged(t *testing.T) {
 	expectTips(f, tipSHA)
 	f.Expect("for-each-ref", "--format=%(refname)", "--merged="+mainSHA, "refs/heads/wt/T") // not an ancestor
 	f.Expect("diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames").
-		Out(tipSHA + " " + baseSHA + "\x00:100644 100644 " + blobOld + " " + blobNew + " M\x00a.txt\x00")
-	f.Expect("cat-file", "--batch-check=%(objectname)").Out(blobOld + "\n") // the base still has the old a.txt
+		Out(tipSHA + " " + baseSHA + "\x00:100644 100644 " + blobOld + " " + blobNew + " M\x00a.txt\x00" +
+			mainSHA + " " + baseSHA + "\x00:100644 100644 " + blobOld + " " + blobNew + " M\x00b.txt\x00") // the base left a.txt alone
 	merged, err := inspectorOn(f).Merged(context.Background(), taskOn("refs/heads/main"))
 	if err != nil || merged {
 		t.Fatalf("Merged = %v, %v; want false", merged, err)

@@ -37,12 +37,18 @@ var gitLocks = []struct {
 // translated); it deletes the file when it is done.
 const initializingReason = "initializing"
 
-// GitLeftovers finds what killed gits left in the tasks' worktrees.
+// GitLeftovers finds what killed gits left in the tasks' worktrees, and
+// the index.lock of every other linked worktree (a pool entry's, another
+// tool's): git refuses to work there too until it goes.
 func (m *Sweeper) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*task.Problem {
 	var problems []*task.Problem
+	tasks := map[string]bool{}
 	for i := range entries {
 		e := &entries[i]
 		rec := e.Record
+		if rec != nil {
+			tasks[filepath.Clean(rec.Path)] = true
+		}
 		if rec == nil || midOperation(rec) {
 			continue
 		}
@@ -68,7 +74,28 @@ func (m *Sweeper) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*ta
 				}})
 		}
 	}
+	for i, wt := range wts {
+		if i == 0 || wt.Bare || tasks[filepath.Clean(wt.Path)] {
+			continue // the main worktree's locks are the common dir's (StaleRefLocks)
+		}
+		problems = append(problems, otherIndexLock(wt.Path)...)
+	}
 	return problems
+}
+
+// otherIndexLock reports the stale index.lock of a linked worktree that is
+// no task's.
+func otherIndexLock(dir string) []*task.Problem {
+	lock, holder := judgeLock(dir, "index.lock")
+	if holder == proc.Alive {
+		return nil
+	}
+	return []*task.Problem{{Kind: StaleIndexLock, Path: lock, Age: -1,
+		Detail: lockDetail(holder, "its index.lock: git refuses to work in "+dir+" until it is gone"),
+		Fix:    "delete the lock file",
+		FixWith: func(_ context.Context, force bool) error {
+			return removeStaleLock(dir, "index.lock", force)
+		}}}
 }
 
 // midOperation says whether a live process drives the task's state: what

@@ -1,0 +1,43 @@
+// These tests protect the claims' leases, heartbeats and gc as SPEC §19
+// revises section 18: a machine's own heartbeat is no takeover, gc judges
+// a claim by the branch tip the claim records, and a heartbeat is sent
+// whatever the task id and the stamp of the last one.
+package e2e
+
+import (
+	"testing"
+	"time"
+)
+
+// claimOID is the claim commit of slug on the bare repository.
+func (f *fleet) claimOID(slug string) string {
+	return f.s.Git(f.bare, "rev-parse", "refs/git-wt/claims/"+slug)
+}
+
+// A push reads the claim, then sends the branch with a lease on what it
+// read; the task's own heartbeat (started by the commit just before) may
+// land in between. That is this machine's claim still: the push retries
+// on the new value instead of failing.
+func TestClaimPushAfterItsOwnHeartbeatLanded(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	path := a.MustWT("new", "T", "--no-init").Out()
+	work := commitFile(a.Sandbox, path, "w.txt", "work", "work")
+	push, _, stderr, goOn := paused(t, a.Sandbox, a.Repo, "claim:leased", "push", "T")
+	// In the next second, so that the heartbeat is not the very commit
+	// push made (claim commits carry their time to the second).
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+	a.MustWT("claim", "T", "--refresh") // the heartbeat lands first
+	beat := f.claimOID("T")
+	goOn()
+	if code := exitCode(push); code != 0 {
+		t.Fatalf("push after the task's own heartbeat: exit %d\n%s", code, stderr)
+	}
+	if got := a.Git(f.bare, "rev-parse", "refs/heads/wt/T"); got != work {
+		t.Fatalf("the branch on the remote is %s, want %s", got, work)
+	}
+	if c := f.claimOn("T"); c["machine"] != a.id() || a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T^") != beat {
+		t.Fatalf("push's refresh is not a child of the heartbeat that landed first: %v", c)
+	}
+}

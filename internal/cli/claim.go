@@ -215,8 +215,9 @@ func heartbeat(m *task.Manager, rec *record.Record) {
 	if err != nil {
 		return
 	}
-	// A heartbeat that cannot start waits for the next command.
-	child.Cmd{Path: exe, Args: []string{"claim", rec.Task, "--refresh", "--quiet"}, Dir: m.Repo.MainDir}.Detach()
+	// A heartbeat that cannot start waits for the next command. The task
+	// id goes after "--": one starting with "-" is no option.
+	child.Cmd{Path: exe, Args: []string{"claim", "--refresh", "--quiet", "--", rec.Task}, Dir: m.Repo.MainDir}.Detach()
 }
 
 func claimCommand(e *env) *cli.Command {

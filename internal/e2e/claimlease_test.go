@@ -5,6 +5,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -12,6 +13,19 @@ import (
 // claimOID is the claim commit of slug on the bare repository.
 func (f *fleet) claimOID(slug string) string {
 	return f.s.Git(f.bare, "rev-parse", "refs/git-wt/claims/"+slug)
+}
+
+// waitForHeartbeat waits for slug's claim to move from before, as a
+// detached heartbeat moves it, failing the test after 20 seconds.
+func (f *fleet) waitForHeartbeat(slug, before, what string) {
+	f.s.T.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for f.claimOID(slug) == before {
+		if time.Now().After(deadline) {
+			f.s.T.Fatalf("%s sent no heartbeat", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // A push reads the claim, then sends the branch with a lease on what it
@@ -39,5 +53,21 @@ func TestClaimPushAfterItsOwnHeartbeatLanded(t *testing.T) {
 	}
 	if c := f.claimOn("T"); c["machine"] != a.id() || a.Git(f.bare, "rev-parse", "refs/git-wt/claims/T^") != beat {
 		t.Fatalf("push's refresh is not a child of the heartbeat that landed first: %v", c)
+	}
+}
+
+// The detached heartbeat is git wt itself, given the task id: an id that
+// starts with "-" must reach it as the task, not as an option.
+func TestClaimHeartbeatForATaskIDStartingWithADash(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL(), "wt.claimHeartbeat", "0")
+	path := a.MustWT("new", "--no-init", "--", "-T").Out()
+	before := f.claimOID("T")
+	a.Write(filepath.Join(path, "w.txt"), "work")
+	a.MustWT("commit", "-m", "work", "--", "-T")
+	f.waitForHeartbeat("T", before, "a commit in task -T")
+	if c := f.claimOn("T"); c["task"] != "-T" || c["machine"] != a.id() {
+		t.Fatalf("the heartbeat of -T: %v", c)
 	}
 }

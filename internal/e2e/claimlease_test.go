@@ -5,6 +5,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -70,4 +71,23 @@ func TestClaimHeartbeatForATaskIDStartingWithADash(t *testing.T) {
 	if c := f.claimOn("T"); c["task"] != "-T" || c["machine"] != a.id() {
 		t.Fatalf("the heartbeat of -T: %v", c)
 	}
+}
+
+// A heartbeat stamp in the future (a clock set back, a stamp copied from
+// another machine) makes the heartbeat due now, not in a day.
+func TestClaimHeartbeatStampInTheFutureIsDue(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL(), "wt.claimHeartbeat", "1h")
+	path := a.MustWT("new", "T", "--no-init").Out()
+	stamp := filepath.Join(a.Repo, ".git", "wt", "claims-beat", "T")
+	a.Write(stamp, "")
+	tomorrow := time.Now().Add(24 * time.Hour)
+	if err := os.Chtimes(stamp, tomorrow, tomorrow); err != nil {
+		t.Fatal(err)
+	}
+	before := f.claimOID("T")
+	a.Write(filepath.Join(path, "w.txt"), "work")
+	a.MustWT("commit", "T", "-m", "work")
+	f.waitForHeartbeat("T", before, "a commit after a stamp in the future")
 }

@@ -7,6 +7,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,4 +91,24 @@ func TestClaimHeartbeatStampInTheFutureIsDue(t *testing.T) {
 	a.Write(filepath.Join(path, "w.txt"), "work")
 	a.MustWT("commit", "T", "-m", "work")
 	f.waitForHeartbeat("T", before, "a commit after a stamp in the future")
+}
+
+// A remote that cannot be reached: the message keeps git's fatal lines,
+// which say why, not only git's last line ("and the repository exists.").
+func TestClaimUnreachableRemoteKeepsGitsReason(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	if err := os.Rename(f.bare, f.bare+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"new", "T", "--no-init"}, {"list", "--remote"}} {
+		r := a.WT(args...)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "does not appear to be a git repository") || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+			t.Errorf("git wt %s with the remote gone: one line with git's reason wanted: %s", strings.Join(args, " "), r)
+		}
+	}
+	if a.hasTask("T") {
+		t.Fatal("new made the task with the remote gone")
+	}
 }

@@ -338,5 +338,16 @@ func (r *Remote) Remote() string { return r.Name }
 // PushBranch pushes the task's branch ref and the refresh of its claim in
 // one atomic push (workflow.ClaimPush).
 func (r *Remote) PushBranch(ctx context.Context, rec *record.Record, ref string) error {
-	return r.Refresh(ctx, Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch}, git.RefPush{Src: ref, Dst: ref})
+	return r.Refresh(ctx, Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch, Tip: r.Tip(ctx, rec)}, git.RefPush{Src: ref, Dst: ref})
+}
+
+// Tip is the tip of rec's branch here, for a refresh to record: "" when
+// the branch has no commit of its own (it is at its base, which would
+// count as merged once the default branch moves on) or cannot be read.
+func (r *Remote) Tip(ctx context.Context, rec *record.Record) string {
+	tip, _, err := r.Git.History().ResolveCommit(ctx, r.Dir, task.BranchRef(rec.Branch))
+	if err != nil || tip == rec.BaseSHA {
+		return ""
+	}
+	return tip
 }

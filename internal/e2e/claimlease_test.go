@@ -58,6 +58,33 @@ func TestClaimPushAfterItsOwnHeartbeatLanded(t *testing.T) {
 	}
 }
 
+// gc on machine b releases another machine's claim only when the branch
+// tip that claim records is merged: b's own remote-tracking ref of the
+// same name, left by an earlier task T that was merged, says nothing of
+// the T that machine c holds now.
+func TestGCKeepsAClaimWhoseEarlierNamesakeIsMerged(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL(), "wt.claimTTL", "1s")
+	c := f.machine("c", f.fileURL())
+	a.pushWork("T")
+	// The first T is merged on the forge; b fetches it all.
+	b.Git(b.Repo, "fetch", "-q", "origin")
+	b.Git(b.Repo, "merge", "-q", "--no-ff", "-m", "merge T", "origin/wt/T")
+	b.Git(b.Repo, "push", "-q", "origin", "main")
+	b.Git(b.Repo, "fetch", "-q", "origin")
+	a.MustWT("rm", "--force", "T")
+	// A new task T, on c, with no work yet.
+	c.MustWT("new", "T", "--no-init")
+	b.MustWT("list", "--remote")        // b's first sighting of c's claim
+	time.Sleep(1100 * time.Millisecond) // wt.claimTTL, by b's clock
+	r := b.MustWT("gc")
+	if cl := f.claimOn("T"); cl == nil || cl["machine"] != c.id() {
+		t.Fatalf("gc released c's claim of T for an earlier T's merged branch: %v\n%s", cl, r)
+	}
+}
+
 // The detached heartbeat is git wt itself, given the task id: an id that
 // starts with "-" must reach it as the task, not as an option.
 func TestClaimHeartbeatForATaskIDStartingWithADash(t *testing.T) {

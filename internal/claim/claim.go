@@ -27,6 +27,10 @@ type Claim struct {
 	Host        string    `json:"host"`
 	CreatedAt   time.Time `json:"created_at"`
 	HeartbeatAt time.Time `json:"heartbeat_at"`
+	// Tip is the task branch's tip at the last refresh, when the branch
+	// had commits of its own: what gc asks is merged, as a ref of the
+	// branch's name elsewhere may be an earlier task's.
+	Tip string `json:"tip,omitempty"`
 	// Released: a release under refs/heads/, where the ref cannot be
 	// deleted; the task is free, taken by a lease on this commit.
 	Released bool `json:"released,omitempty"`

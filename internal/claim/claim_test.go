@@ -92,6 +92,28 @@ func TestBeatsAreDueOncePerInterval(t *testing.T) {
 	}
 }
 
+func TestHeartbeatDueness(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, c := range []struct {
+		name  string
+		last  time.Time
+		every time.Duration
+		want  bool
+	}{
+		{"sent just now", now, time.Minute, false},
+		{"sent within the interval", now.Add(-59 * time.Second), time.Minute, false},
+		{"sent an interval ago", now.Add(-time.Minute), time.Minute, true},
+		{"sent long ago", now.Add(-time.Hour), time.Minute, true},
+		{"every command, wt.claimHeartbeat 0", now, 0, true},
+		{"stamped a second in the future", now.Add(time.Second), time.Minute, true},
+		{"stamped a day in the future", now.Add(24 * time.Hour), time.Hour, true},
+	} {
+		if got := due(c.last, c.every, now); got != c.want {
+			t.Errorf("%s: due = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 func TestHostPart(t *testing.T) {
 	for in, want := range map[string]string{"build-box.example.com": "build-box", "": "machine", "ünï": "n", "a_b": "ab"} {
 		if got := hostPart(in); got != want {

@@ -119,7 +119,7 @@ type Beats struct{ Dir string }
 // start one heartbeat, not one each.
 func (b Beats) Due(slug string, every time.Duration, now time.Time) bool {
 	path := filepath.Join(b.Dir, slug)
-	if fi, err := os.Stat(path); err == nil && now.Sub(fi.ModTime()) < every {
+	if fi, err := os.Stat(path); err == nil && !due(fi.ModTime(), every, now) {
 		return false
 	}
 	if err := writeReplacing(path, ""); err != nil {
@@ -127,6 +127,14 @@ func (b Beats) Due(slug string, every time.Duration, now time.Time) bool {
 	}
 	_ = os.Chtimes(path, now, now)
 	return true
+}
+
+// due reports whether a heartbeat last sent at last is due again: every
+// has passed since, or last is in the future (a clock set back, a stamp
+// copied from elsewhere), which would otherwise hold heartbeats off until
+// that time comes.
+func due(last time.Time, every time.Duration, now time.Time) bool {
+	return last.After(now) || now.Sub(last) >= every
 }
 
 // writeTemp writes content to a new file of a unique name beside path.

@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Remote is the claims of one repository on one remote, as this machine
@@ -217,30 +218,44 @@ func (r *Remote) Claimed(h *Held, took string) error {
 // Refresh moves this machine's claim of slug to a new heartbeat, by a
 // lease on what the remote holds; with also, in the same atomic push
 // (git wt push: the task's branch goes only while the claim is ours).
+// A lease that fails because this machine's own heartbeat landed between
+// the read and the push is no takeover: the push is tried again on the
+// claim as it is now.
 func (r *Remote) Refresh(ctx context.Context, c Claim, also ...git.RefPush) error {
 	cur, err := r.Read(ctx, c.Slug)
-	if err != nil {
-		return err
+	for attempt := 1; ; attempt++ {
+		if err != nil {
+			return err
+		}
+		if cur != nil && !cur.Released && cur.Machine != r.Machine {
+			return r.Claimed(cur, "your work is kept here; nothing was pushed")
+		}
+		var push git.RefPush
+		if push, err = r.next(ctx, cur, c); err != nil {
+			return err
+		}
+		task.Checkpoint(ctx, "claim:leased")
+		perr := r.Git.PushRefs(ctx, r.Dir, r.Name, append(slices.Clone(also), push), len(also) > 0)
+		if perr == nil {
+			return nil
+		}
+		leased := oid(cur)
+		if cur, err = r.Read(ctx, c.Slug); err == nil && (oid(cur) == leased || attempt == 3) {
+			// Unmoved, the claim did not refuse the push: the branch did,
+			// or the host. (Or it keeps moving: enough tries.)
+			return exitcode.Failedf("cannot push to %s: %v", r.Name, perr)
+		}
+		// Moved: by this machine's own heartbeat, tried again on the new
+		// value, or by another machine, said above.
 	}
-	if cur != nil && !cur.Released && cur.Machine != r.Machine {
-		return r.Claimed(cur, "your work is kept here; nothing was pushed")
+}
+
+// oid is the claim commit of h, "" for no claim.
+func oid(h *Held) string {
+	if h == nil {
+		return ""
 	}
-	push, err := r.next(ctx, cur, c)
-	if err != nil {
-		return err
-	}
-	perr := r.Git.PushRefs(ctx, r.Dir, r.Name, append(slices.Clone(also), push), len(also) > 0)
-	if perr == nil {
-		return nil
-	}
-	now, err := r.Read(ctx, c.Slug)
-	if err != nil {
-		return err
-	}
-	if now != nil && !now.Released && now.Machine != r.Machine {
-		return r.Claimed(now, "your work is kept here; nothing was pushed")
-	}
-	return exitcode.Failedf("cannot push to %s: %v", r.Name, perr)
+	return h.OID
 }
 
 // Release gives up this machine's claim of slug: a deletion with a lease,
@@ -323,5 +338,16 @@ func (r *Remote) Remote() string { return r.Name }
 // PushBranch pushes the task's branch ref and the refresh of its claim in
 // one atomic push (workflow.ClaimPush).
 func (r *Remote) PushBranch(ctx context.Context, rec *record.Record, ref string) error {
-	return r.Refresh(ctx, Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch}, git.RefPush{Src: ref, Dst: ref})
+	return r.Refresh(ctx, Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch, Tip: r.Tip(ctx, rec)}, git.RefPush{Src: ref, Dst: ref})
+}
+
+// Tip is the tip of rec's branch here, for a refresh to record: "" when
+// the branch has no commit of its own (it is at its base, which would
+// count as merged once the default branch moves on) or cannot be read.
+func (r *Remote) Tip(ctx context.Context, rec *record.Record) string {
+	tip, _, err := r.Git.History().ResolveCommit(ctx, r.Dir, task.BranchRef(rec.Branch))
+	if err != nil || tip == rec.BaseSHA {
+		return ""
+	}
+	return tip
 }

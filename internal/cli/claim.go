@@ -107,11 +107,9 @@ func releaseClaimOf(m *task.Manager) func(context.Context, *removal.Removal) {
 	}
 }
 
-// releaseOrphanClaims is gc's part in claims: this machine's claims whose
-// task is gone here (removed while the remote was down, say) are
-// released. Only those last refreshed longer than wt.orphanGrace ago, by
-// this machine's own clock, which wrote them: a new that has claimed
-// but not yet made its record is left alone.
+// releaseOrphanClaims is gc's part in claims: the claims that
+// claim.GCView.Release says go (this machine's, of tasks gone here;
+// any whose recorded branch tip is merged and that went stale).
 func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun bool) {
 	r, err := claims(m, "")
 	if r == nil || err != nil {
@@ -122,17 +120,12 @@ func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun b
 		e.warnf("claims not checked: %v", err)
 		return
 	}
+	view := claim.GCView{Remote: r.Name, Machine: r.Machine, Now: r.Now(), Grace: m.Settings.OrphanGrace,
+		TaskHere: func(task string) bool { return localRecord(ctx, m, task) != nil },
+		Merged:   func(commit string) bool { return mergedOnRemote(ctx, m, r.Name, commit) },
+		Stale:    func(h *claim.Held) bool { stale, _ := r.Stale(h); return stale }}
 	for _, h := range held {
-		why := ""
-		switch {
-		case h.Released:
-		case h.Machine == r.Machine && r.Now().Sub(h.HeartbeatAt) >= m.Settings.OrphanGrace && localRecord(ctx, m, h.Task) == nil:
-			why = "the task is gone here"
-		case mergedOnRemote(ctx, m, r.Name, h.Branch):
-			if stale, _ := r.Stale(h); stale {
-				why = "its branch is merged into " + r.Name + "'s default branch and nobody refreshed the claim for wt.claimTTL"
-			}
-		}
+		why := view.Release(h)
 		if why == "" {
 			continue
 		}
@@ -148,22 +141,18 @@ func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun b
 	}
 }
 
-// mergedOnRemote says whether branch, as this clone last fetched it from
-// remote, is merged into the remote's default branch: its tip is in that
-// branch's history and is not its tip (a branch just made from it, with
-// no commit yet, is no finished work; one merged by fast-forward counts
-// once the default branch moved on).
-func mergedOnRemote(ctx context.Context, m *task.Manager, remote, branch string) bool {
+// mergedOnRemote says whether commit (a claim's recorded branch tip) is
+// merged into remote's default branch as this clone last fetched it: in
+// that branch's history and not its tip (a branch merged by fast-forward
+// counts once the default branch moved on). A commit this clone lacks is
+// not in that history.
+func mergedOnRemote(ctx context.Context, m *task.Manager, remote, commit string) bool {
 	h := m.Git.History()
-	tip, _, err := h.ResolveCommit(ctx, m.Repo.MainDir, "refs/remotes/"+remote+"/"+branch)
-	if err != nil {
-		return false
-	}
 	head, _, err := h.ResolveCommit(ctx, m.Repo.MainDir, "refs/remotes/"+remote+"/HEAD")
-	if err != nil || tip == head {
+	if err != nil || commit == head {
 		return false
 	}
-	merged, err := h.IsAncestor(ctx, m.Repo.MainDir, tip, head)
+	merged, err := h.IsAncestor(ctx, m.Repo.MainDir, commit, head)
 	return err == nil && merged
 }
 
@@ -215,8 +204,9 @@ func heartbeat(m *task.Manager, rec *record.Record) {
 	if err != nil {
 		return
 	}
-	// A heartbeat that cannot start waits for the next command.
-	child.Cmd{Path: exe, Args: []string{"claim", rec.Task, "--refresh", "--quiet"}, Dir: m.Repo.MainDir}.Detach()
+	// A heartbeat that cannot start waits for the next command. The task
+	// id goes after "--": one starting with "-" is no option.
+	child.Cmd{Path: exe, Args: []string{"claim", "--refresh", "--quiet", "--", rec.Task}, Dir: m.Repo.MainDir}.Detach()
 }
 
 func claimCommand(e *env) *cli.Command {
@@ -259,6 +249,9 @@ func claimCommand(e *env) *cli.Command {
 				return exitcode.NotFoundf("this folder is not in a task's worktree: name the TASK (git wt claim TASK)")
 			}
 			want := claimOf(m, rec, id, "")
+			if rec != nil {
+				want.Tip = r.Tip(c.Context, rec)
+			}
 			switch {
 			case c.Bool("release"):
 				released, err := r.Release(c.Context, want.Slug)

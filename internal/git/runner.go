@@ -48,7 +48,7 @@ func (e *Error) Error() string {
 		// cannot be entered.
 		return fmt.Sprintf("cannot run git %s in %s: %v", args, e.Dir, pe.Err)
 	}
-	msg := lastLine(e.Stderr)
+	msg := reason(e.Stderr)
 	var ee *exec.ExitError
 	if msg == "" && e.Err != nil && (e.Signal != 0 || !errors.As(e.Err, &ee)) {
 		msg = e.Err.Error() // but "exit status 1" says no more than the code
@@ -78,7 +78,41 @@ func ExitCode(err error) int {
 	return -1
 }
 
-// lastLine is the last line git printed: where it puts its "fatal:".
+// maxReasonLines bounds the lines of git's output an error keeps: a
+// checkout that would overwrite files lists every one of them.
+const maxReasonLines = 8
+
+// reason is what git said of its failure: its fatal: and error: lines,
+// each with the lines that go on from it (up to a blank line or a hint),
+// joined into one line; else, as from a git speaking another language,
+// its last line. Not the last line alone: after its fatal: lines, git
+// often ends with advice ("and the repository exists.").
+func reason(stderr string) string {
+	var parts []string
+	kept, goesOn := 0, false
+	for line := range strings.Lines(stderr) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "fatal:") || strings.HasPrefix(line, "error:"):
+			parts = append(parts, line)
+			goesOn = true
+		case goesOn && line != "" && !strings.HasPrefix(line, "hint:") && !strings.HasPrefix(line, "warning:"):
+			parts[len(parts)-1] += " " + line
+		default:
+			goesOn = false
+			continue
+		}
+		if kept++; kept == maxReasonLines {
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return lastLine(stderr)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// lastLine is the last line git printed.
 func lastLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {

@@ -1,0 +1,53 @@
+package claim
+
+import "time"
+
+// GCView is what gc sees besides a claim: this machine, its clock, and
+// the answers it asks of this clone (SPEC §18, as §19 revises it).
+type GCView struct {
+	Remote  string        // the claim remote's name
+	Machine string        // this machine's id
+	Now     time.Time     // this machine's clock
+	Grace   time.Duration // wt.orphanGrace
+	// TaskHere reports whether this clone has the task.
+	TaskHere func(task string) bool
+	// Merged reports whether the commit is merged into the remote's
+	// default branch.
+	Merged func(commit string) bool
+	// Stale reports whether this machine has seen the claim unchanged
+	// for wt.claimTTL.
+	Stale func(*Held) bool
+}
+
+// Release is why gc releases the claim h, "" when it stays: this
+// machine's claim of a task gone here, once past wt.orphanGrace by this
+// machine's own clock, which wrote it (a new that claimed but has not
+// yet made its record is left alone); or any claim whose own recorded
+// branch tip is merged and that nobody refreshed for wt.claimTTL. Never
+// because a ref of the claim's branch name is merged here: that may be
+// an earlier task's of the same name.
+func (v GCView) Release(h *Held) string {
+	switch {
+	case h.Released:
+		return ""
+	case h.Machine == v.Machine && v.Now.Sub(h.HeartbeatAt) >= v.Grace && !v.TaskHere(h.Task):
+		return "the task is gone here"
+	case isObjectID(h.Tip) && v.Merged(h.Tip) && v.Stale(h):
+		return "its branch tip " + h.Tip[:12] + " is merged into " + v.Remote + "'s default branch and nobody refreshed the claim for wt.claimTTL"
+	}
+	return ""
+}
+
+// isObjectID reports whether s is a full object id, SHA-1 or SHA-256:
+// a claim's tip is another machine's word, and reaches git only as that.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}

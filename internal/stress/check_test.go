@@ -470,13 +470,21 @@ func (c *checker) mainClean() {
 	}
 }
 
+// listBound is how long a list may take under the storm: a list that
+// took longer is broken as a hang is (issue 35: a merged check quadratic
+// in the history made lists of a fleet of 32 run for minutes).
+const listBound = 30 * time.Second
+
 // exitCodesAndMessages checks every run: exit code 0–5 (unless the test
-// killed it), no hang, nothing left running, every stderr line prefixed.
+// killed it), no hang, no list slower than listBound, nothing left
+// running, every stderr line prefixed.
 func (c *checker) exitCodesAndMessages() {
 	for _, r := range c.runs {
 		switch {
 		case r.hung:
 			c.add("hung", "%s: still running after %s", r, opTimeout)
+		case r.args[0] == "list" && !r.killed && r.end.Sub(r.start) > listBound:
+			c.add("slow-list", "%s: took %s (more than %s)", r, r.end.Sub(r.start).Round(time.Millisecond), listBound)
 		case !r.killed && (r.code < 0 || r.code > 5):
 			c.add("exit-code", "%s", r)
 		}

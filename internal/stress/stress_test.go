@@ -197,7 +197,7 @@ func setup(t *testing.T, cfg *config) *stress {
 	s.Git(s.Repo, "add", ".")
 	s.Git(s.Repo, "commit", "-q", "-m", "files to check out")
 	branches := []string{"user/b0", "user/b1", "user/b2"}
-	for _, b := range branches {
+	for _, b := range append(branches, historyBranch) {
 		s.Git(s.Repo, "branch", b, "main")
 	}
 	var tasks []string

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -107,6 +108,7 @@ var ops = []op{
 	{"path", 3, (*worker).opPath},
 	{"pool-fill", 3, simple("pool", "--fill")},
 	{"pool-drain", 1, simple("pool", "--drain")},
+	{"base-moves", 2, (*worker).opBaseMoves},
 }
 
 // loop runs random operations until the deadline.
@@ -159,13 +161,15 @@ func (w *worker) wt(kill time.Duration, args ...string) *run {
 
 func (w *worker) opNew(task string, kill time.Duration) {
 	args := []string{"new", "-q", task}
-	switch w.rnd.Intn(6) {
+	switch w.rnd.Intn(7) {
 	case 0:
 		args = append(args, "--branch", w.branches[w.rnd.Intn(len(w.branches))])
 	case 1:
 		args = append(args, "--base", "main")
 	case 2:
 		args = append(args, "--base", w.branches[w.rnd.Intn(len(w.branches))])
+	case 3:
+		args = append(args, "--base", historyBranch)
 	}
 	if r := w.wt(kill, args...); r.code == 0 && !r.killed {
 		w.paths[task] = strings.TrimSpace(r.stdout)
@@ -321,4 +325,28 @@ func (w *worker) opPath(task string, kill time.Duration) {
 	if r := w.wt(kill, "path", task); r.code == 0 && !r.killed {
 		w.paths[task] = strings.TrimSpace(r.stdout)
 	}
+}
+
+// historyBranch is a base that other people's work moves all the time,
+// as a fleet's base moves for days: opBaseMoves adds files to it, so that
+// list, sync, rm and gc's merged checks meet a base with much history.
+const historyBranch = "user/history"
+
+// opBaseMoves adds a commit of 40 new files to historyBranch, as a push
+// of someone else's work would (git fast-import: one process, the main
+// worktree untouched). A commit that loses a race with another worker's
+// is simply not made.
+func (w *worker) opBaseMoves(_ string, _ time.Duration) {
+	w.n++
+	var in strings.Builder
+	msg := fmt.Sprintf("work %d of worker %d", w.n, w.id)
+	fmt.Fprintf(&in, "commit refs/heads/%s\ncommitter w <w@w> %d +0000\ndata %d\n%s\nfrom refs/heads/%s^0\n",
+		historyBranch, time.Now().Unix(), len(msg), msg, historyBranch)
+	for i := range 40 {
+		content := fmt.Sprintf("%s, file %d\n", msg, i)
+		fmt.Fprintf(&in, "M 100644 inline history/w%02d-%05d/f%02d.txt\ndata %d\n%s\n", w.id, w.n, i, len(content), content)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Env, cmd.Stdin = w.run.dir, w.run.env, strings.NewReader(in.String())
+	cmd.Run()
 }

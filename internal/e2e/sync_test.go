@@ -645,3 +645,24 @@ func TestSyncRefreshesTheIndexOnlyWhereNobodyWorks(t *testing.T) {
 		t.Error("sync wrote the index of a task a process works in")
 	}
 }
+
+// A sync's state moves are compare-and-swap writes the lifecycle checks:
+// they do not wait for the repository lock, which a fleet's new and rm
+// hold all the time (issue 35: a sync --all waited up to 15 s of its
+// minute for it). Here another process holds the lock throughout.
+func TestSyncDoesNotWaitForTheRepositoryLock(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := newTaskWithCommit(s, "T")
+	mainTip := commitFile(s, s.Repo, "main.txt", "main\n", "main moves on")
+	s.Git(s.Repo, "config", "wt.lockTimeout", "1s")
+	holdFlock(t, filepath.Join(s.Repo, ".git", "wt", "lock"))
+	if r := s.WT("sync", "--merge", "T"); r.Code != 0 {
+		t.Fatalf("sync while another process holds the repository lock: %s", r)
+	}
+	if rec := readRecord(t, s, "T"); rec["state"] != "active" || rec["base_sha"] != mainTip {
+		t.Fatalf("after the sync: state %v, base_sha %v", rec["state"], rec["base_sha"])
+	}
+	if !testutil.Exists(filepath.Join(path, "main.txt")) {
+		t.Fatal("the task's files did not follow the sync")
+	}
+}

@@ -6,15 +6,11 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 )
 
-// EndSync ends a task's syncing state (SPEC §12), under the repository
-// lock: back to the state it had, and, when the sync was done, with the
-// base and base_sha it synced with.
+// EndSync ends a task's syncing state (SPEC §12): back to the state it
+// had, and, when the sync was done, with the base and base_sha it synced
+// with. A compare-and-swap signed by the syncing process, so it needs no
+// repository lock: a doctor that took the task over makes it fail.
 func (m *Manager) EndSync(ctx context.Context, e *record.Entry, done bool) error {
-	l, err := m.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer l.Release()
 	was := record.Active
 	if s := e.Record.Sync; s != nil && s.Was == record.Adopted {
 		was = record.Adopted

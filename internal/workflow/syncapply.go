@@ -196,14 +196,13 @@ func (m *Flow) applySync(ctx context.Context, e *record.Entry, step *syncStep) (
 		return SkippedBusy, err
 	}
 	defer cl.Release()
-	l, err := m.Lock(ctx)
-	if err != nil {
-		return SyncFailed, err
-	}
+	// No repository lock: the move is a compare-and-swap that the
+	// lifecycle checks (rm, doctor and another sync that moved the task
+	// first make it fail), as merge's is; under a fleet's load the lock
+	// was most of what a sync waited for.
 	err = m.Transition(ctx, e, record.Syncing, func(r *record.Record) {
 		r.Sync = &record.SyncStep{From: step.from, To: step.to, Base: step.base, BaseSHA: step.baseTip, Was: was}
 	})
-	l.Release()
 	if err != nil {
 		return SkippedBusy, err
 	}

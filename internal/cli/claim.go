@@ -67,14 +67,15 @@ func localRecord(ctx context.Context, m *task.Manager, id string) *record.Record
 }
 
 // openPRCheck says whether a takeover may go on: no open pull request
-// for the branch, asked of gh; without gh only when forced.
+// for the branch, asked of gh; without gh only when forced (a refusal,
+// exit 3: nothing was typed wrong, the other machine's work is kept).
 func openPRCheck(ctx context.Context, dir string, force bool) func(string) error {
 	return func(branch string) error {
 		if force {
 			return nil
 		}
 		if err := gh.Installed(); err != nil {
-			return exitcode.Usagef("cannot ask whether a pull request is open for %s: %v; use --force to take the task over anyway", branch, err)
+			return exitcode.RefusedAs(exitcode.KindClaimed, "cannot ask whether a pull request is open for %s: %v; use --force to take the task over anyway", branch, err)
 		}
 		n, err := gh.Runner{Dir: dir}.OpenFor(ctx, branch)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/git-wt/git-wt/internal/gh"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // MergedOptions are gc's flags for pull requests merged on the forge.
@@ -101,7 +102,7 @@ func (m *Flow) mayClean(ctx context.Context, rec *record.Record, pr *record.PR, 
 	case pr.State == "MERGED":
 		return ""
 	case pr.State != "CLOSED" || !o.Closed:
-		return "its pull request is " + strings.ToLower(pr.State)
+		return "its pull request is " + text.QuoteControl(strings.ToLower(pr.State))
 	}
 	n, err := m.UnmergedCommits(ctx, rec)
 	switch {
@@ -113,6 +114,8 @@ func (m *Flow) mayClean(ctx context.Context, rec *record.Record, pr *record.PR, 
 	return ""
 }
 
+// prReason is why gc --merged looked at a task, for its report: the
+// state quoted, as it comes from the forge.
 func prReason(pr *record.PR) string {
-	return fmt.Sprintf("pull request #%d %s", pr.Number, strings.ToLower(pr.State))
+	return fmt.Sprintf("pull request #%d %s", pr.Number, text.QuoteControl(strings.ToLower(pr.State)))
 }

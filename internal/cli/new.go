@@ -22,7 +22,8 @@ func newCommand(e *env) *cli.Command {
 			"--pr N (through gh): task pr-N unless named, on the pull request's head branch (a fork's is " +
 			"fetched into the task's branch), based on its base, the PR recorded. --issue N: task issue-N " +
 			"unless named, on wt.branchPrefix plus the slug of the issue's title, the issue recorded. " +
-			"Without gh, or offline: exit 1, nothing made.",
+			"Without gh, or offline: exit 1, nothing made. A pull request whose branch git would not take " +
+			"as a branch name (or that starts with -): exit 3, nothing made.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "branch", Usage: "use branch `B` (created if missing) instead of wt.branchPrefix+slug"},
 			&cli.StringFlag{Name: "base", Usage: "start from `REF` (default: the branch checked out in the main worktree)"},

@@ -46,6 +46,9 @@ func (m *Flow) FromPR(ctx context.Context, n int, id string) (*ForgeStart, error
 	if fs.TaskID == "" {
 		fs.TaskID = "pr-" + strconv.Itoa(n)
 	}
+	if err := m.checkForgeBranches(ctx, n, head); err != nil {
+		return nil, err
+	}
 	src, fetched := "refs/heads/"+head.HeadBranch, "refs/remotes/"+forgeRemote+"/"+head.HeadBranch
 	fs.Branch = head.HeadBranch
 	if head.Fork {
@@ -59,6 +62,27 @@ func (m *Flow) FromPR(ctx context.Context, n int, id string) (*ForgeStart, error
 		return nil, err
 	}
 	return fs, m.branchAt(ctx, fs.Branch, fetched)
+}
+
+// checkForgeBranches refuses a pull request whose branches git would not
+// take as branch names, or that start with "-" (SPEC §19): whoever opens
+// a pull request names them, and they become refs, refspecs and git's
+// arguments here. A fork's head branch is not used: its commits are
+// fetched by the PR's number.
+func (m *Flow) checkForgeBranches(ctx context.Context, n int, head *gh.Head) error {
+	names := []string{head.BaseBranch}
+	if !head.Fork {
+		names = append(names, head.HeadBranch)
+	}
+	for _, name := range names {
+		if name == "" {
+			continue // no base named: the main worktree's branch
+		}
+		if m.CheckBranchName(ctx, name) != nil {
+			return exitcode.RefusedAs(exitcode.KindConflict, "pull request #%d names the branch %q, which git does not take as a branch name: refused, nothing was made", n, name)
+		}
+	}
+	return nil
 }
 
 // prBase is the base of a PR's task: the local branch the PR targets, or

@@ -172,8 +172,9 @@ func mergedOnRemote(ctx context.Context, m *task.Manager, remote, branch string)
 // claimed on the remote before anything is made here (refused: exit 4,
 // nothing made). giveBack releases a claim this call made, for a new that
 // then fails; even when interrupted, as a claim left behind blocks every
-// machine.
-func (e *env) claimFirst(c *cli.Context, m *task.Manager, id string) (giveBack func(), err error) {
+// machine. branch is the task's branch when new is given one (--branch,
+// or a pull request's).
+func (e *env) claimFirst(c *cli.Context, m *task.Manager, id, branch string) (giveBack func(), err error) {
 	if c.Bool("force") && !c.Bool("take-over") {
 		return nil, exitcode.Usagef("--force goes with --take-over")
 	}
@@ -184,7 +185,7 @@ func (e *env) claimFirst(c *cli.Context, m *task.Manager, id string) (giveBack f
 	if r == nil || err != nil {
 		return func() {}, err
 	}
-	want := claimOf(m, nil, id, c.String("branch"))
+	want := claimOf(m, nil, id, branch)
 	var made bool
 	if c.Bool("take-over") {
 		_, made, err = r.TakeOver(c.Context, want, openPRCheck(c.Context, m.Repo.MainDir, c.Bool("force")))

@@ -59,14 +59,14 @@ func newCommand(e *env) *cli.Command {
 				if fs, err = forgeStart(c, e.handlers(m).workflow, id); err != nil {
 					return err
 				}
-				id, branch, base = fs.TaskID, cmp.Or(branch, fs.Branch), cmp.Or(base, fs.Base)
+				id, branch = fs.TaskID, cmp.Or(branch, fs.Branch)
 			}
-			giveBack, err := e.claimFirst(c, m, id)
+			giveBack, err := e.claimFirst(c, m, id, branch)
 			if err != nil {
 				return err
 			}
 			defer func() { giveBack() }()
-			res, err := e.handlers(m).lifecycle.Create(c.Context, lifecycle.CreateOptions{
+			o := lifecycle.CreateOptions{
 				TaskID: id,
 				Branch: branch,
 				Base:   base,
@@ -74,7 +74,16 @@ func newCommand(e *env) *cli.Command {
 				NoInit: c.Bool("no-init"),
 				NoCopy: c.Bool("no-copy"),
 				Sparse: c.StringSlice("sparse"),
-			})
+			}
+			if fs != nil {
+				// Claimed: the pull request's commits may come now; its
+				// branch is made by Create, after the limit, as git-wt's.
+				if err := e.handlers(m).workflow.Fetch(c.Context, fs); err != nil {
+					return err
+				}
+				o.Base, o.StartAt = cmp.Or(o.Base, fs.Base), fs.StartAt
+			}
+			res, err := e.handlers(m).lifecycle.Create(c.Context, o)
 			if err != nil {
 				return err
 			}

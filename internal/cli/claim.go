@@ -67,14 +67,15 @@ func localRecord(ctx context.Context, m *task.Manager, id string) *record.Record
 }
 
 // openPRCheck says whether a takeover may go on: no open pull request
-// for the branch, asked of gh; without gh only when forced.
+// for the branch, asked of gh; without gh only when forced (a refusal,
+// exit 3: nothing was typed wrong, the other machine's work is kept).
 func openPRCheck(ctx context.Context, dir string, force bool) func(string) error {
 	return func(branch string) error {
 		if force {
 			return nil
 		}
 		if err := gh.Installed(); err != nil {
-			return exitcode.Usagef("cannot ask whether a pull request is open for %s: %v; use --force to take the task over anyway", branch, err)
+			return exitcode.RefusedAs(exitcode.KindClaimed, "cannot ask whether a pull request is open for %s: %v; use --force to take the task over anyway", branch, err)
 		}
 		n, err := gh.Runner{Dir: dir}.OpenFor(ctx, branch)
 		if err != nil {
@@ -160,8 +161,9 @@ func mergedOnRemote(ctx context.Context, m *task.Manager, remote, commit string)
 // claimed on the remote before anything is made here (refused: exit 4,
 // nothing made). giveBack releases a claim this call made, for a new that
 // then fails; even when interrupted, as a claim left behind blocks every
-// machine.
-func (e *env) claimFirst(c *cli.Context, m *task.Manager, id string) (giveBack func(), err error) {
+// machine. branch is the task's branch when new is given one (--branch,
+// or a pull request's).
+func (e *env) claimFirst(c *cli.Context, m *task.Manager, id, branch string) (giveBack func(), err error) {
 	if c.Bool("force") && !c.Bool("take-over") {
 		return nil, exitcode.Usagef("--force goes with --take-over")
 	}
@@ -172,7 +174,7 @@ func (e *env) claimFirst(c *cli.Context, m *task.Manager, id string) (giveBack f
 	if r == nil || err != nil {
 		return func() {}, err
 	}
-	want := claimOf(m, nil, id, c.String("branch"))
+	want := claimOf(m, nil, id, branch)
 	var made bool
 	if c.Bool("take-over") {
 		_, made, err = r.TakeOver(c.Context, want, openPRCheck(c.Context, m.Repo.MainDir, c.Bool("force")))

@@ -26,7 +26,7 @@ func gcCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "max-age", Usage: "remove worktrees unused for longer than `DUR` (7d, 36h); overrides wt.maxAge"},
 			&cli.IntFlag{Name: "max-count", Usage: "keep at most `N` task worktrees; overrides wt.maxCount"},
 			&cli.BoolFlag{Name: "force", Usage: "also delete dirty orphans, and prune when most worktrees look missing"},
-			&cli.BoolFlag{Name: "merged", Usage: "ask gh once for the tasks' pull requests, record their states, and remove the clean tasks whose PR was merged (default: wt.gcMerged)"},
+			&cli.BoolFlag{Name: "merged", Usage: "ask gh once for the tasks' pull requests, record their states, and remove the clean tasks whose PR was merged with every commit of their branch (default: wt.gcMerged)"},
 			&cli.BoolFlag{Name: "closed", Usage: "with --merged, also remove the clean tasks whose PR was closed and whose commits are all pushed"},
 			jsonFlag,
 		},

@@ -22,7 +22,8 @@ func newCommand(e *env) *cli.Command {
 			"--pr N (through gh): task pr-N unless named, on the pull request's head branch (a fork's is " +
 			"fetched into the task's branch), based on its base, the PR recorded. --issue N: task issue-N " +
 			"unless named, on wt.branchPrefix plus the slug of the issue's title, the issue recorded. " +
-			"Without gh, or offline: exit 1, nothing made.",
+			"Without gh, or offline: exit 1, nothing made. A pull request whose branch git would not take " +
+			"as a branch name (or that starts with -): exit 3, nothing made.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "branch", Usage: "use branch `B` (created if missing) instead of wt.branchPrefix+slug"},
 			&cli.StringFlag{Name: "base", Usage: "start from `REF` (default: the branch checked out in the main worktree)"},
@@ -58,14 +59,14 @@ func newCommand(e *env) *cli.Command {
 				if fs, err = forgeStart(c, e.handlers(m).workflow, id); err != nil {
 					return err
 				}
-				id, branch, base = fs.TaskID, cmp.Or(branch, fs.Branch), cmp.Or(base, fs.Base)
+				id, branch = fs.TaskID, cmp.Or(branch, fs.Branch)
 			}
-			giveBack, err := e.claimFirst(c, m, id)
+			giveBack, err := e.claimFirst(c, m, id, branch)
 			if err != nil {
 				return err
 			}
 			defer func() { giveBack() }()
-			res, err := e.handlers(m).lifecycle.Create(c.Context, lifecycle.CreateOptions{
+			o := lifecycle.CreateOptions{
 				TaskID: id,
 				Branch: branch,
 				Base:   base,
@@ -73,7 +74,16 @@ func newCommand(e *env) *cli.Command {
 				NoInit: c.Bool("no-init"),
 				NoCopy: c.Bool("no-copy"),
 				Sparse: c.StringSlice("sparse"),
-			})
+			}
+			if fs != nil {
+				// Claimed: the pull request's commits may come now; its
+				// branch is made by Create, after the limit, as git-wt's.
+				if err := e.handlers(m).workflow.Fetch(c.Context, fs); err != nil {
+					return err
+				}
+				o.Base, o.StartAt = cmp.Or(o.Base, fs.Base), fs.StartAt
+			}
+			res, err := e.handlers(m).lifecycle.Create(c.Context, o)
 			if err != nil {
 				return err
 			}

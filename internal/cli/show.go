@@ -55,7 +55,7 @@ func (e *env) showText(v taskView) error {
 		field("init", v.Init.Status)
 	}
 	if v.Init.Error != "" {
-		field("init error", v.Init.Error)
+		field("init error", text.QuoteControl(v.Init.Error))
 	}
 	if v.Init.Log != "" {
 		field("init log", v.Init.Log)
@@ -64,13 +64,14 @@ func (e *env) showText(v taskView) error {
 		field("sparse", strings.Join(v.Sparse, " ")+" (and the files at the root)")
 	}
 	if v.LockReason != "" {
-		field("lock reason", v.LockReason)
+		field("lock reason", text.QuoteControl(v.LockReason))
 	}
 	if env := task.PortEnv(v.Record); len(env) > 0 {
 		field("ports", strings.Join(env[:len(env)-1], " ")) // all but WT_PORTS
 	}
 	if v.PR != nil {
-		field("pr", fmt.Sprintf("#%d %s %s %s", v.PR.Number, v.PR.State, v.PR.URL, v.PR.Title))
+		// What the forge says is anyone's text (SPEC §19): quoted.
+		field("pr", fmt.Sprintf("#%d %s %s %s", v.PR.Number, text.QuoteControl(v.PR.State), text.QuoteControl(v.PR.URL), text.QuoteControl(v.PR.Title)))
 	}
 	if v.Agent != nil {
 		field("agent", e.agentCell(time.Now(), v.Agent).text)

@@ -288,7 +288,7 @@ func TestClaimTakeoverAfterTTLWithoutOpenPR(t *testing.T) {
 	if r := gh.WT("new", "T", "--no-init", "--take-over"); r.Code != 4 || !strings.Contains(r.Stderr, "pull request is open") || b.hasTask("T") {
 		t.Fatalf("takeover with an open PR: %s", r)
 	}
-	if r := b.WT("new", "T", "--no-init", "--take-over"); r.Code != 2 || !strings.Contains(r.Stderr, "--force") {
+	if r := b.WT("new", "T", "--no-init", "--take-over"); r.Code != 3 || !strings.Contains(r.Stderr, "--force") {
 		t.Fatalf("takeover without gh and without --force: %s", r)
 	}
 	if err := os.WriteFile(state, []byte("CLOSED"), 0o644); err != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/testutil"
 )
@@ -136,22 +137,21 @@ func TestGCMergedRemovesTheTasksTheForgeMerged(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	withRemote(s)
 	s.Git(s.Repo, "push", "-q", "origin", "main")
-	paths := map[string]string{}
+	paths, heads := map[string]string{}, map[string]string{}
 	for _, id := range []string{"A", "B", "C", "D"} {
 		paths[id] = s.MustWT("new", id).Out()
-		commitFile(s, paths[id], id+".txt", id, "work on "+id)
+		heads[id] = commitFile(s, paths[id], id+".txt", id, "work on "+id)
 	}
 	s.MustWT("pr", "A", "--set-url", "https://github.com/octo/repo/pull/1")
 	s.Write(filepath.Join(paths["B"], "wip.txt"), "not committed")
 	gh, log, _ := withGh(t, s)
-	list := filepath.Join(t.TempDir(), "list.json")
-	s.Write(list, `[
-{"createdAt":"2026-01-05T00:00:00Z","headRefName":"wt/D","number":4,"state":"OPEN","title":"D","url":"https://github.com/octo/repo/pull/4"},
-{"createdAt":"2026-01-04T00:00:00Z","headRefName":"wt/C","number":3,"state":"CLOSED","title":"C","url":"https://github.com/octo/repo/pull/3"},
-{"createdAt":"2026-01-03T00:00:00Z","headRefName":"wt/B","number":2,"state":"MERGED","title":"B","url":"https://github.com/octo/repo/pull/2"},
-{"createdAt":"2026-01-02T00:00:00Z","headRefName":"elsewhere","number":1,"state":"MERGED","title":"A","url":"https://github.com/octo/repo/pull/1"}
-]`)
-	gh = withVars(gh, "GH_LIST="+list)
+	opened := time.Now().Add(time.Second).UTC().Truncate(time.Second) // after the tasks were made
+	gh = withPRList(t, gh,
+		listedPR{Number: 4, State: "OPEN", Head: "wt/D", HeadOID: heads["D"], Created: opened.Add(3 * time.Second)},
+		listedPR{Number: 3, State: "CLOSED", Head: "wt/C", HeadOID: heads["C"], Created: opened.Add(2 * time.Second)},
+		listedPR{Number: 2, State: "MERGED", Head: "wt/B", HeadOID: heads["B"], Created: opened.Add(time.Second)},
+		// A's is recorded by its number: its head branch is another name.
+		listedPR{Number: 1, State: "MERGED", Head: "elsewhere", HeadOID: heads["A"], Created: opened})
 
 	r := gh.WT("gc", "--merged", "--dry-run", "--json")
 	var doc struct {
@@ -181,7 +181,7 @@ func TestGCMergedRemovesTheTasksTheForgeMerged(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("gc --merged: %s", r)
 	}
-	if data, _ := os.ReadFile(log); string(data) != "pr list --state all --limit 1000 --json number,url,title,state,createdAt,headRefName\n" {
+	if data, _ := os.ReadFile(log); string(data) != "pr list --state all --limit 1000 --json number,url,title,state,createdAt,headRefName,headRefOid\n" {
 		t.Errorf("gh was asked, once each:\n%s", data)
 	}
 	gone(t, s, "A", paths["A"])
@@ -193,7 +193,7 @@ func TestGCMergedRemovesTheTasksTheForgeMerged(t *testing.T) {
 			t.Errorf("gc --merged removed %s", id)
 		}
 	}
-	if pr, _ := forgeRecord(t, s, "B"); pr["number"] != 2.0 || pr["state"] != "MERGED" || pr["created_at"] != "2026-01-03T00:00:00Z" {
+	if pr, _ := forgeRecord(t, s, "B"); pr["number"] != 2.0 || pr["state"] != "MERGED" || pr["created_at"] != opened.Add(time.Second).Format(time.RFC3339) {
 		t.Errorf("B's PR, found by its branch, recorded as %v", pr)
 	}
 	if pr, _ := forgeRecord(t, s, "D"); pr["state"] != "OPEN" {

@@ -83,7 +83,7 @@ var Kinds = []struct {
 	{KindGitFailed, "git failed (exit 1)"},
 	{KindIO, "a file could not be read or written (exit 1)"},
 	{KindInterrupted, "interrupted: what the command had started was rolled back (exit 1)"},
-	{KindClaimed, "another machine holds the task's claim on wt.claimRemote; the message names it (exit 4)"},
+	{KindClaimed, "another machine holds the task's claim on wt.claimRemote; the message names it (exit 4; exit 3 when a takeover cannot ask gh whether its pull request is open)"},
 }
 
 // Error is an error with the exit code it should end the process with,

@@ -174,31 +174,48 @@ func (r Runner) Issue(ctx context.Context, n int) (*record.Issue, error) {
 	return &is, nil
 }
 
-// Listed is a pull request as `gh pr list` says it, with its head branch.
+// Listed is a pull request as `gh pr list` says it, with its head branch
+// and head commit.
 type Listed struct {
 	PR         record.PR
 	HeadBranch string
+	HeadOID    string // a full commit id, or "" when gh said something else
 }
 
 // AllPRs lists the repository's pull requests in every state, newest
 // first, with one gh call (gc --merged asks once, SPEC §17).
 func (r Runner) AllPRs(ctx context.Context) ([]Listed, error) {
-	out, err := r.run(ctx, "pr", "list", "--state", "all", "--limit", "1000", "--json", viewFields+",headRefName")
+	out, err := r.run(ctx, "pr", "list", "--state", "all", "--limit", "1000", "--json", viewFields+",headRefName,headRefOid")
 	if err != nil {
 		return nil, err
 	}
 	var vs []struct {
 		view
 		HeadRefName string `json:"headRefName"`
+		HeadRefOid  string `json:"headRefOid"`
 	}
 	if err := json.Unmarshal(out, &vs); err != nil {
 		return nil, fmt.Errorf("cannot read what gh pr list printed: %v", err)
 	}
 	list := make([]Listed, len(vs))
 	for i, v := range vs {
-		list[i] = Listed{PR: v.view.record(), HeadBranch: v.HeadRefName}
+		list[i] = Listed{PR: v.view.record(), HeadBranch: v.HeadRefName, HeadOID: commitID(v.HeadRefOid)}
 	}
 	return list, nil
+}
+
+// commitID is s when it is a full commit id (SHA-1 or SHA-256, lower
+// case hex), else "": it goes to git's command line.
+func commitID(s string) string {
+	if len(s) != 40 && len(s) != 64 {
+		return ""
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return ""
+		}
+	}
+	return s
 }
 
 // record is what a task's record keeps of v: its state upper case, its

@@ -46,10 +46,12 @@ func (r History) yesNo(ctx context.Context, dir string, args ...string) (bool, e
 	return false, err
 }
 
-// ValidBranchName reports whether git takes name as a branch name.
+// ValidBranchName reports whether git takes name as a branch name, as it
+// is: check-ref-format --branch also takes @{-N}, which it prints as the
+// branch checked out N switches ago, a name of another branch.
 func (r History) ValidBranchName(ctx context.Context, dir, name string) bool {
-	_, err := r.git.Run(ctx, dir, "check-ref-format", "--branch", name)
-	return err == nil
+	out, err := r.git.Run(ctx, dir, "check-ref-format", "--branch", name)
+	return err == nil && strings.TrimSuffix(out, "\n") == name
 }
 
 // MergeBase is the best common ancestor of a and b.

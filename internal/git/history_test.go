@@ -43,6 +43,27 @@ func TestRefExistsTellsAbsenceFromFailure(t *testing.T) {
 	}
 }
 
+func TestValidBranchNameIsTheNameGitPrintsBack(t *testing.T) {
+	for _, tc := range []struct {
+		name, out string
+		code      int
+		valid     bool
+	}{
+		{"wt/T", "wt/T\n", 0, true},
+		{"@{-1}", "main\n", 0, false}, // git expands it to another branch's name
+		{"a..b", "", 128, false},
+	} {
+		f := gittest.New(t)
+		call := f.Expect("check-ref-format", "--branch", tc.name).Out(tc.out)
+		if tc.code != 0 {
+			call.Fail(tc.code, "fatal: '"+tc.name+"' is not a valid branch name")
+		}
+		if got := f.Git().History().ValidBranchName(context.Background(), "/r", tc.name); got != tc.valid {
+			t.Errorf("%q: valid %v, want %v", tc.name, got, tc.valid)
+		}
+	}
+}
+
 func TestLastMovedReadsTheNewestReflogEntry(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("reflog", "show", "-1", "--date=unix", "--format=%gd", "refs/heads/wt/x", "--").Out("refs/heads/wt/x@{1795350689}\n")

@@ -29,6 +29,10 @@ type CreateOptions struct {
 	// Sparse are the directories --sparse named: only they (and the
 	// files at the root) are checked out.
 	Sparse []string
+	// StartAt is the commit a branch new makes starts at, when it is not
+	// the base's (new --pr: the pull request's head); the base stays the
+	// task's base.
+	StartAt string
 	// ForRunner is a creation an agent runner asked for (SPEC §13): its
 	// Base applies only to a task that does not exist yet, and a Base that
 	// is a bare commit records as the task's base the branch checked out
@@ -255,6 +259,24 @@ func (m *Handler) runnerBaseBranch(ctx context.Context, b *task.Base) {
 	m.Warn("the runner's base commit %s is not on the branch %s checked out here: the task's base is %s, and the commits from their merge base %s to %s count as the task's own, so that git wt sync and merge carry their content", text.ShortID(b.SHA), branch, branch, text.ShortID(since), text.ShortID(b.SHA))
 }
 
+// startAt makes the task's branch, when new makes it, start at rev
+// instead of at the base's commit: the commits from their merge base to
+// rev are the task's own (a pull request's), as a runner's base commit's
+// are.
+func (m *Handler) startAt(ctx context.Context, b *task.Base, rev string) error {
+	h := m.Git.History()
+	sha, _, err := h.ResolveCommit(ctx, m.Repo.MainDir, rev)
+	if err != nil {
+		return err
+	}
+	since, err := h.MergeBase(ctx, m.Repo.MainDir, sha, b.SHA)
+	if err != nil {
+		since = b.SHA // no common history: every commit of rev is the task's own
+	}
+	b.SHA, b.Since = sha, since
+	return nil
+}
+
 // createNew makes a task that has no record yet.
 func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting) (c *Created, err error) {
 	var b task.Base
@@ -265,6 +287,11 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 	}
 	if o.ForRunner && b.Ref == "" {
 		m.runnerBaseBranch(ctx, &b)
+	}
+	if o.StartAt != "" {
+		if err := m.startAt(ctx, &b, o.StartAt); err != nil {
+			return nil, err
+		}
 	}
 	if o.Sparse, err = m.sparseDirs(ctx, o.Sparse); err != nil {
 		return nil, err

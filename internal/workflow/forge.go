@@ -9,7 +9,6 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/gh"
-	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
@@ -17,23 +16,27 @@ import (
 
 // ForgeStart is what `new --pr N` or `new --issue N` starts a task from
 // (SPEC §17): its default id, branch and base, and the pull request or
-// issue to record on it.
+// issue to record on it. For a pull request, Fetch brings its commits
+// and sets Base and StartAt, once new's claim is taken.
 type ForgeStart struct {
 	TaskID, Branch, Base string
-	PR                   *record.PR
-	Issue                *record.Issue
+	// StartAt is where the task's branch starts when new makes it: the
+	// pull request's head, fetched.
+	StartAt string
+	PR      *record.PR
+	Issue   *record.Issue
+	head    *gh.Head // the pull request's branches, nil for an issue
+	number  int      // the pull request's, as asked
 }
 
 // forgeRemote is the remote a pull request's commits are fetched from:
 // the one gh takes for the repository by default.
 const forgeRemote = "origin"
 
-// FromPR asks gh for pull request n and fetches its head: a branch of
-// this repository into its remote-tracking ref, a fork's (refs/pull/N/head)
-// into a ref of git-wt's own; the task's branch is made there when it does
-// not exist (the PR's head branch, or for a fork the task's own branch).
-// Without gh, or when gh or the fetch fails (offline), it fails (exit 1)
-// before anything is made.
+// FromPR asks gh for pull request n: the task's id, and its branch (the
+// PR's head branch, or for a fork the task's own branch). It reads only:
+// nothing is fetched or made before new's checks (SPEC §19). Without gh,
+// or when gh fails (offline), it fails (exit 1).
 func (m *Flow) FromPR(ctx context.Context, n int, id string) (*ForgeStart, error) {
 	if n <= 0 {
 		return nil, exitcode.Usagef("--pr %d is not a pull request number", n)
@@ -42,23 +45,61 @@ func (m *Flow) FromPR(ctx context.Context, n int, id string) (*ForgeStart, error
 	if err != nil {
 		return nil, forgeError("pull request", n, err)
 	}
-	fs := &ForgeStart{TaskID: id, PR: &head.PR}
+	fs := &ForgeStart{TaskID: id, PR: &head.PR, head: head, number: n}
 	if fs.TaskID == "" {
 		fs.TaskID = "pr-" + strconv.Itoa(n)
 	}
-	src, fetched := "refs/heads/"+head.HeadBranch, "refs/remotes/"+forgeRemote+"/"+head.HeadBranch
-	fs.Branch = head.HeadBranch
-	if head.Fork {
-		src, fetched = fmt.Sprintf("refs/pull/%d/head", n), fmt.Sprintf("refs/git-wt/pull/%d", n)
-		fs.Branch = m.Settings.BranchPrefix + slug.Make(fs.TaskID)
-	}
-	if err := m.Git.FetchRef(ctx, m.Repo.MainDir, forgeRemote, src, fetched); err != nil {
-		return nil, exitcode.Failedf("cannot fetch pull request #%d (%s) from %s: %v; nothing was made", n, src, forgeRemote, err)
-	}
-	if fs.Base, err = m.prBase(ctx, head.BaseBranch); err != nil {
+	if err := m.checkForgeBranches(ctx, n, head); err != nil {
 		return nil, err
 	}
-	return fs, m.branchAt(ctx, fs.Branch, fetched)
+	fs.Branch = head.HeadBranch
+	if head.Fork {
+		fs.Branch = m.Settings.BranchPrefix + slug.Make(fs.TaskID)
+	}
+	return fs, nil
+}
+
+// Fetch fetches a pull request's head, a branch of this repository into
+// its remote-tracking ref, a fork's (refs/pull/N/head) into a ref of
+// git-wt's own, and its base; the task's branch starts there when new
+// makes it. An issue has nothing to fetch. When the fetch fails
+// (offline), it fails (exit 1) with nothing made.
+func (m *Flow) Fetch(ctx context.Context, fs *ForgeStart) (err error) {
+	if fs.head == nil {
+		return nil
+	}
+	n, head := fs.number, fs.head
+	src, fetched := "refs/heads/"+head.HeadBranch, "refs/remotes/"+forgeRemote+"/"+head.HeadBranch
+	if head.Fork {
+		src, fetched = fmt.Sprintf("refs/pull/%d/head", n), fmt.Sprintf("refs/git-wt/pull/%d", n)
+	}
+	if err := m.Git.FetchRef(ctx, m.Repo.MainDir, forgeRemote, src, fetched); err != nil {
+		return exitcode.Failedf("cannot fetch pull request #%d (%s) from %s: %v; nothing was made", n, src, forgeRemote, err)
+	}
+	fs.StartAt = fetched
+	fs.Base, err = m.prBase(ctx, head.BaseBranch)
+	return err
+}
+
+// checkForgeBranches refuses a pull request whose branches git would not
+// take as branch names, or that start with "-" (SPEC §19): whoever opens
+// a pull request names them, and they become refs, refspecs and git's
+// arguments here. A fork's head branch is not used: its commits are
+// fetched by the PR's number.
+func (m *Flow) checkForgeBranches(ctx context.Context, n int, head *gh.Head) error {
+	names := []string{head.BaseBranch}
+	if !head.Fork {
+		names = append(names, head.HeadBranch)
+	}
+	for _, name := range names {
+		if name == "" {
+			continue // no base named: the main worktree's branch
+		}
+		if m.CheckBranchName(ctx, name) != nil {
+			return exitcode.RefusedAs(exitcode.KindConflict, "pull request #%d names the branch %q, which git does not take as a branch name: refused, nothing was made", n, name)
+		}
+	}
+	return nil
 }
 
 // prBase is the base of a PR's task: the local branch the PR targets, or
@@ -76,23 +117,6 @@ func (m *Flow) prBase(ctx context.Context, branch string) (string, error) {
 		return "", exitcode.Failedf("cannot fetch the pull request's base %s from %s: %v; nothing was made", branch, forgeRemote, err)
 	}
 	return remote, nil
-}
-
-// branchAt makes branch point at what ref points at, unless it exists:
-// a branch of that name is the user's, and a task resumed on it keeps it.
-func (m *Flow) branchAt(ctx context.Context, branch, ref string) error {
-	objs, err := m.Git.ReadObjects(ctx, m.Repo.MainDir, task.BranchRef(branch), ref)
-	if err != nil {
-		return err
-	}
-	if !objs[0].Missing {
-		return nil
-	}
-	err = m.Git.UpdateRef(ctx, m.Repo.MainDir, task.BranchRef(branch), objs[1].OID, "")
-	if errors.Is(err, git.ErrStale) {
-		return nil // made meanwhile
-	}
-	return err
 }
 
 // FromIssue asks gh for issue n: the task is issue-N unless named, on the

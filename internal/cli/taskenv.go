@@ -47,7 +47,7 @@ func envCommand(e *env) *cli.Command {
 			case c.Bool("shell"):
 				_, err = fmt.Fprint(e.stdout, varLines(vars, "export ", text.ShellQuote))
 			default: // one line each: a value with a line break is quoted
-				_, err = fmt.Fprint(e.stdout, varLines(vars, "", text.QuoteControl))
+				_, err = fmt.Fprint(e.stdout, varLines(vars, "", text.Terminal))
 			}
 			return err
 		},

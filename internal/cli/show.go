@@ -40,8 +40,8 @@ func showCommand(e *env) *cli.Command {
 // showText prints a task as "key: value" lines.
 func (e *env) showText(v taskView) error {
 	var b strings.Builder
-	field := func(k string, val any) { fmt.Fprintf(&b, "%-14s %v\n", k+":", val) }
-	field("task", printable(v.Task))
+	field := func(k string, val any) { fmt.Fprintf(&b, "%-14s %s\n", k+":", text.Terminal(fmt.Sprint(val))) }
+	field("task", v.Task)
 	field("slug", v.Slug)
 	field("branch", v.Branch)
 	field("path", v.Path)
@@ -76,9 +76,9 @@ func (e *env) showText(v taskView) error {
 		field("agent", e.agentCell(time.Now(), v.Agent).text)
 	}
 	for _, s := range v.Sessions {
-		field("session", fmt.Sprintf("%s %s (%s – %s)", s.Runner, printable(s.ID), s.FirstSeen.Local().Format("2006-01-02 15:04:05"), s.LastSeen.Local().Format("15:04:05")))
+		field("session", fmt.Sprintf("%s %s (%s – %s)", s.Runner, s.ID, s.FirstSeen.Local().Format("2006-01-02 15:04:05"), s.LastSeen.Local().Format("15:04:05")))
 	}
 	field("creator", fmt.Sprintf("pid %d on %s", v.CreatorPID, v.CreatorHost))
-	_, err := fmt.Fprint(e.stdout, b.String())
+	_, err := fmt.Fprint(e.stdout, b.String()) // terminal: every value passed text.Terminal in field
 	return err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // watchPoll is how often watch looks for a change (a few stats, no git),
@@ -114,7 +115,7 @@ func (w *watcher) table(width int) *table {
 			ports = strings.Join(env[:len(env)-1], " ")
 		}
 		t.add(
-			cell{printable(v.Task), nil},
+			cell{v.Task, nil},
 			w.e.stateCell(v),
 			w.e.agentCell(now, v.Agent),
 			w.e.dirtyCell(v),
@@ -293,7 +294,7 @@ func (w *watcher) draw(tty *os.File) {
 	width, height := ttySize(tty)
 	var b strings.Builder
 	b.WriteString("\x1b[H\x1b[2J")
-	title := cutText("git wt watch · "+w.m.Repo.MainDir+" · ↑↓ select · Enter: print path · q: quit", width, false)
+	title := cutText("git wt watch · "+text.Terminal(w.m.Repo.MainDir)+" · ↑↓ select · Enter: print path · q: quit", width, false)
 	b.WriteString(w.e.out.bold(title) + "\n")
 	if len(w.views) == 0 {
 		b.WriteString("no task worktrees (create one with git wt new TASK)\n")

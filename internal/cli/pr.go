@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
 	"github.com/git-wt/git-wt/internal/workflow"
 )
 
@@ -72,7 +73,7 @@ func prCommand(e *env) *cli.Command {
 				return nil
 			}
 			e.infof("pull request %s: %s", prCell(pr), pr.Title)
-			_, err = fmt.Fprintln(e.stdout, cmp.Or(pr.URL, prCell(pr)))
+			_, err = fmt.Fprintln(e.stdout, text.Terminal(cmp.Or(pr.URL, prCell(pr))))
 			return err
 		},
 	}

@@ -168,7 +168,7 @@ func (w *watcher) plain(ctx context.Context) error {
 			if !first {
 				text = "\n" + text
 			}
-			if _, err := io.WriteString(w.e.stdout, text); err != nil {
+			if _, err := io.WriteString(w.e.stdout, text); err != nil { // terminal: table.add quoted every cell
 				return nil // the reader went away
 			}
 		}
@@ -262,7 +262,7 @@ func (w *watcher) interactive(ctx context.Context, tty *os.File) error {
 				fmt.Fprint(tty, "\x1b[?25h\x1b[?1049l")
 				restore()
 				restore = func() {}
-				_, err := fmt.Fprintln(w.e.stdout, path)
+				_, err := fmt.Fprintln(w.e.stdout, path) // terminal: the path, as it is, for cd "$(git wt watch)"
 				return err
 			case k == keyUp && i > 0:
 				w.sel = w.views[i-1].Slug
@@ -298,7 +298,7 @@ func (w *watcher) draw(tty *os.File) {
 	b.WriteString(w.e.out.bold(title) + "\n")
 	if len(w.views) == 0 {
 		b.WriteString("no task worktrees (create one with git wt new TASK)\n")
-		fmt.Fprint(tty, b.String())
+		fmt.Fprint(tty, b.String()) // terminal: the title quoted, the rest watch's own
 		return
 	}
 	lines := w.lines(width - 2) // the selection mark's column
@@ -314,5 +314,5 @@ func (w *watcher) draw(tty *os.File) {
 		}
 		b.WriteString(mark + rows[j] + "\n")
 	}
-	fmt.Fprint(tty, strings.TrimSuffix(b.String(), "\n"))
+	fmt.Fprint(tty, strings.TrimSuffix(b.String(), "\n")) // terminal: the title quoted, table.add quoted every cell
 }

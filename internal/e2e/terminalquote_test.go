@@ -129,3 +129,24 @@ func TestErrorLineEscapesWhatItCarries(t *testing.T) {
 		t.Errorf("want one line naming the folder escaped: %q", r.Stderr)
 	}
 }
+
+// TestInitErrorIsEscaped: a failed init's error names its command, which
+// a committed .gitwt or a config may fill with controls; new's error
+// line and show's "init error" show them escaped.
+func TestInitErrorIsEscaped(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.init", "exit 3 # \x1b]0;pwned\a\u009b2J\u202e")
+	r := s.WT("new", "t1")
+	if r.Code == 0 {
+		t.Fatalf("want the init to fail: %s", r)
+	}
+	assertNoTerminalControls(t, "new's error", r.Stderr)
+	if !strings.Contains(r.Stderr, `exit 3 # \x1b]0;pwned\a\u009b2J\u202e`) {
+		t.Errorf("new's error does not name the command escaped: %q", r.Stderr)
+	}
+	show := s.MustWT("show", "t1").Stdout
+	assertNoTerminalControls(t, "show", show)
+	if !strings.Contains(show, `\x1b]0;pwned\a\u009b2J\u202e`) {
+		t.Errorf("show's init error: %s", show)
+	}
+}

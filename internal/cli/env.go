@@ -245,7 +245,7 @@ func (m meters) Start(title string, total int64, bytes bool) task.Meter {
 	if bytes {
 		unit = progress.Bytes
 	}
-	return m.p.Start(title, total, unit)
+	return m.p.Start(text.TerminalLine(title), total, unit) // titles name paths
 }
 
 // errorf prints an error message: one "git-wt: ..." line on stderr, even

@@ -150,3 +150,14 @@ func TestInitErrorIsEscaped(t *testing.T) {
 		t.Errorf("show's init error: %s", show)
 	}
 }
+
+// TestVerboseTraceIsEscaped: --verbose shows git's arguments, which hold
+// the branch name.
+func TestVerboseTraceIsEscaped(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	r := s.MustWT("--verbose", "new", "--branch", hostileBranch, "--", hostileTask)
+	assertNoTerminalControls(t, "--verbose", r.Stderr)
+	if !strings.Contains(r.Stderr, `wt/b\u009b2J\u2066\u202eexe`) {
+		t.Errorf("the trace does not show the branch escaped: %s", r.Stderr)
+	}
+}

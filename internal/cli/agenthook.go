@@ -86,7 +86,7 @@ func (e *env) claudeCreate(ctx context.Context, p *agents.Payload) error {
 		return err
 	}
 	e.infof("task %q for the agent runner: %s", id, res.Record.Path)
-	_, err = fmt.Fprintln(e.stdout, res.Record.Path)
+	_, err = fmt.Fprintln(e.stdout, res.Record.Path) // terminal: the path the runner reads, as it is
 	h.policy.AutoGC(ctx)
 	return err
 }

@@ -48,7 +48,7 @@ func commitCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				return writeJSON(e.stdout, map[string]any{"task": ent.Record.Task, "branch": ent.Record.Branch, "commit": sha, "committed": made})
 			}
-			_, err = fmt.Fprintln(e.stdout, sha)
+			_, err = fmt.Fprintln(e.stdout, sha) // terminal: a commit id git printed
 			return err
 		},
 	}

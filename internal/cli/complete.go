@@ -42,7 +42,7 @@ func completeCommand(e *env) *cli.Command {
 				words = []string{""}
 			}
 			for _, cand := range e.complete(c.Context, c.App, words) {
-				fmt.Fprintln(e.stdout, cand)
+				fmt.Fprintln(e.stdout, cand) // terminal: a candidate the shell reads, as it is
 			}
 			return nil
 		},

@@ -40,11 +40,11 @@ func dockerArgsCommand(e *env) *cli.Command {
 			case c.Bool("json"):
 				return writeJSON(e.stdout, args)
 			case c.Bool("oneline"):
-				_, err = fmt.Fprintln(e.stdout, text.ShellJoin(args))
+				_, err = fmt.Fprintln(e.stdout, text.ShellJoin(args)) // terminal: words for a shell to read
 			case strings.Contains(strings.Join(args, ""), "\n"):
 				return exitcode.Failedf("a path of task %q holds a newline, which one argument per line cannot show: use --oneline or --json", ent.Record.Task)
 			default:
-				_, err = fmt.Fprintln(e.stdout, strings.Join(args, "\n"))
+				_, err = fmt.Fprintln(e.stdout, strings.Join(args, "\n")) // terminal: arguments for a program to read
 			}
 			return err
 		},

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 func doctorCommand(e *env) *cli.Command {
@@ -84,13 +85,13 @@ func (e *env) printProblems(problems []*task.Problem) {
 		default:
 			where = p.Ref
 		}
-		line := fmt.Sprintf("%s: %s: %s", e.out.yellow(string(p.Kind)), where, p.Detail)
+		line := fmt.Sprintf("%s: %s", where, p.Detail)
 		switch {
 		case p.Outcome != "":
 			line += " [" + p.Outcome + "]"
 		case p.Fix != "":
 			line += " (--fix: " + p.Fix + ")"
 		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintf(e.stdout, "%s: %s\n", e.out.yellow(string(p.Kind)), text.TerminalLine(line)) // terminal: the kind is git-wt's own word
 	}
 }

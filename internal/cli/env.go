@@ -245,25 +245,27 @@ func (m meters) Start(title string, total int64, bytes bool) task.Meter {
 	if bytes {
 		unit = progress.Bytes
 	}
-	return m.p.Start(title, total, unit)
+	return m.p.Start(text.TerminalLine(title), total, unit) // titles name paths
 }
 
 // errorf prints an error message: one "git-wt: ..." line on stderr, even
-// when it carries another program's multi-line output.
+// when it carries another program's multi-line output. Messages carry
+// text from outside (paths, branch names, git's own messages), so each
+// passes text.TerminalLine.
 func (e *env) errorf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "%s %s\n", e.err.red("git-wt:"), text.OneLine(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(e.stderr, "%s %s\n", e.err.red("git-wt:"), text.TerminalLine(text.OneLine(fmt.Sprintf(format, args...))))
 }
 
 // warnf prints a warning on stderr, one line; --quiet does not hide
 // warnings, which say that something was kept or skipped.
 func (e *env) warnf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "%s %s\n", e.err.yellow("git-wt: warning:"), text.OneLine(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(e.stderr, "%s %s\n", e.err.yellow("git-wt: warning:"), text.TerminalLine(text.OneLine(fmt.Sprintf(format, args...))))
 }
 
 // infof prints progress or a note on stderr, unless --quiet.
 func (e *env) infof(format string, args ...any) {
 	if !e.quiet {
-		fmt.Fprintf(e.stderr, "git-wt: %s\n", fmt.Sprintf(format, args...))
+		fmt.Fprintf(e.stderr, "git-wt: %s\n", text.TerminalLine(fmt.Sprintf(format, args...)))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/git-wt/git-wt/internal/policy"
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/text"
 	"github.com/git-wt/git-wt/internal/workflow"
 )
 
@@ -78,19 +79,22 @@ func gcCommand(e *env) *cli.Command {
 				}{report, poolDrainViews(c.Context, report.Pool), merged})
 			}
 			for _, r := range merged {
-				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("merged"), r.Path, r.Reason, r.Outcome)
+				// terminal: the outcome is git-wt's own word
+				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("merged"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
 			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(merged) == 0 {
 				e.infof("nothing to clean")
 			}
 			for _, d := range report.Pool {
-				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("pool"), d.Path, d.Reason, d.Outcome)
+				// terminal: the outcome is git-wt's own word
+				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("pool"), text.Terminal(d.Path), text.TerminalLine(d.Reason), d.Outcome)
 			}
 			if len(report.Orphans) > 0 {
 				e.printProblems(report.Orphans)
 			}
 			for _, r := range report.Retention {
-				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), r.Path, r.Reason, r.Outcome)
+				// terminal: the outcome is git-wt's own word
+				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
 			return nil
 		},

@@ -35,6 +35,7 @@ func installCommand(e *env) *cli.Command {
 			if err := t.Check(c.Bool("force")); err != nil {
 				if t.InWorktree {
 					for _, name := range hooks.Names {
+						// terminal: git-wt's own hook names and lines
 						fmt.Fprintf(e.stderr, "git-wt: add this line to the %s hook:\n    %s\n", name, hooks.Line(name))
 					}
 				}

@@ -124,8 +124,8 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 	now := time.Now()
 	for _, v := range views {
 		row := []cell{
-			{printable(v.Task), nil},
-			{printable(v.Branch), e.out.cyan},
+			{v.Task, nil},
+			{v.Branch, e.out.cyan},
 			e.stateCell(v),
 			e.dirtyCell(v),
 			{aheadBehind(v), nil},
@@ -133,7 +133,7 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 			{age(now, v.CreatedAt), nil},
 			{age(now, v.LastAccessAt), nil},
 			{prCell(v.PR), nil},
-			{printable(v.Path), nil},
+			{v.Path, nil},
 		}
 		if o.Size {
 			row = append(row, cell{sizeText(v.SizeBytes), nil})

@@ -10,7 +10,6 @@ import (
 	"github.com/git-wt/git-wt/internal/gh"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
-	"github.com/git-wt/git-wt/internal/text"
 )
 
 // claimView is one claim in list --remote --json.
@@ -78,8 +77,8 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 		} else if v.Stale {
 			machine += " (stale)"
 		}
-		t.add(cell{printable(v.Task), nil}, cell{printable(machine), nil}, cell{age(now, v.HeartbeatAt), nil},
-			cell{settings.FormatDuration(time.Duration(v.SeenForSeconds) * time.Second), nil}, cell{printable(v.Branch), e.out.cyan}, cell{cmp.Or(text.QuoteControl(v.PR), "-"), nil})
+		t.add(cell{v.Task, nil}, cell{machine, nil}, cell{age(now, v.HeartbeatAt), nil},
+			cell{settings.FormatDuration(time.Duration(v.SeenForSeconds) * time.Second), nil}, cell{v.Branch, e.out.cyan}, cell{cmp.Or(v.PR, "-"), nil})
 	}
 	t.fit(e.termWidth())
 	return t.write(e.stdout, e.out)

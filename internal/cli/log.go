@@ -9,6 +9,7 @@ import (
 	"github.com/git-wt/git-wt/internal/events"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/slug"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 func logCommand(e *env) *cli.Command {
@@ -49,11 +50,11 @@ func logCommand(e *env) *cli.Command {
 				if who == "" {
 					who = ev.Path
 				}
-				line := fmt.Sprintf("%s  %-8s %-12s %s", ev.Time.Local().Format("2006-01-02 15:04:05"), ev.Command, ev.Outcome, printable(who))
+				line := fmt.Sprintf("%s  %-8s %-12s %s", ev.Time.Local().Format("2006-01-02 15:04:05"), ev.Command, ev.Outcome, text.Terminal(who))
 				if ev.Reason != "" {
-					line += ": " + printable(ev.Reason)
+					line += ": " + text.Terminal(ev.Reason)
 				}
-				fmt.Fprintf(e.stdout, "%s  (pid %d on %s)\n", line, ev.PID, ev.Host)
+				fmt.Fprintf(e.stdout, "%s  (pid %d on %s)\n", text.TerminalLine(line), ev.PID, text.Terminal(ev.Host))
 			}
 			return nil
 		},

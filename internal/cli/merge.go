@@ -56,7 +56,7 @@ func mergeCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				return writeJSON(e.stdout, res)
 			}
-			_, err = fmt.Fprintln(e.stdout, res.Commit)
+			_, err = fmt.Fprintln(e.stdout, res.Commit) // terminal: a commit id git printed
 			return err
 		},
 	}

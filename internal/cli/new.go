@@ -101,7 +101,7 @@ func newCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				err = writeJSON(e.stdout, res.Record)
 			} else {
-				_, err = fmt.Fprintln(e.stdout, res.Record.Path)
+				_, err = fmt.Fprintln(e.stdout, res.Record.Path) // terminal: the path, as it is, for cd "$(git wt new T)"
 			}
 			e.handlers(m).policy.AutoGC(c.Context)
 			return err

@@ -171,7 +171,8 @@ func (e *env) poolTable(r *pool.Report) error {
 	if r.Filling {
 		state = ", filling now"
 	}
-	fmt.Fprintf(e.stdout, "pool: %d of %d ready%s (%s; log %s)\n", r.Ready, r.Wanted, state, r.Folder, r.Log)
+	// terminal: state is git-wt's own words
+	fmt.Fprintf(e.stdout, "pool: %d of %d ready%s (%s; log %s)\n", r.Ready, r.Wanted, state, text.Terminal(r.Folder), text.Terminal(r.Log))
 	if len(r.Entries) == 0 {
 		return nil
 	}

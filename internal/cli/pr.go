@@ -72,16 +72,16 @@ func prCommand(e *env) *cli.Command {
 				e.infof("no pull request recorded for task %q (record one with --set-url URL, or open one with --create)", ent.Record.Task)
 				return nil
 			}
-			// Its title, state and URL are anyone's text (SPEC §19): quoted.
-			e.infof("pull request %s: %s", prCell(pr), text.QuoteControl(pr.Title))
-			_, err = fmt.Fprintln(e.stdout, cmp.Or(text.QuoteControl(pr.URL), prCell(pr)))
+			// Its title, state and URL are anyone's text (SPEC §19):
+			// infof escapes its line, the URL is quoted.
+			e.infof("pull request %s: %s", prCell(pr), pr.Title)
+			_, err = fmt.Fprintln(e.stdout, text.Terminal(cmp.Or(pr.URL, prCell(pr))))
 			return err
 		},
 	}
 }
 
-// prCell is a pull request in a few characters: "#12 open", its state
-// and URL quoted, as they come from the forge.
+// prCell is a pull request in a few characters: "#12 open".
 func prCell(pr *record.PR) string {
 	if pr == nil {
 		return "-"
@@ -91,10 +91,10 @@ func prCell(pr *record.PR) string {
 		parts = append(parts, fmt.Sprintf("#%d", pr.Number))
 	}
 	if pr.State != "" {
-		parts = append(parts, text.QuoteControl(strings.ToLower(pr.State)))
+		parts = append(parts, strings.ToLower(pr.State))
 	}
 	if len(parts) == 0 {
-		return text.QuoteControl(pr.URL)
+		return pr.URL
 	}
 	return strings.Join(parts, " ")
 }

@@ -29,6 +29,7 @@ func completionCommand(e *env) *cli.Command {
 				return err
 			}
 			script, _ := completions.Script(sh) // shellArg checked sh
+			// terminal: git-wt's own script
 			_, err = io.WriteString(e.stdout, script)
 			return err
 		},

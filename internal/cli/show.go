@@ -40,8 +40,8 @@ func showCommand(e *env) *cli.Command {
 // showText prints a task as "key: value" lines.
 func (e *env) showText(v taskView) error {
 	var b strings.Builder
-	field := func(k string, val any) { fmt.Fprintf(&b, "%-14s %v\n", k+":", val) }
-	field("task", printable(v.Task))
+	field := func(k string, val any) { fmt.Fprintf(&b, "%-14s %s\n", k+":", text.Terminal(fmt.Sprint(val))) }
+	field("task", v.Task)
 	field("slug", v.Slug)
 	field("branch", v.Branch)
 	field("path", v.Path)
@@ -55,7 +55,7 @@ func (e *env) showText(v taskView) error {
 		field("init", v.Init.Status)
 	}
 	if v.Init.Error != "" {
-		field("init error", text.QuoteControl(v.Init.Error))
+		field("init error", v.Init.Error)
 	}
 	if v.Init.Log != "" {
 		field("init log", v.Init.Log)
@@ -64,22 +64,22 @@ func (e *env) showText(v taskView) error {
 		field("sparse", strings.Join(v.Sparse, " ")+" (and the files at the root)")
 	}
 	if v.LockReason != "" {
-		field("lock reason", text.QuoteControl(v.LockReason))
+		field("lock reason", v.LockReason)
 	}
 	if env := task.PortEnv(v.Record); len(env) > 0 {
 		field("ports", strings.Join(env[:len(env)-1], " ")) // all but WT_PORTS
 	}
 	if v.PR != nil {
 		// What the forge says is anyone's text (SPEC §19): quoted.
-		field("pr", fmt.Sprintf("#%d %s %s %s", v.PR.Number, text.QuoteControl(v.PR.State), text.QuoteControl(v.PR.URL), text.QuoteControl(v.PR.Title)))
+		field("pr", fmt.Sprintf("#%d %s %s %s", v.PR.Number, v.PR.State, v.PR.URL, v.PR.Title))
 	}
 	if v.Agent != nil {
 		field("agent", e.agentCell(time.Now(), v.Agent).text)
 	}
 	for _, s := range v.Sessions {
-		field("session", fmt.Sprintf("%s %s (%s – %s)", s.Runner, printable(s.ID), s.FirstSeen.Local().Format("2006-01-02 15:04:05"), s.LastSeen.Local().Format("15:04:05")))
+		field("session", fmt.Sprintf("%s %s (%s – %s)", s.Runner, s.ID, s.FirstSeen.Local().Format("2006-01-02 15:04:05"), s.LastSeen.Local().Format("15:04:05")))
 	}
 	field("creator", fmt.Sprintf("pid %d on %s", v.CreatorPID, v.CreatorHost))
-	_, err := fmt.Fprint(e.stdout, b.String())
+	_, err := fmt.Fprint(e.stdout, b.String()) // terminal: every value passed text.Terminal in field
 	return err
 }

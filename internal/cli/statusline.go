@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 func statuslineCommand(e *env) *cli.Command {
@@ -28,7 +29,7 @@ func statuslineCommand(e *env) *cli.Command {
 				}
 			}
 			if line := e.statusLine(c); line != "" {
-				fmt.Fprintln(e.stdout, line)
+				fmt.Fprintln(e.stdout, text.TerminalLine(line))
 			}
 			return nil
 		},
@@ -69,14 +70,14 @@ func (e *env) statusLine(c *cli.Context) string {
 		if err != nil {
 			return ""
 		}
-		return cmp.Or(brief.Branch, "(detached)") + " · " + dirtyText(brief.Dirty)
+		return text.Terminal(cmp.Or(brief.Branch, "(detached)")) + " · " + dirtyText(brief.Dirty)
 	}
 	rec := ent.Record
 	brief, err := b.BriefOf(c.Context, path, rec)
 	if err != nil {
-		return printable(rec.Task)
+		return text.Terminal(rec.Task)
 	}
-	parts := []string{printable(rec.Task), cmp.Or(brief.Branch, "(detached)")}
+	parts := []string{text.Terminal(rec.Task), text.Terminal(cmp.Or(brief.Branch, "(detached)"))}
 	if brief.HasAheadBehind {
 		parts = append(parts, fmt.Sprintf("+%d/-%d", brief.Ahead, brief.Behind))
 	}

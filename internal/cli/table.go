@@ -3,10 +3,11 @@ package cli
 import (
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // cell is one table cell: its text and how to colour it.
@@ -36,7 +37,15 @@ const minCut = 12
 // ellipsis marks cut text; plain ASCII, as any terminal shows it.
 const ellipsis = "..."
 
-func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
+// add adds a row. Every cell's text passes text.Terminal here, so that a
+// task id, branch, path or title from outside never acts on the terminal:
+// callers give the text as it is.
+func (t *table) add(cells ...cell) {
+	for i := range cells {
+		cells[i].text = text.Terminal(cells[i].text)
+	}
+	t.rows = append(t.rows, cells)
+}
 
 // widths is the natural width of each column.
 func (t *table) widths() []int {
@@ -154,13 +163,4 @@ func (t *table) write(w io.Writer, p *painter) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// printable makes text safe for one table cell: text with control
-// characters (a task id may hold a newline) is shown Go-quoted.
-func printable(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return strconv.Quote(s)
-	}
-	return s
 }

@@ -1,7 +1,7 @@
 // These tests protect how a table gives way to a narrow terminal: cut
 // columns shrink widest first (paths keep their end), optional columns go
 // in their order only when cutting is not enough, and no limit changes
-// nothing.
+// nothing; and every cell reaches the terminal quoted.
 package cli
 
 import (
@@ -58,5 +58,21 @@ func TestTableFit(t *testing.T) {
 				t.Errorf("width %d: line of %d: %q", c.width, len(l), l)
 			}
 		}
+	}
+}
+
+// TestTableQuotesEveryCell: a cell's text from outside reaches the
+// terminal escaped, and the columns still line up by what is shown.
+func TestTableQuotesEveryCell(t *testing.T) {
+	tb := &table{header: []string{"TASK", "PATH"}}
+	tb.add(cell{"a\u009b2J\u202eb", nil}, cell{"/p", nil})
+	tb.add(cell{"plain", nil}, cell{"/q", nil})
+	var b strings.Builder
+	tb.write(&b, &painter{decide: func() bool { return false }})
+	want := "TASK                PATH\n" +
+		`"a\u009b2J\u202eb"` + "  /p\n" +
+		"plain               /q\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

@@ -43,11 +43,11 @@ func envCommand(e *env) *cli.Command {
 				}
 				return writeJSON(e.stdout, obj)
 			case c.Bool("dotenv"):
-				_, err = fmt.Fprint(e.stdout, task.Dotenv(vars))
+				_, err = fmt.Fprint(e.stdout, task.Dotenv(vars)) // terminal: a file for programs to read
 			case c.Bool("shell"):
-				_, err = fmt.Fprint(e.stdout, varLines(vars, "export ", text.ShellQuote))
+				_, err = fmt.Fprint(e.stdout, varLines(vars, "export ", text.ShellQuote)) // terminal: lines for eval
 			default: // one line each: a value with a line break is quoted
-				_, err = fmt.Fprint(e.stdout, varLines(vars, "", text.QuoteControl))
+				_, err = fmt.Fprint(e.stdout, varLines(vars, "", text.Terminal)) // terminal: varLines quotes each value
 			}
 			return err
 		},

@@ -124,7 +124,7 @@ func (e *env) printResult(c *cli.Context, doc any, plain string) error {
 	if plain == "" {
 		return nil
 	}
-	_, err := fmt.Fprintln(e.stdout, plain)
+	_, err := fmt.Fprintln(e.stdout, plain) // terminal: a path or a command line for scripts (cd "$(git wt path T)"), as it is
 	return err
 }
 

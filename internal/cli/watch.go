@@ -17,6 +17,7 @@ import (
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // watchPoll is how often watch looks for a change (a few stats, no git),
@@ -114,7 +115,7 @@ func (w *watcher) table(width int) *table {
 			ports = strings.Join(env[:len(env)-1], " ")
 		}
 		t.add(
-			cell{printable(v.Task), nil},
+			cell{v.Task, nil},
 			w.e.stateCell(v),
 			w.e.agentCell(now, v.Agent),
 			w.e.dirtyCell(v),
@@ -167,7 +168,7 @@ func (w *watcher) plain(ctx context.Context) error {
 			if !first {
 				text = "\n" + text
 			}
-			if _, err := io.WriteString(w.e.stdout, text); err != nil {
+			if _, err := io.WriteString(w.e.stdout, text); err != nil { // terminal: table.add quoted every cell
 				return nil // the reader went away
 			}
 		}
@@ -261,7 +262,7 @@ func (w *watcher) interactive(ctx context.Context, tty *os.File) error {
 				fmt.Fprint(tty, "\x1b[?25h\x1b[?1049l")
 				restore()
 				restore = func() {}
-				_, err := fmt.Fprintln(w.e.stdout, path)
+				_, err := fmt.Fprintln(w.e.stdout, path) // terminal: the path, as it is, for cd "$(git wt watch)"
 				return err
 			case k == keyUp && i > 0:
 				w.sel = w.views[i-1].Slug
@@ -293,11 +294,11 @@ func (w *watcher) draw(tty *os.File) {
 	width, height := ttySize(tty)
 	var b strings.Builder
 	b.WriteString("\x1b[H\x1b[2J")
-	title := cutText("git wt watch · "+w.m.Repo.MainDir+" · ↑↓ select · Enter: print path · q: quit", width, false)
+	title := cutText("git wt watch · "+text.Terminal(w.m.Repo.MainDir)+" · ↑↓ select · Enter: print path · q: quit", width, false)
 	b.WriteString(w.e.out.bold(title) + "\n")
 	if len(w.views) == 0 {
 		b.WriteString("no task worktrees (create one with git wt new TASK)\n")
-		fmt.Fprint(tty, b.String())
+		fmt.Fprint(tty, b.String()) // terminal: the title quoted, the rest watch's own
 		return
 	}
 	lines := w.lines(width - 2) // the selection mark's column
@@ -313,5 +314,5 @@ func (w *watcher) draw(tty *os.File) {
 		}
 		b.WriteString(mark + rows[j] + "\n")
 	}
-	fmt.Fprint(tty, strings.TrimSuffix(b.String(), "\n"))
+	fmt.Fprint(tty, strings.TrimSuffix(b.String(), "\n")) // terminal: the title quoted, table.add quoted every cell
 }

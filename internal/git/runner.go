@@ -20,6 +20,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // InternalEnv marks git processes started by git-wt. The hooks git-wt
@@ -236,7 +238,9 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output) {
 		cmd.Stderr = io.MultiWriter(c.Stderr, &out.stderr)
 	}
 	if r.Trace != nil {
-		fmt.Fprintf(r.Trace, "git-wt: [%s] git %s\n", c.Dir, strings.Join(c.Args, " "))
+		// The arguments hold task ids, branches and paths: escaped, as
+		// on every line git-wt shows.
+		fmt.Fprintf(r.Trace, "git-wt: [%s] git %s\n", text.TerminalLine(c.Dir), text.TerminalLine(strings.Join(c.Args, " ")))
 	}
 	return cmd, out
 }

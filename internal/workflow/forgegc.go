@@ -129,7 +129,7 @@ func (m *Flow) mayClean(ctx context.Context, rec *record.Record, pr *record.PR, 
 	case pr.State == "MERGED":
 		return ""
 	case pr.State != "CLOSED" || !o.Closed:
-		return "its pull request is " + text.QuoteControl(strings.ToLower(pr.State))
+		return "its pull request is " + text.Terminal(strings.ToLower(pr.State))
 	}
 	n, err := m.UnmergedCommits(ctx, rec)
 	switch {
@@ -144,5 +144,5 @@ func (m *Flow) mayClean(ctx context.Context, rec *record.Record, pr *record.PR, 
 // prReason is why gc --merged looked at a task, for its report: the
 // state quoted, as it comes from the forge.
 func prReason(pr *record.PR) string {
-	return fmt.Sprintf("pull request #%d %s", pr.Number, text.QuoteControl(strings.ToLower(pr.State)))
+	return fmt.Sprintf("pull request #%d %s", pr.Number, text.Terminal(strings.ToLower(pr.State)))
 }

@@ -167,3 +167,25 @@ func TestNewWritesNoSubmoduleIntoGitConfig(t *testing.T) {
 		t.Errorf("new changed the submodules of .git/config:\n%s\nwas:\n%s", after, before)
 	}
 }
+
+// A name with a line break cannot be written in a config file git reads
+// (git stops at the line): a .gitmodules that holds one is unreadable,
+// for git as for git-wt. The task is made without submodules, with a
+// warning that says why.
+func TestAGitmodulesGitCannotReadGivesNoSubmodules(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	lib := remoteRepo(t, s, "lib")
+	addSubmodule(s, "lib", lib, "lib")
+	appendGitmodules(s, "[submodule \"a\\\nb\"]\n\tpath = nl\n\turl = ../x\n")
+
+	r := s.WT("new", "T")
+	if r.Code != 0 {
+		t.Fatalf("new with an unreadable .gitmodules: %s", r)
+	}
+	if !strings.Contains(r.Stderr, "no submodules in") || !strings.Contains(r.Stderr, "bad config line") {
+		t.Errorf("no warning says why the task has no submodules:\n%s", r.Stderr)
+	}
+	if got := s.MustWT("show", "--json", "T").Out(); !strings.Contains(got, `"state": "active"`) && !strings.Contains(got, `"state":"active"`) {
+		t.Errorf("the task is not active: %s", got)
+	}
+}

@@ -34,6 +34,12 @@ func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top boo
 		return nil // no submodules at this level
 	}
 	paths, err := subs.Keys(ctx, dir, gitmodules, "path")
+	if git.ExitCode(err) == 128 {
+		// A commit's .gitmodules git cannot read (a name with a line
+		// break, say): git's submodule commands cannot either.
+		m.Warn("no submodules in %s: %s", text.QuoteControl(dir), text.OneLine(err.Error()))
+		return nil
+	}
 	if err != nil || len(paths) == 0 {
 		return err
 	}

@@ -94,26 +94,26 @@ func (s Submodules) Update(ctx context.Context, dir string, srcs []ModuleSource,
 }
 
 func updateCmds(dir string, srcs []ModuleSource) []Cmd {
-	stores := []ConfigPair{{"protocol.file.allow", "always"}}
-	var fromStores, fromURLs []string
-	var active []ConfigPair
-	for _, m := range srcs {
-		active = append(active, ConfigPair{"submodule." + m.Name + ".active", "true"})
-		if m.From == "" {
-			fromURLs = append(fromURLs, m.Path)
-			continue
-		}
-		stores = append(stores, ConfigPair{"submodule." + m.Name + ".url", m.From})
-		fromStores = append(fromStores, m.Path)
-	}
-	var cmds []Cmd
-	for _, c := range []struct {
+	type update struct {
 		config []ConfigPair
 		paths  []string
-	}{{stores, fromStores}, {nil, fromURLs}} {
-		if len(c.paths) > 0 {
-			cmds = append(cmds, Cmd{Dir: dir, InWorktree: true, Config: append(c.config, active...),
-				Args: append([]string{"submodule", "update", "--"}, c.paths...)})
+	}
+	fromStores := update{config: []ConfigPair{{"protocol.file.allow", "always"}}}
+	var fromURLs update
+	for _, m := range srcs {
+		u := &fromURLs
+		if m.From != "" {
+			u = &fromStores
+			u.config = append(u.config, ConfigPair{"submodule." + m.Name + ".url", m.From})
+		}
+		u.config = append(u.config, ConfigPair{"submodule." + m.Name + ".active", "true"})
+		u.paths = append(u.paths, m.Path)
+	}
+	var cmds []Cmd
+	for _, u := range []update{fromStores, fromURLs} {
+		if len(u.paths) > 0 {
+			cmds = append(cmds, Cmd{Dir: dir, InWorktree: true, Config: u.config,
+				Args: append([]string{"submodule", "update", "--"}, u.paths...)})
 		}
 	}
 	return cmds

@@ -20,12 +20,13 @@ func TestSubmoduleUpdateCmds(t *testing.T) {
 		{Name: "a.b", Path: "ab", URL: "../ab", From: "/r/.git/modules/a.b"},
 		{Name: "net", Path: "net", URL: "git@host:net"},
 	})
-	active := []ConfigPair{{"submodule.lib.active", "true"}, {"submodule.a.b.active", "true"}, {"submodule.net.active", "true"}}
 	want := []Cmd{
 		{Dir: "/t", InWorktree: true, Args: []string{"submodule", "update", "--", "vendor/lib", "ab"},
-			Config: append([]ConfigPair{{"protocol.file.allow", "always"},
-				{"submodule.lib.url", "/r/.git/modules/lib"}, {"submodule.a.b.url", "/r/.git/modules/a.b"}}, active...)},
-		{Dir: "/t", InWorktree: true, Args: []string{"submodule", "update", "--", "net"}, Config: active},
+			Config: []ConfigPair{{"protocol.file.allow", "always"},
+				{"submodule.lib.url", "/r/.git/modules/lib"}, {"submodule.lib.active", "true"},
+				{"submodule.a.b.url", "/r/.git/modules/a.b"}, {"submodule.a.b.active", "true"}}},
+		{Dir: "/t", InWorktree: true, Args: []string{"submodule", "update", "--", "net"},
+			Config: []ConfigPair{{"submodule.net.active", "true"}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

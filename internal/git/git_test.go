@@ -34,6 +34,33 @@ func TestScrubbedEnvKeepsUserSettings(t *testing.T) {
 	}
 }
 
+// Cmd.Config numbers its settings after the user's own GIT_CONFIG_KEY_<n>,
+// which stay in force.
+func TestWithConfigKeepsTheUsersSettings(t *testing.T) {
+	env := []string{"HOME=/h", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=a.b", "GIT_CONFIG_VALUE_0=c"}
+	got := withConfig(env, []ConfigPair{{"x.y", "1"}, {"s.a=b.url", "/p"}})
+	want := append(env, "GIT_CONFIG_KEY_1=x.y", "GIT_CONFIG_VALUE_1=1", "GIT_CONFIG_KEY_2=s.a=b.url", "GIT_CONFIG_VALUE_2=/p", "GIT_CONFIG_COUNT=3")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := withConfig([]string{"HOME=/h"}, []ConfigPair{{"x.y", "1"}}); !reflect.DeepEqual(got, []string{"HOME=/h", "GIT_CONFIG_KEY_0=x.y", "GIT_CONFIG_VALUE_0=1", "GIT_CONFIG_COUNT=1"}) {
+		t.Errorf("with no setting of the user's: %q", got)
+	}
+}
+
+// git reads a key of Cmd.Config whole, "=" and all, where -c splits it.
+func TestGitReadsCmdConfigKeysWhole(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	key := "submodule.lib.update=!touch PWNED #.url"
+	out, err := (&Runner{}).Exec(context.Background(), Cmd{Dir: t.TempDir(), Config: []ConfigPair{{key, "/p"}},
+		Args: []string{"config", "-z", "--get-regexp", `^submodule\.lib\.`}})
+	if err != nil || string(out) != key+"\n/p\x00" {
+		t.Errorf("git read %q (%v), want the key %q whole", out, err, key)
+	}
+}
+
 func TestParseBatch(t *testing.T) {
 	out := []byte("aaa blob 5\nhello\nrefs/git-wt/tasks/x missing\nbbb commit 3\nabc\n")
 	objs, err := parseBatch(out, []string{"refs/git-wt/tasks/a", "refs/git-wt/tasks/x", "refs/git-wt/tasks/c"})

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -131,6 +132,12 @@ type Cmd struct {
 	Stdin io.Reader
 	// Env adds variables (KEY=VALUE) to the scrubbed environment.
 	Env []string
+	// Config gives git settings for this command alone, as -c would, but
+	// through GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n> and
+	// GIT_CONFIG_VALUE_<n>: git reads each key and value whole, where it
+	// splits -c's "key=value" at the first "=" (a key that holds one, a
+	// submodule's name, say, would set another key).
+	Config []ConfigPair
 	// Stdout and Stderr, when set, receive git's output as it comes
 	// instead of it being captured.
 	Stdout io.Writer
@@ -224,6 +231,7 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output) {
 		cmd.Env = r.baseEnv()
 	}
 	cmd.Env = append(cmd.Env, c.Env...)
+	cmd.Env = withConfig(cmd.Env, c.Config)
 	if c.InWorktree {
 		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(c.Dir))
 	}
@@ -243,6 +251,27 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output) {
 		fmt.Fprintf(r.Trace, "git-wt: [%s] git %s\n", text.TerminalLine(c.Dir), text.TerminalLine(strings.Join(c.Args, " ")))
 	}
 	return cmd, out
+}
+
+// ConfigPair is one setting of Cmd.Config.
+type ConfigPair struct{ Key, Value string }
+
+// withConfig adds pairs to env after the GIT_CONFIG_KEY_<n> settings env
+// already holds (the user's own, numbered from 0), which stay in force.
+func withConfig(env []string, pairs []ConfigPair) []string {
+	if len(pairs) == 0 {
+		return env
+	}
+	n := 0
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
+			n, _ = strconv.Atoi(v) // the last one is git's (and Go's exec's)
+		}
+	}
+	for i, p := range pairs {
+		env = append(env, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", n+i, p.Key), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n+i, p.Value))
+	}
+	return append(env, fmt.Sprintf("GIT_CONFIG_COUNT=%d", n+len(pairs)))
 }
 
 // result is git's stdout, or the error for how it ended (err, from Run

@@ -2,8 +2,13 @@ package git
 
 import (
 	"context"
+	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // Submodules are the submodule operations (SPEC §17): a task's worktree
@@ -60,53 +65,112 @@ func (s Submodules) Init(ctx context.Context, dir string, paths []string) error 
 	return err
 }
 
-// ModuleSource is where one submodule's objects come from: the module
-// repository at From (the main worktree's), in place of URL.
+// ModuleSource is one submodule to check out: its name, its path, its
+// URL and, when the main worktree has one, the main's module repository
+// From, which the objects then come from.
 type ModuleSource struct {
 	Name, Path, URL, From string
 }
 
 // Update checks out the submodules of srcs in dir at the commits dir's
-// tree records, cloning each from its From with the file transport
-// (objects hard-linked), without a network. A URL is mapped to From with
-// url.<From>.insteadOf, which leaves the module's own URL as it was; git
-// applies no such mapping to a plain path (a clone dies when the path is
-// gone), so a path URL is replaced for this command only
-// (submodule.<name>.url) and set back afterwards with SetOrigin.
-// git's output goes to log.
+// tree records, git's output going to log. Those with a From are cloned
+// from it with the file transport (objects hard-linked, no network):
+// their URL is From for this command only (SetOrigin sets the clone's
+// origin back to URL). The others are cloned from their URL, in a command
+// of their own, with the file transport as the user's config has it:
+// git-wt opens it to the main worktree's module repositories only, never
+// to a path a commit's .gitmodules names (CVE-2022-39253). Every one is
+// made active for the command, so that none is initialised in a config
+// the main worktree shares. A name goes into git's config keys whole, by
+// Cmd.Config: the callers check it first (CheckModuleName).
 func (s Submodules) Update(ctx context.Context, dir string, srcs []ModuleSource, log io.Writer) error {
-	_, err := s.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Args: updateArgs(srcs), Stdout: log, Stderr: log})
-	return err
-}
-
-func updateArgs(srcs []ModuleSource) []string {
-	args := []string{"-c", "protocol.file.allow=always"}
-	var paths []string
-	for _, m := range srcs {
-		if m.From != "" {
-			if IsPathURL(m.URL) {
-				args = append(args, "-c", "submodule."+m.Name+".url="+m.From)
-			} else {
-				args = append(args, "-c", "url."+m.From+".insteadOf="+m.URL)
-			}
+	for _, c := range updateCmds(dir, srcs) {
+		c.Stdout, c.Stderr = log, log
+		if _, err := s.git.Exec(ctx, c); err != nil {
+			return err
 		}
-		paths = append(paths, m.Path)
 	}
-	return append(append(args, "submodule", "update", "--"), paths...)
+	return nil
 }
 
-// IsPathURL says whether a submodule URL is a local path, which git's
-// url.*.insteadOf does not rewrite: one with no colon before its first
-// slash ("/srv/lib", "../lib"; not "https://..." or "host:lib").
-func IsPathURL(url string) bool {
-	colon := strings.IndexByte(url, ':')
-	return colon < 0 || strings.IndexByte(url, '/') >= 0 && strings.IndexByte(url, '/') < colon
+func updateCmds(dir string, srcs []ModuleSource) []Cmd {
+	type update struct {
+		config []ConfigPair
+		paths  []string
+	}
+	fromStores := update{config: []ConfigPair{{"protocol.file.allow", "always"}}}
+	var fromURLs update
+	for _, m := range srcs {
+		u := &fromURLs
+		if m.From != "" {
+			u = &fromStores
+			u.config = append(u.config, ConfigPair{"submodule." + m.Name + ".url", m.From})
+		}
+		u.config = append(u.config, ConfigPair{"submodule." + m.Name + ".active", "true"})
+		u.paths = append(u.paths, m.Path)
+	}
+	var cmds []Cmd
+	for _, u := range []update{fromStores, fromURLs} {
+		if len(u.paths) > 0 {
+			cmds = append(cmds, Cmd{Dir: dir, InWorktree: true, Config: u.config,
+				Args: append([]string{"submodule", "update", "--"}, u.paths...)})
+		}
+	}
+	return cmds
+}
+
+// CheckModuleName says why a submodule name from .gitmodules is not one
+// git-wt uses, or nil: the rules of git's own check_submodule_name (not
+// empty, no ".." component between "/" or "\\" on any platform), and no
+// "=" (where git splits a -c setting), line break or other control
+// character (a config key git refuses, a terminal's escapes).
+func CheckModuleName(name string) error {
+	if name == "" {
+		return errors.New("the name is empty")
+	}
+	isSep := func(r rune) bool { return r == '/' || r == '\\' }
+	if slices.Contains(strings.FieldsFunc(name, isSep), "..") {
+		return errors.New("the name has a .. component")
+	}
+	if strings.Contains(name, "=") {
+		return errors.New("the name holds =")
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return errors.New("the name holds a control character")
+	}
+	return nil
+}
+
+// ModuleStore is the main worktree's module repository of the submodule
+// called name in the repository whose git dir is mainGit
+// (<mainGit>/modules/<name>), or "" when there is none, mainGit is "",
+// or the name is not one git-wt uses (CheckModuleName).
+func ModuleStore(mainGit, name string) string {
+	if mainGit == "" || CheckModuleName(name) != nil {
+		return ""
+	}
+	dir := filepath.Join(mainGit, "modules", name)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return ""
+	}
+	return dir
 }
 
 // SetOrigin sets the URL of the origin remote of the repository at dir.
 func (s Submodules) SetOrigin(ctx context.Context, dir, url string) error {
-	_, err := s.git.RunIn(ctx, dir, "config", "remote.origin.url", url)
+	_, err := s.git.RunIn(ctx, dir, "config", "--", "remote.origin.url", url)
 	return err
+}
+
+// StoreOrigin is the URL of the origin remote of the module repository
+// whose git dir is gitDir ("" when it has none): where the main worktree
+// cloned it from, its URL resolved as git resolved it then.
+func (s Submodules) StoreOrigin(ctx context.Context, gitDir string) (string, error) {
+	out, err := s.git.Exec(ctx, Cmd{Dir: gitDir, Env: ReadOnly, Args: []string{"config", "--file=" + filepath.Join(gitDir, "config"), "--get", "remote.origin.url"}})
+	if ExitCode(err) == 1 { // unset
+		return "", nil
+	}
+	return strings.TrimSuffix(string(out), "\n"), err
 }
 
 // LocalCommits are the commits reachable from HEAD or a branch of the

@@ -1,37 +1,75 @@
 package git
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode"
 )
 
-// A submodule URL is mapped to the main worktree's module repository the
-// way git 2.39 follows offline: insteadOf for a URL, the URL itself
-// (for one command) for a plain path, which insteadOf does not rewrite.
-func TestSubmoduleUpdateArgs(t *testing.T) {
-	got := updateArgs([]ModuleSource{
+// Submodules with a module repository in the main worktree are cloned
+// from it, the file transport opened for that command only; the others
+// from their URL in a command of their own, the file transport as the
+// user's config has it. Every name goes whole into a config key of
+// Cmd.Config, never into -c, which git splits at its first "=".
+func TestSubmoduleUpdateCmds(t *testing.T) {
+	got := updateCmds("/t", []ModuleSource{
 		{Name: "lib", Path: "vendor/lib", URL: "https://example.com/lib.git", From: "/r/.git/modules/lib"},
 		{Name: "a.b", Path: "ab", URL: "../ab", From: "/r/.git/modules/a.b"},
 		{Name: "net", Path: "net", URL: "git@host:net"},
 	})
-	want := []string{"-c", "protocol.file.allow=always",
-		"-c", "url./r/.git/modules/lib.insteadOf=https://example.com/lib.git",
-		"-c", "submodule.a.b.url=/r/.git/modules/a.b",
-		"submodule", "update", "--", "vendor/lib", "ab", "net"}
+	want := []Cmd{
+		{Dir: "/t", InWorktree: true, Args: []string{"submodule", "update", "--", "vendor/lib", "ab"},
+			Config: []ConfigPair{{"protocol.file.allow", "always"},
+				{"submodule.lib.url", "/r/.git/modules/lib"}, {"submodule.lib.active", "true"},
+				{"submodule.a.b.url", "/r/.git/modules/a.b"}, {"submodule.a.b.active", "true"}}},
+		{Dir: "/t", InWorktree: true, Args: []string{"submodule", "update", "--", "net"},
+			Config: []ConfigPair{{"submodule.net.active", "true"}}},
+	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got  %q\nwant %q", got, want)
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	if got := updateCmds("/t", []ModuleSource{{Name: "x", Path: "x", From: "/r/.git/modules/x"}}); len(got) != 1 {
+		t.Errorf("with every submodule from the main's: %+v", got)
 	}
 }
 
-func TestIsPathURL(t *testing.T) {
-	for url, want := range map[string]bool{
-		"/srv/lib": true, "../lib": true, "./a:b": true, "lib": true,
-		"https://h/lib": false, "file:///srv/lib": false, "git@host:lib": false, "host:lib": false,
+// git's check_submodule_name (submodule-config.c), and what git-wt adds.
+func TestCheckModuleName(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"lib": true, "a.b": true, "vendor/lib": true, "..lib": true, "lib..": true, "a/..b": true, ".": true,
+		"/abs": true, "x y": true, "é": true,
+		"": false, "..": false, "../x": false, "a/../b": false, "a/..": false, `..\x`: false, `a\..\b`: false,
+		"lib.update=!touch PWNED #": false, "a=b": false,
+		"a\nb": false, "a\rb": false, "a\tb": false, "e\x1b[2J": false, "del\x7f": false, "c1\u0085": false,
 	} {
-		if got := IsPathURL(url); got != want {
-			t.Errorf("IsPathURL(%q) = %v", url, got)
+		if err := CheckModuleName(name); (err == nil) != ok {
+			t.Errorf("CheckModuleName(%q) = %v", name, err)
 		}
 	}
+}
+
+// A name CheckModuleName lets through is safe where git-wt puts it: in a
+// path under the main's modules folder it stays there, and in a config
+// key and on a terminal line it is one piece.
+func FuzzCheckModuleName(f *testing.F) {
+	for _, seed := range []string{"lib", "a.b/c", "../x", `a\..`, "a=b", "a\nb", "..."} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if CheckModuleName(name) != nil {
+			return
+		}
+		base := filepath.Join("/r", ".git", "modules")
+		if rel, err := filepath.Rel(base, filepath.Join(base, name)); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			t.Errorf("%q leaves the modules folder: %q", name, rel)
+		}
+		if name == "" || strings.ContainsAny(name, "=\n\r\x00") || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+			t.Errorf("%q was let through", name)
+		}
+	})
 }
 
 // Submodule names may hold dots: the name is all between "submodule."
@@ -42,5 +80,24 @@ func TestParseSubmoduleKeys(t *testing.T) {
 	want := map[string]string{"lib": "vendor/lib", "a.b": "ab"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// A module repository is looked for only under <git dir>/modules, and only
+// for a name git-wt uses: ../x, which exists beside modules, is none.
+func TestModuleStore(t *testing.T) {
+	gitDir := t.TempDir()
+	for _, dir := range []string{"modules/lib", "x"} {
+		if err := os.MkdirAll(filepath.Join(gitDir, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]string{"lib": filepath.Join(gitDir, "modules", "lib"), "../x": "", "other": "", "a=b": ""} {
+		if got := ModuleStore(gitDir, name); got != want {
+			t.Errorf("ModuleStore(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if got := ModuleStore("", "lib"); got != "" {
+		t.Errorf("with no git dir: %q", got)
 	}
 }

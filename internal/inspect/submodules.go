@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+
+	"github.com/git-wt/git-wt/internal/git"
 )
 
 // SubmoduleOnlyCommits counts the commits made in the submodules of the
@@ -35,9 +37,11 @@ func (m *Inspector) onlyCommitsIn(ctx context.Context, dir, mainGit string) (int
 		if err != nil {
 			return 0, err
 		}
-		from := filepath.Join(mainGit, "modules", name)
+		// A name git-wt refuses has no store to compare with: every
+		// commit of its own counts.
+		from := git.ModuleStore(mainGit, name)
 		missing := local
-		if st, err := os.Stat(from); err == nil && st.IsDir() {
+		if from != "" {
 			if missing, err = subs.Missing(ctx, from, local); err != nil {
 				return 0, err
 			}

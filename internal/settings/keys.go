@@ -23,6 +23,10 @@ type Setting struct {
 	// remote), so from a committed .gitwt it too applies only once
 	// trusted (SPEC §14's trust classes).
 	Reaches bool
+	// UntrustedOnly, when set, is the one value a committed .gitwt gives
+	// the setting before it is trusted (wt.submodules false: its other
+	// values clone); the others wait for git wt trust (SPEC §14).
+	UntrustedOnly string
 	// read sets the snapshot's field from the value in effect (the
 	// default when none is configured); nil for the keys whose reading
 	// needs more than their last value (resolve reads those).
@@ -49,7 +53,7 @@ var Table = []Setting{
 	{Name: "wt.pool", Default: "0", Runs: true, Meaning: "how many spare checkouts the warm pool keeps ready, each made with wt.copy and wt.poolInit, for new to claim in place of a checkout (0: no pool); see git wt pool",
 		read: func(s *Settings, v string) error { return readCount(v, &s.Pool) }},
 	{Name: "wt.poolInit", Runs: true, Meaning: "multi-valued; shell commands run (sh -c) in each pool entry when it is made, for setup that does not depend on the task (installing dependencies); WT_MAIN, WT_BASE and WT_PATH are set; it must leave the entry clean, and what it makes must still work after a rename; it and what it starts end when its fill is killed"},
-	{Name: "wt.submodules", Default: "auto", Meaning: "a new task's submodules: auto (the ones the main worktree has initialised, recursively, at the task's commits, cloned from the main worktree's module repositories with their objects hard-linked: no network), true (auto's, and every other submodule from its URL), false (none)",
+	{Name: "wt.submodules", Default: "auto", UntrustedOnly: "false", Meaning: "a new task's submodules: auto (the ones the main worktree has initialised, recursively, at the task's commits, cloned from the main worktree's module repositories with their objects hard-linked: no network), true (auto's, and every other submodule from its URL), false (none)",
 		read: func(s *Settings, v string) error { return s.parseSubmodules(v) }},
 	{Name: "wt.preRemove", Runs: true, Meaning: "multi-valued; shell commands run (sh -c) in a task's worktree, with its environment, before rm, merge cleanup or gc removes it (docker compose down); one that fails keeps the task (exit 3) unless rm --force"},
 	{Name: "wt.deleteHook", Runs: true, Meaning: "read as wt.preRemove when wt.preRemove is unset (the key of k1LoW's git-wt)"},
@@ -72,6 +76,17 @@ var Table = []Setting{
 	{Name: "wt.machineId", Reaches: true, Meaning: "this clone's name in claims; unset: an id generated once per clone and kept in <common dir>/wt/machine-id", read: func(s *Settings, v string) error { s.MachineID = strings.TrimSpace(v); return nil }},
 	{Name: "wt.trusted", Meaning: "written by git wt trust: the SHA-256 of the .gitwt content whose commands may run; never read from .gitwt itself"},
 	{Name: "color.wt", Meaning: "colour: always, never, or auto (on terminals only); unset: color.ui decides; NO_COLOR and --no-color turn it off"},
+}
+
+// sameValue says whether two values of a setting mean the same: as
+// booleans when both are (false, no, off, 0), else as words.
+func sameValue(a, b string) bool {
+	x, errA := ParseBool(a)
+	y, errB := ParseBool(b)
+	if errA == nil && errB == nil {
+		return x == y
+	}
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
 }
 
 // The readers of the usual kinds of value.
@@ -159,6 +174,10 @@ func (s *Settings) inEffect(k Setting) (Value, bool) {
 				why = "it pushes to a remote"
 			}
 			s.IgnoreGitwt(k.Name, v.Value, why+", so it applies once you trust the file (git wt trust)")
+			continue
+		}
+		if k.UntrustedOnly != "" && v.Scope == ScopeGitwt && !s.GitwtTrusted() && !sameValue(v.Value, k.UntrustedOnly) {
+			s.IgnoreGitwt(k.Name, v.Value, "it clones the repositories a commit names, so only "+k.UntrustedOnly+" applies until you trust the file (git wt trust)")
 			continue
 		}
 		return v, true

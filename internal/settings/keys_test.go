@@ -114,8 +114,10 @@ func TestTheReadmeTableListsEverySetting(t *testing.T) {
 			t.Errorf("the README's settings table lacks %s (key | default | from .gitwt | meaning)", k.Name)
 		case k.Default != "" && !strings.Contains(row[0], "`"+k.Default+"`"):
 			t.Errorf("the README gives %s the default %q, want `%s`", k.Name, row[0], k.Default)
-		case (k.Runs || k.Reaches) != strings.Contains(row[1], "once trusted"):
+		case (k.Runs || k.Reaches || k.UntrustedOnly != "") != strings.Contains(row[1], "once trusted"):
 			t.Errorf("the README says %s applies from .gitwt %q; it runs commands or pushes: %v", k.Name, row[1], k.Runs || k.Reaches)
+		case k.UntrustedOnly != "" && !strings.Contains(row[1], "`"+k.UntrustedOnly+"` applies"):
+			t.Errorf("the README says %s applies from .gitwt %q; only `%s` applies untrusted", k.Name, row[1], k.UntrustedOnly)
 		}
 	}
 }

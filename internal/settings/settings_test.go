@@ -273,6 +273,41 @@ func TestClaimSettingsThatPushWaitForTrust(t *testing.T) {
 	}
 }
 
+// wt.submodules clones: from an untrusted .gitwt only false applies (SPEC
+// §14); auto and true there wait for trust, with a warning, and the
+// default applies meanwhile.
+func TestSubmodulesFromAnUntrustedGitwtOnlyTurnThemOff(t *testing.T) {
+	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	for _, tc := range []struct {
+		gitwt   string
+		trusted bool
+		want    string
+		warned  bool
+	}{
+		{"true", false, "auto", true},
+		{"1", false, "auto", true},
+		{"auto", false, "auto", true},
+		{"false", false, "false", false},
+		{"off", false, "false", false},
+		{"true", true, "true", false},
+		{"auto", true, "auto", false},
+	} {
+		gitwt := []keyValue{{key: "wt.submodules", Value: Value{Value: tc.gitwt, Scope: ScopeGitwt}}}
+		var mine []keyValue
+		if tc.trusted {
+			mine = append(mine, keyValue{key: "wt.trusted", Value: Value{Value: sum, Scope: ScopeLocal}})
+		}
+		s := &Settings{values: layer(gitwt, mine), GitwtSHA256: sum}
+		if err := s.resolve(t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(s.Warnings, "\n"), "wt.submodules")
+		if s.Submodules != tc.want || warned != tc.warned {
+			t.Errorf(".gitwt %s, trusted %v: %s (want %s), warnings %q", tc.gitwt, tc.trusted, s.Submodules, tc.want, s.Warnings)
+		}
+	}
+}
+
 func TestClaimRefIsARefFolder(t *testing.T) {
 	for in, want := range map[string]string{"refs/heads/git-wt-claims": "refs/heads/git-wt-claims/", "refs/x/": "refs/x/", "heads/x": "", "refs/a b": "", "refs/a..b": ""} {
 		s := &Settings{}

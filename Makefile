@@ -42,7 +42,8 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
 	./internal/settings:FuzzParseDuration ./hooks:FuzzDecide \
-	./internal/agents:FuzzReadPayload ./internal/agents:FuzzSettingsRoundTrip
+	./internal/agents:FuzzReadPayload ./internal/agents:FuzzSettingsRoundTrip \
+	./internal/claim:FuzzParse
 
 .PHONY: all build test test-deps lint cross dist install uninstall clean fuzz bench stress
 

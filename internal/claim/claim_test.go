@@ -3,9 +3,13 @@ package claim
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/slug"
 )
 
 func TestMessageParsesBack(t *testing.T) {
@@ -16,7 +20,7 @@ func TestMessageParsesBack(t *testing.T) {
 		{Task: "fix: bug #1", Slug: "fix-bug-1", Branch: "wt/fix-bug-1", Machine: "m-2", CreatedAt: at, HeartbeatAt: at, Released: true},
 	} {
 		commit := "tree 4b82\nauthor git-wt <git-wt@localhost> 1 +0000\n\n" + c.Message()
-		got, err := Parse([]byte(commit))
+		got, err := Parse(c.Slug, []byte(commit))
 		if err != nil || got != c {
 			t.Errorf("%+v: parsed back as %+v, %v", c, got, err)
 		}
@@ -27,13 +31,54 @@ func TestParseRefusesWhatGitWtDidNotWrite(t *testing.T) {
 	for _, commit := range []string{
 		"tree x\n\njust a commit\n",
 		"tree x\n\nsubject\n\nnot json\n",
-		"tree x\n\nsubject\n\n{\"task\":\"T\"}\n", // no machine
+		"tree x\n\nsubject\n\n{\"task\":\"T\",\"slug\":\"T\"}\n",    // no machine
+		"tree x\n\nsubject\n\n{\"slug\":\"T\",\"machine\":\"m\"}\n", // no task
 		"no headers",
 	} {
-		if _, err := Parse([]byte(commit)); err == nil {
+		if _, err := Parse("T", []byte(commit)); err == nil {
 			t.Errorf("%q parsed as a claim", commit)
 		}
 	}
+}
+
+// Anyone who can push writes a claim (SPEC §19): its slug names the
+// claim's local files no more, and must be its ref's own name.
+func TestParseRefusesAClaimThatIsNotItsRefs(t *testing.T) {
+	claim := func(slug string) string {
+		return "tree x\n\ngit-wt claim\n\n" + `{"task":"T","slug":` + strconv.Quote(slug) + `,"machine":"m"}` + "\n"
+	}
+	for _, c := range []struct{ name, commit, why string }{
+		{"T", claim("../../../../x"), "not its ref's name"},
+		{"T", claim("U"), "not its ref's name"},
+		{"a/b", claim("a/b"), "not its ref's name"}, // a ref name that is no slug
+		{"..", claim(".."), "not its ref's name"},
+		{"T", claim("T") + strings.Repeat(" ", MaxSize), "more than"},
+	} {
+		if _, err := Parse(c.name, []byte(c.commit)); err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("Parse(%q, %.60q) = %v, want an error saying %q", c.name, c.commit, err, c.why)
+		}
+	}
+	if _, err := Parse("T", []byte(claim("T"))); err != nil {
+		t.Errorf("a claim whose slug is its ref's name: %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	f.Add("T", []byte("tree 4b82\n\n"+Claim{Task: "T", Slug: "T", Machine: "m", CreatedAt: at, HeartbeatAt: at}.Message()))
+	f.Add("x", []byte("tree 4b82\n\nsubject\n\n{\"task\":\"t\",\"slug\":\"../x\",\"machine\":\"m\"}"))
+	f.Fuzz(func(t *testing.T, name string, commit []byte) {
+		c, err := Parse(name, commit)
+		if err != nil {
+			return
+		}
+		if c.Slug != name || slug.Make(name) != name || c.Machine == "" || c.Task == "" || len(commit) > MaxSize {
+			t.Fatalf("Parse(%q) accepted %+v", name, c)
+		}
+		if filepath.Base(c.Slug) != c.Slug || !filepath.IsLocal(c.Slug) {
+			t.Fatalf("an accepted claim's slug is not one local path element: %q", c.Slug)
+		}
+	})
 }
 
 func TestMachineIDIsMadeOnceForEveryone(t *testing.T) {

@@ -54,16 +54,39 @@ func (r *Remote) sightings() Sightings {
 }
 
 // Read is the claim of slug on the remote now: nil when there is none.
-// One ls-remote; a fetch only when the claim commit is not here yet.
 func (r *Remote) Read(ctx context.Context, slug string) (*Held, error) {
-	refs, err := r.Git.RemoteRefs(ctx, r.Dir, r.Name, r.Ref(slug))
+	held, err := r.read(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	return held[0], nil
+}
+
+// read is the claims of slugs on the remote now, nil where there is none.
+// One ls-remote; a fetch only of a claim commit that is not here yet. A
+// corrupt claim is an error: it is never acted on.
+func (r *Remote) read(ctx context.Context, slugs ...string) ([]*Held, error) {
+	names := make([]string, len(slugs))
+	for i, s := range slugs {
+		names[i] = r.Ref(s)
+	}
+	refs, err := r.Git.RemoteRefs(ctx, r.Dir, r.Name, names...)
 	if err != nil {
 		return nil, exitcode.Failedf("cannot read the claims on %s: %v", r.Name, err)
 	}
-	if len(refs) == 0 {
-		return nil, nil
+	out := make([]*Held, len(slugs))
+	for _, ref := range refs {
+		i := slices.Index(names, ref.Name)
+		if out[i], err = r.readOne(ctx, slugs[i], ref.OID); err != nil {
+			return nil, err
+		}
 	}
-	objs, err := r.Git.ReadObjects(ctx, r.Dir, refs[0].OID)
+	return out, nil
+}
+
+// readOne is the claim of slug whose commit the remote says is oid.
+func (r *Remote) readOne(ctx context.Context, slug, oid string) (*Held, error) {
+	objs, err := r.Git.ReadObjects(ctx, r.Dir, oid)
 	if err == nil && objs[0].Missing {
 		seen := r.seenFolder() + slug
 		if err = r.Git.FetchRef(ctx, r.Dir, r.Name, r.Ref(slug), seen); err == nil {
@@ -76,19 +99,32 @@ func (r *Remote) Read(ctx context.Context, slug string) (*Held, error) {
 	if objs[0].Missing {
 		return nil, nil // deleted between the ls-remote and the fetch
 	}
-	return r.held(r.Ref(slug), objs[0])
+	h := r.held(slug, objs[0])
+	if h.Corrupt != "" {
+		return nil, exitcode.Failedf("%s on %s is not a git-wt claim (%s): delete it there, or choose another wt.claimRef", h.Ref, r.Name, h.Corrupt)
+	}
+	return h, nil
 }
 
-func (r *Remote) held(ref string, obj git.Object) (*Held, error) {
-	c, err := Parse(obj.Data)
-	if obj.Type != "commit" || err != nil {
-		return nil, exitcode.Failedf("%s on %s is not a git-wt claim: delete it there, or choose another wt.claimRef", ref, r.Name)
+// held is the claim the ref name of the claim folder holds, obj its
+// commit; a corrupt one says why.
+func (r *Remote) held(name string, obj git.Object) *Held {
+	h := &Held{Name: name, Ref: r.Ref(name), OID: obj.OID}
+	c, err := Parse(name, obj.Data)
+	switch {
+	case obj.Type != "commit":
+		h.Corrupt = "a " + obj.Type + ", not a commit"
+	case err != nil:
+		h.Corrupt = err.Error()
+	default:
+		h.Claim = c
 	}
-	return &Held{Claim: c, Ref: ref, OID: obj.OID}, nil
+	return h
 }
 
 // List is every claim on the remote: one fetch of the claim refs, no
-// checkout. Each is recorded as seen, for staleness.
+// checkout. Each is recorded as seen, for staleness; a corrupt one is
+// listed, for the user to see, and left alone.
 func (r *Remote) List(ctx context.Context) ([]*Held, error) {
 	if err := r.Git.FetchRefs(ctx, r.Dir, r.Name, r.Folder, r.seenFolder()); err != nil {
 		return nil, exitcode.Failedf("cannot fetch the claims from %s: %v", r.Name, err)
@@ -105,20 +141,19 @@ func (r *Remote) List(ctx context.Context) ([]*Held, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*Held
+	out := make([]*Held, len(objs))
 	for i, obj := range objs {
-		h, err := r.held(r.Folder+strings.TrimPrefix(refs[i].Name, r.seenFolder()), obj)
-		if err != nil {
-			continue // not git-wt's: list shows what it can read
+		out[i] = r.held(strings.TrimPrefix(refs[i].Name, r.seenFolder()), obj)
+		if out[i].Corrupt == "" {
+			r.Seen(out[i])
 		}
-		r.sightings().See(h.Slug, h.OID, r.Now())
-		out = append(out, h)
 	}
 	return out, nil
 }
 
-// Seen is when this machine first saw the claim's commit, unchanged since.
-func (r *Remote) Seen(h *Held) time.Time { return r.sightings().See(h.Slug, h.OID, r.Now()) }
+// Seen is when this machine first saw the claim's commit, unchanged since:
+// its file is named by the claim's ref, never by what the claim says.
+func (r *Remote) Seen(h *Held) time.Time { return r.sightings().See(h.Name, h.OID, r.Now()) }
 
 // Stale reports whether this machine has seen the claim commit unchanged
 // for the TTL by its own clock, and how long it has.
@@ -165,7 +200,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 		perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false)
 		if perr == nil {
 			r.log(c, "claimed", "on "+r.Name+" for machine "+r.Machine)
-			return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, true, nil
+			return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, true, nil
 		}
 		if cur, err = r.Read(ctx, c.Slug); err != nil {
 			return nil, false, err
@@ -314,7 +349,7 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
 	}
 	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, cur.Machine, r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
-	return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, nil
+	return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, nil
 }
 
 // Remote is the remote's name (workflow.ClaimPush).

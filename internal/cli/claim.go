@@ -125,7 +125,7 @@ func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun b
 	for _, h := range held {
 		why := ""
 		switch {
-		case h.Released:
+		case h.Corrupt != "", h.Released: // a corrupt claim is never acted on
 		case h.Machine == r.Machine && r.Now().Sub(h.HeartbeatAt) >= m.Settings.OrphanGrace && localRecord(ctx, m, h.Task) == nil:
 			why = "the task is gone here"
 		case mergedOnRemote(ctx, m, r.Name, h.Branch):

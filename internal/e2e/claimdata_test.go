@@ -1,0 +1,66 @@
+// These tests protect what git-wt does with the data of claims (SPEC §19):
+// anyone who can push writes a claim commit, so what it says never names
+// a file.
+package e2e
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// pushClaim writes a claim commit by hand on machine m, whose message
+// holds body as its JSON, and forces it onto the remote as the claim ref
+// of name: what anyone with push rights can do.
+func (m *machine) pushClaim(name, body string) {
+	oid := m.Git(m.Repo, "commit-tree", "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "-m", "git-wt claim: by hand [skip ci]", "-m", body)
+	m.Git(m.Repo, "push", "-q", "--force", "origin", oid+":refs/git-wt/claims/"+name)
+}
+
+// claimJSON is the JSON of a claim git-wt could have written.
+func claimJSON(task, slug, machine, host string) string {
+	data, _ := json.Marshal(map[string]string{"task": task, "slug": slug, "branch": "wt/" + slug, "machine": machine, "host": host,
+		"created_at": "2026-01-01T00:00:00Z", "heartbeat_at": "2026-01-01T00:00:00Z"})
+	return string(data)
+}
+
+func TestClaimWhoseSlugIsNotItsRefIsCorruptAndNamesNoFile(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL(), "wt.orphanGrace", "0", "wt.claimTTL", "1s")
+	evil := "../../../../../outside"
+	a.pushClaim("evil", claimJSON("evil", evil, "m-x", "h"))
+	// Where a sighting named by the claim's slug would land: beside the clones.
+	outside := filepath.Join(b.Repo, ".git", "wt", "claims-seen", "origin", evil)
+	if !strings.HasPrefix(outside, filepath.Dir(b.Repo)) || strings.HasPrefix(outside, b.Repo) {
+		t.Fatalf("the test's path does not leave the repository: %s", outside)
+	}
+
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(b.MustWT("list", "--remote", "--json").Stdout), &list); err != nil {
+		t.Fatal(err)
+	}
+	if testutil.Exists(outside) {
+		t.Fatalf("list --remote: a claim's slug named a file outside the repository: %s", outside)
+	}
+	if len(list) != 1 || list[0]["slug"] != "evil" || !strings.Contains(list[0]["corrupt"].(string), "not its ref's name") {
+		t.Fatalf("list --remote does not show the claim as corrupt: %v", list)
+	}
+	if r := b.MustWT("list", "--remote"); !strings.Contains(r.Stdout, "corrupt") {
+		t.Fatalf("list --remote's table does not say corrupt:\n%s", r.Stdout)
+	}
+	b.MustWT("gc")
+	if r := b.WT("new", "evil", "--no-init"); r.Code != 1 || !strings.Contains(r.Stderr, "not a git-wt claim") || b.hasTask("evil") {
+		t.Fatalf("new over a corrupt claim: %s", r)
+	}
+	if testutil.Exists(outside) {
+		t.Fatalf("a claim's slug named a file outside the repository: %s", outside)
+	}
+	if c := f.claimOn("evil"); c == nil || c["slug"] != evil {
+		t.Fatalf("a corrupt claim was acted on: %v", c)
+	}
+}

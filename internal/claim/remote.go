@@ -12,6 +12,7 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Remote is the claims of one repository on one remote, as this machine
@@ -199,7 +200,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 		}
 		perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false)
 		if perr == nil {
-			r.log(c, "claimed", "on "+r.Name+" for machine "+r.Machine)
+			r.log(c, "claimed", "on "+r.Name+" for machine "+text.QuoteControl(r.Machine))
 			return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, true, nil
 		}
 		if cur, err = r.Read(ctx, c.Slug); err != nil {
@@ -216,7 +217,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 			return cur, false, nil
 		case !cur.Released:
 			r.Seen(cur)
-			r.log(c, "claim-refused", "held on "+r.Name+" by machine "+cur.Machine)
+			r.log(c, "claim-refused", "held on "+r.Name+" by machine "+text.QuoteControl(cur.Machine))
 			return nil, false, r.Claimed(cur, "")
 		}
 		// Released meanwhile (under refs/heads/): take it by a lease on
@@ -238,9 +239,9 @@ func (r *Remote) refused(slug string, err error) error {
 // Claimed is the exit-4 error for a task that machine holds; took says
 // what the caller's own claim became ("" when it had none).
 func (r *Remote) Claimed(h *Held, took string) error {
-	who := h.Machine
+	who := text.QuoteControl(h.Machine)
 	if h.Host != "" && !strings.HasPrefix(h.Machine, h.Host) {
-		who += " (host " + h.Host + ")"
+		who += " (host " + text.QuoteControl(h.Host) + ")"
 	}
 	msg := fmt.Sprintf("task %q is claimed on %s by machine %s, whose last heartbeat is %s old by its clock", h.Task, r.Name, who, h.Age(r.Now()))
 	if took != "" {
@@ -329,7 +330,7 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 	if stale, seen := r.Stale(cur); !stale {
 		return nil, &exitcode.Error{Code: exitcode.Limit, Kind: exitcode.KindClaimed, Task: c.Task, Err: fmt.Errorf(
 			"task %q is claimed on %s by machine %s, not stale: this machine has seen that claim unchanged for %s, less than wt.claimTTL %s",
-			c.Task, r.Name, cur.Machine, seen.Truncate(time.Second), r.TTL)}
+			c.Task, r.Name, text.QuoteControl(cur.Machine), seen.Truncate(time.Second), r.TTL)}
 	}
 	if err := openPR(cur.Branch); err != nil {
 		return nil, err
@@ -348,7 +349,7 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 		}
 		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
 	}
-	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, cur.Machine, r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
+	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, text.QuoteControl(cur.Machine), r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
 	return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 	"github.com/urfave/cli/v2"
 )
 
@@ -278,7 +279,7 @@ func claimCommand(e *env) *cli.Command {
 				if _, _, err := r.Take(c.Context, want); err != nil {
 					return err
 				}
-				e.infof("claimed %q on %s for machine %s", want.Task, r.Name, r.Machine)
+				e.infof("claimed %q on %s for machine %s", want.Task, r.Name, text.QuoteControl(r.Machine))
 			}
 			h, err := r.Read(c.Context, want.Slug)
 			if err != nil || h == nil {

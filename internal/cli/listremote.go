@@ -10,6 +10,7 @@ import (
 	"github.com/git-wt/git-wt/internal/gh"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // claimView is one claim in list --remote --json.
@@ -82,13 +83,13 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 			t.add(cell{printable(v.Slug), nil}, cell{"corrupt: " + printable(v.Corrupt), e.out.red}, cell{"-", nil}, cell{"-", nil}, cell{"-", nil}, cell{"-", nil})
 			continue
 		}
-		machine := v.Machine
+		machine := text.QuoteControl(v.Machine)
 		if v.Mine {
 			machine += " (this)"
 		} else if v.Stale {
 			machine += " (stale)"
 		}
-		t.add(cell{printable(v.Task), nil}, cell{printable(machine), nil}, cell{age(now, v.HeartbeatAt), nil},
+		t.add(cell{printable(v.Task), nil}, cell{machine, nil}, cell{age(now, v.HeartbeatAt), nil},
 			cell{settings.FormatDuration(time.Duration(v.SeenForSeconds) * time.Second), nil}, cell{printable(v.Branch), e.out.cyan}, cell{cmp.Or(v.PR, "-"), nil})
 	}
 	t.fit(e.termWidth())

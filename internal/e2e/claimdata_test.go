@@ -1,6 +1,6 @@
 // These tests protect what git-wt does with the data of claims (SPEC §19):
 // anyone who can push writes a claim commit, so what it says never names
-// a file.
+// a file and never reaches the terminal raw.
 package e2e
 
 import (
@@ -62,5 +62,33 @@ func TestClaimWhoseSlugIsNotItsRefIsCorruptAndNamesNoFile(t *testing.T) {
 	}
 	if c := f.claimOn("evil"); c == nil || c["slug"] != evil {
 		t.Fatalf("a corrupt claim was acted on: %v", c)
+	}
+}
+
+func TestClaimMachineAndHostReachTheTerminalQuoted(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL())
+	machine, host := "m-\x1b[2J\u009b31m", "h\u202eost\a"
+	a.pushClaim("T", claimJSON("T", "T", machine, host))
+	raw := func(out string) bool { return strings.ContainsAny(out, "\x1b\u009b\u202e\a") }
+	for _, args := range [][]string{{"new", "T", "--no-init"}, {"claim", "T"}} {
+		if r := b.WT(args...); r.Code != 4 || raw(r.Stderr) || !strings.Contains(r.Stderr, `\x1b[2J`) {
+			t.Fatalf("%v: the holder's machine reaches the terminal raw: %q", args, r.Stderr)
+		}
+	}
+	if r := b.MustWT("list", "--remote"); raw(r.Stdout) || !strings.Contains(r.Stdout, `\x1b[2J`) {
+		t.Fatalf("list --remote shows the machine raw: %q", r.Stdout)
+	}
+	// A task b holds, whose claim is then overwritten: push says by whom.
+	b.pushWork("P")
+	a.pushClaim("P", claimJSON("P", "P", machine, host))
+	if r := b.WT("push", "P"); r.Code != 4 || raw(r.Stderr) || !strings.Contains(r.Stderr, `\x1b[2J`) {
+		t.Fatalf("push: the new holder's machine reaches the terminal raw: %q", r.Stderr)
+	}
+	// JSON keeps the text as is.
+	if list := b.MustWT("list", "--remote", "--json").Stdout; !strings.Contains(list, `"machine": "m-\u001b[2J`) {
+		t.Fatalf("list --remote --json changed the machine: %s", list)
 	}
 }

@@ -144,3 +144,20 @@ func TestHostPart(t *testing.T) {
 		}
 	}
 }
+
+func TestHashedOf(t *testing.T) {
+	plain := slug.Make("fix/login")
+	for name, want := range map[string]bool{
+		slug.WithSuffix(plain, "fix-login"): true,
+		slug.WithSuffix(plain, "fix:login"): true,
+		plain:                               false,
+		plain + "-12345":                    false,
+		plain + "-1234567":                  false,
+		plain + "-ABCDEF":                   false,
+		"fix-logout-abcdef":                 false,
+	} {
+		if got := hashedOf(name, plain); got != want {
+			t.Errorf("hashedOf(%q, %q) = %v, want %v", name, plain, got, want)
+		}
+	}
+}

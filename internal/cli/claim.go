@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -47,7 +46,8 @@ func claims(m *task.Manager, remote string) (*claim.Remote, error) {
 }
 
 // claimOf is the claim this machine makes for task id: its record's slug
-// and branch when it has one, else those new would give it.
+// and branch when it has one, else those new would give it. The claim's
+// own slug, its ref on the remote, is the claim package's to choose.
 func claimOf(m *task.Manager, rec *record.Record, id, branch string) claim.Claim {
 	if rec != nil {
 		return claim.Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch}
@@ -101,8 +101,7 @@ func releaseClaimOf(m *task.Manager) func(context.Context, *removal.Removal) {
 		if c == nil || err != nil {
 			return
 		}
-		s := cmp.Or(r.Slug, slug.Make(r.Task))
-		if _, err := c.Release(ctx, s); err != nil {
+		if _, err := c.Release(ctx, r.Task); err != nil {
 			m.Warn("the claim of %q stays on %s: %v (git wt claim %s --release)", r.Task, c.Name, err, r.Task)
 		}
 	}
@@ -195,7 +194,7 @@ func (e *env) claimFirst(c *cli.Context, m *task.Manager, id string) (giveBack f
 		return func() {}, err
 	}
 	return func() {
-		if _, err := r.Release(context.WithoutCancel(c.Context), want.Slug); err != nil {
+		if _, err := r.Release(context.WithoutCancel(c.Context), want.Task); err != nil {
 			e.warnf("the claim of %q stays on %s: %v (git wt claim %s --release)", want.Task, r.Name, err, want.Task)
 		}
 	}, nil
@@ -262,7 +261,7 @@ func claimCommand(e *env) *cli.Command {
 			want := claimOf(m, rec, id, "")
 			switch {
 			case c.Bool("release"):
-				released, err := r.Release(c.Context, want.Slug)
+				released, err := r.Release(c.Context, want.Task)
 				if err != nil {
 					return err
 				}
@@ -281,7 +280,7 @@ func claimCommand(e *env) *cli.Command {
 				}
 				e.infof("claimed %q on %s for machine %s", want.Task, r.Name, text.QuoteControl(r.Machine))
 			}
-			h, err := r.Read(c.Context, want.Slug)
+			h, err := r.Find(c.Context, want.Task)
 			if err != nil || h == nil {
 				return err
 			}

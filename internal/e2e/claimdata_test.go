@@ -1,6 +1,6 @@
 // These tests protect what git-wt does with the data of claims (SPEC §19):
 // anyone who can push writes a claim commit, so what it says never names
-// a file and never reaches the terminal raw.
+// a file, never reaches the terminal raw and never blocks another task.
 package e2e
 
 import (
@@ -90,5 +90,55 @@ func TestClaimMachineAndHostReachTheTerminalQuoted(t *testing.T) {
 	// JSON keeps the text as is.
 	if list := b.MustWT("list", "--remote", "--json").Stdout; !strings.Contains(list, `"machine": "m-\u001b[2J`) {
 		t.Fatalf("list --remote --json changed the machine: %s", list)
+	}
+}
+
+// Two tasks whose ids have one slug, on two machines: each gets its
+// claim; the second's is under its hashed slug, and every later step
+// (refresh, push, rm) finds it there. Released, the plain slug's claim
+// leaves a release commit while the hashed one lives, so that a new of
+// the second task elsewhere never takes the plain one as well.
+func TestClaimsOfTasksWithOneSlugDoNotBlockEachOther(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL())
+	a.MustWT("new", "fix/login", "--no-init")
+	b.pushWork("fix-login")
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(a.MustWT("list", "--remote", "--json").Stdout), &list); err != nil || len(list) != 2 {
+		t.Fatalf("two claims: %v %v", list, err)
+	}
+	hashed := ""
+	for _, c := range list {
+		if c["task"] == "fix-login" {
+			hashed, _ = c["slug"].(string)
+		}
+	}
+	if !strings.HasPrefix(hashed, "fix-login-") || f.claimOn(hashed)["machine"] != b.id() || f.claimOn("fix-login")["machine"] != a.id() {
+		t.Fatalf("the second task's claim is not under its hashed slug: %v", list)
+	}
+	// The task is still claimed once: a third machine is refused.
+	c := f.machine("c", f.fileURL())
+	if r := c.WT("new", "fix-login", "--no-init"); r.Code != 4 || !strings.Contains(r.Stderr, b.id()) || c.hasTask("fix-login") {
+		t.Fatalf("a third machine took fix-login: %s", r)
+	}
+	// a gives its task up: its slug is free, yet fix-login stays where it is.
+	a.MustWT("rm", "fix/login")
+	if r := c.WT("new", "fix-login", "--no-init"); r.Code != 4 || c.hasTask("fix-login") {
+		t.Fatalf("fix-login was claimed again under its plain slug: %s", r)
+	}
+	if plain := f.claimOn("fix-login"); plain["released"] != true {
+		t.Fatalf("the plain slug's release, with a hashed one beside it, is a commit that says so: %v", plain)
+	}
+	b.MustWT("claim", "fix-login", "--refresh")
+	b.MustWT("rm", "fix-login")
+	if f.claimOn(hashed) != nil {
+		t.Fatalf("rm left the claim: %v", f.claimOn(hashed))
+	}
+	// The plain slug is free for a third task of that slug.
+	c.MustWT("new", "fix:login", "--no-init")
+	if plain := f.claimOn("fix-login"); plain["task"] != "fix:login" || plain["machine"] != c.id() {
+		t.Fatalf("the released plain slug was not taken: %v", plain)
 	}
 }

@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -90,7 +91,7 @@ func TestMachineIDIsMadeOnceForEveryone(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var err error
-			if ids[i], err = MachineID(dir, ""); err != nil {
+			if ids[i], err = MachineID(dir, "", t.Errorf); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -101,8 +102,50 @@ func TestMachineIDIsMadeOnceForEveryone(t *testing.T) {
 			t.Fatalf("ids differ: %v", ids)
 		}
 	}
-	if id, _ := MachineID(dir, "box-1"); id != "box-1" {
+	if id, _ := MachineID(dir, "box-1", t.Errorf); id != "box-1" {
 		t.Errorf("wt.machineId wins: %q", id)
+	}
+}
+
+// A generated id belongs to the clone it was made in (SPEC §19): another
+// binding (a copy, a booted VM image) makes a new id, said once; an id
+// written by a git-wt that did not bind ids is kept, and bound.
+func TestMachineIDIsBoundToItsClone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wt", "machine-id")
+	var said []string
+	say := func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) }
+	id, err := boundID(path, "bound 1:2 boot-a", say)
+	if err != nil || len(said) != 0 {
+		t.Fatalf("first id: %q %v %q", id, err, said)
+	}
+	if again, _ := boundID(path, "bound 1:2 boot-a", say); again != id || len(said) != 0 {
+		t.Fatalf("the same clone keeps its id quietly: %q, %q", again, said)
+	}
+	for _, bind := range []string{"bound 1:3 boot-a", "bound 1:3 boot-b"} { // a copy; then a restart
+		before := id
+		if id, err = boundID(path, bind, say); err != nil || id == before {
+			t.Fatalf("%s: the id stays %q (%v)", bind, id, err)
+		}
+		if n := len(said); n == 0 || !strings.Contains(said[n-1], before) || !strings.Contains(said[n-1], id) {
+			t.Fatalf("%s: not said which id replaced which: %q", bind, said)
+		}
+		if again, _ := boundID(path, bind, say); again != id {
+			t.Fatalf("the new id is kept: %q, %q", again, id)
+		}
+	}
+	if len(said) != 2 {
+		t.Errorf("each change is said once: %q", said)
+	}
+	// An id of before binding.
+	if err := os.WriteFile(path, []byte("old-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	said = nil
+	if got, _ := boundID(path, "bound 1:3 boot-b", say); got != "old-1" || len(said) != 0 {
+		t.Fatalf("an unbound id is kept and bound: %q %q", got, said)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "old-1\nbound 1:3 boot-b\n" {
+		t.Fatalf("the file: %q", data)
 	}
 }
 

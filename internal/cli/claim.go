@@ -29,7 +29,7 @@ func claims(m *task.Manager, remote string) (*claim.Remote, error) {
 	if remote == "" {
 		return nil, nil
 	}
-	id, err := claim.MachineID(m.Repo.CommonDir, s.MachineID)
+	id, err := claim.MachineID(m.Repo.CommonDir, s.MachineID, m.Warn)
 	if err != nil {
 		return nil, exitcode.Failedf("cannot read or make this clone's machine id: %v", err)
 	}

@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -140,5 +141,44 @@ func TestClaimsOfTasksWithOneSlugDoNotBlockEachOther(t *testing.T) {
 	c.MustWT("new", "fix:login", "--no-init")
 	if plain := f.claimOn("fix-login"); plain["task"] != "fix:login" || plain["machine"] != c.id() {
 		t.Fatalf("the released plain slug was not taken: %v", plain)
+	}
+}
+
+// copyClone copies machine m's clone as cp -a does (a backup restored, a
+// VM image): its .git, machine id file and all.
+func (m *machine) copyClone(name string) *machine {
+	dir := filepath.Join(filepath.Dir(m.Repo), name)
+	if out, err := exec.Command("cp", "-a", m.Repo, dir).CombinedOutput(); err != nil {
+		m.T.Fatalf("cp -a: %v\n%s", err, out)
+	}
+	c := *m.Sandbox
+	c.Repo = dir
+	return &machine{Sandbox: &c, name: name}
+}
+
+// A copied clone is another machine (SPEC §19): its first claim makes a
+// new machine id and says so once, so that the copy does not hold the
+// original's claims. An id the user set is kept in both.
+func TestACopiedCloneGetsAMachineIDOfItsOwn(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	a.MustWT("new", "T", "--no-init")
+	id := a.id()
+	b := a.copyClone("b")
+	r := b.WT("claim", "T")
+	if r.Code != 4 || !strings.Contains(r.Stderr, "machine id is now "+b.id()) || b.id() == id {
+		t.Fatalf("the copy holds the original's claim: %s", r)
+	}
+	if r := b.MustWT("claim", "U"); strings.Contains(r.Stderr, "machine id") {
+		t.Fatalf("the new id is said more than once: %s", r)
+	}
+	if r := a.MustWT("claim", "T", "--refresh"); strings.Contains(r.Stderr, "machine id") || a.id() != id {
+		t.Fatalf("the original's id changed: %s", r)
+	}
+	a.Git(a.Repo, "config", "wt.machineId", "box-1")
+	c := a.copyClone("c")
+	if r := c.MustWT("claim", "V"); strings.Contains(r.Stderr, "machine id") || f.claimOn("V")["machine"] != "box-1" {
+		t.Fatalf("the id the user set is not kept: %s\n%v", r, f.claimOn("V"))
 	}
 }

@@ -43,7 +43,8 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/settings:FuzzParseGitwt ./internal/settings:FuzzGitwtAgreesWithGit \
 	./internal/settings:FuzzParseDuration ./hooks:FuzzDecide \
 	./internal/agents:FuzzReadPayload ./internal/agents:FuzzSettingsRoundTrip \
-	./internal/text:FuzzTerminal
+	./internal/text:FuzzTerminal \
+	./internal/claim:FuzzParse
 
 .PHONY: all build test test-deps lint cross dist install uninstall clean fuzz bench stress
 

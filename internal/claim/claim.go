@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/slug"
 )
 
 // Claim is what a claim commit's message holds, as JSON after its
@@ -48,26 +50,36 @@ func (c Claim) Message() string {
 	return fmt.Sprintf("git-wt %s: %s on %s [skip ci]\n\n%s\n", verb, c.Task, c.Machine, data)
 }
 
-// errNotAClaim: a commit under the claim folder that git-wt did not write.
-var errNotAClaim = errors.New("not a git-wt claim commit")
+// MaxSize bounds a claim commit: anyone who can push writes it, and git-wt
+// writes a few hundred bytes.
+const MaxSize = 64 << 10
 
-// Parse reads a claim from a commit object's raw text (`cat-file commit`):
-// the headers, a blank line, the message.
-func Parse(commit []byte) (Claim, error) {
+// Parse reads the claim of the ref named name (the part after the claim
+// folder) from a commit object's raw text (`cat-file commit`): the
+// headers, a blank line, the message. Anyone who can push writes it
+// (SPEC §19): a claim that is too big, is not git-wt's JSON, or whose
+// slug is not the ref's own name is refused, never acted on; the error
+// says why.
+func Parse(name string, commit []byte) (Claim, error) {
+	if len(commit) > MaxSize {
+		return Claim{}, fmt.Errorf("%d bytes, more than a claim's %d", len(commit), MaxSize)
+	}
 	_, msg, ok := strings.Cut(string(commit), "\n\n")
 	if !ok {
-		return Claim{}, errNotAClaim
+		return Claim{}, errors.New("not a git-wt claim commit")
 	}
 	// The JSON is the last paragraph: it holds no raw line break, while
 	// the subject names the task, which may.
 	i := strings.LastIndex(msg, "\n\n")
 	if i < 0 {
-		return Claim{}, errNotAClaim
+		return Claim{}, errors.New("not a git-wt claim commit")
 	}
-	body := msg[i+2:]
 	var c Claim
-	if err := json.Unmarshal([]byte(strings.TrimSpace(body)), &c); err != nil || c.Machine == "" {
-		return Claim{}, errNotAClaim
+	if err := json.Unmarshal([]byte(strings.TrimSpace(msg[i+2:])), &c); err != nil || c.Machine == "" || c.Task == "" {
+		return Claim{}, errors.New("not a git-wt claim commit")
+	}
+	if c.Slug != name || slug.Make(name) != name {
+		return Claim{}, fmt.Errorf("its slug %q is not its ref's name", c.Slug)
 	}
 	return c, nil
 }
@@ -75,8 +87,13 @@ func Parse(commit []byte) (Claim, error) {
 // Held is the claim a remote ref holds now.
 type Held struct {
 	Claim
-	Ref string // the full ref name on the remote
-	OID string // the claim commit
+	Name string // the ref's name in the claim folder: what names every local file about it
+	Ref  string // the full ref name on the remote
+	OID  string // the claim commit
+	// Corrupt says why the ref holds no claim git-wt can use (SPEC §19):
+	// such a claim is listed as corrupt and never acted on; only Name,
+	// Ref and OID are set.
+	Corrupt string
 }
 
 // Free reports whether a task with this claim may be taken without a

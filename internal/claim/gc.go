@@ -28,7 +28,7 @@ type GCView struct {
 // an earlier task's of the same name.
 func (v GCView) Release(h *Held) string {
 	switch {
-	case h.Released:
+	case h.Released, h.Corrupt != "": // a corrupt claim is never acted on
 		return ""
 	case h.Machine == v.Machine && v.Now.Sub(h.HeartbeatAt) >= v.Grace && !v.TaskHere(h.Task):
 		return "the task is gone here"

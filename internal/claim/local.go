@@ -1,6 +1,7 @@
 package claim
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -11,6 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/lock"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // What a clone keeps of claims, in <common dir>/wt/: its machine id, when
@@ -18,45 +23,93 @@ import (
 // this clock alone, never by another machine's), and when it last sent a
 // heartbeat.
 
-// MachineID is configured when set (wt.machineId), else the id generated
-// once for the clone and kept in <common dir>/wt/machine-id: `new` writes
-// no git config. Two processes generating it at once agree, as the file
-// is put in place by a link that fails when it exists.
-func MachineID(commonDir, configured string) (string, error) {
+// MachineID is configured when set (wt.machineId: the user's own name,
+// kept as it is), else the id generated for this clone and kept in
+// <common dir>/wt/machine-id: `new` writes no git config, which is how
+// the two are told apart. A generated id is bound to the clone (SPEC
+// §19): the file keeps, on a second line, the common dir's device and
+// inode and the host's boot id. A copy of the clone (cp -a, a VM image)
+// sees another binding, makes a new id and says so once; without that,
+// the copy and the original would both hold every claim. Processes that
+// make or replace the id at once agree: they take turns on a lock file.
+func MachineID(commonDir, configured string, say func(format string, args ...any)) (string, error) {
 	if configured != "" {
 		return configured, nil
 	}
-	path := filepath.Join(commonDir, "wt", "machine-id")
-	if id, err := readID(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return id, err
+	return boundID(filepath.Join(commonDir, "wt", "machine-id"), binding(commonDir), say)
+}
+
+// boundID is the id in the file at path when the file is bound to bind,
+// else a new one bound to it.
+func boundID(path, bind string, say func(format string, args ...any)) (string, error) {
+	id, was, err := readID(path)
+	if err == nil && was == bind {
+		return id, nil
 	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	l, err := lock.Acquire(context.Background(), path+".lock", 10*time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer l.Release()
+	old, was, err := readID(path)
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", err
+	case err == nil && was == bind:
+		return old, nil // another process made it meanwhile
+	case err == nil && was == "":
+		// Written by a git-wt that did not bind ids: bind it as it is.
+		return old, writeReplacing(path, old+"\n"+bind+"\n")
+	}
+	if id, err = newID(); err != nil {
+		return "", err
+	}
+	if err := writeReplacing(path, id+"\n"+bind+"\n"); err != nil {
+		return "", err
+	}
+	if old != "" {
+		say("this clone's machine id is now %s, no longer %s: the clone was copied or moved, or the machine restarted (%s). "+
+			"Claims held as %s are another machine's to it from now on; to keep one id for good, git config wt.machineId NAME",
+			id, text.Terminal(old), path, text.Terminal(old))
+	}
+	return id, nil
+}
+
+// newID is a new machine id: the start of the host name, a random part.
+func newID() (string, error) {
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
 	host, _ := os.Hostname()
-	id := hostPart(host) + "-" + hex.EncodeToString(b)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := writeTemp(path, id+"\n")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", err
-	}
-	return readID(path)
+	return hostPart(host) + "-" + hex.EncodeToString(b), nil
 }
 
-func readID(path string) (string, error) {
+// binding is what a generated machine id is bound to: the common dir's
+// device and inode (a copy has others) and the host's boot id (a booted
+// copy of a VM image has another).
+func binding(commonDir string) string {
+	return strings.TrimSpace(fmt.Sprintf("bound %s %s", fileID(commonDir), proc.Self().Boot))
+}
+
+// readID reads the id file: the id, and the binding it was made for (""
+// when made by a git-wt that did not bind ids).
+func readID(path string) (id, bind string, err error) {
 	data, err := os.ReadFile(path)
-	id := strings.TrimSpace(string(data))
-	if err == nil && id == "" {
-		err = fmt.Errorf("%s is empty: delete it and git-wt makes a new machine id", path)
+	if err != nil {
+		return "", "", err
 	}
-	return id, err
+	id, bind, _ = strings.Cut(strings.TrimSpace(string(data)), "\n")
+	if id = strings.TrimSpace(id); id == "" {
+		return "", "", fmt.Errorf("%s is empty: delete it and git-wt makes a new machine id", path)
+	}
+	return id, strings.TrimSpace(bind), nil
 }
 
 // hostPart is the start of a host name, as a readable part of an id.

@@ -12,7 +12,9 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Remote is the claims of one repository on one remote, as this machine
@@ -55,16 +57,39 @@ func (r *Remote) sightings() Sightings {
 }
 
 // Read is the claim of slug on the remote now: nil when there is none.
-// One ls-remote; a fetch only when the claim commit is not here yet.
 func (r *Remote) Read(ctx context.Context, slug string) (*Held, error) {
-	refs, err := r.Git.RemoteRefs(ctx, r.Dir, r.Name, r.Ref(slug))
+	held, err := r.read(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	return held[0], nil
+}
+
+// read is the claims of slugs on the remote now, nil where there is none.
+// One ls-remote; a fetch only of a claim commit that is not here yet. A
+// corrupt claim is an error: it is never acted on.
+func (r *Remote) read(ctx context.Context, slugs ...string) ([]*Held, error) {
+	names := make([]string, len(slugs))
+	for i, s := range slugs {
+		names[i] = r.Ref(s)
+	}
+	refs, err := r.Git.RemoteRefs(ctx, r.Dir, r.Name, names...)
 	if err != nil {
 		return nil, exitcode.Failedf("cannot read the claims on %s: %v", r.Name, err)
 	}
-	if len(refs) == 0 {
-		return nil, nil
+	out := make([]*Held, len(slugs))
+	for _, ref := range refs {
+		i := slices.Index(names, ref.Name)
+		if out[i], err = r.readOne(ctx, slugs[i], ref.OID); err != nil {
+			return nil, err
+		}
 	}
-	objs, err := r.Git.ReadObjects(ctx, r.Dir, refs[0].OID)
+	return out, nil
+}
+
+// readOne is the claim of slug whose commit the remote says is oid.
+func (r *Remote) readOne(ctx context.Context, slug, oid string) (*Held, error) {
+	objs, err := r.Git.ReadObjects(ctx, r.Dir, oid)
 	if err == nil && objs[0].Missing {
 		seen := r.seenFolder() + slug
 		if err = r.Git.FetchRef(ctx, r.Dir, r.Name, r.Ref(slug), seen); err == nil {
@@ -77,19 +102,78 @@ func (r *Remote) Read(ctx context.Context, slug string) (*Held, error) {
 	if objs[0].Missing {
 		return nil, nil // deleted between the ls-remote and the fetch
 	}
-	return r.held(r.Ref(slug), objs[0])
+	h := r.held(slug, objs[0])
+	if h.Corrupt != "" {
+		return nil, exitcode.Failedf("%s on %s is not a git-wt claim (%s): delete it there, or choose another wt.claimRef", h.Ref, r.Name, h.Corrupt)
+	}
+	return h, nil
 }
 
-func (r *Remote) held(ref string, obj git.Object) (*Held, error) {
-	c, err := Parse(obj.Data)
-	if obj.Type != "commit" || err != nil {
-		return nil, exitcode.Failedf("%s on %s is not a git-wt claim: delete it there, or choose another wt.claimRef", ref, r.Name)
+// held is the claim the ref name of the claim folder holds, obj its
+// commit; a corrupt one says why.
+func (r *Remote) held(name string, obj git.Object) *Held {
+	h := &Held{Name: name, Ref: r.Ref(name), OID: obj.OID}
+	c, err := Parse(name, obj.Data)
+	switch {
+	case obj.Type != "commit":
+		h.Corrupt = "a " + obj.Type + ", not a commit"
+	case err != nil:
+		h.Corrupt = err.Error()
+	default:
+		h.Claim = c
 	}
-	return &Held{Claim: c, Ref: ref, OID: obj.OID}, nil
+	return h
+}
+
+// place finds where c's task has its claim, or takes one, and sets
+// c.Slug: of the task's two slugs (slug.Candidates, as for its folder),
+// the one that holds this task's live claim, else the first that holds
+// no live claim: a claim of another task under the same slug does not
+// block this one (SPEC §19), the second task takes its hashed slug. Both
+// are read at once (one ls-remote); a task whose claim went to its
+// hashed slug is never claimed again under its plain one, as that ref is
+// released by a commit, never deleted, while it lives (keepReleased). cur
+// is what that ref holds now; another task's live claim when both are
+// taken.
+func (r *Remote) place(ctx context.Context, c *Claim) (cur *Held, err error) {
+	cands := slug.Candidates(c.Task)
+	held, err := r.read(ctx, cands[:]...)
+	if err != nil {
+		return nil, err
+	}
+	pick := len(cands) - 1
+	for i := len(cands) - 1; i >= 0; i-- {
+		if held[i].Free() {
+			pick = i
+		}
+	}
+	for i, h := range held {
+		if r.isTask(h, c.Task) {
+			pick = i
+		}
+	}
+	c.Slug = cands[pick]
+	return held[pick], nil
+}
+
+// Find is the live claim of task on the remote, by any machine; nil when
+// there is none.
+func (r *Remote) Find(ctx context.Context, task string) (*Held, error) {
+	cur, err := r.place(ctx, &Claim{Task: task})
+	if err != nil || !r.isTask(cur, task) {
+		return nil, err
+	}
+	return cur, nil
+}
+
+// isTask reports whether h is a live claim of task, by any machine.
+func (r *Remote) isTask(h *Held, task string) bool {
+	return !h.Free() && slug.SameID(h.Task, task)
 }
 
 // List is every claim on the remote: one fetch of the claim refs, no
-// checkout. Each is recorded as seen, for staleness.
+// checkout. Each is recorded as seen, for staleness; a corrupt one is
+// listed, for the user to see, and left alone.
 func (r *Remote) List(ctx context.Context) ([]*Held, error) {
 	if err := r.Git.FetchRefs(ctx, r.Dir, r.Name, r.Folder, r.seenFolder()); err != nil {
 		return nil, exitcode.Failedf("cannot fetch the claims from %s: %v", r.Name, err)
@@ -106,20 +190,19 @@ func (r *Remote) List(ctx context.Context) ([]*Held, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*Held
+	out := make([]*Held, len(objs))
 	for i, obj := range objs {
-		h, err := r.held(r.Folder+strings.TrimPrefix(refs[i].Name, r.seenFolder()), obj)
-		if err != nil {
-			continue // not git-wt's: list shows what it can read
+		out[i] = r.held(strings.TrimPrefix(refs[i].Name, r.seenFolder()), obj)
+		if out[i].Corrupt == "" {
+			r.Seen(out[i])
 		}
-		r.sightings().See(h.Slug, h.OID, r.Now())
-		out = append(out, h)
 	}
 	return out, nil
 }
 
-// Seen is when this machine first saw the claim's commit, unchanged since.
-func (r *Remote) Seen(h *Held) time.Time { return r.sightings().See(h.Slug, h.OID, r.Now()) }
+// Seen is when this machine first saw the claim's commit, unchanged since:
+// its file is named by the claim's ref, never by what the claim says.
+func (r *Remote) Seen(h *Held) time.Time { return r.sightings().See(h.Name, h.OID, r.Now()) }
 
 // Stale reports whether this machine has seen the claim commit unchanged
 // for the TTL by its own clock, and how long it has.
@@ -151,13 +234,16 @@ func (r *Remote) next(ctx context.Context, cur *Held, c Claim) (git.RefPush, err
 	return git.RefPush{Src: oid, Dst: r.Ref(c.Slug), Leased: true, Lease: lease}, nil
 }
 
-// Take claims the task for this machine: one push that creates the ref,
-// which must not exist. made says whether this call made the claim (a
-// claim this machine held already is reused, as a second git-wt on the
-// same machine asking for the same task finds it). A task another
+// Take claims the task for this machine: one push that creates the ref of
+// its plain slug, which must not exist; only when that push is refused
+// is the remote read, and a claim of another task there sends this one
+// to its hashed slug (see place). made says whether this call made the
+// claim (a claim this machine held already is reused, as a second git-wt
+// on the same machine asking for the same task finds it). A task another
 // machine holds is exit 4, and is recorded as seen.
 func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err error) {
-	var cur *Held
+	c.Slug = slug.Make(c.Task)
+	var cur *Held // what the ref of c.Slug holds, as last read; nil: it is created
 	for attempt := 0; attempt < 3; attempt++ {
 		push, err := r.next(ctx, cur, c)
 		if err != nil {
@@ -165,28 +251,24 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 		}
 		perr := r.Git.PushRefs(ctx, r.Dir, r.Name, []git.RefPush{push}, false)
 		if perr == nil {
-			r.log(c, "claimed", "on "+r.Name+" for machine "+r.Machine)
-			return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, true, nil
+			r.log(c, "claimed", "on "+r.Name+" for machine "+text.Terminal(r.Machine))
+			return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, true, nil
 		}
-		if cur, err = r.Read(ctx, c.Slug); err != nil {
+		if cur, err = r.place(ctx, &c); err != nil {
 			return nil, false, err
 		}
 		switch {
-		case cur == nil && attempt == 0:
-			continue // claimed and released meanwhile, or refused: try once more
-		case cur == nil:
-			return nil, false, r.refused(c.Slug, perr)
-		case cur.OID == push.Lease:
-			return nil, false, r.refused(c.Slug, perr) // our lease held, yet refused: the host said no
-		case !cur.Released && cur.Machine == r.Machine:
+		case r.isTask(cur, c.Task) && cur.Machine == r.Machine:
 			return cur, false, nil
-		case !cur.Released:
+		case !cur.Free():
 			r.Seen(cur)
-			r.log(c, "claim-refused", "held on "+r.Name+" by machine "+cur.Machine)
+			r.log(c, "claim-refused", "held on "+r.Name+" by machine "+text.Terminal(cur.Machine))
 			return nil, false, r.Claimed(cur, "")
+		case push.Dst == r.Ref(c.Slug) && (cur == nil && attempt > 0 || cur != nil && cur.OID == push.Lease):
+			return nil, false, r.refused(c.Slug, perr) // our lease held, yet refused: the host said no
 		}
-		// Released meanwhile (under refs/heads/): take it by a lease on
-		// the release.
+		// Free: released meanwhile (taken by a lease on the release),
+		// claimed and released meanwhile, or the hashed slug.
 	}
 	return nil, false, exitcode.Failedf("the claim of %q on %s keeps changing: try again", c.Task, r.Name)
 }
@@ -204,9 +286,9 @@ func (r *Remote) refused(slug string, err error) error {
 // Claimed is the exit-4 error for a task that machine holds; took says
 // what the caller's own claim became ("" when it had none).
 func (r *Remote) Claimed(h *Held, took string) error {
-	who := h.Machine
+	who := text.Terminal(h.Machine)
 	if h.Host != "" && !strings.HasPrefix(h.Machine, h.Host) {
-		who += " (host " + h.Host + ")"
+		who += " (host " + text.Terminal(h.Host) + ")"
 	}
 	msg := fmt.Sprintf("task %q is claimed on %s by machine %s, whose last heartbeat is %s old by its clock", h.Task, r.Name, who, h.Age(r.Now()))
 	if took != "" {
@@ -222,12 +304,12 @@ func (r *Remote) Claimed(h *Held, took string) error {
 // the read and the push is no takeover: the push is tried again on the
 // claim as it is now.
 func (r *Remote) Refresh(ctx context.Context, c Claim, also ...git.RefPush) error {
-	cur, err := r.Read(ctx, c.Slug)
+	cur, err := r.place(ctx, &c)
 	for attempt := 1; ; attempt++ {
 		if err != nil {
 			return err
 		}
-		if cur != nil && !cur.Released && cur.Machine != r.Machine {
+		if !cur.Free() && (cur.Machine != r.Machine || !r.isTask(cur, c.Task)) {
 			return r.Claimed(cur, "your work is kept here; nothing was pushed")
 		}
 		var push git.RefPush
@@ -258,12 +340,12 @@ func oid(h *Held) string {
 	return h.OID
 }
 
-// Release gives up this machine's claim of slug: a deletion with a lease,
+// Release gives up this machine's claim of task: a deletion with a lease,
 // or under refs/heads/ a release commit. A claim another machine holds,
 // or none, is left alone (released says whether this call released).
-func (r *Remote) Release(ctx context.Context, slug string) (released bool, err error) {
-	cur, err := r.Read(ctx, slug)
-	if err != nil || cur == nil || cur.Released || cur.Machine != r.Machine {
+func (r *Remote) Release(ctx context.Context, task string) (released bool, err error) {
+	cur, err := r.Find(ctx, task)
+	if err != nil || cur == nil || cur.Machine != r.Machine {
 		return false, err
 	}
 	return true, r.ReleaseHeld(ctx, cur)
@@ -274,7 +356,11 @@ func (r *Remote) Release(ctx context.Context, slug string) (released bool, err e
 // claim whose branch is merged).
 func (r *Remote) ReleaseHeld(ctx context.Context, cur *Held) (err error) {
 	push := git.RefPush{Dst: cur.Ref, Leased: true, Lease: cur.OID}
-	if r.heads() {
+	keep, err := r.keepReleased(ctx, cur)
+	if err != nil {
+		return err
+	}
+	if keep {
 		c := cur.Claim
 		c.Released = true
 		if push, err = r.next(ctx, cur, c); err != nil {
@@ -288,17 +374,52 @@ func (r *Remote) ReleaseHeld(ctx context.Context, cur *Held) (err error) {
 	return nil
 }
 
+// keepReleased reports whether a release of cur is a commit that says so
+// rather than a deletion: always under refs/heads/, where a host may deny
+// deletions; and for a claim under its task's plain slug while a claim
+// sits under a hashed slug of it (SPEC §19), so that the plain ref never
+// looks free to a new of that other task, which tries its plain slug
+// first and would hold the task twice.
+func (r *Remote) keepReleased(ctx context.Context, cur *Held) (bool, error) {
+	if r.heads() {
+		return true, nil
+	}
+	if cur.Name != slug.Make(cur.Task) {
+		return false, nil
+	}
+	refs, err := r.Git.RemoteRefs(ctx, r.Dir, r.Name, r.Folder)
+	if err != nil {
+		return false, exitcode.Failedf("cannot read the claims on %s: %v", r.Name, err)
+	}
+	for _, ref := range refs {
+		if hashedOf(strings.TrimPrefix(ref.Name, r.Folder), cur.Name) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// hashedOf reports whether name has the form of a hashed slug of plain
+// (slug.WithSuffix): plain, "-", six hex digits.
+func hashedOf(name, plain string) bool {
+	hash, ok := strings.CutPrefix(name, plain+"-")
+	return ok && len(hash) == 6 && strings.Trim(hash, "0123456789abcdef") == ""
+}
+
 // TakeOver takes another machine's claim of the task, only when it is
 // stale by this machine's clock; openPR answers whether a pull request is
 // open for its branch (the caller asks gh, or was told --force). The
 // push leases the stale value, so that a heartbeat that lands first wins.
 func (r *Remote) TakeOver(ctx context.Context, c Claim, openPR func(branch string) error) (h *Held, made bool, err error) {
-	cur, err := r.Read(ctx, c.Slug)
+	cur, err := r.place(ctx, &c)
 	if err != nil {
 		return nil, false, err
 	}
-	if cur.Free() || cur.Machine == r.Machine {
+	if cur.Free() || cur.Machine == r.Machine && r.isTask(cur, c.Task) {
 		return r.Take(ctx, c)
+	}
+	if !r.isTask(cur, c.Task) {
+		return nil, false, r.Claimed(cur, "") // both its slugs hold other tasks: nothing of this task to take over
 	}
 	h, err = r.takeFrom(ctx, cur, c, openPR)
 	return h, err == nil, err
@@ -309,7 +430,7 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 	if stale, seen := r.Stale(cur); !stale {
 		return nil, &exitcode.Error{Code: exitcode.Limit, Kind: exitcode.KindClaimed, Task: c.Task, Err: fmt.Errorf(
 			"task %q is claimed on %s by machine %s, not stale: this machine has seen that claim unchanged for %s, less than wt.claimTTL %s",
-			c.Task, r.Name, cur.Machine, seen.Truncate(time.Second), r.TTL)}
+			c.Task, r.Name, text.Terminal(cur.Machine), seen.Truncate(time.Second), r.TTL)}
 	}
 	if err := openPR(cur.Branch); err != nil {
 		return nil, err
@@ -328,8 +449,8 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 		}
 		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
 	}
-	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, cur.Machine, r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
-	return &Held{Claim: c, Ref: push.Dst, OID: push.Src}, nil
+	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, text.Terminal(cur.Machine), r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
+	return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, nil
 }
 
 // Remote is the remote's name (workflow.ClaimPush).

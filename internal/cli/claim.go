@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/slug"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,7 +29,7 @@ func claims(m *task.Manager, remote string) (*claim.Remote, error) {
 	if remote == "" {
 		return nil, nil
 	}
-	id, err := claim.MachineID(m.Repo.CommonDir, s.MachineID)
+	id, err := claim.MachineID(m.Repo.CommonDir, s.MachineID, m.Warn)
 	if err != nil {
 		return nil, exitcode.Failedf("cannot read or make this clone's machine id: %v", err)
 	}
@@ -46,7 +46,8 @@ func claims(m *task.Manager, remote string) (*claim.Remote, error) {
 }
 
 // claimOf is the claim this machine makes for task id: its record's slug
-// and branch when it has one, else those new would give it.
+// and branch when it has one, else those new would give it. The claim's
+// own slug, its ref on the remote, is the claim package's to choose.
 func claimOf(m *task.Manager, rec *record.Record, id, branch string) claim.Claim {
 	if rec != nil {
 		return claim.Claim{Task: rec.Task, Slug: rec.Slug, Branch: rec.Branch}
@@ -101,8 +102,7 @@ func releaseClaimOf(m *task.Manager) func(context.Context, *removal.Removal) {
 		if c == nil || err != nil {
 			return
 		}
-		s := cmp.Or(r.Slug, slug.Make(r.Task))
-		if _, err := c.Release(ctx, s); err != nil {
+		if _, err := c.Release(ctx, r.Task); err != nil {
 			m.Warn("the claim of %q stays on %s: %v (git wt claim %s --release)", r.Task, c.Name, err, r.Task)
 		}
 	}
@@ -185,7 +185,7 @@ func (e *env) claimFirst(c *cli.Context, m *task.Manager, id, branch string) (gi
 		return func() {}, err
 	}
 	return func() {
-		if _, err := r.Release(context.WithoutCancel(c.Context), want.Slug); err != nil {
+		if _, err := r.Release(context.WithoutCancel(c.Context), want.Task); err != nil {
 			e.warnf("the claim of %q stays on %s: %v (git wt claim %s --release)", want.Task, r.Name, err, want.Task)
 		}
 	}, nil
@@ -256,7 +256,7 @@ func claimCommand(e *env) *cli.Command {
 			}
 			switch {
 			case c.Bool("release"):
-				released, err := r.Release(c.Context, want.Slug)
+				released, err := r.Release(c.Context, want.Task)
 				if err != nil {
 					return err
 				}
@@ -273,9 +273,9 @@ func claimCommand(e *env) *cli.Command {
 				if _, _, err := r.Take(c.Context, want); err != nil {
 					return err
 				}
-				e.infof("claimed %q on %s for machine %s", want.Task, r.Name, r.Machine)
+				e.infof("claimed %q on %s for machine %s", want.Task, r.Name, text.Terminal(r.Machine))
 			}
-			h, err := r.Read(c.Context, want.Slug)
+			h, err := r.Find(c.Context, want.Task)
 			if err != nil || h == nil {
 				return err
 			}

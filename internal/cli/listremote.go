@@ -29,6 +29,9 @@ type claimView struct {
 	Ref            string `json:"ref"`
 	Commit         string `json:"commit"`
 	PR             string `json:"pr_state,omitempty"` // asked of gh, else from this clone's record of the task
+	// Corrupt says why the ref holds no claim git-wt can use: anyone who
+	// can push writes claims; such a one is shown, never acted on.
+	Corrupt string `json:"corrupt,omitempty"`
 }
 
 // listRemote is list --remote [REMOTE]: every claim, from one fetch of the
@@ -48,6 +51,10 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 	prs := e.prStates(c, m)
 	views := []claimView{}
 	for _, h := range held {
+		if h.Corrupt != "" {
+			views = append(views, claimView{Slug: h.Name, Ref: h.Ref, Commit: h.OID, Corrupt: h.Corrupt})
+			continue
+		}
 		if h.Released {
 			continue
 		}
@@ -71,6 +78,10 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 	t := &table{header: []string{"TASK", "MACHINE", "HEARTBEAT", "SEEN", "BRANCH", "PR"}, cut: map[string]bool{"TASK": false, "BRANCH": false}}
 	now := time.Now()
 	for _, v := range views {
+		if v.Corrupt != "" {
+			t.add(cell{v.Slug, nil}, cell{"corrupt: " + v.Corrupt, e.out.red}, cell{"-", nil}, cell{"-", nil}, cell{"-", nil}, cell{"-", nil})
+			continue
+		}
 		machine := v.Machine
 		if v.Mine {
 			machine += " (this)"

@@ -109,7 +109,8 @@ func (m *machine) id() string {
 	if err != nil {
 		m.T.Fatal(err)
 	}
-	return strings.TrimSpace(string(data))
+	id, _, _ := strings.Cut(string(data), "\n") // then what it is bound to
+	return id
 }
 
 // pushWork makes task slug on the machine, commits a's work in it (a.txt)

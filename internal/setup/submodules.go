@@ -37,7 +37,7 @@ func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top boo
 	if git.ExitCode(err) == 128 {
 		// A commit's .gitmodules git cannot read (a name with a line
 		// break, say): git's submodule commands cannot either.
-		m.Warn("no submodules in %s: %s", text.QuoteControl(dir), text.OneLine(err.Error()))
+		m.Warn("no submodules in %s: %s", text.Terminal(dir), text.OneLine(err.Error()))
 		return nil
 	}
 	if err != nil || len(paths) == 0 {
@@ -53,7 +53,7 @@ func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top boo
 	var srcs []git.ModuleSource
 	for _, name := range sortedKeys(paths) {
 		if err := git.CheckModuleName(name); err != nil {
-			m.Warn("skipped the submodule %q in %s: %v", name, text.QuoteControl(dir), err)
+			m.Warn("skipped the submodule %q in %s: %v", name, text.Terminal(dir), err)
 			continue
 		}
 		from := git.ModuleStore(mainGit, name) // "": none to borrow from

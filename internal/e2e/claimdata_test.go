@@ -1,0 +1,184 @@
+// These tests protect what git-wt does with the data of claims (SPEC §19):
+// anyone who can push writes a claim commit, so what it says never names
+// a file, never reaches the terminal raw and never blocks another task.
+package e2e
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// pushClaim writes a claim commit by hand on machine m, whose message
+// holds body as its JSON, and forces it onto the remote as the claim ref
+// of name: what anyone with push rights can do.
+func (m *machine) pushClaim(name, body string) {
+	oid := m.Git(m.Repo, "commit-tree", "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "-m", "git-wt claim: by hand [skip ci]", "-m", body)
+	m.Git(m.Repo, "push", "-q", "--force", "origin", oid+":refs/git-wt/claims/"+name)
+}
+
+// claimJSON is the JSON of a claim git-wt could have written.
+func claimJSON(task, slug, machine, host string) string {
+	data, _ := json.Marshal(map[string]string{"task": task, "slug": slug, "branch": "wt/" + slug, "machine": machine, "host": host,
+		"created_at": "2026-01-01T00:00:00Z", "heartbeat_at": "2026-01-01T00:00:00Z"})
+	return string(data)
+}
+
+func TestClaimWhoseSlugIsNotItsRefIsCorruptAndNamesNoFile(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL(), "wt.orphanGrace", "0", "wt.claimTTL", "1s")
+	evil := "../../../../../outside"
+	a.pushClaim("evil", claimJSON("evil", evil, "m-x", "h"))
+	// Where a sighting named by the claim's slug would land: beside the clones.
+	outside := filepath.Join(b.Repo, ".git", "wt", "claims-seen", "origin", evil)
+	if !strings.HasPrefix(outside, filepath.Dir(b.Repo)) || strings.HasPrefix(outside, b.Repo) {
+		t.Fatalf("the test's path does not leave the repository: %s", outside)
+	}
+
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(b.MustWT("list", "--remote", "--json").Stdout), &list); err != nil {
+		t.Fatal(err)
+	}
+	if testutil.Exists(outside) {
+		t.Fatalf("list --remote: a claim's slug named a file outside the repository: %s", outside)
+	}
+	if len(list) != 1 || list[0]["slug"] != "evil" || !strings.Contains(list[0]["corrupt"].(string), "not its ref's name") {
+		t.Fatalf("list --remote does not show the claim as corrupt: %v", list)
+	}
+	if r := b.MustWT("list", "--remote"); !strings.Contains(r.Stdout, "corrupt") {
+		t.Fatalf("list --remote's table does not say corrupt:\n%s", r.Stdout)
+	}
+	b.MustWT("gc")
+	if r := b.WT("new", "evil", "--no-init"); r.Code != 1 || !strings.Contains(r.Stderr, "not a git-wt claim") || b.hasTask("evil") {
+		t.Fatalf("new over a corrupt claim: %s", r)
+	}
+	if testutil.Exists(outside) {
+		t.Fatalf("a claim's slug named a file outside the repository: %s", outside)
+	}
+	if c := f.claimOn("evil"); c == nil || c["slug"] != evil {
+		t.Fatalf("a corrupt claim was acted on: %v", c)
+	}
+}
+
+func TestClaimMachineAndHostReachTheTerminalQuoted(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL())
+	machine, host := "m-\x1b[2J\u009b31m", "h\u202eost\a"
+	a.pushClaim("T", claimJSON("T", "T", machine, host))
+	raw := func(out string) bool { return strings.ContainsAny(out, "\x1b\u009b\u202e\a") }
+	for _, args := range [][]string{{"new", "T", "--no-init"}, {"claim", "T"}} {
+		if r := b.WT(args...); r.Code != 4 || raw(r.Stderr) || !strings.Contains(r.Stderr, `\x1b[2J`) {
+			t.Fatalf("%v: the holder's machine reaches the terminal raw: %q", args, r.Stderr)
+		}
+	}
+	if r := b.MustWT("list", "--remote"); raw(r.Stdout) || !strings.Contains(r.Stdout, `\x1b[2J`) {
+		t.Fatalf("list --remote shows the machine raw: %q", r.Stdout)
+	}
+	// A task b holds, whose claim is then overwritten: push says by whom.
+	b.pushWork("P")
+	a.pushClaim("P", claimJSON("P", "P", machine, host))
+	if r := b.WT("push", "P"); r.Code != 4 || raw(r.Stderr) || !strings.Contains(r.Stderr, `\x1b[2J`) {
+		t.Fatalf("push: the new holder's machine reaches the terminal raw: %q", r.Stderr)
+	}
+	// JSON keeps the text as is.
+	if list := b.MustWT("list", "--remote", "--json").Stdout; !strings.Contains(list, `"machine": "m-\u001b[2J`) {
+		t.Fatalf("list --remote --json changed the machine: %s", list)
+	}
+}
+
+// Two tasks whose ids have one slug, on two machines: each gets its
+// claim; the second's is under its hashed slug, and every later step
+// (refresh, push, rm) finds it there. Released, the plain slug's claim
+// leaves a release commit while the hashed one lives, so that a new of
+// the second task elsewhere never takes the plain one as well.
+func TestClaimsOfTasksWithOneSlugDoNotBlockEachOther(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL())
+	a.MustWT("new", "fix/login", "--no-init")
+	b.pushWork("fix-login")
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(a.MustWT("list", "--remote", "--json").Stdout), &list); err != nil || len(list) != 2 {
+		t.Fatalf("two claims: %v %v", list, err)
+	}
+	hashed := ""
+	for _, c := range list {
+		if c["task"] == "fix-login" {
+			hashed, _ = c["slug"].(string)
+		}
+	}
+	if !strings.HasPrefix(hashed, "fix-login-") || f.claimOn(hashed)["machine"] != b.id() || f.claimOn("fix-login")["machine"] != a.id() {
+		t.Fatalf("the second task's claim is not under its hashed slug: %v", list)
+	}
+	// The task is still claimed once: a third machine is refused.
+	c := f.machine("c", f.fileURL())
+	if r := c.WT("new", "fix-login", "--no-init"); r.Code != 4 || !strings.Contains(r.Stderr, b.id()) || c.hasTask("fix-login") {
+		t.Fatalf("a third machine took fix-login: %s", r)
+	}
+	// a gives its task up: its slug is free, yet fix-login stays where it is.
+	a.MustWT("rm", "fix/login")
+	if r := c.WT("new", "fix-login", "--no-init"); r.Code != 4 || c.hasTask("fix-login") {
+		t.Fatalf("fix-login was claimed again under its plain slug: %s", r)
+	}
+	if plain := f.claimOn("fix-login"); plain["released"] != true {
+		t.Fatalf("the plain slug's release, with a hashed one beside it, is a commit that says so: %v", plain)
+	}
+	b.MustWT("claim", "fix-login", "--refresh")
+	b.MustWT("rm", "fix-login")
+	if f.claimOn(hashed) != nil {
+		t.Fatalf("rm left the claim: %v", f.claimOn(hashed))
+	}
+	// The plain slug is free for a third task of that slug.
+	c.MustWT("new", "fix:login", "--no-init")
+	if plain := f.claimOn("fix-login"); plain["task"] != "fix:login" || plain["machine"] != c.id() {
+		t.Fatalf("the released plain slug was not taken: %v", plain)
+	}
+}
+
+// copyClone copies machine m's clone as cp -a does (a backup restored, a
+// VM image): its .git, machine id file and all.
+func (m *machine) copyClone(name string) *machine {
+	dir := filepath.Join(filepath.Dir(m.Repo), name)
+	if out, err := exec.Command("cp", "-a", m.Repo, dir).CombinedOutput(); err != nil {
+		m.T.Fatalf("cp -a: %v\n%s", err, out)
+	}
+	c := *m.Sandbox
+	c.Repo = dir
+	return &machine{Sandbox: &c, name: name}
+}
+
+// A copied clone is another machine (SPEC §19): its first claim makes a
+// new machine id and says so once, so that the copy does not hold the
+// original's claims. An id the user set is kept in both.
+func TestACopiedCloneGetsAMachineIDOfItsOwn(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	a.MustWT("new", "T", "--no-init")
+	id := a.id()
+	b := a.copyClone("b")
+	r := b.WT("claim", "T")
+	if r.Code != 4 || !strings.Contains(r.Stderr, "machine id is now "+b.id()) || b.id() == id {
+		t.Fatalf("the copy holds the original's claim: %s", r)
+	}
+	if r := b.MustWT("claim", "U"); strings.Contains(r.Stderr, "machine id") {
+		t.Fatalf("the new id is said more than once: %s", r)
+	}
+	if r := a.MustWT("claim", "T", "--refresh"); strings.Contains(r.Stderr, "machine id") || a.id() != id {
+		t.Fatalf("the original's id changed: %s", r)
+	}
+	a.Git(a.Repo, "config", "wt.machineId", "box-1")
+	c := a.copyClone("c")
+	if r := c.MustWT("claim", "V"); strings.Contains(r.Stderr, "machine id") || f.claimOn("V")["machine"] != "box-1" {
+		t.Fatalf("the id the user set is not kept: %s\n%v", r, f.claimOn("V"))
+	}
+}

@@ -8,6 +8,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,6 +106,40 @@ func TestGCMergedKeepsCommitsMadeAfterTheMerge(t *testing.T) {
 	s.MustWT("rm", "T")
 	if s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != later {
 		t.Fatal("rm after gc --merged deleted the commit made after the merge")
+	}
+}
+
+// A pull request recorded as merged holds its branch up to its head
+// commit: a commit made on the task after it is not merged, so neither
+// gc's retention nor rm deletes it with the branch.
+func TestAMergedPullRequestLeavesCommitsAfterItsHeadUnmerged(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withRemote(s)
+	s.Git(s.Repo, "push", "-q", "origin", "main")
+	path := s.MustWT("new", "T").Out()
+	prHead := commitFile(s, path, "a.txt", "a", "the pull request's work")
+	s.MustWT("push", "T")
+	gh, _, state := withGh(t, s)
+	gh = withVars(gh, "GH_HEAD_OID="+prHead)
+	os.WriteFile(state, []byte("MERGED"), 0o644)
+	s.MustWT("pr", "T", "--set-url", "https://github.com/octo/repo/pull/7")
+	gh.MustWT("pr", "T", "--refresh")
+	if pr := recordedPR(t, s); pr["state"] != "MERGED" || pr["head_oid"] != prHead {
+		t.Errorf("pr --refresh recorded %v, want MERGED with head_oid %s", pr, prHead)
+	}
+	later := commitFile(s, path, "b.txt", "b", "made after the pull request was merged")
+
+	age(t, s, "T", 10*24*time.Hour)
+	s.MustWT("gc", "--max-age", "1d")
+	if !testutil.Exists(path) || s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != later {
+		t.Fatal("gc's retention removed a task with a commit made after its pull request was merged")
+	}
+	r := s.WT("rm", "T", "--json")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `"branch_outcome": "kept_unmerged"`) || !strings.Contains(r.Stderr, "kept branch wt/T: 1 commit not merged") {
+		t.Errorf("rm of a task with a commit after its merged pull request: %s", r)
+	}
+	if s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != later {
+		t.Fatal("rm deleted the commit made after the pull request was merged")
 	}
 }
 

@@ -43,7 +43,9 @@ var (
 )
 
 // SetPR records pull-request info for the task. A URL that ends in a pull
-// request's number (…/pull/12) gives the number when none is given.
+// request's number (…/pull/12) gives the number when none is given. A
+// state given records the branch's tip as the pull request's head: the
+// commits made after it are not in a PR said by hand to be MERGED.
 func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.PR, error) {
 	if in.URL != "" {
 		u, err := url.Parse(in.URL)
@@ -69,6 +71,14 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 		t = t.UTC()
 		created = &t
 	}
+	var head string
+	if in.State != "" {
+		tips, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, task.BranchRef(e.Record.Branch)+"^{commit}")
+		if err != nil {
+			return nil, err
+		}
+		head = tips[0]
+	}
 	return m.storePR(ctx, e, func(pr *record.PR) {
 		pr.URL = cmp.Or(in.URL, pr.URL)
 		pr.Title = cmp.Or(in.Title, pr.Title)
@@ -78,6 +88,9 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 		}
 		if created != nil {
 			pr.CreatedAt = created
+		}
+		if in.State != "" {
+			pr.HeadOID = head
 		}
 	})
 }

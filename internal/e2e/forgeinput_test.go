@@ -143,6 +143,46 @@ func TestAMergedPullRequestLeavesCommitsAfterItsHeadUnmerged(t *testing.T) {
 	}
 }
 
+// pr --refresh with no pull request recorded asks gh for the one of the
+// task's branch, which may be an earlier task's of the same name: it is
+// recorded only when it was opened after the task was made and its head
+// commit is on the task's branch, as gc --merged counts it.
+func TestPRRefreshNeverRecordsAnEarlierTasksPullRequest(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	earlier := s.MustWT("new", "T").Out()
+	oldHead := commitFile(s, earlier, "old.txt", "old", "the earlier task")
+	s.MustWT("merge", "T") // its pull request was merged, the task is gone
+
+	path := s.MustWT("new", "T").Out() // the same name, the same branch wt/T
+	work := commitFile(s, path, "new.txt", "new", "work not pushed yet")
+	gh, _, state := withGh(t, s)
+	os.WriteFile(state, []byte("MERGED"), 0o644)
+	before, after := time.Now().Add(-time.Minute), time.Now().Add(time.Minute)
+	for _, pr := range []struct {
+		what    string
+		head    string
+		created time.Time
+	}{
+		{"opened before the task, its head on the branch (merged into the base)", oldHead, before},
+		{"its head not on the branch", strings.Repeat("ab", 20), after},
+	} {
+		r := withVars(gh, "GH_HEAD_OID="+pr.head, "GH_CREATED="+pr.created.UTC().Format(time.RFC3339)).WT("pr", "T", "--refresh")
+		if r.Code != 1 || !strings.Contains(r.Stderr, "#7") {
+			t.Errorf("pr --refresh given a pull request %s: want exit 1 naming it, got %s", pr.what, r)
+		}
+		if got := recordedPR(t, s); got != nil {
+			t.Fatalf("pr --refresh recorded a pull request %s on T: %v", pr.what, got)
+		}
+	}
+	if s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != work {
+		t.Fatal("the new task's commit is gone")
+	}
+	mine := withVars(gh, "GH_HEAD_OID="+work, "GH_CREATED="+after.UTC().Format(time.RFC3339))
+	if r := mine.WT("pr", "T", "--refresh"); r.Code != 0 || recordedPR(t, s)["head_oid"] != work {
+		t.Fatalf("pr --refresh of the task's own pull request: %s, recorded %v", r, recordedPR(t, s))
+	}
+}
+
 // hostile is a pull request title that moves the cursor, sets the
 // terminal's title and clears the screen, as JSON string content (C0 and
 // C1 controls).
@@ -156,6 +196,7 @@ func rawControls(out string) bool {
 func TestForgeTextsReachTheTerminalQuoted(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "T")
+	s.MustWT("pr", "T", "--set-url", "https://github.com/octo/repo/pull/7")
 	gh, _, _ := withGh(t, s)
 	gh = withVars(gh, "GH_TITLE="+hostile)
 	for _, args := range [][]string{{"pr", "T", "--refresh"}, {"pr", "T"}, {"show", "T"}, {"list"}} {

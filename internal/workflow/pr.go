@@ -99,13 +99,30 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 // the one of its branch) and records what gh says.
 func (m *Flow) RefreshPR(ctx context.Context, e *record.Entry, progress io.Writer) (*record.PR, error) {
 	rec := e.Record
-	selector := rec.Branch
-	if rec.PR != nil && rec.PR.URL != "" {
-		selector = rec.PR.URL
-	} else if rec.PR != nil && rec.PR.Number > 0 {
-		selector = strconv.Itoa(rec.PR.Number)
+	switch {
+	case rec.PR != nil && rec.PR.URL != "":
+		return m.viewPR(ctx, e, rec.PR.URL, progress)
+	case rec.PR != nil && rec.PR.Number > 0:
+		return m.viewPR(ctx, e, strconv.Itoa(rec.PR.Number), progress)
 	}
-	return m.viewPR(ctx, e, selector, progress)
+	return m.viewBranchPR(ctx, e, progress)
+}
+
+// viewBranchPR records the pull request gh finds for the task's branch
+// when it is the task's as gc --merged counts it (prOf, SPEC §19): gh's
+// may be an earlier task's of the same branch name, and recorded MERGED
+// it would make rm delete this task's commits with the branch.
+func (m *Flow) viewBranchPR(ctx context.Context, e *record.Entry, progress io.Writer) (*record.PR, error) {
+	rec := e.Record
+	got, err := m.gh(rec, progress).View(ctx, rec.Branch)
+	if err != nil {
+		return nil, m.ghError(rec, err)
+	}
+	// gh chose it by its head branch: the task's.
+	if m.prOf(ctx, rec, []gh.Listed{{PR: *got, HeadBranch: rec.Branch}}) == nil {
+		return nil, exitcode.Failedf("pull request #%d of branch %s is not this task's: it was opened before the task was made (an earlier task's of the same name?) or its head commit is not on the branch; nothing was recorded", got.Number, rec.Branch)
+	}
+	return m.storePR(ctx, e, func(pr *record.PR) { *pr = *got })
 }
 
 // CreatePR opens a pull request for the task's pushed branch with `gh pr

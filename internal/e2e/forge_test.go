@@ -57,7 +57,7 @@ func TestNewFromAPullRequest(t *testing.T) {
 	if pr["number"] != 12.0 || pr["state"] != "OPEN" || pr["created_at"] != "2026-01-02T03:04:05Z" {
 		t.Errorf("recorded %v", pr)
 	}
-	if data, _ := os.ReadFile(log); string(data) != "pr view 12 --json number,url,title,state,createdAt,headRefName,baseRefName,isCrossRepository\n" {
+	if data, _ := os.ReadFile(log); string(data) != "pr view 12 --json number,url,title,state,createdAt,headRefOid,headRefName,baseRefName,isCrossRepository\n" {
 		t.Errorf("gh was called as:\n%s", data)
 	}
 }
@@ -181,7 +181,7 @@ func TestGCMergedRemovesTheTasksTheForgeMerged(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("gc --merged: %s", r)
 	}
-	if data, _ := os.ReadFile(log); string(data) != "pr list --state all --limit 1000 --json number,url,title,state,createdAt,headRefName,headRefOid\n" {
+	if data, _ := os.ReadFile(log); string(data) != "pr list --state all --limit 1000 --json number,url,title,state,createdAt,headRefOid,headRefName\n" {
 		t.Errorf("gh was asked, once each:\n%s", data)
 	}
 	gone(t, s, "A", paths["A"])

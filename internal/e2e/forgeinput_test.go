@@ -8,6 +8,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,6 +109,80 @@ func TestGCMergedKeepsCommitsMadeAfterTheMerge(t *testing.T) {
 	}
 }
 
+// A pull request recorded as merged holds its branch up to its head
+// commit: a commit made on the task after it is not merged, so neither
+// gc's retention nor rm deletes it with the branch.
+func TestAMergedPullRequestLeavesCommitsAfterItsHeadUnmerged(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	withRemote(s)
+	s.Git(s.Repo, "push", "-q", "origin", "main")
+	path := s.MustWT("new", "T").Out()
+	prHead := commitFile(s, path, "a.txt", "a", "the pull request's work")
+	s.MustWT("push", "T")
+	gh, _, state := withGh(t, s)
+	gh = withVars(gh, "GH_HEAD_OID="+prHead)
+	os.WriteFile(state, []byte("MERGED"), 0o644)
+	s.MustWT("pr", "T", "--set-url", "https://github.com/octo/repo/pull/7")
+	gh.MustWT("pr", "T", "--refresh")
+	if pr := recordedPR(t, s); pr["state"] != "MERGED" || pr["head_oid"] != prHead {
+		t.Errorf("pr --refresh recorded %v, want MERGED with head_oid %s", pr, prHead)
+	}
+	later := commitFile(s, path, "b.txt", "b", "made after the pull request was merged")
+
+	age(t, s, "T", 10*24*time.Hour)
+	s.MustWT("gc", "--max-age", "1d")
+	if !testutil.Exists(path) || s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != later {
+		t.Fatal("gc's retention removed a task with a commit made after its pull request was merged")
+	}
+	r := s.WT("rm", "T", "--json")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `"branch_outcome": "kept_unmerged"`) || !strings.Contains(r.Stderr, "kept branch wt/T: 1 commit not merged") {
+		t.Errorf("rm of a task with a commit after its merged pull request: %s", r)
+	}
+	if s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != later {
+		t.Fatal("rm deleted the commit made after the pull request was merged")
+	}
+}
+
+// pr --refresh with no pull request recorded asks gh for the one of the
+// task's branch, which may be an earlier task's of the same name: it is
+// recorded only when it was opened after the task was made and its head
+// commit is on the task's branch, as gc --merged counts it.
+func TestPRRefreshNeverRecordsAnEarlierTasksPullRequest(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	earlier := s.MustWT("new", "T").Out()
+	oldHead := commitFile(s, earlier, "old.txt", "old", "the earlier task")
+	s.MustWT("merge", "T") // its pull request was merged, the task is gone
+
+	path := s.MustWT("new", "T").Out() // the same name, the same branch wt/T
+	work := commitFile(s, path, "new.txt", "new", "work not pushed yet")
+	gh, _, state := withGh(t, s)
+	os.WriteFile(state, []byte("MERGED"), 0o644)
+	before, after := time.Now().Add(-time.Minute), time.Now().Add(time.Minute)
+	for _, pr := range []struct {
+		what    string
+		head    string
+		created time.Time
+	}{
+		{"opened before the task, its head on the branch (merged into the base)", oldHead, before},
+		{"its head not on the branch", strings.Repeat("ab", 20), after},
+	} {
+		r := withVars(gh, "GH_HEAD_OID="+pr.head, "GH_CREATED="+pr.created.UTC().Format(time.RFC3339)).WT("pr", "T", "--refresh")
+		if r.Code != 1 || !strings.Contains(r.Stderr, "#7") {
+			t.Errorf("pr --refresh given a pull request %s: want exit 1 naming it, got %s", pr.what, r)
+		}
+		if got := recordedPR(t, s); got != nil {
+			t.Fatalf("pr --refresh recorded a pull request %s on T: %v", pr.what, got)
+		}
+	}
+	if s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != work {
+		t.Fatal("the new task's commit is gone")
+	}
+	mine := withVars(gh, "GH_HEAD_OID="+work, "GH_CREATED="+after.UTC().Format(time.RFC3339))
+	if r := mine.WT("pr", "T", "--refresh"); r.Code != 0 || recordedPR(t, s)["head_oid"] != work {
+		t.Fatalf("pr --refresh of the task's own pull request: %s, recorded %v", r, recordedPR(t, s))
+	}
+}
+
 // hostile is a pull request title that moves the cursor, sets the
 // terminal's title and clears the screen, as JSON string content (C0 and
 // C1 controls).
@@ -121,6 +196,7 @@ func rawControls(out string) bool {
 func TestForgeTextsReachTheTerminalQuoted(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "T")
+	s.MustWT("pr", "T", "--set-url", "https://github.com/octo/repo/pull/7")
 	gh, _, _ := withGh(t, s)
 	gh = withVars(gh, "GH_TITLE="+hostile)
 	for _, args := range [][]string{{"pr", "T", "--refresh"}, {"pr", "T"}, {"show", "T"}, {"list"}} {

@@ -59,6 +59,11 @@ func TestPRRecordedByHandCountsAsMergedWhenMerged(t *testing.T) {
 	if pr := recordedPR(t, s); pr["state"] != "MERGED" || pr["title"] != "Fix it" {
 		t.Fatalf("a --state update must keep the rest: %v", pr)
 	}
+	// What it merged is the branch as it is now (a commit made later is
+	// not merged).
+	if pr := recordedPR(t, s); pr["head_oid"] != s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") {
+		t.Fatalf("--state by hand must record the branch's tip as the PR's head: %v", pr)
+	}
 	if r := s.WT("rm", "T"); r.Code != 0 || strings.Contains(r.Stderr, "kept branch") {
 		t.Fatalf("rm of a task whose PR is merged: %s", r)
 	}
@@ -83,7 +88,7 @@ func TestPRCreatedAndRefreshedThroughGh(t *testing.T) {
 		t.Fatalf("pr --create: %s", r)
 	}
 	calls, _ := os.ReadFile(log)
-	want := "pr create --head wt/T --fill --base main --draft\npr view https://github.com/octo/repo/pull/7 --json number,url,title,state,createdAt\n"
+	want := "pr create --head wt/T --fill --base main --draft\npr view https://github.com/octo/repo/pull/7 --json number,url,title,state,createdAt,headRefOid\n"
 	if string(calls) != want {
 		t.Fatalf("gh was called with\n%swant\n%s", calls, want)
 	}

@@ -31,15 +31,16 @@ type Runner struct {
 }
 
 // viewFields are the fields of `gh pr view --json` that a record keeps.
-const viewFields = "number,url,title,state,createdAt"
+const viewFields = "number,url,title,state,createdAt,headRefOid"
 
-// view is `gh pr view --json number,url,title,state,createdAt`.
+// view is `gh pr view --json number,url,title,state,createdAt,headRefOid`.
 type view struct {
-	Number    int        `json:"number"`
-	URL       string     `json:"url"`
-	Title     string     `json:"title"`
-	State     string     `json:"state"` // OPEN, CLOSED or MERGED
-	CreatedAt *time.Time `json:"createdAt"`
+	Number     int        `json:"number"`
+	URL        string     `json:"url"`
+	Title      string     `json:"title"`
+	State      string     `json:"state"` // OPEN, CLOSED or MERGED
+	CreatedAt  *time.Time `json:"createdAt"`
+	HeadRefOid string     `json:"headRefOid"`
 }
 
 // Create runs `gh pr create` with args and returns the new pull request's
@@ -132,7 +133,7 @@ func (r Runner) run(ctx context.Context, args ...string) ([]byte, error) {
 }
 
 // headFields are the fields of `gh pr view --json` that `new --pr` reads.
-const headFields = "number,url,title,state,createdAt,headRefName,baseRefName,isCrossRepository"
+const headFields = viewFields + ",headRefName,baseRefName,isCrossRepository"
 
 // Head is a pull request as `new --pr` needs it (SPEC §17): what a record
 // keeps, and where its commits are.
@@ -174,32 +175,29 @@ func (r Runner) Issue(ctx context.Context, n int) (*record.Issue, error) {
 	return &is, nil
 }
 
-// Listed is a pull request as `gh pr list` says it, with its head branch
-// and head commit.
+// Listed is a pull request as `gh pr list` says it, with its head branch.
 type Listed struct {
 	PR         record.PR
 	HeadBranch string
-	HeadOID    string // a full commit id, or "" when gh said something else
 }
 
 // AllPRs lists the repository's pull requests in every state, newest
 // first, with one gh call (gc --merged asks once, SPEC §17).
 func (r Runner) AllPRs(ctx context.Context) ([]Listed, error) {
-	out, err := r.run(ctx, "pr", "list", "--state", "all", "--limit", "1000", "--json", viewFields+",headRefName,headRefOid")
+	out, err := r.run(ctx, "pr", "list", "--state", "all", "--limit", "1000", "--json", viewFields+",headRefName")
 	if err != nil {
 		return nil, err
 	}
 	var vs []struct {
 		view
 		HeadRefName string `json:"headRefName"`
-		HeadRefOid  string `json:"headRefOid"`
 	}
 	if err := json.Unmarshal(out, &vs); err != nil {
 		return nil, fmt.Errorf("cannot read what gh pr list printed: %v", err)
 	}
 	list := make([]Listed, len(vs))
 	for i, v := range vs {
-		list[i] = Listed{PR: v.view.record(), HeadBranch: v.HeadRefName, HeadOID: commitID(v.HeadRefOid)}
+		list[i] = Listed{PR: v.view.record(), HeadBranch: v.HeadRefName}
 	}
 	return list, nil
 }
@@ -219,9 +217,9 @@ func commitID(s string) string {
 }
 
 // record is what a task's record keeps of v: its state upper case, its
-// time in UTC.
+// time in UTC, its head commit only when a full commit id.
 func (v view) record() record.PR {
-	pr := record.PR{Number: v.Number, URL: v.URL, Title: v.Title, State: strings.ToUpper(v.State)}
+	pr := record.PR{Number: v.Number, URL: v.URL, Title: v.Title, State: strings.ToUpper(v.State), HeadOID: commitID(v.HeadRefOid)}
 	if v.CreatedAt != nil {
 		utc := v.CreatedAt.UTC()
 		pr.CreatedAt = &utc

@@ -18,8 +18,9 @@ func (m *Inspector) Merged(ctx context.Context, rec *record.Record) (bool, error
 }
 
 // MergedSet returns the slugs of the tasks among recs that are merged into
-// their base: the recorded pull request is MERGED, or the branch has
-// commits of its own (its tip is not the recorded base_sha: a fresh task
+// their base: the recorded pull request is MERGED and the branch's tip is
+// its recorded head commit or behind it (see mergedByPR), or the branch
+// has commits of its own (its tip is not the recorded base_sha: a fresh task
 // is never merged) and
 //
 //   - it is an ancestor of the base (a merge or a fast-forward), or
@@ -37,13 +38,9 @@ func (m *Inspector) Merged(ctx context.Context, rec *record.Record) (bool, error
 // after it (the post-merge hook looks at what the merge brought in).
 func (m *Inspector) MergedSet(ctx context.Context, recs []*record.Record, since string) (map[string]bool, error) {
 	merged := map[string]bool{}
-	var pending []*record.Record
-	for _, rec := range recs {
-		if rec.PR != nil && strings.EqualFold(rec.PR.State, "MERGED") {
-			merged[rec.Slug] = true
-		} else {
-			pending = append(pending, rec)
-		}
+	pending, err := m.mergedByPR(ctx, recs, merged)
+	if err != nil {
+		return merged, err
 	}
 	checks, err := m.resolveChecks(ctx, pending)
 	if err != nil || len(checks) == 0 {
@@ -70,6 +67,56 @@ func (m *Inspector) MergedSet(ctx context.Context, recs []*record.Record, since 
 		}
 	}
 	return merged, nil
+}
+
+// mergedByPR marks the tasks whose recorded pull request is MERGED and
+// whose branch's tip is the PR's recorded head commit or an ancestor of it
+// (one cat-file reads every tip and head, one merge-base asks for a tip
+// behind its head), and returns the others for git's checks. A MERGED PR
+// says nothing of commits made on the branch after its head (SPEC §19):
+// deleting the branch as merged would lose them; nor, recorded without
+// its head, of which commits it merged.
+func (m *Inspector) mergedByPR(ctx context.Context, recs []*record.Record, merged map[string]bool) ([]*record.Record, error) {
+	var byPR, rest []*record.Record
+	for _, rec := range recs {
+		if rec.PR != nil && rec.PR.HeadOID != "" && strings.EqualFold(rec.PR.State, "MERGED") {
+			byPR = append(byPR, rec)
+		} else {
+			rest = append(rest, rec)
+		}
+	}
+	if len(byPR) == 0 {
+		return rest, nil
+	}
+	names := make([]string, 0, 2*len(byPR))
+	for _, rec := range byPR {
+		names = append(names, task.BranchRef(rec.Branch)+"^{commit}", rec.PR.HeadOID+"^{commit}")
+	}
+	oids, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, names...)
+	if err != nil {
+		return nil, err
+	}
+	for i, rec := range byPR {
+		if m.atOrBehind(ctx, oids[2*i], oids[2*i+1]) {
+			merged[rec.Slug] = true
+		} else {
+			rest = append(rest, rec)
+		}
+	}
+	return rest, nil
+}
+
+// atOrBehind says whether commit tip is head or in its history; a commit
+// that is not here (none) is neither.
+func (m *Inspector) atOrBehind(ctx context.Context, tip, head string) bool {
+	if tip == "" || head == "" {
+		return false
+	}
+	if tip == head {
+		return true
+	}
+	ok, err := m.Git.History().IsAncestor(ctx, m.Repo.MainDir, tip, head)
+	return err == nil && ok
 }
 
 // mergeCheck is one task being checked, with its commits resolved.

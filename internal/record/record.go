@@ -72,6 +72,10 @@ type PR struct {
 	Title     string     `json:"title,omitempty"`
 	State     string     `json:"state,omitempty"`
 	CreatedAt *time.Time `json:"created_at,omitempty"`
+	// HeadOID is the pull request's head commit (gh's headRefOid, a full
+	// commit id) when it was recorded: a MERGED pull request merged the
+	// branch up to there, not the commits made after it (SPEC §19).
+	HeadOID string `json:"head_oid,omitempty"`
 }
 
 // Issue is the issue a task was started from (new --issue).

@@ -58,7 +58,7 @@ func (m *Flow) CleanMergedPRs(ctx context.Context, o MergedOptions) ([]removal.R
 		report := func(outcome string) {
 			out = append(out, removal.Retained{Task: e.Record.Task, Path: e.Record.Path, Reason: prReason(&pr), Outcome: outcome})
 		}
-		if pr.State == "MERGED" && !m.contains(ctx, l.HeadOID, task.BranchRef(e.Record.Branch)) {
+		if pr.State == "MERGED" && !m.contains(ctx, pr.HeadOID, task.BranchRef(e.Record.Branch)) {
 			report(fmt.Sprintf("kept: its branch has commits made after pull request #%d was merged (push them and open another pull request)", pr.Number))
 			continue
 		}
@@ -94,7 +94,7 @@ func (m *Flow) CleanMergedPRs(ctx context.Context, o MergedOptions) ([]removal.R
 // head commit is on the task's branch.
 func (m *Flow) prOf(ctx context.Context, rec *record.Record, list []gh.Listed) *gh.Listed {
 	for i := range list {
-		if namesTask(rec, &list[i]) && m.contains(ctx, task.BranchRef(rec.Branch), list[i].HeadOID) {
+		if namesTask(rec, &list[i]) && m.contains(ctx, task.BranchRef(rec.Branch), list[i].PR.HeadOID) {
 			return &list[i]
 		}
 	}

@@ -43,7 +43,9 @@ var (
 )
 
 // SetPR records pull-request info for the task. A URL that ends in a pull
-// request's number (…/pull/12) gives the number when none is given.
+// request's number (…/pull/12) gives the number when none is given. A
+// state given records the branch's tip as the pull request's head: the
+// commits made after it are not in a PR said by hand to be MERGED.
 func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.PR, error) {
 	if in.URL != "" {
 		u, err := url.Parse(in.URL)
@@ -69,6 +71,14 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 		t = t.UTC()
 		created = &t
 	}
+	var head string
+	if in.State != "" {
+		tips, err := m.Git.ObjectIDs(ctx, m.Repo.MainDir, task.BranchRef(e.Record.Branch)+"^{commit}")
+		if err != nil {
+			return nil, err
+		}
+		head = tips[0]
+	}
 	return m.storePR(ctx, e, func(pr *record.PR) {
 		pr.URL = cmp.Or(in.URL, pr.URL)
 		pr.Title = cmp.Or(in.Title, pr.Title)
@@ -79,6 +89,9 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 		if created != nil {
 			pr.CreatedAt = created
 		}
+		if in.State != "" {
+			pr.HeadOID = head
+		}
 	})
 }
 
@@ -86,13 +99,30 @@ func (m *Flow) SetPR(ctx context.Context, e *record.Entry, in PRInfo) (*record.P
 // the one of its branch) and records what gh says.
 func (m *Flow) RefreshPR(ctx context.Context, e *record.Entry, progress io.Writer) (*record.PR, error) {
 	rec := e.Record
-	selector := rec.Branch
-	if rec.PR != nil && rec.PR.URL != "" {
-		selector = rec.PR.URL
-	} else if rec.PR != nil && rec.PR.Number > 0 {
-		selector = strconv.Itoa(rec.PR.Number)
+	switch {
+	case rec.PR != nil && rec.PR.URL != "":
+		return m.viewPR(ctx, e, rec.PR.URL, progress)
+	case rec.PR != nil && rec.PR.Number > 0:
+		return m.viewPR(ctx, e, strconv.Itoa(rec.PR.Number), progress)
 	}
-	return m.viewPR(ctx, e, selector, progress)
+	return m.viewBranchPR(ctx, e, progress)
+}
+
+// viewBranchPR records the pull request gh finds for the task's branch
+// when it is the task's as gc --merged counts it (prOf, SPEC §19): gh's
+// may be an earlier task's of the same branch name, and recorded MERGED
+// it would make rm delete this task's commits with the branch.
+func (m *Flow) viewBranchPR(ctx context.Context, e *record.Entry, progress io.Writer) (*record.PR, error) {
+	rec := e.Record
+	got, err := m.gh(rec, progress).View(ctx, rec.Branch)
+	if err != nil {
+		return nil, m.ghError(rec, err)
+	}
+	// gh chose it by its head branch: the task's.
+	if m.prOf(ctx, rec, []gh.Listed{{PR: *got, HeadBranch: rec.Branch}}) == nil {
+		return nil, exitcode.Failedf("pull request #%d of branch %s is not this task's: it was opened before the task was made (an earlier task's of the same name?) or its head commit is not on the branch; nothing was recorded", got.Number, rec.Branch)
+	}
+	return m.storePR(ctx, e, func(pr *record.PR) { *pr = *got })
 }
 
 // CreatePR opens a pull request for the task's pushed branch with `gh pr

@@ -78,8 +78,12 @@ var CursorWorktrees cursorFile
 
 type cursorFile struct{}
 
+// cursorKeys are the lists a Unix worktree runs, the one Cursor prefers
+// first.
+var cursorKeys = []string{"setup-worktree-unix", "setup-worktree"}
+
 func (cursorFile) key(root *jsonedit.Node) string {
-	for _, k := range []string{"setup-worktree-unix", "setup-worktree"} {
+	for _, k := range cursorKeys {
 		if root.Member(k) != nil {
 			return k
 		}
@@ -87,14 +91,24 @@ func (cursorFile) key(root *jsonedit.Node) string {
 	return "setup-worktree-unix"
 }
 
+// parse reads the file's object, and refuses one that has a list of
+// cursorKeys twice.
+func (cursorFile) parse(content []byte) (*jsonedit.Node, error) {
+	root, err := jsonedit.Parse(content)
+	if err != nil || root.Kind != '{' {
+		return nil, errors.New("it is not a JSON object")
+	}
+	return root, unique(root, "", cursorKeys...)
+}
+
 // Add puts git wt init --adopt at the end of the list, or makes the list.
 func (f cursorFile) Add(content []byte) ([]byte, []string, bool, error) {
 	if len(bytes.TrimSpace(content)) == 0 {
 		content = []byte("{\n}\n")
 	}
-	root, err := jsonedit.Parse(content)
-	if err != nil || root.Kind != '{' {
-		return nil, nil, false, errors.New("it is not a JSON object")
+	root, err := f.parse(content)
+	if err != nil {
+		return nil, nil, false, err
 	}
 	key := f.key(root)
 	ours, _ := jsonedit.Marshal(AdoptCommand)
@@ -115,9 +129,9 @@ func (f cursorFile) Add(content []byte) ([]byte, []string, bool, error) {
 // Remove takes git-wt's command out, and the list when setup made it and
 // it is left empty.
 func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, error) {
-	root, err := jsonedit.Parse(content)
-	if err != nil || root.Kind != '{' {
-		return nil, false, errors.New("it is not a JSON object")
+	root, err := f.parse(content)
+	if err != nil {
+		return nil, false, err
 	}
 	key := f.key(root)
 	list := root.Member(key)

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -97,4 +98,32 @@ func FuzzCodexEnvironmentRoundTrip(f *testing.F) {
 			t.Errorf("round trip of %q gave %q (%v)", content, removed, err)
 		}
 	})
+}
+
+// TestFilesGitWtCannotEditExactlyAreRefused: a key git-wt would edit
+// that is there twice (a runner reads only one), or a TOML form git-wt
+// does not write, is refused with ErrCannotEdit, by Add and by Remove.
+func TestFilesGitWtCannotEditExactlyAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ed      editor
+		content string
+	}{
+		{"hooks twice", ClaudeSettings, `{"hooks":{},"hooks":{"Stop":[]}}`},
+		{"an event twice", ClaudeSettings, `{"hooks":{"Stop":[],"Stop":[]}}`},
+		{"statusLine twice", ClaudeStatusLine, `{"statusLine":{},"statusLine":{}}`},
+		{"a Gemini event twice", GeminiSettings, `{"hooks":{"AfterAgent":[],"AfterAgent":[]}}`},
+		{"Cursor's list twice", CursorWorktrees, `{"setup-worktree":[],"setup-worktree":["x"]}`},
+	} {
+		if _, _, _, err := tc.ed.Add([]byte(tc.content)); !errors.Is(err, ErrCannotEdit) {
+			t.Errorf("%s: add: %v", tc.name, err)
+		}
+		if _, _, err := tc.ed.Remove([]byte(tc.content), nil); !errors.Is(err, ErrCannotEdit) {
+			t.Errorf("%s: remove: %v", tc.name, err)
+		}
+	}
+	// A duplicate where git-wt edits nothing is left to the runner.
+	if _, _, changed, err := ClaudeSettings.Add([]byte(`{"model":"a","model":"b"}`)); err != nil || !changed {
+		t.Errorf("a duplicate model: %v", err)
+	}
 }

@@ -3,6 +3,7 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -112,6 +113,12 @@ func statusHooks(runner string, events ...string) []Hook {
 	return hs
 }
 
+// ErrCannotEdit is the error of a file git-wt cannot edit exactly (SPEC
+// §19): a key it would edit that is there twice, a form of TOML it does
+// not write, an edit that would not parse again. Such a file is refused as
+// it is.
+var ErrCannotEdit = errors.New("git-wt cannot edit it exactly")
+
 // AddHooks adds git-wt's hooks to Claude Code's settings.
 func AddHooks(content []byte) ([]byte, []string, bool, error) { return ClaudeSettings.Add(content) }
 
@@ -132,7 +139,7 @@ func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bo
 		out = []byte(f.Seed)
 	}
 	for _, h := range f.Hooks {
-		root, hooks, err := parseSettings(out)
+		root, hooks, err := parseSettings(out, f.events()...)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -179,7 +186,7 @@ func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed
 	out = content
 	for _, h := range f.Hooks {
 		for {
-			_, hooks, err := parseSettings(out)
+			_, hooks, err := parseSettings(out, f.events()...)
 			if err != nil {
 				return nil, false, err
 			}
@@ -198,7 +205,7 @@ func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed
 		}
 	}
 	for _, name := range slices.Backward(created) {
-		root, hooks, err := parseSettings(out)
+		root, hooks, err := parseSettings(out, f.events()...)
 		if err != nil {
 			return nil, false, err
 		}
@@ -217,16 +224,40 @@ func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed
 }
 
 // parseSettings reads the settings object and its "hooks" (nil when it
-// has none).
-func parseSettings(content []byte) (root, hooks *jsonedit.Node, err error) {
+// has none), and refuses a "hooks", or one of the events in it, that is
+// there twice.
+func parseSettings(content []byte, events ...string) (root, hooks *jsonedit.Node, err error) {
 	root, err = jsonedit.Parse(content)
 	if err != nil || root.Kind != '{' {
 		return nil, nil, fmt.Errorf("the settings file is not a JSON object")
 	}
+	if err := unique(root, "", "hooks"); err != nil {
+		return nil, nil, err
+	}
 	if hooks = root.Member("hooks"); hooks != nil && hooks.Kind != '{' {
 		return nil, nil, fmt.Errorf("its \"hooks\" is not a JSON object")
 	}
-	return root, hooks, nil
+	return root, hooks, unique(hooks, "hooks.", events...)
+}
+
+// unique refuses an object that has one of keys twice; prefix is the
+// object's place, for the message.
+func unique(obj *jsonedit.Node, prefix string, keys ...string) error {
+	for _, k := range keys {
+		if obj.Duplicated(k) {
+			return fmt.Errorf("it has %s%s twice, and a runner reads only one of them: %w", prefix, k, ErrCannotEdit)
+		}
+	}
+	return nil
+}
+
+// events are the file's events, which git-wt edits.
+func (f *HookFile) events() []string {
+	evs := make([]string, len(f.Hooks))
+	for i, h := range f.Hooks {
+		evs[i] = h.Event
+	}
+	return evs
 }
 
 // group is one entry of a hook event's list: hooks run together.
@@ -287,6 +318,9 @@ func (statusLineFile) Add(content []byte) ([]byte, []string, bool, error) {
 		}
 	}
 	root, _, err := parseSettings(out)
+	if err == nil {
+		err = unique(root, "", "statusLine")
+	}
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -304,6 +338,9 @@ func (statusLineFile) Remove(content []byte, created []string) ([]byte, bool, er
 		return nil, false, err
 	}
 	root, _, err := parseSettings(out)
+	if err == nil {
+		err = unique(root, "", "statusLine")
+	}
 	if err != nil {
 		return nil, false, err
 	}

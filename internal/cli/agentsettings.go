@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
@@ -54,7 +55,7 @@ func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 	}
 	out, created, changed, err := ed.Add(content)
 	if err != nil {
-		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
+		return false, editError(target, err)
 	}
 	if !changed {
 		return false, nil
@@ -104,7 +105,7 @@ func removeFromSettings(stateDir, path string, ed fileEditor) (bool, error) {
 	}
 	out, changed, err := ed.Remove(content, note.Created)
 	if err != nil {
-		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
+		return false, editError(target, err)
 	}
 	os.Remove(noteFile)
 	switch {
@@ -114,6 +115,15 @@ func removeFromSettings(stateDir, path string, ed fileEditor) (bool, error) {
 		return true, os.Remove(target)
 	}
 	return true, writeSettings(target, out)
+}
+
+// editError is the error of an edit of the file at path that failed:
+// a refusal (exit 3) for a file git-wt cannot edit exactly.
+func editError(path string, err error) error {
+	if errors.Is(err, agents.ErrCannotEdit) {
+		return exitcode.RefusedAs(exitcode.KindUnsafeInput, "%s: %v; nothing was changed", path, err)
+	}
+	return exitcode.Failedf("%s: %v; nothing was changed", path, err)
 }
 
 // readSettings reads the settings file at path, or its target when path

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // How agent-setup edits a runner's settings file (SPEC §16): only its own
@@ -130,7 +131,7 @@ func editError(path string, err error) error {
 // is a symlink (a dotfiles setup): the file edited is the target, and the
 // symlink stays. A missing file (or target) reads as empty.
 func readSettings(path string) (target string, content []byte, existed bool, err error) {
-	if target, err = linkTarget(path); err != nil {
+	if target, err = realPath(path); err != nil {
 		return "", nil, false, exitcode.Failedf("%s is a symlink git-wt cannot follow (%v): fix it, or edit the file it should point to", path, err)
 	}
 	content, err = os.ReadFile(target)
@@ -140,24 +141,48 @@ func readSettings(path string) (target string, content []byte, existed bool, err
 	return target, content, err == nil, nil
 }
 
-// linkTarget is the file the symlink path leads to, through a chain of
-// links, whether it exists or not; path itself when it is no symlink.
-func linkTarget(path string) (string, error) {
+// realPath is where path leads: every link on the way (the file's, its
+// folders') followed as the kernel follows them, a link to a file not
+// made yet included (setup makes the file at the link's target).
+func realPath(path string) (string, error) {
 	for range 40 { // as the kernel's limit on a chain of links
-		st, err := os.Lstat(path)
-		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-			return path, nil
-		}
-		link, err := os.Readlink(path)
+		dir, err := fsutil.ResolveExisting(filepath.Dir(path))
 		if err != nil {
 			return "", err
 		}
+		path = filepath.Join(dir, filepath.Base(path))
+		link, err := os.Readlink(path)
+		if err != nil {
+			return path, nil // no link: the file, or where it will be
+		}
 		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(path), link)
+			link = filepath.Join(dir, link)
 		}
 		path = link
 	}
 	return "", errors.New("too many levels of symbolic links")
+}
+
+// insideRepository refuses a file of the repository (path, in the main
+// worktree mainDir) that a link leads out of it, or into git's own folder
+// gitDir: a committed link to ~/.bashrc or .git/hooks/ would have setup
+// write wherever the commit says (SPEC §19).
+func insideRepository(mainDir, gitDir, path string) error {
+	target, err := realPath(path)
+	if err != nil {
+		return exitcode.Failedf("%s is a symlink git-wt cannot follow (%v): fix it, or edit the file it should point to", path, err)
+	}
+	root, err := fsutil.ResolveExisting(mainDir)
+	if err == nil {
+		gitDir, err = fsutil.ResolveExisting(gitDir)
+	}
+	if err != nil {
+		return exitcode.Failedf("cannot read %s: %v", mainDir, err)
+	}
+	if !fsutil.Within(root, target) || fsutil.Within(gitDir, target) {
+		return exitcode.RefusedAs(exitcode.KindUnsafeInput, "%s leads out of the repository, to %s (a symlink): git-wt edits a project's file only inside it; nothing was changed", path, target)
+	}
+	return nil
 }
 
 // digest is the SHA-256 of content, in hex.

@@ -127,6 +127,11 @@ func agentSetupCommand(e *env) *cli.Command {
 // editRunnerFile adds git-wt's entries to the file at path, or with undo
 // takes them out, and says what changed.
 func (e *env) editRunnerFile(m *task.Manager, path string, ed fileEditor, undo bool, says string) error {
+	if fsutil.Within(m.Repo.MainDir, path) {
+		if err := insideRepository(m.Repo.MainDir, m.Repo.CommonDir, path); err != nil {
+			return err
+		}
+	}
 	notes := notesDir(m, path)
 	if undo {
 		changed, err := removeFromSettings(notes, path, ed)

@@ -3,6 +3,7 @@ module github.com/git-wt/git-wt
 go 1.26
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/cpuguy83/go-md2man/v2 v2.0.7
 	github.com/ebitengine/purego v0.11.3
 	github.com/fatih/color v1.19.0
@@ -21,7 +22,6 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.2.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect

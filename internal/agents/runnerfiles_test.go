@@ -83,16 +83,21 @@ func FuzzCodexEnvironmentRoundTrip(f *testing.F) {
 	f.Add("version = 1\n[setup]\nscript = '''\nnpm ci\n'''\n")
 	f.Add("[setup]\nscript = \"a \\\" b\"\n[cleanup]\nscript = 'x'\n")
 	f.Add("[setup]\n[cleanup]\n")
+	f.Add("setup.script = 'x'\n")
+	f.Add("a = { b = 1 }\n[cleanup]\nscript = 'y'\n")
 	f.Fuzz(func(t *testing.T, content string) {
 		if strings.Contains(content, "git wt") {
 			return // git-wt's own lines, or lookalikes
 		}
 		added, created, changed, err := CodexEnvironment("app").Add([]byte(content))
-		if err != nil || !changed {
-			return
+		if err != nil || !changed || strings.TrimSpace(content) == "" {
+			return // refused, or a new file (whose undo deletes it)
 		}
 		if !testutil.InsertsOnly(content, string(added)) {
 			t.Fatalf("add to %q gave %q", content, added)
+		}
+		if _, err := parseTOML(added); err != nil {
+			t.Fatalf("add to %q gave %q, which is not TOML: %v", content, added, err)
 		}
 		if removed, _, err := CodexEnvironment("app").Remove(added, created); err != nil || string(removed) != content {
 			t.Errorf("round trip of %q gave %q (%v)", content, removed, err)
@@ -102,7 +107,8 @@ func FuzzCodexEnvironmentRoundTrip(f *testing.F) {
 
 // TestFilesGitWtCannotEditExactlyAreRefused: a key git-wt would edit
 // that is there twice (a runner reads only one), or a TOML form git-wt
-// does not write, is refused with ErrCannotEdit, by Add and by Remove.
+// does not write, is refused with ErrCannotEdit by Add, and by Remove
+// unless it has nothing to take out.
 func TestFilesGitWtCannotEditExactlyAreRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -114,12 +120,17 @@ func TestFilesGitWtCannotEditExactlyAreRefused(t *testing.T) {
 		{"statusLine twice", ClaudeStatusLine, `{"statusLine":{},"statusLine":{}}`},
 		{"a Gemini event twice", GeminiSettings, `{"hooks":{"AfterAgent":[],"AfterAgent":[]}}`},
 		{"Cursor's list twice", CursorWorktrees, `{"setup-worktree":[],"setup-worktree":["x"]}`},
+		{"TOML dotted keys", CodexEnvironment("app"), "version = 1\nsetup.script = \"npm ci\"\n"},
+		{"a TOML inline table", CodexEnvironment("app"), "setup = { script = \"npm ci\" }\n[cleanup]\nscript = 'x'\n"},
+		{"a TOML quoted table name", CodexEnvironment("app"), "[\"setup\"]\nscript = \"npm ci\"\n"},
+		{"a table header inside a string", CodexEnvironment("app"), "notes = \"\"\"\n[setup]\nscript = 'x'\n\"\"\"\n"},
+		{"not TOML", CodexEnvironment("app"), "[setup\n"},
 	} {
 		if _, _, _, err := tc.ed.Add([]byte(tc.content)); !errors.Is(err, ErrCannotEdit) {
 			t.Errorf("%s: add: %v", tc.name, err)
 		}
-		if _, _, err := tc.ed.Remove([]byte(tc.content), nil); !errors.Is(err, ErrCannotEdit) {
-			t.Errorf("%s: remove: %v", tc.name, err)
+		if out, changed, err := tc.ed.Remove([]byte(tc.content), nil); !errors.Is(err, ErrCannotEdit) && (changed || string(out) != tc.content) {
+			t.Errorf("%s: remove gave %q (%v)", tc.name, out, err)
 		}
 	}
 	// A duplicate where git-wt edits nothing is left to the runner.

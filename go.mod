@@ -3,7 +3,6 @@ module github.com/git-wt/git-wt
 go 1.26
 
 require (
-	github.com/BurntSushi/toml v1.6.0
 	github.com/cpuguy83/go-md2man/v2 v2.0.7
 	github.com/ebitengine/purego v0.11.3
 	github.com/fatih/color v1.19.0
@@ -13,6 +12,7 @@ require (
 	github.com/mattn/go-isatty v0.0.20
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/urfave/cli/v2 v2.27.7

@@ -2,8 +2,10 @@ package agents
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -11,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // CodexEnvironment is the Codex app's .codex/environments/environment.toml
@@ -210,11 +212,12 @@ func checkEdit(before, after []byte, added bool) error {
 	return nil
 }
 
-// parseTOML reads a TOML document, with BurntSushi/toml: a parser of the
-// whole of TOML, which git-wt's text edit is not.
+// parseTOML reads a TOML document, with go-toml: a parser of the whole
+// of TOML, which git-wt's text edit is not, and as strict as Codex's own
+// (a table both of dotted keys and of a [header] is an error).
 func parseTOML(content []byte) (map[string]any, error) {
 	doc := map[string]any{}
-	_, err := toml.Decode(string(content), &doc)
+	err := toml.Unmarshal(content, &doc)
 	return doc, err
 }
 
@@ -270,4 +273,24 @@ func (codexFile) Remove(content []byte, created []string) ([]byte, bool, error) 
 		return nil, false, err
 	}
 	return out, !bytes.Equal(out, content), nil
+}
+
+// Reparse parses the file named name as edited (content) with a real
+// parser of its format, as SPEC §19 asks after every edit: encoding/json
+// for a .json file, go-toml for a .toml one. An edit that does
+// not parse is ErrCannotEdit, and is not written.
+func Reparse(name string, content []byte) error {
+	var err error
+	switch filepath.Ext(name) {
+	case ".json":
+		if !json.Valid(content) {
+			err = errors.New("not valid JSON")
+		}
+	case ".toml":
+		_, err = parseTOML(content)
+	}
+	if err != nil {
+		return fmt.Errorf("git-wt's edit would not parse (%v): %w", err, ErrCannotEdit)
+	}
+	return nil
 }

@@ -121,6 +121,7 @@ func TestFilesGitWtCannotEditExactlyAreRefused(t *testing.T) {
 		{"a Gemini event twice", GeminiSettings, `{"hooks":{"AfterAgent":[],"AfterAgent":[]}}`},
 		{"Cursor's list twice", CursorWorktrees, `{"setup-worktree":[],"setup-worktree":["x"]}`},
 		{"TOML dotted keys", CodexEnvironment("app"), "version = 1\nsetup.script = \"npm ci\"\n"},
+		{"TOML dotted keys, no script", CodexEnvironment("app"), "setup.env = \"x\"\n[cleanup]\nscript = 'y'\n"},
 		{"a TOML inline table", CodexEnvironment("app"), "setup = { script = \"npm ci\" }\n[cleanup]\nscript = 'x'\n"},
 		{"a TOML quoted table name", CodexEnvironment("app"), "[\"setup\"]\nscript = \"npm ci\"\n"},
 		{"a table header inside a string", CodexEnvironment("app"), "notes = \"\"\"\n[setup]\nscript = 'x'\n\"\"\"\n"},
@@ -136,5 +137,22 @@ func TestFilesGitWtCannotEditExactlyAreRefused(t *testing.T) {
 	// A duplicate where git-wt edits nothing is left to the runner.
 	if _, _, changed, err := ClaudeSettings.Add([]byte(`{"model":"a","model":"b"}`)); err != nil || !changed {
 		t.Errorf("a duplicate model: %v", err)
+	}
+}
+
+func TestReparseRefusesAnEditThatDoesNotParse(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		ok            bool
+	}{
+		{"a.json", `{"a":1}`, true},
+		{"a.json", `{"a":1,}`, false},
+		{"a.toml", "[a]\nb = 1\n", true},
+		{"a.toml", "a.b = 1\n[a]\n", false},
+		{"a.js", "whatever {", true},
+	} {
+		if err := Reparse(tc.name, []byte(tc.content)); (err == nil) != tc.ok || err != nil && !errors.Is(err, ErrCannotEdit) {
+			t.Errorf("%s %q: %v", tc.name, tc.content, err)
+		}
 	}
 }

@@ -55,6 +55,9 @@ func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 		return false, err
 	}
 	out, created, changed, err := ed.Add(content)
+	if err == nil {
+		err = agents.Reparse(target, out)
+	}
 	if err != nil {
 		return false, editError(target, err)
 	}
@@ -105,6 +108,9 @@ func removeFromSettings(stateDir, path string, ed fileEditor) (bool, error) {
 		return true, nil
 	}
 	out, changed, err := ed.Remove(content, note.Created)
+	if err == nil && out != nil {
+		err = agents.Reparse(target, out)
+	}
 	if err != nil {
 		return false, editError(target, err)
 	}

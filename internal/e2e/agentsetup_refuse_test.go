@@ -64,6 +64,7 @@ func TestAgentSetupCodexRefusesTOMLItCannotEditExactly(t *testing.T) {
 	path := filepath.Join(s.Repo, ".codex/environments/environment.toml")
 	for _, content := range []string{
 		"version = 1\nname = \"repo\"\nsetup.script = \"npm ci\"\n",
+		"version = 1\nsetup.env = \"x\"\n",
 		"version = 1\nname = \"repo\"\nsetup = { script = \"npm ci\" }\n",
 		"version = 1\ncleanup = { script = '''\nmake clean\n''' }\n",
 		"version = 1\nnotes = '''\n[setup]\nscript = 'npm ci'\n'''\n",

@@ -132,7 +132,8 @@ func insertion(src []byte, start, end int, quote, line string, last bool) (text 
 	return line + " && ", start
 }
 
-// Add inserts git-wt's lines; a new table or key is noted in created.
+// Add inserts git-wt's lines; a new table or key, or a line put into a
+// script ("setup.script[]"), is noted in created.
 func (f codexFile) Add(content []byte) ([]byte, []string, bool, error) {
 	start := content
 	if len(bytes.TrimSpace(content)) == 0 {
@@ -167,6 +168,7 @@ func add(out []byte) ([]byte, []string, error) {
 			continue
 		case found:
 			text, at = insertion(out, start, end, quote, st.line, st.last)
+			created = append(created, st.table+".script[]")
 		case tableEnd == unreadable:
 			return nil, nil, fmt.Errorf("its [%s] script is not a string git-wt can read: add %s to it yourself", st.table, st.line)
 		case tableEnd >= 0:
@@ -241,7 +243,8 @@ func takeScript(doc map[string]any, table string) (string, bool) {
 func scriptBlock(line string) string       { return "script = '''\n" + line + "\n'''\n" }
 func tableBlock(table, line string) string { return "\n[" + table + "]\n" + scriptBlock(line) }
 
-// Remove takes git-wt's lines out again, and the tables or keys Add made.
+// Remove takes out again the lines Add put in, and the tables or keys it
+// made (created, as Add said).
 func (codexFile) Remove(content []byte, created []string) ([]byte, bool, error) {
 	out := content
 	// cut takes text out of out[from:to], its first or last occurrence.
@@ -257,8 +260,8 @@ func (codexFile) Remove(content []byte, created []string) ([]byte, bool, error) 
 	}
 	for _, st := range codexSteps {
 		start, end, quote, _, found := script(out, st.table)
-		if !found {
-			continue
+		if !found || !addedTo(created, st.table, st.table+".script") {
+			continue // a line of the user's, though the same text, stays
 		}
 		if slices.Contains(created, st.table) && cut(0, len(out), tableBlock(st.table, st.line), false) ||
 			slices.Contains(created, st.table+".script") && cut(0, len(out), scriptBlock(st.line), false) {

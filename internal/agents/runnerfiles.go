@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/git-wt/git-wt/internal/jsonedit"
 )
@@ -122,12 +122,12 @@ func (f cursorFile) Add(content []byte) ([]byte, []string, bool, error) {
 		return content, nil, false, nil
 	default:
 		out, err := jsonedit.AppendElement(content, list, ours)
-		return out, nil, true, err
+		return out, []string{key + "[]"}, true, err
 	}
 }
 
-// Remove takes git-wt's command out, and the list when setup made it and
-// it is left empty.
+// Remove takes git-wt's command out when setup added it (created), and
+// the list when setup made it and it is left empty.
 func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, error) {
 	root, err := f.parse(content)
 	if err != nil {
@@ -135,7 +135,7 @@ func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, erro
 	}
 	key := f.key(root)
 	list := root.Member(key)
-	if list == nil || list.Kind != '[' {
+	if list == nil || list.Kind != '[' || !addedTo(created, key, key) {
 		return content, false, nil
 	}
 	i := stringElement(content, list, AdoptCommand)
@@ -143,7 +143,7 @@ func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, erro
 		return content, false, nil
 	}
 	out, err := jsonedit.RemoveElement(content, list, i)
-	if err != nil || len(list.Elems) > 1 || !strings.Contains(strings.Join(created, "\n"), key) {
+	if err != nil || len(list.Elems) > 1 || !slices.Contains(created, key) {
 		return out, err == nil, err
 	}
 	root, err = jsonedit.Parse(out)
@@ -154,10 +154,11 @@ func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, erro
 	return out, err == nil, err
 }
 
-// stringElement is the index of the string s in the list, or -1.
+// stringElement is the index of the last string s in the list (Add
+// appends git-wt's), or -1.
 func stringElement(content []byte, list *jsonedit.Node, s string) int {
 	want, _ := jsonedit.Marshal(s)
-	for i, e := range list.Elems {
+	for i, e := range slices.Backward(list.Elems) {
 		if bytes.Equal(content[e.Start:e.End], want) {
 			return i
 		}

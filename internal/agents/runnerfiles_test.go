@@ -156,3 +156,32 @@ func TestReparseRefusesAnEditThatDoesNotParse(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveTakesOutOnlyWhatAddAdded: an entry of git-wt's text that was
+// there before Add is the user's; Remove, given what Add said it added,
+// leaves it, and takes out what Add added.
+func TestRemoveTakesOutOnlyWhatAddAdded(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ed      editor
+		content string
+		mine    string // the user's entry, which must stay
+	}{
+		{"Claude Code", ClaudeSettings, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"git wt agent-hook claude-status"}]}]}}`,
+			`"Stop":[{"hooks":[{"type":"command","command":"git wt agent-hook claude-status"}]}]`},
+		{"Cursor", CursorWorktrees, `{"setup-worktree":["git wt init --adopt"]}`, `"setup-worktree":["git wt init --adopt"]`},
+		{"Codex", CodexEnvironment("app"), "[setup]\nscript = '''\ngit wt init --adopt\n'''\n", "script = '''\ngit wt init --adopt\n'''"},
+	} {
+		added, created, _, err := tc.ed.Add([]byte(tc.content))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		removed, _, err := tc.ed.Remove(added, created)
+		if err != nil || string(removed) != tc.content {
+			t.Errorf("%s: remove gave %q (%v)", tc.name, removed, err)
+		}
+		if removed, _, err := tc.ed.Remove([]byte(tc.content), nil); err != nil || !strings.Contains(string(removed), tc.mine) {
+			t.Errorf("%s: remove with nothing added took the user's entry: %q (%v)", tc.name, removed, err)
+		}
+	}
+}

@@ -130,7 +130,8 @@ func RemoveHooks(content []byte, created []string) ([]byte, bool, error) {
 // Add returns the file's content with git-wt's hooks added and every
 // other byte kept (SPEC §16): an entry appended to each event's list, the
 // list or "hooks" inserted when missing. created names the members it
-// inserted ("hooks", "hooks.WorktreeCreate"), for Remove; changed is
+// inserted ("hooks", "hooks.WorktreeCreate") and the lists it appended an
+// entry to ("hooks.Stop[]"), for Remove; changed is
 // false (and the content returned as given) when every hook is there
 // already. Empty content is a new file.
 func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bool, err error) {
@@ -165,6 +166,7 @@ func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bo
 			return nil, nil, false, fmt.Errorf("its hooks.%s is not a list", h.Event)
 		case ourEntry(out, list, h.Command) < 0:
 			out, err = jsonedit.AppendElement(out, list, ours)
+			created = append(created, "hooks."+h.Event+"[]")
 		default:
 			continue
 		}
@@ -179,25 +181,25 @@ func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bo
 	return out, created, true, nil
 }
 
-// Remove returns the file's content without git-wt's hooks, and without
-// the members Add created (created, as it said) when they are left
-// empty; every other byte is kept.
+// Remove returns the file's content without the hooks Add added (created,
+// as it said), and without the members it created when they are left
+// empty; every other byte is kept. An entry of the same text that Add did
+// not add is the user's, and stays (SPEC §19: by identity, not by text).
 func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed bool, err error) {
 	out = content
 	for _, h := range f.Hooks {
-		for {
-			_, hooks, err := parseSettings(out, f.events()...)
-			if err != nil {
-				return nil, false, err
-			}
-			list := hooks.Member(h.Event)
-			if list == nil || list.Kind != '[' {
-				break
-			}
-			i := ourEntry(out, list, h.Command)
-			if i < 0 {
-				break
-			}
+		if !addedTo(created, "hooks", "hooks."+h.Event) {
+			continue
+		}
+		_, hooks, err := parseSettings(out, f.events()...)
+		if err != nil {
+			return nil, false, err
+		}
+		list := hooks.Member(h.Event)
+		if list == nil || list.Kind != '[' {
+			continue
+		}
+		if i := ourEntry(out, list, h.Command); i >= 0 {
 			if out, err = jsonedit.RemoveElement(out, list, i); err != nil {
 				return nil, false, err
 			}
@@ -271,10 +273,18 @@ type hook struct {
 	Command string `json:"command"`
 }
 
-// ourEntry is the index of git-wt's entry in the list (a group of one
-// hook running command, or a Copilot entry whose bash line it is), or -1.
+// addedTo reports whether Add noted (in created) that it made the
+// member list, or one of the members that hold it (outer), or appended an
+// entry to list ("list[]").
+func addedTo(created []string, outer, list string) bool {
+	return slices.Contains(created, outer) || slices.Contains(created, list) || slices.Contains(created, list+"[]")
+}
+
+// ourEntry is the index of the last entry in the list that is git-wt's
+// (a group of one hook running command, or a Copilot entry whose bash
+// line it is: Add appends it), or -1.
 func ourEntry(content []byte, list *jsonedit.Node, command string) int {
-	for i, e := range list.Elems {
+	for i, e := range slices.Backward(list.Elems) {
 		var g struct {
 			Hooks []hook `json:"hooks"`
 			Bash  string `json:"bash"`
@@ -345,7 +355,7 @@ func (statusLineFile) Remove(content []byte, created []string) ([]byte, bool, er
 		return nil, false, err
 	}
 	var sl statusLine
-	if n := root.Member("statusLine"); n != nil && json.Unmarshal(out[n.Start:n.End], &sl) == nil && sl.Command == StatusLineCommand {
+	if n := root.Member("statusLine"); slices.Contains(created, "statusLine") && n != nil && json.Unmarshal(out[n.Start:n.End], &sl) == nil && sl.Command == StatusLineCommand {
 		out, err = jsonedit.RemoveMember(out, root, "statusLine")
 		changed = true
 	}

@@ -22,15 +22,54 @@ import (
 // setup made), so that --undo gives the file back byte for byte when
 // nothing else changed it, and deletes only a file or folder setup made.
 
-// setupNote is what one agent-setup did to one settings file.
+// setupNote is what agent-setup did to one settings file, over every
+// run since the file was last as it was before setup.
 type setupNote struct {
 	Path string `json:"path"`
 	// Before is the file as it was; nil when setup created it.
 	Before *string `json:"before"`
+	// Edited says the file was changed by someone else between two
+	// setups: Before is not what undo may give back, only the entries
+	// noted may be taken out.
+	Edited bool `json:"edited,omitempty"`
 	// After is the SHA-256 of the file as setup left it.
-	After   string   `json:"after_sha256"`
+	After string `json:"after_sha256"`
+	// Created names what setup added (the agents package's names:
+	// members it made, lists it appended to): undo takes out these, never
+	// an entry of the same text that setup found there.
 	Created []string `json:"created_members,omitempty"`
 	Dirs    []string `json:"created_dirs,omitempty"` // outermost first
+}
+
+// readNote is the note of the file target, if there is one.
+func readNote(stateDir, target string) (setupNote, bool) {
+	var note setupNote
+	data, err := os.ReadFile(notePath(stateDir, target))
+	ok := err == nil && json.Unmarshal(data, &note) == nil && note.Path == target
+	return note, ok
+}
+
+// nextNote is the note of a setup that changed content (the file, as it
+// was before this run, existed or not) to out, adding created, after the
+// earlier runs' note old (had: there is one).
+func nextNote(target string, content, out []byte, existed bool, created []string, old setupNote, had bool) setupNote {
+	note := setupNote{Path: target, After: digest(out), Created: created}
+	switch {
+	case had:
+		// The entries of the earlier runs are still setup's; the bytes
+		// before them are what undo gives back only when nobody else
+		// changed the file since.
+		note.Before, note.Edited, note.Dirs = old.Before, old.Edited || old.After != digest(content), old.Dirs
+		for _, c := range old.Created {
+			if !slices.Contains(note.Created, c) {
+				note.Created = append(note.Created, c)
+			}
+		}
+	case existed:
+		before := string(content)
+		note.Before = &before
+	}
+	return note
 }
 
 // notePath is where the note of the settings file path is kept.
@@ -64,14 +103,13 @@ func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 	if !changed {
 		return false, nil
 	}
-	note := setupNote{Path: target, After: digest(out), Created: created}
-	if existed {
-		before := string(content)
-		note.Before = &before
-	}
-	if note.Dirs, err = makeDirs(filepath.Dir(target)); err != nil {
+	old, had := readNote(stateDir, target)
+	note := nextNote(target, content, out, existed, created, old, had)
+	dirs, err := makeDirs(filepath.Dir(target))
+	if err != nil {
 		return false, err
 	}
+	note.Dirs = append(note.Dirs, dirs...)
 	if err := writeSettings(target, out); err != nil {
 		return false, err
 	}
@@ -85,43 +123,48 @@ func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 // removeFromSettings takes git-wt's hooks out of the settings file at
 // path: back to the bytes it had before setup when setup's note says the
 // file is as setup left it (no file, when setup made it), else by taking
-// out only git-wt's entries and the members setup made that are left
-// empty. A file or folder setup did not make is never deleted.
+// out only the entries setup noted and the members it made that are left
+// empty. With no note, setup added nothing that undo knows of: entries of
+// git-wt's text are the user's. A file or folder setup did not make is
+// never deleted.
 func removeFromSettings(stateDir, path string, ed fileEditor) (bool, error) {
 	target, content, existed, err := readSettings(path)
 	if err != nil || !existed {
 		return false, err
 	}
-	var note setupNote
-	noteFile := notePath(stateDir, target)
-	if data, err := os.ReadFile(noteFile); err == nil && json.Unmarshal(data, &note) == nil && note.Path == target && note.After == digest(content) {
-		defer os.Remove(noteFile)
-		if note.Before != nil {
-			return true, writeSettings(target, []byte(*note.Before))
-		}
-		if err := os.Remove(target); err != nil {
-			return false, exitcode.Failedf("cannot remove %s: %v", target, err)
-		}
-		for _, dir := range slices.Backward(note.Dirs) {
-			os.Remove(dir) // only if empty
-		}
-		return true, nil
+	note, had := readNote(stateDir, target)
+	if !had {
+		return false, nil
 	}
-	out, changed, err := ed.Remove(content, note.Created)
-	if err == nil && out != nil {
-		err = agents.Reparse(target, out)
+	out := []byte(nil) // the file goes
+	changed := true
+	switch {
+	case note.After == digest(content) && !note.Edited && note.Before != nil:
+		out = []byte(*note.Before)
+	case note.After == digest(content) && !note.Edited:
+	default:
+		out, changed, err = ed.Remove(content, note.Created)
+		if err == nil && out != nil {
+			err = agents.Reparse(target, out)
+		}
+		if err != nil {
+			return false, editError(target, err)
+		}
 	}
-	if err != nil {
-		return false, editError(target, err)
-	}
-	os.Remove(noteFile)
+	os.Remove(notePath(stateDir, target))
 	switch {
 	case !changed:
 		return false, nil
-	case out == nil:
-		return true, os.Remove(target)
+	case out != nil:
+		return true, writeSettings(target, out)
 	}
-	return true, writeSettings(target, out)
+	if err := os.Remove(target); err != nil {
+		return false, exitcode.Failedf("cannot remove %s: %v", target, err)
+	}
+	for _, dir := range slices.Backward(note.Dirs) {
+		os.Remove(dir) // only if empty
+	}
+	return true, nil
 }
 
 // editError is the error of an edit of the file at path that failed:

@@ -107,6 +107,12 @@ func agentSetupCommand(e *env) *cli.Command {
 			if c.Bool("user") && !slices.ContainsFunc(files, func(f runnerFile) bool { return f.user != "" }) {
 				return exitcode.Usagef("%s reads no user file git-wt can edit: run git wt agent-setup %s in the repository", runner, runner)
 			}
+			if c.Bool("undo") {
+				// The last file setup made goes first: the folders it made
+				// are then empty for the file before it (.codex/ of
+				// .codex/hooks.json, made with environments/).
+				slices.Reverse(files)
+			}
 			for _, f := range files {
 				path := filepath.Join(m.Repo.MainDir, f.project)
 				if c.Bool("user") {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,20 +227,52 @@ func (e *env) reachTasks(ctx context.Context, m *task.Manager, rel string, add b
 }
 
 // copyLocal adds the pattern of the clone's own file rel to the clone's
-// wt.copy, or takes it out: each new task gets a copy.
+// wt.copy, or takes it out: each new task gets a copy. Undo takes out
+// only a pattern setup added (noted in copyNote), never one the user had.
 func (e *env) copyLocal(ctx context.Context, m *task.Manager, rel string, add bool) error {
 	pattern := "/" + rel
+	added := readCopyNote(m)
 	if !add {
-		if unset, err := m.Git.Config().UnsetLocalValue(ctx, m.Repo.MainDir, "wt.copy", pattern); err != nil || !unset {
+		if !slices.Contains(added, pattern) {
+			return nil
+		}
+		if _, err := m.Git.Config().UnsetLocalValue(ctx, m.Repo.MainDir, "wt.copy", pattern); err != nil {
 			return err
 		}
 		e.infof("new tasks no longer get a copy of %s (wt.copy)", rel)
-		return nil
+		return writeCopyNote(m, slices.DeleteFunc(added, func(p string) bool { return p == pattern }))
 	}
-	if err := m.Git.Config().AddLocal(ctx, m.Repo.MainDir, "wt.copy", pattern); err != nil {
+	now, err := m.Git.Config().AddLocal(ctx, m.Repo.MainDir, "wt.copy", pattern)
+	if err != nil {
 		return err
 	}
+	if now {
+		if err := writeCopyNote(m, append(added, pattern)); err != nil {
+			return err
+		}
+	}
 	e.infof("new tasks get a copy of %s (git config wt.copy %s), so that the runner started in a task reports from there too", rel, pattern)
+	return nil
+}
+
+// copyNote is the file of the wt.copy patterns agent-setup added.
+func copyNote(m *task.Manager) string {
+	return filepath.Join(m.StateDir("agent-setup"), "wt.copy.json")
+}
+
+func readCopyNote(m *task.Manager) []string {
+	var added []string
+	if data, err := os.ReadFile(copyNote(m)); err == nil {
+		json.Unmarshal(data, &added)
+	}
+	return added
+}
+
+func writeCopyNote(m *task.Manager, added []string) error {
+	data, _ := json.Marshal(added)
+	if err := writeFile(copyNote(m), data); err != nil {
+		return exitcode.Failedf("cannot note the wt.copy pattern for --undo: %v", err)
+	}
 	return nil
 }
 

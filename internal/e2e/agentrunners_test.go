@@ -190,6 +190,14 @@ func TestAgentSetupRunnersHooksReachTheTask(t *testing.T) {
 	if s.GitOK(s.Repo, "config", "--get-all", "wt.copy") {
 		t.Errorf("--undo left wt.copy: %s", s.Git(s.Repo, "config", "--get-all", "wt.copy"))
 	}
+	// A wt.copy pattern the user had before setup is the user's.
+	s.Git(s.Repo, "config", "--add", "wt.copy", "/.opencode/plugins/git-wt.js")
+	s.MustWT("agent-setup", "opencode")
+	s.MustWT("agent-setup", "opencode", "--undo")
+	if !s.GitOK(s.Repo, "config", "--get-all", "wt.copy") {
+		t.Error("--undo took out the user's own wt.copy pattern")
+	}
+	s.Git(s.Repo, "config", "--unset-all", "wt.copy")
 	// A file the repository tracks reaches tasks through the commit.
 	s.Write(filepath.Join(s.Repo, ".gemini/settings.json"), "{}\n")
 	s.Git(s.Repo, "add", ".gemini")

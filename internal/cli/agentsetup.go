@@ -184,6 +184,9 @@ func (e *env) claudeSetup(c *cli.Context, m *task.Manager) error {
 	if err := e.editRunnerFile(m, path, ed, c.Bool("undo"), "claude --worktree makes its worktrees with git wt, and its sessions report their state"); err != nil {
 		return err
 	}
+	if c.Bool("project") && !c.Bool("undo") {
+		e.infof("commit %s: Claude Code started in a task reads it there, and tasks made from that commit on have it", projectSettings)
+	}
 	if !local {
 		return nil
 	}

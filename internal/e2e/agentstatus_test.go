@@ -161,6 +161,14 @@ func TestClaudeSettingsReachEveryTask(t *testing.T) {
 	if path := s.MustWT("new", "-q", "t2").Out(); testutil.Exists(filepath.Join(path, ".claude")) {
 		t.Error("a task made after undo got the settings")
 	}
+	// The line an earlier git-wt kept under its one mark for Claude Code's
+	// file goes with --undo too.
+	exclude := filepath.Join(s.Repo, ".git", "info", "exclude")
+	s.Write(exclude, "# git-wt: the agent runner's settings of this clone; git wt agent-setup --undo takes the line below out\n/.claude/settings.local.json\n")
+	s.MustWT("agent-setup", "claude", "--undo")
+	if data, _ := os.ReadFile(exclude); strings.Contains(string(data), "settings.local.json") {
+		t.Errorf("--undo left the earlier mark's line: %s", data)
+	}
 }
 
 // TestAgentStatusDropsAWriteThatLostARace: the report read the record,

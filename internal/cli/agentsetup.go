@@ -158,7 +158,7 @@ func (e *env) editRunnerFile(m *task.Manager, path string, ed fileEditor, undo b
 		if err == nil && changed {
 			e.infof("took git-wt's entries out of %s", path)
 		} else if err == nil {
-			e.infof("%s has no entries of git-wt's: nothing changed", path)
+			e.infof("%s holds nothing that setup added: nothing changed", path)
 		}
 		return err
 	}

@@ -2,13 +2,18 @@ package agents
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // CodexEnvironment is the Codex app's .codex/environments/environment.toml
@@ -127,15 +132,31 @@ func insertion(src []byte, start, end int, quote, line string, last bool) (text 
 	return line + " && ", start
 }
 
-// Add inserts git-wt's lines; a new table or key is noted in created.
+// Add inserts git-wt's lines; a new table or key, or a line put into a
+// script ("setup.script[]"), is noted in created.
 func (f codexFile) Add(content []byte) ([]byte, []string, bool, error) {
-	out := content
+	start := content
 	if len(bytes.TrimSpace(content)) == 0 {
-		out = fmt.Appendf(nil, "version = 1\nname = %s\n", strconv.Quote(f.name))
+		start = fmt.Appendf(nil, "version = 1\nname = %s\n", strconv.Quote(f.name))
 	}
+	out, created, err := add(start)
+	if err == nil {
+		err = checkEdit(start, out, true)
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if bytes.Equal(out, content) {
+		return content, nil, false, nil
+	}
+	return out, created, true, nil
+}
+
+// add is Add's edit of the text, not checked yet.
+func add(out []byte) ([]byte, []string, error) {
 	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 		// Where a line of git-wt's would go after the last one.
-		return nil, nil, false, errors.New("it does not end with a newline")
+		return nil, nil, errors.New("it does not end with a newline")
 	}
 	var created []string
 	for _, st := range codexSteps {
@@ -147,8 +168,9 @@ func (f codexFile) Add(content []byte) ([]byte, []string, bool, error) {
 			continue
 		case found:
 			text, at = insertion(out, start, end, quote, st.line, st.last)
+			created = append(created, st.table+".script[]")
 		case tableEnd == unreadable:
-			return nil, nil, false, fmt.Errorf("its [%s] script is not a string git-wt can read: add %s to it yourself", st.table, st.line)
+			return nil, nil, fmt.Errorf("its [%s] script is not a string git-wt can read: add %s to it yourself", st.table, st.line)
 		case tableEnd >= 0:
 			text, at = scriptBlock(st.line), tableEnd
 			created = append(created, st.table+".script")
@@ -158,10 +180,62 @@ func (f codexFile) Add(content []byte) ([]byte, []string, bool, error) {
 		}
 		out = append(append(append([]byte{}, out[:at]...), text...), out[at:]...)
 	}
-	if bytes.Equal(out, content) {
-		return content, nil, false, nil
+	return out, created, nil
+}
+
+// checkEdit parses the file before and after git-wt's edit with a TOML
+// parser (SPEC §19: the edit is of text, and must be exact): the file
+// after must parse, and differ from the file before only in the scripts
+// of codexSteps, which hold git-wt's lines once added. A file whose
+// tables git-wt's edit misreads (dotted keys, an inline table, a quoted
+// table name, a "[setup]" line inside a string) fails here, and is
+// refused as it was.
+func checkEdit(before, after []byte, added bool) error {
+	was, err := parseTOML(before)
+	if err != nil {
+		return fmt.Errorf("it is not TOML git-wt can read (%v): %w", err, ErrCannotEdit)
 	}
-	return out, created, true, nil
+	is, err := parseTOML(after)
+	var lines []string
+	for _, st := range codexSteps {
+		lines = append(lines, st.line)
+		takeScript(was, st.table)
+		if script, _ := takeScript(is, st.table); added && err == nil && !strings.Contains(script, st.line) {
+			err = fmt.Errorf("its [%s] script would not hold %s", st.table, st.line)
+		}
+	}
+	if err == nil && !reflect.DeepEqual(was, is) {
+		err = errors.New("the edit would change more than the scripts")
+	}
+	if err != nil {
+		return fmt.Errorf("its [setup] or [cleanup] is in a form of TOML git-wt does not write (dotted keys, an inline table, a quoted name), so %v: add %q to their scripts yourself: %w",
+			err, lines, ErrCannotEdit)
+	}
+	return nil
+}
+
+// parseTOML reads a TOML document, with go-toml: a parser of the whole
+// of TOML, which git-wt's text edit is not, and as strict as Codex's own
+// (a table both of dotted keys and of a [header] is an error).
+func parseTOML(content []byte) (map[string]any, error) {
+	doc := map[string]any{}
+	err := toml.Unmarshal(content, &doc)
+	return doc, err
+}
+
+// takeScript takes the script out of table in doc, and the table when
+// nothing else is left in it, and returns it.
+func takeScript(doc map[string]any, table string) (string, bool) {
+	t, ok := doc[table].(map[string]any)
+	if !ok {
+		return "", false
+	}
+	script, ok := t["script"].(string)
+	delete(t, "script")
+	if len(t) == 0 {
+		delete(doc, table)
+	}
+	return script, ok
 }
 
 // scriptBlock is the script key git-wt adds to a table without one, and
@@ -169,7 +243,8 @@ func (f codexFile) Add(content []byte) ([]byte, []string, bool, error) {
 func scriptBlock(line string) string       { return "script = '''\n" + line + "\n'''\n" }
 func tableBlock(table, line string) string { return "\n[" + table + "]\n" + scriptBlock(line) }
 
-// Remove takes git-wt's lines out again, and the tables or keys Add made.
+// Remove takes out again the lines Add put in, and the tables or keys it
+// made (created, as Add said).
 func (codexFile) Remove(content []byte, created []string) ([]byte, bool, error) {
 	out := content
 	// cut takes text out of out[from:to], its first or last occurrence.
@@ -185,8 +260,8 @@ func (codexFile) Remove(content []byte, created []string) ([]byte, bool, error) 
 	}
 	for _, st := range codexSteps {
 		start, end, quote, _, found := script(out, st.table)
-		if !found {
-			continue
+		if !found || !addedTo(created, st.table, st.table+".script") {
+			continue // a line of the user's, though the same text, stays
 		}
 		if slices.Contains(created, st.table) && cut(0, len(out), tableBlock(st.table, st.line), false) ||
 			slices.Contains(created, st.table+".script") && cut(0, len(out), scriptBlock(st.line), false) {
@@ -197,5 +272,28 @@ func (codexFile) Remove(content []byte, created []string) ([]byte, bool, error) 
 			cut(start, end, "\n"+st.line, st.last)
 		}
 	}
+	if err := checkEdit(content, out, false); err != nil {
+		return nil, false, err
+	}
 	return out, !bytes.Equal(out, content), nil
+}
+
+// Reparse parses the file named name as edited (content) with a real
+// parser of its format, as SPEC §19 asks after every edit: encoding/json
+// for a .json file, go-toml for a .toml one. An edit that does
+// not parse is ErrCannotEdit, and is not written.
+func Reparse(name string, content []byte) error {
+	var err error
+	switch filepath.Ext(name) {
+	case ".json":
+		if !json.Valid(content) {
+			err = errors.New("not valid JSON")
+		}
+	case ".toml":
+		_, err = parseTOML(content)
+	}
+	if err != nil {
+		return fmt.Errorf("git-wt's edit would not parse (%v): %w", err, ErrCannotEdit)
+	}
+	return nil
 }

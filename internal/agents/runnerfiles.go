@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/git-wt/git-wt/internal/jsonedit"
 )
@@ -78,8 +78,12 @@ var CursorWorktrees cursorFile
 
 type cursorFile struct{}
 
+// cursorKeys are the lists a Unix worktree runs, the one Cursor prefers
+// first.
+var cursorKeys = []string{"setup-worktree-unix", "setup-worktree"}
+
 func (cursorFile) key(root *jsonedit.Node) string {
-	for _, k := range []string{"setup-worktree-unix", "setup-worktree"} {
+	for _, k := range cursorKeys {
 		if root.Member(k) != nil {
 			return k
 		}
@@ -87,14 +91,24 @@ func (cursorFile) key(root *jsonedit.Node) string {
 	return "setup-worktree-unix"
 }
 
+// parse reads the file's object, and refuses one that has a list of
+// cursorKeys twice.
+func (cursorFile) parse(content []byte) (*jsonedit.Node, error) {
+	root, err := jsonedit.Parse(content)
+	if err != nil || root.Kind != '{' {
+		return nil, errors.New("it is not a JSON object")
+	}
+	return root, unique(root, "", cursorKeys...)
+}
+
 // Add puts git wt init --adopt at the end of the list, or makes the list.
 func (f cursorFile) Add(content []byte) ([]byte, []string, bool, error) {
 	if len(bytes.TrimSpace(content)) == 0 {
 		content = []byte("{\n}\n")
 	}
-	root, err := jsonedit.Parse(content)
-	if err != nil || root.Kind != '{' {
-		return nil, nil, false, errors.New("it is not a JSON object")
+	root, err := f.parse(content)
+	if err != nil {
+		return nil, nil, false, err
 	}
 	key := f.key(root)
 	ours, _ := jsonedit.Marshal(AdoptCommand)
@@ -108,20 +122,20 @@ func (f cursorFile) Add(content []byte) ([]byte, []string, bool, error) {
 		return content, nil, false, nil
 	default:
 		out, err := jsonedit.AppendElement(content, list, ours)
-		return out, nil, true, err
+		return out, []string{key + "[]"}, true, err
 	}
 }
 
-// Remove takes git-wt's command out, and the list when setup made it and
-// it is left empty.
+// Remove takes git-wt's command out when setup added it (created), and
+// the list when setup made it and it is left empty.
 func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, error) {
-	root, err := jsonedit.Parse(content)
-	if err != nil || root.Kind != '{' {
-		return nil, false, errors.New("it is not a JSON object")
+	root, err := f.parse(content)
+	if err != nil {
+		return nil, false, err
 	}
 	key := f.key(root)
 	list := root.Member(key)
-	if list == nil || list.Kind != '[' {
+	if list == nil || list.Kind != '[' || !addedTo(created, key, key) {
 		return content, false, nil
 	}
 	i := stringElement(content, list, AdoptCommand)
@@ -129,7 +143,7 @@ func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, erro
 		return content, false, nil
 	}
 	out, err := jsonedit.RemoveElement(content, list, i)
-	if err != nil || len(list.Elems) > 1 || !strings.Contains(strings.Join(created, "\n"), key) {
+	if err != nil || len(list.Elems) > 1 || !slices.Contains(created, key) {
 		return out, err == nil, err
 	}
 	root, err = jsonedit.Parse(out)
@@ -140,10 +154,11 @@ func (f cursorFile) Remove(content []byte, created []string) ([]byte, bool, erro
 	return out, err == nil, err
 }
 
-// stringElement is the index of the string s in the list, or -1.
+// stringElement is the index of the last string s in the list (Add
+// appends git-wt's), or -1.
 func stringElement(content []byte, list *jsonedit.Node, s string) int {
 	want, _ := jsonedit.Marshal(s)
-	for i, e := range list.Elems {
+	for i, e := range slices.Backward(list.Elems) {
 		if bytes.Equal(content[e.Start:e.End], want) {
 			return i
 		}

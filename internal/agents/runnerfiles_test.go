@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -82,19 +83,105 @@ func FuzzCodexEnvironmentRoundTrip(f *testing.F) {
 	f.Add("version = 1\n[setup]\nscript = '''\nnpm ci\n'''\n")
 	f.Add("[setup]\nscript = \"a \\\" b\"\n[cleanup]\nscript = 'x'\n")
 	f.Add("[setup]\n[cleanup]\n")
+	f.Add("setup.script = 'x'\n")
+	f.Add("a = { b = 1 }\n[cleanup]\nscript = 'y'\n")
 	f.Fuzz(func(t *testing.T, content string) {
 		if strings.Contains(content, "git wt") {
 			return // git-wt's own lines, or lookalikes
 		}
 		added, created, changed, err := CodexEnvironment("app").Add([]byte(content))
-		if err != nil || !changed {
-			return
+		if err != nil || !changed || strings.TrimSpace(content) == "" {
+			return // refused, or a new file (whose undo deletes it)
 		}
 		if !testutil.InsertsOnly(content, string(added)) {
 			t.Fatalf("add to %q gave %q", content, added)
+		}
+		if _, err := parseTOML(added); err != nil {
+			t.Fatalf("add to %q gave %q, which is not TOML: %v", content, added, err)
 		}
 		if removed, _, err := CodexEnvironment("app").Remove(added, created); err != nil || string(removed) != content {
 			t.Errorf("round trip of %q gave %q (%v)", content, removed, err)
 		}
 	})
+}
+
+// TestFilesGitWtCannotEditExactlyAreRefused: a key git-wt would edit
+// that is there twice (a runner reads only one), or a TOML form git-wt
+// does not write, is refused with ErrCannotEdit by Add, and by Remove
+// unless it has nothing to take out.
+func TestFilesGitWtCannotEditExactlyAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ed      editor
+		content string
+	}{
+		{"hooks twice", ClaudeSettings, `{"hooks":{},"hooks":{"Stop":[]}}`},
+		{"an event twice", ClaudeSettings, `{"hooks":{"Stop":[],"Stop":[]}}`},
+		{"statusLine twice", ClaudeStatusLine, `{"statusLine":{},"statusLine":{}}`},
+		{"a Gemini event twice", GeminiSettings, `{"hooks":{"AfterAgent":[],"AfterAgent":[]}}`},
+		{"Cursor's list twice", CursorWorktrees, `{"setup-worktree":[],"setup-worktree":["x"]}`},
+		{"TOML dotted keys", CodexEnvironment("app"), "version = 1\nsetup.script = \"npm ci\"\n"},
+		{"TOML dotted keys, no script", CodexEnvironment("app"), "setup.env = \"x\"\n[cleanup]\nscript = 'y'\n"},
+		{"a TOML inline table", CodexEnvironment("app"), "setup = { script = \"npm ci\" }\n[cleanup]\nscript = 'x'\n"},
+		{"a TOML quoted table name", CodexEnvironment("app"), "[\"setup\"]\nscript = \"npm ci\"\n"},
+		{"a table header inside a string", CodexEnvironment("app"), "notes = \"\"\"\n[setup]\nscript = 'x'\n\"\"\"\n"},
+		{"not TOML", CodexEnvironment("app"), "[setup\n"},
+	} {
+		if _, _, _, err := tc.ed.Add([]byte(tc.content)); !errors.Is(err, ErrCannotEdit) {
+			t.Errorf("%s: add: %v", tc.name, err)
+		}
+		if out, changed, err := tc.ed.Remove([]byte(tc.content), nil); !errors.Is(err, ErrCannotEdit) && (changed || string(out) != tc.content) {
+			t.Errorf("%s: remove gave %q (%v)", tc.name, out, err)
+		}
+	}
+	// A duplicate where git-wt edits nothing is left to the runner.
+	if _, _, changed, err := ClaudeSettings.Add([]byte(`{"model":"a","model":"b"}`)); err != nil || !changed {
+		t.Errorf("a duplicate model: %v", err)
+	}
+}
+
+func TestReparseRefusesAnEditThatDoesNotParse(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		ok            bool
+	}{
+		{"a.json", `{"a":1}`, true},
+		{"a.json", `{"a":1,}`, false},
+		{"a.toml", "[a]\nb = 1\n", true},
+		{"a.toml", "a.b = 1\n[a]\n", false},
+		{"a.js", "whatever {", true},
+	} {
+		if err := Reparse(tc.name, []byte(tc.content)); (err == nil) != tc.ok || err != nil && !errors.Is(err, ErrCannotEdit) {
+			t.Errorf("%s %q: %v", tc.name, tc.content, err)
+		}
+	}
+}
+
+// TestRemoveTakesOutOnlyWhatAddAdded: an entry of git-wt's text that was
+// there before Add is the user's; Remove, given what Add said it added,
+// leaves it, and takes out what Add added.
+func TestRemoveTakesOutOnlyWhatAddAdded(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		ed      editor
+		content string
+		mine    string // the user's entry, which must stay
+	}{
+		{"Claude Code", ClaudeSettings, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"git wt agent-hook claude-status"}]}]}}`,
+			`"Stop":[{"hooks":[{"type":"command","command":"git wt agent-hook claude-status"}]}]`},
+		{"Cursor", CursorWorktrees, `{"setup-worktree":["git wt init --adopt"]}`, `"setup-worktree":["git wt init --adopt"]`},
+		{"Codex", CodexEnvironment("app"), "[setup]\nscript = '''\ngit wt init --adopt\n'''\n", "script = '''\ngit wt init --adopt\n'''"},
+	} {
+		added, created, _, err := tc.ed.Add([]byte(tc.content))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		removed, _, err := tc.ed.Remove(added, created)
+		if err != nil || string(removed) != tc.content {
+			t.Errorf("%s: remove gave %q (%v)", tc.name, removed, err)
+		}
+		if removed, _, err := tc.ed.Remove([]byte(tc.content), nil); err != nil || !strings.Contains(string(removed), tc.mine) {
+			t.Errorf("%s: remove with nothing added took the user's entry: %q (%v)", tc.name, removed, err)
+		}
+	}
 }

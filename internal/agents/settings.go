@@ -3,6 +3,7 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -112,6 +113,12 @@ func statusHooks(runner string, events ...string) []Hook {
 	return hs
 }
 
+// ErrCannotEdit is the error of a file git-wt cannot edit exactly (SPEC
+// §19): a key it would edit that is there twice, a form of TOML it does
+// not write, an edit that would not parse again. Such a file is refused as
+// it is.
+var ErrCannotEdit = errors.New("git-wt cannot edit it exactly")
+
 // AddHooks adds git-wt's hooks to Claude Code's settings.
 func AddHooks(content []byte) ([]byte, []string, bool, error) { return ClaudeSettings.Add(content) }
 
@@ -123,7 +130,8 @@ func RemoveHooks(content []byte, created []string) ([]byte, bool, error) {
 // Add returns the file's content with git-wt's hooks added and every
 // other byte kept (SPEC §16): an entry appended to each event's list, the
 // list or "hooks" inserted when missing. created names the members it
-// inserted ("hooks", "hooks.WorktreeCreate"), for Remove; changed is
+// inserted ("hooks", "hooks.WorktreeCreate") and the lists it appended an
+// entry to ("hooks.Stop[]"), for Remove; changed is
 // false (and the content returned as given) when every hook is there
 // already. Empty content is a new file.
 func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bool, err error) {
@@ -132,7 +140,7 @@ func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bo
 		out = []byte(f.Seed)
 	}
 	for _, h := range f.Hooks {
-		root, hooks, err := parseSettings(out)
+		root, hooks, err := parseSettings(out, f.events()...)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -158,6 +166,7 @@ func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bo
 			return nil, nil, false, fmt.Errorf("its hooks.%s is not a list", h.Event)
 		case ourEntry(out, list, h.Command) < 0:
 			out, err = jsonedit.AppendElement(out, list, ours)
+			created = append(created, "hooks."+h.Event+"[]")
 		default:
 			continue
 		}
@@ -172,25 +181,25 @@ func (f *HookFile) Add(content []byte) (out []byte, created []string, changed bo
 	return out, created, true, nil
 }
 
-// Remove returns the file's content without git-wt's hooks, and without
-// the members Add created (created, as it said) when they are left
-// empty; every other byte is kept.
+// Remove returns the file's content without the hooks Add added (created,
+// as it said), and without the members it created when they are left
+// empty; every other byte is kept. An entry of the same text that Add did
+// not add is the user's, and stays (SPEC §19: by identity, not by text).
 func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed bool, err error) {
 	out = content
 	for _, h := range f.Hooks {
-		for {
-			_, hooks, err := parseSettings(out)
-			if err != nil {
-				return nil, false, err
-			}
-			list := hooks.Member(h.Event)
-			if list == nil || list.Kind != '[' {
-				break
-			}
-			i := ourEntry(out, list, h.Command)
-			if i < 0 {
-				break
-			}
+		if !addedTo(created, "hooks", "hooks."+h.Event) {
+			continue
+		}
+		_, hooks, err := parseSettings(out, f.events()...)
+		if err != nil {
+			return nil, false, err
+		}
+		list := hooks.Member(h.Event)
+		if list == nil || list.Kind != '[' {
+			continue
+		}
+		if i := ourEntry(out, list, h.Command); i >= 0 {
 			if out, err = jsonedit.RemoveElement(out, list, i); err != nil {
 				return nil, false, err
 			}
@@ -198,7 +207,7 @@ func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed
 		}
 	}
 	for _, name := range slices.Backward(created) {
-		root, hooks, err := parseSettings(out)
+		root, hooks, err := parseSettings(out, f.events()...)
 		if err != nil {
 			return nil, false, err
 		}
@@ -217,16 +226,40 @@ func (f *HookFile) Remove(content []byte, created []string) (out []byte, changed
 }
 
 // parseSettings reads the settings object and its "hooks" (nil when it
-// has none).
-func parseSettings(content []byte) (root, hooks *jsonedit.Node, err error) {
+// has none), and refuses a "hooks", or one of the events in it, that is
+// there twice.
+func parseSettings(content []byte, events ...string) (root, hooks *jsonedit.Node, err error) {
 	root, err = jsonedit.Parse(content)
 	if err != nil || root.Kind != '{' {
 		return nil, nil, fmt.Errorf("the settings file is not a JSON object")
 	}
+	if err := unique(root, "", "hooks"); err != nil {
+		return nil, nil, err
+	}
 	if hooks = root.Member("hooks"); hooks != nil && hooks.Kind != '{' {
 		return nil, nil, fmt.Errorf("its \"hooks\" is not a JSON object")
 	}
-	return root, hooks, nil
+	return root, hooks, unique(hooks, "hooks.", events...)
+}
+
+// unique refuses an object that has one of keys twice; prefix is the
+// object's place, for the message.
+func unique(obj *jsonedit.Node, prefix string, keys ...string) error {
+	for _, k := range keys {
+		if obj.Duplicated(k) {
+			return fmt.Errorf("it has %s%s twice, and a runner reads only one of them: %w", prefix, k, ErrCannotEdit)
+		}
+	}
+	return nil
+}
+
+// events are the file's events, which git-wt edits.
+func (f *HookFile) events() []string {
+	evs := make([]string, len(f.Hooks))
+	for i, h := range f.Hooks {
+		evs[i] = h.Event
+	}
+	return evs
 }
 
 // group is one entry of a hook event's list: hooks run together.
@@ -240,10 +273,18 @@ type hook struct {
 	Command string `json:"command"`
 }
 
-// ourEntry is the index of git-wt's entry in the list (a group of one
-// hook running command, or a Copilot entry whose bash line it is), or -1.
+// addedTo reports whether Add noted (in created) that it made the
+// member list, or one of the members that hold it (outer), or appended an
+// entry to list ("list[]").
+func addedTo(created []string, outer, list string) bool {
+	return slices.Contains(created, outer) || slices.Contains(created, list) || slices.Contains(created, list+"[]")
+}
+
+// ourEntry is the index of the last entry in the list that is git-wt's
+// (a group of one hook running command, or a Copilot entry whose bash
+// line it is: Add appends it), or -1.
 func ourEntry(content []byte, list *jsonedit.Node, command string) int {
-	for i, e := range list.Elems {
+	for i, e := range slices.Backward(list.Elems) {
 		var g struct {
 			Hooks []hook `json:"hooks"`
 			Bash  string `json:"bash"`
@@ -287,6 +328,9 @@ func (statusLineFile) Add(content []byte) ([]byte, []string, bool, error) {
 		}
 	}
 	root, _, err := parseSettings(out)
+	if err == nil {
+		err = unique(root, "", "statusLine")
+	}
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -304,11 +348,14 @@ func (statusLineFile) Remove(content []byte, created []string) ([]byte, bool, er
 		return nil, false, err
 	}
 	root, _, err := parseSettings(out)
+	if err == nil {
+		err = unique(root, "", "statusLine")
+	}
 	if err != nil {
 		return nil, false, err
 	}
 	var sl statusLine
-	if n := root.Member("statusLine"); n != nil && json.Unmarshal(out[n.Start:n.End], &sl) == nil && sl.Command == StatusLineCommand {
+	if n := root.Member("statusLine"); slices.Contains(created, "statusLine") && n != nil && json.Unmarshal(out[n.Start:n.End], &sl) == nil && sl.Command == StatusLineCommand {
 		out, err = jsonedit.RemoveMember(out, root, "statusLine")
 		changed = true
 	}

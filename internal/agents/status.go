@@ -2,8 +2,10 @@ package agents
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -25,13 +27,30 @@ const (
 // the command that resumes one of their sessions, as each documents it
 // (read November 2026): `claude --resume ID`, `codex resume ID`, `gemini
 // --resume ID` (a session's UUID), `copilot --resume=ID`, `opencode
-// --session ID`.
+// --session ID`. The id is bound to its option as --opt=ID wherever the
+// runner's option parser takes that form (Claude Code's commander,
+// Gemini CLI's and OpenCode's yargs, Copilot CLI), so that it can never
+// be read as an option of its own; Codex takes it as a positional
+// argument, which ValidSessionID keeps from starting with "-".
 var Runners = map[string]func(id string) []string{
-	"claude":   func(id string) []string { return []string{"claude", "--resume", id} },
+	"claude":   func(id string) []string { return []string{"claude", "--resume=" + id} },
 	"codex":    func(id string) []string { return []string{"codex", "resume", id} },
-	"gemini":   func(id string) []string { return []string{"gemini", "--resume", id} },
+	"gemini":   func(id string) []string { return []string{"gemini", "--resume=" + id} },
 	"copilot":  func(id string) []string { return []string{"copilot", "--resume=" + id} },
-	"opencode": func(id string) []string { return []string{"opencode", "--session", id} },
+	"opencode": func(id string) []string { return []string{"opencode", "--session=" + id} },
+}
+
+// sessionIDForm is the form of every runner's own session ids (UUIDs,
+// and OpenCode's ses_… ids): letters, digits, dots, underscores and
+// dashes, at most 128 of them.
+var sessionIDForm = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+
+// ValidSessionID reports whether id has the form of a runner's session
+// id. An id is what the agent's payload says (SPEC §19): one that starts
+// with "-" would be an option of the runner that resume starts, and one
+// with spaces or quotes a trap for whoever pastes resume --print.
+func ValidSessionID(id string) bool {
+	return sessionIDForm.MatchString(id) && !strings.HasPrefix(id, "-")
 }
 
 // Status is one report of a runner's session hook.
@@ -69,6 +88,9 @@ func ReadStatus(runner, event string, r io.Reader) (*Status, error) {
 		return nil, fmt.Errorf("%w on stdin: %v", ErrPayload, err)
 	}
 	s := &Status{Runner: runner, Session: first(p.SessionID, p.SessionIDCamel), Cwd: p.Cwd, Event: first(p.Event, event)}
+	if !ValidSessionID(s.Session) {
+		s.Session = "" // the state is still worth recording; the id is not an id
+	}
 	s.State = StateOf(s.Event, first(p.NotificationType, p.NotificationCase))
 	return s, nil
 }
@@ -176,11 +198,18 @@ func LastSession(rec *record.Record) *record.Session {
 	return last
 }
 
+// ErrSessionID is ResumeCommand's error for a session id that is not in
+// its runner's id form.
+var ErrSessionID = errors.New("not a session id")
+
 // ResumeCommand is the runner's own command that resumes the session.
 func ResumeCommand(s *record.Session) ([]string, error) {
 	resume, ok := Runners[s.Runner]
 	if !ok {
 		return nil, fmt.Errorf("git-wt knows no resume command of runner %q", s.Runner)
+	}
+	if !ValidSessionID(s.ID) {
+		return nil, fmt.Errorf("the %s session id %q is %w", s.Runner, s.ID, ErrSessionID)
 	}
 	return resume(s.ID), nil
 }

@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +105,40 @@ func TestApplyWritesOnlyWhatChanged(t *testing.T) {
 	}
 }
 
+// TestResumeTakesOnlyTheRunnersIdForm: a session id comes from the
+// agent; one that could be an option, or more than an id, is refused, and
+// a good one is bound to its option wherever the runner takes --opt=ID.
+func TestResumeTakesOnlyTheRunnersIdForm(t *testing.T) {
+	for _, tc := range []struct {
+		runner, id string
+		want       []string // nil: refused
+	}{
+		{"claude", "0b6e9d8a-3c1f-4f7e-9a51-2d4c8e7f1a20", []string{"claude", "--resume=0b6e9d8a-3c1f-4f7e-9a51-2d4c8e7f1a20"}},
+		{"codex", "019a_b.c-d", []string{"codex", "resume", "019a_b.c-d"}},
+		{"gemini", "g", []string{"gemini", "--resume=g"}},
+		{"copilot", "p-1", []string{"copilot", "--resume=p-1"}},
+		{"opencode", "ses_1", []string{"opencode", "--session=ses_1"}},
+		{"opencode", strings.Repeat("a", 128), []string{"opencode", "--session=" + strings.Repeat("a", 128)}},
+		{"claude", "--dangerously-skip-permissions", nil},
+		{"codex", "-c", nil},
+		{"claude", "", nil},
+		{"claude", "a b", nil},
+		{"claude", "a;b", nil},
+		{"claude", "a\nb", nil},
+		{"claude", "é", nil},
+		{"claude", strings.Repeat("a", 129), nil},
+	} {
+		got, err := ResumeCommand(&record.Session{Runner: tc.runner, ID: tc.id})
+		if tc.want == nil && !errors.Is(err, ErrSessionID) || tc.want != nil && (err != nil || !slices.Equal(got, tc.want)) {
+			t.Errorf("%s %q: %q %v, want %q", tc.runner, tc.id, got, err, tc.want)
+		}
+	}
+	s, err := ReadStatus("claude", "", strings.NewReader(`{"session_id":"--help","hook_event_name":"Stop"}`))
+	if err != nil || s.Session != "" || s.State != Idle {
+		t.Errorf("a payload with the id --help: %+v %v", s, err)
+	}
+}
+
 // FuzzReadStatus: any input gives a report or an error, never a panic,
 // and a state is always one of the four.
 func FuzzReadStatus(f *testing.F) {
@@ -118,6 +154,9 @@ func FuzzReadStatus(f *testing.F) {
 		case "", Working, Waiting, Idle, Ended:
 		default:
 			t.Errorf("%q: state %q", in, s.State)
+		}
+		if s.Session != "" && !ValidSessionID(s.Session) {
+			t.Errorf("%q: session id %q kept", in, s.Session)
 		}
 		Apply(&record.Record{}, s, time.Now(), Runner{})
 	})

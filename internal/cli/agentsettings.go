@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // How agent-setup edits a runner's settings file (SPEC §16): only its own
@@ -20,15 +22,54 @@ import (
 // setup made), so that --undo gives the file back byte for byte when
 // nothing else changed it, and deletes only a file or folder setup made.
 
-// setupNote is what one agent-setup did to one settings file.
+// setupNote is what agent-setup did to one settings file, over every
+// run since the file was last as it was before setup.
 type setupNote struct {
 	Path string `json:"path"`
 	// Before is the file as it was; nil when setup created it.
 	Before *string `json:"before"`
+	// Edited says the file was changed by someone else between two
+	// setups: Before is not what undo may give back, only the entries
+	// noted may be taken out.
+	Edited bool `json:"edited,omitempty"`
 	// After is the SHA-256 of the file as setup left it.
-	After   string   `json:"after_sha256"`
+	After string `json:"after_sha256"`
+	// Created names what setup added (the agents package's names:
+	// members it made, lists it appended to): undo takes out these, never
+	// an entry of the same text that setup found there.
 	Created []string `json:"created_members,omitempty"`
 	Dirs    []string `json:"created_dirs,omitempty"` // outermost first
+}
+
+// readNote is the note of the file target, if there is one.
+func readNote(stateDir, target string) (setupNote, bool) {
+	var note setupNote
+	data, err := os.ReadFile(notePath(stateDir, target))
+	ok := err == nil && json.Unmarshal(data, &note) == nil && note.Path == target
+	return note, ok
+}
+
+// nextNote is the note of a setup that changed content (the file, as it
+// was before this run, existed or not) to out, adding created, after the
+// earlier runs' note old (had: there is one).
+func nextNote(target string, content, out []byte, existed bool, created []string, old setupNote, had bool) setupNote {
+	note := setupNote{Path: target, After: digest(out), Created: created}
+	switch {
+	case had:
+		// The entries of the earlier runs are still setup's; the bytes
+		// before them are what undo gives back only when nobody else
+		// changed the file since.
+		note.Before, note.Edited, note.Dirs = old.Before, old.Edited || old.After != digest(content), old.Dirs
+		for _, c := range old.Created {
+			if !slices.Contains(note.Created, c) {
+				note.Created = append(note.Created, c)
+			}
+		}
+	case existed:
+		before := string(content)
+		note.Before = &before
+	}
+	return note
 }
 
 // notePath is where the note of the settings file path is kept.
@@ -53,20 +94,22 @@ func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 		return false, err
 	}
 	out, created, changed, err := ed.Add(content)
+	if err == nil {
+		err = agents.Reparse(target, out)
+	}
 	if err != nil {
-		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
+		return false, editError(target, err)
 	}
 	if !changed {
 		return false, nil
 	}
-	note := setupNote{Path: target, After: digest(out), Created: created}
-	if existed {
-		before := string(content)
-		note.Before = &before
-	}
-	if note.Dirs, err = makeDirs(filepath.Dir(target)); err != nil {
+	old, had := readNote(stateDir, target)
+	note := nextNote(target, content, out, existed, created, old, had)
+	dirs, err := makeDirs(filepath.Dir(target))
+	if err != nil {
 		return false, err
 	}
+	note.Dirs = append(note.Dirs, dirs...)
 	if err := writeSettings(target, out); err != nil {
 		return false, err
 	}
@@ -80,47 +123,64 @@ func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 // removeFromSettings takes git-wt's hooks out of the settings file at
 // path: back to the bytes it had before setup when setup's note says the
 // file is as setup left it (no file, when setup made it), else by taking
-// out only git-wt's entries and the members setup made that are left
-// empty. A file or folder setup did not make is never deleted.
+// out only the entries setup noted and the members it made that are left
+// empty. With no note, setup added nothing that undo knows of: entries of
+// git-wt's text are the user's. A file or folder setup did not make is
+// never deleted.
 func removeFromSettings(stateDir, path string, ed fileEditor) (bool, error) {
 	target, content, existed, err := readSettings(path)
 	if err != nil || !existed {
 		return false, err
 	}
-	var note setupNote
-	noteFile := notePath(stateDir, target)
-	if data, err := os.ReadFile(noteFile); err == nil && json.Unmarshal(data, &note) == nil && note.Path == target && note.After == digest(content) {
-		defer os.Remove(noteFile)
-		if note.Before != nil {
-			return true, writeSettings(target, []byte(*note.Before))
-		}
-		if err := os.Remove(target); err != nil {
-			return false, exitcode.Failedf("cannot remove %s: %v", target, err)
-		}
-		for _, dir := range slices.Backward(note.Dirs) {
-			os.Remove(dir) // only if empty
-		}
-		return true, nil
+	note, had := readNote(stateDir, target)
+	if !had {
+		return false, nil
 	}
-	out, changed, err := ed.Remove(content, note.Created)
-	if err != nil {
-		return false, exitcode.Failedf("%s: %v; nothing was changed", target, err)
+	out := []byte(nil) // the file goes
+	changed := true
+	switch {
+	case note.After == digest(content) && !note.Edited && note.Before != nil:
+		out = []byte(*note.Before)
+	case note.After == digest(content) && !note.Edited:
+	default:
+		out, changed, err = ed.Remove(content, note.Created)
+		if err == nil && out != nil {
+			err = agents.Reparse(target, out)
+		}
+		if err != nil {
+			return false, editError(target, err)
+		}
 	}
-	os.Remove(noteFile)
+	os.Remove(notePath(stateDir, target))
 	switch {
 	case !changed:
 		return false, nil
-	case out == nil:
-		return true, os.Remove(target)
+	case out != nil:
+		return true, writeSettings(target, out)
 	}
-	return true, writeSettings(target, out)
+	if err := os.Remove(target); err != nil {
+		return false, exitcode.Failedf("cannot remove %s: %v", target, err)
+	}
+	for _, dir := range slices.Backward(note.Dirs) {
+		os.Remove(dir) // only if empty
+	}
+	return true, nil
+}
+
+// editError is the error of an edit of the file at path that failed:
+// a refusal (exit 3) for a file git-wt cannot edit exactly.
+func editError(path string, err error) error {
+	if errors.Is(err, agents.ErrCannotEdit) {
+		return exitcode.RefusedAs(exitcode.KindUnsafeInput, "%s: %v; nothing was changed", path, err)
+	}
+	return exitcode.Failedf("%s: %v; nothing was changed", path, err)
 }
 
 // readSettings reads the settings file at path, or its target when path
 // is a symlink (a dotfiles setup): the file edited is the target, and the
 // symlink stays. A missing file (or target) reads as empty.
 func readSettings(path string) (target string, content []byte, existed bool, err error) {
-	if target, err = linkTarget(path); err != nil {
+	if target, err = realPath(path); err != nil {
 		return "", nil, false, exitcode.Failedf("%s is a symlink git-wt cannot follow (%v): fix it, or edit the file it should point to", path, err)
 	}
 	content, err = os.ReadFile(target)
@@ -130,24 +190,48 @@ func readSettings(path string) (target string, content []byte, existed bool, err
 	return target, content, err == nil, nil
 }
 
-// linkTarget is the file the symlink path leads to, through a chain of
-// links, whether it exists or not; path itself when it is no symlink.
-func linkTarget(path string) (string, error) {
+// realPath is where path leads: every link on the way (the file's, its
+// folders') followed as the kernel follows them, a link to a file not
+// made yet included (setup makes the file at the link's target).
+func realPath(path string) (string, error) {
 	for range 40 { // as the kernel's limit on a chain of links
-		st, err := os.Lstat(path)
-		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-			return path, nil
-		}
-		link, err := os.Readlink(path)
+		dir, err := fsutil.ResolveExisting(filepath.Dir(path))
 		if err != nil {
 			return "", err
 		}
+		path = filepath.Join(dir, filepath.Base(path))
+		link, err := os.Readlink(path)
+		if err != nil {
+			return path, nil // no link: the file, or where it will be
+		}
 		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(path), link)
+			link = filepath.Join(dir, link)
 		}
 		path = link
 	}
 	return "", errors.New("too many levels of symbolic links")
+}
+
+// insideRepository refuses a file of the repository (path, in the main
+// worktree mainDir) that a link leads out of it, or into git's own folder
+// gitDir: a committed link to ~/.bashrc or .git/hooks/ would have setup
+// write wherever the commit says (SPEC §19).
+func insideRepository(mainDir, gitDir, path string) error {
+	target, err := realPath(path)
+	if err != nil {
+		return exitcode.Failedf("%s is a symlink git-wt cannot follow (%v): fix it, or edit the file it should point to", path, err)
+	}
+	root, err := fsutil.ResolveExisting(mainDir)
+	if err == nil {
+		gitDir, err = fsutil.ResolveExisting(gitDir)
+	}
+	if err != nil {
+		return exitcode.Failedf("cannot read %s: %v", mainDir, err)
+	}
+	if !fsutil.Within(root, target) || fsutil.Within(gitDir, target) {
+		return exitcode.RefusedAs(exitcode.KindUnsafeInput, "%s leads out of the repository, to %s (a symlink): git-wt edits a project's file only inside it; nothing was changed", path, target)
+	}
+	return nil
 }
 
 // digest is the SHA-256 of content, in hex.

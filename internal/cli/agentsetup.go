@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,6 +29,9 @@ type runnerFile struct {
 	project, user string
 	edit          fileEditor
 	says          string // what the file now does, for the message
+	// inTask: the runner reads the project file in the folder it starts
+	// in, so a task must have it (reachTasks).
+	inTask bool
 }
 
 // runnerFiles are the files of each runner but Claude Code (whose file
@@ -35,20 +39,20 @@ type runnerFile struct {
 func runnerFiles(runner, name string) ([]runnerFile, bool) {
 	files, ok := map[string][]runnerFile{
 		"codex": {
-			{".codex/environments/environment.toml", "", agents.CodexEnvironment(name), "the Codex app's worktrees become tasks (setup: git wt init --adopt; cleanup: removed as git wt rm would, never forced)"},
-			{".codex/hooks.json", ".codex/hooks.json", agents.CodexHooks, "Codex reports its state (trust the hooks in Codex once)"},
+			{".codex/environments/environment.toml", "", agents.CodexEnvironment(name), "the Codex app's worktrees become tasks (setup: git wt init --adopt; cleanup: removed as git wt rm would, never forced)", false},
+			{".codex/hooks.json", ".codex/hooks.json", agents.CodexHooks, "Codex reports its state (trust the hooks in Codex once)", true},
 		},
 		"cursor": {
-			{".cursor/worktrees.json", "", agents.CursorWorktrees, "Cursor's worktrees become tasks (git wt init --adopt)"},
+			{".cursor/worktrees.json", "", agents.CursorWorktrees, "Cursor's worktrees become tasks (git wt init --adopt)", false},
 		},
 		"gemini": {
-			{".gemini/settings.json", ".gemini/settings.json", agents.GeminiSettings, "Gemini CLI reports its state"},
+			{".gemini/settings.json", ".gemini/settings.json", agents.GeminiSettings, "Gemini CLI reports its state", true},
 		},
 		"copilot": {
-			{".github/hooks/git-wt.json", "", agents.CopilotHooks, "Copilot CLI reports its state (it reads .github/hooks from its working folder: commit the file, or copy it into tasks with wt.copy)"},
+			{".github/hooks/git-wt.json", "", agents.CopilotHooks, "Copilot CLI reports its state", true},
 		},
 		"opencode": {
-			{".opencode/plugins/git-wt.js", ".config/opencode/plugins/git-wt.js", agents.OpenCodePlugin, "OpenCode reports its state"},
+			{".opencode/plugins/git-wt.js", ".config/opencode/plugins/git-wt.js", agents.OpenCodePlugin, "OpenCode reports its state", true},
 		},
 	}[runner]
 	return files, ok
@@ -69,7 +73,12 @@ func agentSetupCommand(e *env) *cli.Command {
 			"cursor: .cursor/worktrees.json gets git wt init --adopt. gemini: .gemini/settings.json gets " +
 			"the session hooks; copilot: .github/hooks/git-wt.json; opencode: the plugin " +
 			".opencode/plugins/git-wt.js. --user writes the user's file instead, where the runner has one. " +
-			"A symlink is edited at its target. Only git-wt's entries are inserted, every other byte kept; " +
+			"A runner's file that the runner reads in the folder it starts in (codex's hooks.json, gemini, " +
+			"copilot, opencode) must reach each task: tracked by the repository, it comes with the commit; " +
+			"untracked, it is kept out of git status (.git/info/exclude) and copied into each new task (wt.copy). " +
+			"A symlink is edited at its target; a project file that a link leads out of the repository, a key " +
+			"git-wt would edit that is there twice, or TOML git-wt cannot edit exactly is refused (exit 3). " +
+			"Only git-wt's entries are inserted, every other byte kept; " +
 			"a second run changes nothing; --undo gives the file back byte for byte when nothing else " +
 			"changed it, else takes out only what it added, and deletes only a file or folder setup created.",
 		Flags: []cli.Flag{
@@ -107,6 +116,12 @@ func agentSetupCommand(e *env) *cli.Command {
 			if c.Bool("user") && !slices.ContainsFunc(files, func(f runnerFile) bool { return f.user != "" }) {
 				return exitcode.Usagef("%s reads no user file git-wt can edit: run git wt agent-setup %s in the repository", runner, runner)
 			}
+			if c.Bool("undo") {
+				// The last file setup made goes first: the folders it made
+				// are then empty for the file before it (.codex/ of
+				// .codex/hooks.json, made with environments/).
+				slices.Reverse(files)
+			}
 			for _, f := range files {
 				path := filepath.Join(m.Repo.MainDir, f.project)
 				if c.Bool("user") {
@@ -118,6 +133,11 @@ func agentSetupCommand(e *env) *cli.Command {
 				if err := e.editRunnerFile(m, path, f.edit, c.Bool("undo"), f.says); err != nil {
 					return err
 				}
+				if f.inTask && !c.Bool("user") {
+					if err := e.reachTasks(c.Context, m, f.project, !c.Bool("undo")); err != nil {
+						return err
+					}
+				}
 			}
 			return nil
 		},
@@ -127,13 +147,18 @@ func agentSetupCommand(e *env) *cli.Command {
 // editRunnerFile adds git-wt's entries to the file at path, or with undo
 // takes them out, and says what changed.
 func (e *env) editRunnerFile(m *task.Manager, path string, ed fileEditor, undo bool, says string) error {
+	if fsutil.Within(m.Repo.MainDir, path) {
+		if err := insideRepository(m.Repo.MainDir, m.Repo.CommonDir, path); err != nil {
+			return err
+		}
+	}
 	notes := notesDir(m, path)
 	if undo {
 		changed, err := removeFromSettings(notes, path, ed)
 		if err == nil && changed {
 			e.infof("took git-wt's entries out of %s", path)
 		} else if err == nil {
-			e.infof("%s has no entries of git-wt's: nothing changed", path)
+			e.infof("%s holds nothing that setup added: nothing changed", path)
 		}
 		return err
 	}
@@ -159,47 +184,111 @@ func (e *env) claudeSetup(c *cli.Context, m *task.Manager) error {
 	if err := e.editRunnerFile(m, path, ed, c.Bool("undo"), "claude --worktree makes its worktrees with git wt, and its sessions report their state"); err != nil {
 		return err
 	}
+	if c.Bool("project") && !c.Bool("undo") {
+		e.infof("commit %s: Claude Code started in a task reads it there, and tasks made from that commit on have it", projectSettings)
+	}
 	if !local {
 		return nil
 	}
-	if err := e.excludeLocal(c.Context, m, !c.Bool("undo")); err != nil {
+	if err := e.excludeLocal(c.Context, m, localSettings, !c.Bool("undo")); err != nil {
 		return err
 	}
-	return e.copyLocal(c.Context, m, !c.Bool("undo"))
+	return e.copyLocal(c.Context, m, localSettings, !c.Bool("undo"))
 }
 
-// localCopy is the wt.copy pattern that copies the clone's own settings
-// into each task: Claude Code started in a task's worktree (claude
-// --worktree included) reads the settings there, not the main worktree's,
-// and its session hooks would never report (SPEC §16).
-const localCopy = "/" + localSettings
-
-// copyLocal adds localCopy to the clone's wt.copy, or takes it out.
-func (e *env) copyLocal(ctx context.Context, m *task.Manager, add bool) error {
+// reachTasks makes the runner's project file rel (relative to the main
+// worktree) reach every new task, or with add false stops that: a runner
+// started in a task's worktree (cd "$(git wt new T)" && gemini) reads
+// the file there, not in the main worktree, and its hooks would never
+// report (SPEC §19). A file the repository tracks comes with the commit;
+// an untracked one is this clone's own, as Claude Code's
+// settings.local.json: kept out of git status and copied into each new
+// task (wt.copy copies only ignored files, so the task is never dirty).
+func (e *env) reachTasks(ctx context.Context, m *task.Manager, rel string, add bool) error {
 	if !add {
-		if unset, err := m.Git.Config().UnsetLocalValue(ctx, m.Repo.MainDir, "wt.copy", localCopy); err != nil || !unset {
+		if err := e.excludeLocal(ctx, m, rel, false); err != nil {
 			return err
 		}
-		e.infof("new tasks no longer get a copy of %s (wt.copy)", localSettings)
-		return nil
+		return e.copyLocal(ctx, m, rel, false)
 	}
-	if err := m.Git.Config().AddLocal(ctx, m.Repo.MainDir, "wt.copy", localCopy); err != nil {
+	tracked, err := m.Git.Index().Tracked(ctx, m.Repo.MainDir, rel)
+	if err != nil {
 		return err
 	}
-	e.infof("new tasks get a copy of %s (git config wt.copy %s), so that Claude Code reports from them too", localSettings, localCopy)
+	if tracked {
+		e.infof("the repository tracks %s: commit this change, and the tasks made from that commit on get git-wt's hooks with it", rel)
+		return nil
+	}
+	if err := e.excludeLocal(ctx, m, rel, true); err != nil {
+		return err
+	}
+	if err := e.copyLocal(ctx, m, rel, true); err != nil {
+		return err
+	}
+	e.infof("to share %s with your team instead, commit it (git add -f %s): tasks then get it from the commit", rel, rel)
 	return nil
 }
 
-// excludeLocal keeps the clone's own settings file out of git status
-// while git-wt's entries are in it (unless it is ignored already).
-func (e *env) excludeLocal(ctx context.Context, m *task.Manager, add bool) error {
+// copyLocal adds the pattern of the clone's own file rel to the clone's
+// wt.copy, or takes it out: each new task gets a copy. Undo takes out
+// only a pattern setup added (noted in copyNote), never one the user had.
+func (e *env) copyLocal(ctx context.Context, m *task.Manager, rel string, add bool) error {
+	pattern := "/" + rel
+	added := readCopyNote(m)
+	if !add {
+		if !slices.Contains(added, pattern) {
+			return nil
+		}
+		if _, err := m.Git.Config().UnsetLocalValue(ctx, m.Repo.MainDir, "wt.copy", pattern); err != nil {
+			return err
+		}
+		e.infof("new tasks no longer get a copy of %s (wt.copy)", rel)
+		return writeCopyNote(m, slices.DeleteFunc(added, func(p string) bool { return p == pattern }))
+	}
+	now, err := m.Git.Config().AddLocal(ctx, m.Repo.MainDir, "wt.copy", pattern)
+	if err != nil {
+		return err
+	}
+	if now {
+		if err := writeCopyNote(m, append(added, pattern)); err != nil {
+			return err
+		}
+	}
+	e.infof("new tasks get a copy of %s (git config wt.copy %s), so that the runner started in a task reports from there too", rel, pattern)
+	return nil
+}
+
+// copyNote is the file of the wt.copy patterns agent-setup added.
+func copyNote(m *task.Manager) string {
+	return filepath.Join(m.StateDir("agent-setup"), "wt.copy.json")
+}
+
+func readCopyNote(m *task.Manager) []string {
+	var added []string
+	if data, err := os.ReadFile(copyNote(m)); err == nil {
+		json.Unmarshal(data, &added)
+	}
+	return added
+}
+
+func writeCopyNote(m *task.Manager, added []string) error {
+	data, _ := json.Marshal(added)
+	if err := writeFile(copyNote(m), data); err != nil {
+		return exitcode.Failedf("cannot note the wt.copy pattern for --undo: %v", err)
+	}
+	return nil
+}
+
+// excludeLocal keeps the clone's own file rel out of git status while
+// git-wt's entries are in it (unless it is ignored already).
+func (e *env) excludeLocal(ctx context.Context, m *task.Manager, rel string, add bool) error {
 	if add {
-		ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, []string{localSettings})
-		if err != nil || ignored[localSettings] {
+		ignored, err := m.Git.Index().CheckIgnore(ctx, m.Repo.MainDir, []string{rel})
+		if err != nil || ignored[rel] {
 			return nil
 		}
 	}
-	return m.Place.ExcludeRunnerSettings(ctx, localSettings, add)
+	return m.Place.ExcludeRunnerSettings(ctx, rel, add)
 }
 
 // settingsPath is the settings file to edit, and whether it is this

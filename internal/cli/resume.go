@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -17,7 +18,9 @@ func resumeCommand(e *env) *cli.Command {
 		ArgsUsage: "TASK",
 		Description: "Runs, in the task's worktree and with its environment as git wt exec does, the resume " +
 			"command of the runner whose session git wt agent-hook RUNNER-status saw last there: claude " +
-			"--resume ID, codex resume ID, gemini --resume ID, copilot --resume=ID, opencode --session ID. " +
+			"--resume=ID, codex resume ID, gemini --resume=ID, copilot --resume=ID, opencode --session=ID; " +
+			"an id that is not in the runner's id form (letters, digits, '.', '_', '-', not starting with '-') " +
+			"is refused (exit 3). " +
 			"--print prints the command line (cd PATH && ...) instead. A task where no session was seen " +
 			"exits 5.",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "print", Usage: "print the command instead of running it"}},
@@ -32,6 +35,10 @@ func resumeCommand(e *env) *cli.Command {
 				return exitcode.NotFoundf("no agent session was seen in task %q (git wt agent-setup RUNNER installs the hooks that report them)", rec.Task)
 			}
 			argv, err := agents.ResumeCommand(last)
+			if errors.Is(err, agents.ErrSessionID) {
+				return exitcode.RefusedAs(exitcode.KindUnsafeInput, "task %q: %v (a runner's ids are letters, digits, '.', '_' and '-', not starting with '-'): nothing was run",
+					rec.Task, err)
+			}
 			if err != nil {
 				return exitcode.Failedf("%v", err)
 			}

@@ -6,6 +6,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,5 +147,68 @@ await hooks.event({ event: { type: "session.idle", properties: { sessionID: "o-1
 	a := agentOf(t, s, "t1")
 	if a["runner"] != "opencode" || a["session_id"] != "o-1" || a["state"] != "idle" {
 		t.Errorf("agent %v\n%s", a, out)
+	}
+}
+
+// TestAgentSetupRunnersHooksReachTheTask: a runner started in a task
+// (cd "$(git wt new T)" && gemini) reads its project file there, not in
+// the main worktree: setup makes the clone's untracked file reach every
+// new task through wt.copy (kept out of git status, so the task is never
+// dirty), or, for a file the repository tracks, says that the commit
+// brings it; and says which. --undo stops the copy.
+func TestAgentSetupRunnersHooksReachTheTask(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for i, tc := range []struct{ runner, file, want string }{
+		{"gemini", ".gemini/settings.json", "gemini-status"},
+		{"copilot", ".github/hooks/git-wt.json", "copilot-status"},
+		{"opencode", ".opencode/plugins/git-wt.js", "opencode-status"},
+		{"codex", ".codex/hooks.json", "codex-status"},
+	} {
+		r := s.MustWT("agent-setup", tc.runner)
+		if !strings.Contains(r.Stderr, "wt.copy") {
+			t.Errorf("%s: setup does not say how tasks get %s: %s", tc.runner, tc.file, r.Stderr)
+		}
+		task := fmt.Sprint("t", i)
+		path := s.MustWT("new", "-q", task).Out()
+		if data, err := os.ReadFile(filepath.Join(path, tc.file)); err != nil || !strings.Contains(string(data), tc.want) {
+			t.Errorf("%s: the task has no %s with git-wt's hooks: %q %v", tc.runner, tc.file, data, err)
+		}
+		if st := s.Git(path, "status", "--porcelain"); st != "" {
+			t.Errorf("%s: the task is not clean: %s", tc.runner, st)
+		}
+		if st := s.Git(s.Repo, "status", "--porcelain", "--untracked-files=all"); strings.Contains(st, tc.file) {
+			t.Errorf("%s: the main worktree shows %s: %s", tc.runner, tc.file, st)
+		}
+		s.MustWT("agent-setup", tc.runner, "--undo")
+		if path := s.MustWT("new", "-q", task+"-after").Out(); testutil.Exists(filepath.Join(path, tc.file)) {
+			t.Errorf("%s: a task made after --undo got %s", tc.runner, tc.file)
+		}
+		if ex, _ := os.ReadFile(filepath.Join(s.Repo, ".git/info/exclude")); strings.Contains(string(ex), tc.file) {
+			t.Errorf("%s: --undo left the exclude line: %s", tc.runner, ex)
+		}
+	}
+	if s.GitOK(s.Repo, "config", "--get-all", "wt.copy") {
+		t.Errorf("--undo left wt.copy: %s", s.Git(s.Repo, "config", "--get-all", "wt.copy"))
+	}
+	// A wt.copy pattern the user had before setup is the user's.
+	s.Git(s.Repo, "config", "--add", "wt.copy", "/.opencode/plugins/git-wt.js")
+	s.MustWT("agent-setup", "opencode")
+	s.MustWT("agent-setup", "opencode", "--undo")
+	if !s.GitOK(s.Repo, "config", "--get-all", "wt.copy") {
+		t.Error("--undo took out the user's own wt.copy pattern")
+	}
+	s.Git(s.Repo, "config", "--unset-all", "wt.copy")
+	// A file the repository tracks reaches tasks through the commit.
+	s.Write(filepath.Join(s.Repo, ".gemini/settings.json"), "{}\n")
+	s.Git(s.Repo, "add", ".gemini")
+	s.Git(s.Repo, "commit", "-qm", "gemini")
+	r := s.MustWT("agent-setup", "gemini")
+	if !strings.Contains(r.Stderr, "commit") || s.GitOK(s.Repo, "config", "--get-all", "wt.copy") {
+		t.Errorf("a tracked file: setup should say to commit it, and copy nothing: %s", r.Stderr)
+	}
+	s.Git(s.Repo, "commit", "-qam", "git-wt's hooks")
+	path := s.MustWT("new", "-q", "committed").Out()
+	if data, _ := os.ReadFile(filepath.Join(path, ".gemini/settings.json")); !strings.Contains(string(data), "gemini-status") {
+		t.Errorf("a task made after the commit has no hooks: %q", data)
 	}
 }

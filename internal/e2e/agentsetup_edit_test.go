@@ -8,6 +8,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,71 @@ func TestAgentSetupEditsOnlyItsOwnEntriesAndUndoesByteForByte(t *testing.T) {
 	s.MustWT("agent-setup", "claude", "--project", "--undo")
 	if undone, err := os.ReadFile(project); err != nil || strings.Contains(string(undone), "agent-hook") || !strings.Contains(string(undone), `"mine"`) {
 		t.Errorf("--undo of a file changed since setup left %q (%v)", undone, err)
+	}
+}
+
+// TestAgentSetupUndoTakesOutOnlyWhatSetupAdded: an entry the user wrote
+// before setup, the same text as git-wt's, is the user's; --undo takes
+// out the entries setup added (noted when it added them, over several
+// runs) and the folders it made, never one that only looks like its own.
+func TestAgentSetupUndoTakesOutOnlyWhatSetupAdded(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	project := filepath.Join(s.Repo, ".claude", "settings.json")
+	mine := `{"hooks": [{"type": "command", "command": "git wt agent-hook claude-status"}]}`
+	s.Write(project, "{\n  \"hooks\": {\"Stop\": ["+mine+"]}\n}\n")
+	s.MustWT("agent-setup", "claude", "--project")
+	edit := func(path, old, new string) {
+		data, _ := os.ReadFile(path)
+		s.Write(path, strings.Replace(string(data), old, new, 1))
+	}
+	// A second run after the user took one of git-wt's entries out adds
+	// it again; --undo still knows the first run's.
+	data, _ := os.ReadFile(project)
+	var doc map[string]map[string][]any
+	json.Unmarshal(data, &doc)
+	ours, _ := json.Marshal(doc["hooks"]["SessionEnd"][0])
+	edit(project, `"SessionEnd": [`+string(ours)+`]`, `"SessionEnd": []`)
+	if data, _ := os.ReadFile(project); strings.Contains(string(data), `"SessionEnd": [{`) {
+		t.Fatalf("the test's edit did not take: %s", data)
+	}
+	s.MustWT("agent-setup", "claude", "--project")
+	edit(project, "{", "{\n  \"model\": \"mine\",") // the file is no longer as setup left it
+	s.MustWT("agent-setup", "claude", "--project", "--undo")
+	undone, _ := os.ReadFile(project)
+	if !strings.Contains(string(undone), mine) || !strings.Contains(string(undone), `"mine"`) {
+		t.Errorf("--undo took out the user's own entry:\n%s", undone)
+	}
+	if strings.Count(string(undone), "agent-hook") != 1 {
+		t.Errorf("--undo left git-wt's entries:\n%s", undone)
+	}
+
+	// Codex: the user's own line in the setup script stays; the
+	// folders setup made go.
+	env := filepath.Join(s.Repo, ".codex/environments/environment.toml")
+	s.MustWT("agent-setup", "codex")
+	s.MustWT("agent-setup", "codex", "--undo")
+	if testutil.Exists(filepath.Join(s.Repo, ".codex")) {
+		t.Errorf("--undo left .codex/, which setup made")
+	}
+	own := "version = 1\n\n[setup]\nscript = '''\ngit wt init --adopt\nnpm ci\n'''\n"
+	s.Write(env, own)
+	s.MustWT("agent-setup", "codex")
+	edit(env, "version = 1\n", "version = 1\n# mine\n")
+	s.MustWT("agent-setup", "codex", "--undo")
+	if data, _ := os.ReadFile(env); string(data) != strings.Replace(own, "version = 1\n", "version = 1\n# mine\n", 1) {
+		t.Errorf("--undo of codex left %q", data)
+	}
+
+	// OpenCode: a plugin file the user wrote, the same bytes as
+	// git-wt's, stays.
+	plugin := filepath.Join(s.Repo, ".opencode/plugins/git-wt.js")
+	s.MustWT("agent-setup", "opencode")
+	content, _ := os.ReadFile(plugin)
+	s.MustWT("agent-setup", "opencode", "--undo")
+	s.Write(plugin, string(content))
+	s.MustWT("agent-setup", "opencode")
+	s.MustWT("agent-setup", "opencode", "--undo")
+	if !testutil.Exists(plugin) {
+		t.Error("--undo deleted the user's own plugin file")
 	}
 }

@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,7 +89,7 @@ func TestAgentStatusTakesEachRunnersPayloads(t *testing.T) {
 			t.Errorf("show lacks %q:\n%s", want, show)
 		}
 	}
-	if out := s.MustWT("resume", "t1", "--print").Out(); out != "cd "+path+" && opencode --session o-5" {
+	if out := s.MustWT("resume", "t1", "--print").Out(); out != "cd "+path+" && opencode --session=o-5" {
 		t.Errorf("resume --print: %q", out)
 	}
 	if r := s.WT("list", "--no-status"); !strings.Contains(r.Stdout, "opencode idle") {
@@ -160,6 +161,14 @@ func TestClaudeSettingsReachEveryTask(t *testing.T) {
 	if path := s.MustWT("new", "-q", "t2").Out(); testutil.Exists(filepath.Join(path, ".claude")) {
 		t.Error("a task made after undo got the settings")
 	}
+	// The line an earlier git-wt kept under its one mark for Claude Code's
+	// file goes with --undo too.
+	exclude := filepath.Join(s.Repo, ".git", "info", "exclude")
+	s.Write(exclude, "# git-wt: the agent runner's settings of this clone; git wt agent-setup --undo takes the line below out\n/.claude/settings.local.json\n")
+	s.MustWT("agent-setup", "claude", "--undo")
+	if data, _ := os.ReadFile(exclude); strings.Contains(string(data), "settings.local.json") {
+		t.Errorf("--undo left the earlier mark's line: %s", data)
+	}
 }
 
 // TestAgentStatusDropsAWriteThatLostARace: the report read the record,
@@ -202,10 +211,50 @@ func TestResumeRunsTheRunnersOwnCommandInTheTask(t *testing.T) {
 			cmd.Env[i] = "PATH=" + bin + ":" + strings.TrimPrefix(v, "PATH=")
 		}
 	}
-	if r := runResult(t, cmd); r.Code != 0 || r.Out() != path+" t1 --resume c-2" {
+	if r := runResult(t, cmd); r.Code != 0 || r.Out() != path+" t1 --resume=c-2" {
 		t.Errorf("resume: %s", r)
 	}
 	if r := s.WT("resume", "t2"); r.Code != 5 {
 		t.Errorf("no session seen: %s", r)
+	}
+}
+
+// TestResumeRefusesASessionIdThatIsNoId: a session id is what an agent
+// says (SPEC §19): one that would be an option of the runner is not
+// recorded by the status hook, and one found in a record (written by
+// hand, or by an older git-wt) is refused by resume, exit 3, naming the
+// task, the runner not started. A good id goes as --resume=ID.
+func TestResumeRefusesASessionIdThatIsNoId(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "t1").Out()
+	bin := t.TempDir()
+	s.Write(filepath.Join(bin, "claude"), "#!/bin/sh\necho \"ran: $*\"\n")
+	os.Chmod(filepath.Join(bin, "claude"), 0o755)
+	resume := func() testutil.Result {
+		cmd := s.Cmd(s.Repo, "resume", "t1")
+		for i, v := range cmd.Env {
+			if strings.HasPrefix(v, "PATH=") {
+				cmd.Env[i] = "PATH=" + bin + ":" + strings.TrimPrefix(v, "PATH=")
+			}
+		}
+		return runResult(t, cmd)
+	}
+	const bad = "--dangerously-skip-permissions"
+	statusHook(t, s, path, `{"session_id":"`+bad+`","cwd":"`+path+`","hook_event_name":"Stop"}`, "claude-status")
+	if rec := readRecord(t, s, "t1"); strings.Contains(fmt.Sprint(rec), bad) {
+		t.Errorf("the hook recorded the id %q: %v", bad, rec)
+	}
+	for _, id := range []string{bad, "a b", "x;rm -rf ~", strings.Repeat("a", 129), ""} {
+		rec := readRecord(t, s, "t1")
+		rec["sessions"] = []any{map[string]any{"runner": "claude", "id": id, "first_seen": "2026-01-01T00:00:00Z", "last_seen": "2026-01-01T00:00:00Z"}}
+		writeRecord(t, s, "t1", rec)
+		if r := resume(); r.Code != 3 || strings.Contains(r.Stdout, "ran:") || !strings.Contains(r.Stderr, "t1") {
+			t.Errorf("resume of the session id %q: want exit 3 naming t1, the runner not run: %s", id, r)
+		}
+	}
+	const good = "0b6e9d8a-3c1f-4f7e-9a51-2d4c8e7f1a20"
+	statusHook(t, s, path, `{"session_id":"`+good+`","cwd":"`+path+`","hook_event_name":"Stop"}`, "claude-status")
+	if r := resume(); r.Code != 0 || r.Out() != "ran: --resume="+good {
+		t.Errorf("resume of %s: %s", good, r)
 	}
 }

@@ -63,14 +63,15 @@ func (r Config) UnsetLocal(ctx context.Context, dir, key string) (unset bool, er
 }
 
 // AddLocal adds value to the values of the multi-valued key in the
-// repository's local config, unless it is there already.
-func (r Config) AddLocal(ctx context.Context, dir, key, value string) error {
-	_, err := r.git.Run(ctx, dir, "config", "--local", "--fixed-value", "--get", key, value)
+// repository's local config, unless it is there already; added reports
+// whether it was not.
+func (r Config) AddLocal(ctx context.Context, dir, key, value string) (added bool, err error) {
+	_, err = r.git.Run(ctx, dir, "config", "--local", "--fixed-value", "--get", key, value)
 	if err == nil {
-		return nil
+		return false, nil
 	}
 	_, err = r.git.Run(ctx, dir, "config", "--local", "--add", key, value)
-	return err
+	return err == nil, err
 }
 
 // UnsetLocalValue removes value from the values of key in the

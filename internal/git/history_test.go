@@ -116,9 +116,9 @@ func TestConfigAddLocalAddsAValueOnce(t *testing.T) {
 	f.Expect("config", "--local", "--fixed-value", "--unset-all", "wt.copy", "/a b")
 	f.Expect("config", "--local", "--fixed-value", "--unset-all", "wt.copy", "/a b").Fail(5, "")
 	g, ctx := f.Git(), context.Background()
-	for range 2 {
-		if err := g.Config().AddLocal(ctx, "/r", "wt.copy", "/a b"); err != nil {
-			t.Fatal(err)
+	for _, want := range []bool{true, false} {
+		if added, err := g.Config().AddLocal(ctx, "/r", "wt.copy", "/a b"); added != want || err != nil {
+			t.Errorf("add: %v, %v; want %v", added, err, want)
 		}
 	}
 	for _, want := range []bool{true, false} {

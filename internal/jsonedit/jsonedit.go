@@ -55,6 +55,22 @@ func (n *Node) Member(key string) *Node {
 	return nil
 }
 
+// Duplicated reports whether the object n has key more than once. A
+// runner keeps one of them (JavaScript's JSON.parse, the last): an entry
+// added to the other would never be read, so an edit there is refused.
+func (n *Node) Duplicated(key string) bool {
+	if n == nil {
+		return false
+	}
+	count := 0
+	for _, m := range n.Members {
+		if m.Key == key {
+			count++
+		}
+	}
+	return count > 1
+}
+
 func (n *Node) memberIndex(key string) int {
 	for i, m := range n.Members {
 		if m.Key == key {

@@ -123,3 +123,13 @@ func find(n *Node, offset int) *Node {
 	}
 	return nil
 }
+
+func TestDuplicatedFindsAKeyThereTwice(t *testing.T) {
+	root, err := Parse([]byte(`{"a":1,"b":{"c":1,"c":2},"a":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !root.Duplicated("a") || root.Duplicated("b") || !root.Member("b").Duplicated("c") || root.Member("x").Duplicated("a") {
+		t.Error("Duplicated is wrong")
+	}
+}

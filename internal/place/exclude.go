@@ -105,19 +105,31 @@ func (r *Rules) ExcludeEnvFile(ctx context.Context) error {
 	return r.keepExcludeLine(ctx, envTempMark, wantTemp)
 }
 
+// runnerExcludeMark is the comment above the line that keeps the
+// runner's file rel out of git status: one for each runner's file
+// (agentExcludeMark was the one of Claude Code's, before the others').
+func runnerExcludeMark(rel string) string {
+	return "# git-wt: the agent runner's settings of this clone, " + rel + "; git wt agent-setup --undo takes the line below out"
+}
+
 // ExcludeRunnerSettings keeps the runner's settings file of this clone
 // (rel, relative to the main worktree) out of git status, or takes
 // git-wt's line out again (on false): agent-setup writes the file, and
 // must neither dirty the main worktree nor leave the line behind.
 func (r *Rules) ExcludeRunnerSettings(ctx context.Context, rel string, on bool) error {
-	want := ""
-	if on {
-		var ok bool
-		if want, ok = anchoredLiteral(rel, false); !ok {
-			return fmt.Errorf("%q cannot be written in %s", rel, r.excludeFile())
-		}
+	line, ok := anchoredLiteral(rel, false)
+	if !ok {
+		return fmt.Errorf("%q cannot be written in %s", rel, r.excludeFile())
 	}
-	return r.keepExcludeLine(ctx, agentExcludeMark, want)
+	if !on {
+		if legacy, _ := readExclude(r.excludeFile(), agentExcludeMark); legacy == line {
+			if err := r.keepExcludeLine(ctx, agentExcludeMark, ""); err != nil {
+				return err
+			}
+		}
+		line = ""
+	}
+	return r.keepExcludeLine(ctx, runnerExcludeMark(rel), line)
 }
 
 // keepExcludeLine makes want the line below mark in info/exclude (none

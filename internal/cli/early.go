@@ -24,15 +24,21 @@ type early struct {
 	// an update-ref, with reflogs, for its first write (new's record and
 	// branch)
 	refUpdate bool
+	// the command acts on no setting that runs commands, grants trust or
+	// reaches beyond the worktree, so a kept config listing spares it git
+	// config altogether (settings.StartHarmless)
+	harmless bool
 }
 
 // earlyStarts declares what each command needs started early. A command
 // whose first argument is one task (ArgsUsage "TASK ...") and that is not
 // here gets its task's lookup.
 var earlyStarts = map[string]func(*cli.Context) early{
-	"list": func(c *cli.Context) early { return early{config: true, records: true, statuses: !c.Bool("no-status")} },
-	"new":  func(*cli.Context) early { return early{config: true, objects: true, refUpdate: true} },
-	"rm":   func(c *cli.Context) early { return early{config: true, lookup: c.NArg() == 1} },
+	"list": func(c *cli.Context) early {
+		return early{config: true, harmless: !c.Bool("remote"), records: true, statuses: !c.Bool("no-status")}
+	},
+	"new": func(*cli.Context) early { return early{config: true, objects: true, refUpdate: true} },
+	"rm":  func(c *cli.Context) early { return early{config: true, lookup: c.NArg() == 1} },
 }
 
 // declaredEarly is what c's command declared.
@@ -49,7 +55,11 @@ func declaredEarly(c *cli.Context) early {
 func (e *env) startEarly(c *cli.Context) error {
 	want := declaredEarly(c)
 	if cwd, ok := e.earlyDir(); ok && want.config {
-		e.config = settings.Start(c.Context, e.git, cwd, e.discover(cwd))
+		start := settings.Start
+		if want.harmless {
+			start = settings.StartHarmless
+		}
+		e.config = start(c.Context, e.git, cwd, e.discover(cwd))
 	}
 	if want.lookup && c.NArg() > 0 {
 		e.prefetchTask(c.Context, c.Args().First())

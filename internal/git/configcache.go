@@ -230,23 +230,7 @@ func saveConfigList(d *Discovered, listing, system string, started time.Time, ke
 		}
 	}
 	if data, err := json.Marshal(c); err == nil {
-		writePrivate(configCachePath(d.repo.CommonDir, d.repo.Toplevel), data)
-	}
-}
-
-// writePrivate writes a file only its owner may read, atomically, best
-// effort.
-func writePrivate(path string, data []byte) {
-	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
-		return
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp") // 0600
-	if err != nil {
-		return
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
-		os.Remove(f.Name())
+		writeAtomic(configCachePath(d.repo.CommonDir, d.repo.Toplevel), data, 0o600) // only its owner may read it
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // OpenUnder opens the file at path, which lies under the folder dir, as
@@ -35,4 +36,20 @@ func OpenUnder(dir, path string, flag int, perm os.FileMode) (*os.File, error) {
 		}
 	}
 	return root.OpenFile(rel, flag, perm)
+}
+
+// TouchUnder sets the time of the file at path, under the folder dir, to
+// now, making the file if needed — never through a link that leads out of
+// dir (OpenUnder): a stamp git-wt keeps in <common dir>/wt.
+func TouchUnder(dir, path string) error {
+	now := time.Now()
+	if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+		return os.Chtimes(path, now, now)
+	}
+	f, err := OpenUnder(dir, path, os.O_WRONLY|os.O_CREATE, 0o666)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Chtimes(path, now, now) // through a link inside dir, if it was one
 }

@@ -15,7 +15,7 @@ import (
 // (SPEC §19): the file the link names is left as it was (content and
 // time), and a link to no file makes none.
 func TestLinksPlantedInGitWtsFolderLeadNoWriteOutside(t *testing.T) {
-	for _, name := range []string{"events.jsonl", "logs/T.log", "records.cache", "checkout-sizes", "logs/pool.log", "git-version", "access/T", "gc-stamp"} {
+	for _, name := range []string{"events.jsonl", "logs/T.log", "records.cache", "checkout-sizes", "logs/pool.log", "git-version", "access/T", "gc-stamp", "lock", "pool.lock"} {
 		for _, to := range []string{"file", "nothing"} {
 			t.Run(name+" to "+to, func(t *testing.T) {
 				s := testutil.NewSandbox(t)

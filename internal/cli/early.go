@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"strings"
 
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/urfave/cli/v2"
@@ -24,15 +26,34 @@ type early struct {
 	// an update-ref, with reflogs, for its first write (new's record and
 	// branch)
 	refUpdate bool
+	// the command acts on no setting that runs commands, grants trust or
+	// reaches beyond the worktree, so a kept config listing spares it git
+	// config altogether (settings.StartHarmless)
+	harmless bool
 }
 
 // earlyStarts declares what each command needs started early. A command
 // whose first argument is one task (ArgsUsage "TASK ...") and that is not
 // here gets its task's lookup.
 var earlyStarts = map[string]func(*cli.Context) early{
-	"list": func(c *cli.Context) early { return early{config: true, records: true, statuses: !c.Bool("no-status")} },
-	"new":  func(*cli.Context) early { return early{config: true, objects: true, refUpdate: true} },
-	"rm":   func(c *cli.Context) early { return early{config: true, lookup: c.NArg() == 1} },
+	"list": func(c *cli.Context) early {
+		return early{config: true, harmless: !c.Bool("remote"), records: true, statuses: !c.Bool("no-status")}
+	},
+	"new": func(*cli.Context) early { return early{config: true, objects: true, refUpdate: true} },
+	"rm":  func(c *cli.Context) early { return early{config: true, lookup: c.NArg() == 1} },
+	// the status line reads its folder from its input, so nothing starts
+	// early; it only shows
+	"statusline": func(*cli.Context) early { return early{harmless: true} },
+}
+
+// startSettings starts reading the settings from dir, where found is the
+// repository discovered: without the settings that act
+// (settings.StartHarmless) for a command that declared it acts on none.
+func (e *env) startSettings(ctx context.Context, dir string, found *git.Discovered) *settings.Pending {
+	if e.harmless {
+		return settings.StartHarmless(ctx, e.git, dir, found)
+	}
+	return settings.Start(ctx, e.git, dir, found)
 }
 
 // declaredEarly is what c's command declared.
@@ -48,8 +69,9 @@ func declaredEarly(c *cli.Context) early {
 // the one place where start-up overlap is begun.
 func (e *env) startEarly(c *cli.Context) error {
 	want := declaredEarly(c)
+	e.harmless = want.harmless
 	if cwd, ok := e.earlyDir(); ok && want.config {
-		e.config = settings.Start(c.Context, e.git, cwd, e.discover(cwd))
+		e.config = e.startSettings(c.Context, cwd, e.discover(cwd))
 	}
 	if want.lookup && c.NArg() > 0 {
 		e.prefetchTask(c.Context, c.Args().First())

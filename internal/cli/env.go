@@ -51,7 +51,10 @@ type env struct {
 	// once the repository is found (refUpdate).
 	wantRefUpdate bool
 	refUpdate     *git.RefUpdate
-	out, err      *painter // colour for stdout and for stderr, decided apart
+	// harmless: the command acts on no setting that runs commands, grants
+	// trust or reaches beyond the worktree (early.go)
+	harmless bool
+	out, err *painter // colour for stdout and for stderr, decided apart
 }
 
 // newEnv returns the env of one run of git-wt.
@@ -116,7 +119,7 @@ func (e *env) manager(ctx context.Context, command string) (*task.Manager, error
 	if cwd, ok := e.earlyDir(); ok {
 		pending = e.config // started early (early.go), or now
 		if pending == nil {
-			pending = settings.Start(ctx, e.git, cwd, e.discover(cwd))
+			pending = e.startSettings(ctx, cwd, e.discover(cwd))
 		}
 		if err := e.locateFromFiles(ctx, cwd, pending); err != nil {
 			return nil, err

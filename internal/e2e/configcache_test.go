@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,4 +55,114 @@ func TestAConfigChangeIsSeenAtOnceThoughTheListingWasKept(t *testing.T) {
 	if len(keptListings(s)) != 1 {
 		t.Fatalf("rm left the task's kept listing: %v", keptListings(s))
 	}
+}
+
+// plantInKeptListing adds lines to the kept config listing of the main
+// worktree by hand, as anything that can write the git dir can (an agent
+// whose sandbox guards only .git/config and .git/hooks), leaving the
+// fingerprint of what it was read from as it was.
+func plantInKeptListing(t *testing.T, s *testutil.Sandbox, entries ...[2]string) {
+	t.Helper()
+	kept := keptListings(s)
+	if len(kept) != 1 {
+		t.Fatalf("want one kept listing, got %v", kept)
+	}
+	data, err := os.ReadFile(kept[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c map[string]any
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	listing, _ := c["listing"].(string)
+	for _, kv := range entries {
+		listing += "local\x00file:.git/config\x00" + kv[0] + "\n" + kv[1] + "\x00"
+	}
+	c["listing"] = listing
+	if data, err = json.Marshal(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kept[0], data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A kept listing is no source of settings that run commands or grant
+// trust (SPEC §19): wt.init or wt.hook planted in it, or a forged
+// wt.trusted for a committed .gitwt, run nothing at the next new.
+func TestSettingsPlantedInTheKeptListingRunNothing(t *testing.T) {
+	const gitwt = "[wt]\n\tinit = touch ran\n"
+	sum := sha256.Sum256([]byte(gitwt))
+	for name, planted := range map[string][2]string{
+		"wt.init":    {"wt.init", "touch ran"},
+		"wt.hook":    {"wt.hook", "touch ran"},
+		"wt.trusted": {"wt.trusted", hex.EncodeToString(sum[:])},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			if name == "wt.trusted" {
+				s.Write(".gitwt", gitwt)
+				s.Git(s.Repo, "add", ".gitwt")
+				s.Git(s.Repo, "commit", "-qm", "gitwt")
+			}
+			ageSandbox(s)
+			s.MustWT("list")
+			plantInKeptListing(t, s, planted)
+			path := s.MustWT("new", "-q", "T").Out()
+			if testutil.Exists(filepath.Join(path, "ran")) {
+				t.Fatalf("new ran a command through %s planted in the kept listing", name)
+			}
+		})
+	}
+}
+
+// The user's own wt.init still runs when the listing comes from the
+// cache: settings that run commands are read from git every time.
+func TestInitRunsWhenTheListingIsKept(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.init", "touch from-init")
+	ageSandbox(s)
+	s.MustWT("list")
+	if len(keptListings(s)) != 1 {
+		t.Fatalf("list kept no config listing: %v", keptListings(s))
+	}
+	path := s.MustWT("new", "-q", "T").Out()
+	if !testutil.Exists(filepath.Join(path, "from-init")) {
+		t.Fatal("new did not run wt.init when the listing was kept")
+	}
+}
+
+// A kept listing holds nothing of the user's other settings (no token of
+// ~/.gitconfig reaches a file under .git, which docker-args mounts into
+// containers), and only its owner may read it.
+func TestKeptListingsHoldNoOtherSettingsAndArePrivate(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	const token = "Authorization: Bearer s3cr3t-t0k3n"
+	s.Git(s.Repo, "config", "--global", "http.extraheader", token)
+	s.Git(s.Repo, "config", "remote.origin.url", "https://user:s3cr3t-t0k3n@example.com/r.git")
+	ageSandbox(s)
+	s.MustWT("list")
+	path := s.MustWT("new", "-q", "T").Out()
+	ageSandbox(s)
+	s.MustWT("-C", path, "list")
+	s.MustWT("list")
+	kept := keptListings(s)
+	if len(kept) != 2 {
+		t.Fatalf("want the main worktree's and the task's listings kept, got %v", kept)
+	}
+	for _, f := range kept {
+		if st, err := os.Stat(f); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v (%v), want 0600", f, st.Mode().Perm(), err)
+		}
+	}
+	filepath.Walk(filepath.Join(s.Repo, ".git"), func(p string, info os.FileInfo, err error) error {
+		if err != nil || !info.Mode().IsRegular() || p == filepath.Join(s.Repo, ".git", "config") {
+			return nil
+		}
+		if data, _ := os.ReadFile(p); strings.Contains(string(data), "s3cr3t-t0k3n") {
+			t.Errorf("%s holds the token of the user's config", p)
+		}
+		return nil
+	})
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // MaxBytes bounds the log: past it, the log is moved to events.jsonl.1
@@ -59,7 +61,8 @@ func (l *Log) Append(e Event) error {
 	}
 	l.rotate()
 	// O_APPEND: concurrent writers' lines never interleave (one write each).
-	f, err := os.OpenFile(l.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	// Never through a link planted in git-wt's folder.
+	f, err := fsutil.OpenUnder(filepath.Dir(l.Path), l.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/async"
 )
 
 // The config listing cache. Every command that reads settings runs `git
@@ -28,9 +30,18 @@ import (
 // depend on the branch or the path), origins other than the watched files
 // and the command line, a file changed in the last two seconds (a second
 // change within one tick of its clock would leave the same time).
+//
+// Anything that can write the git dir can write the cache too (an agent
+// whose sandbox guards only .git/config and .git/hooks), so a kept
+// listing is never a source of the settings that run commands, grant
+// trust or reach beyond the worktree (SPEC §19): it holds only the keys
+// its reader says it may keep (ConfigKeys.Kept), read back through the
+// same test, and the others are asked of git every time they are needed.
+// It holds nothing else of the user's config (no tokens: docker-args
+// mounts the git dir into containers), and only its owner may read it.
 
 // configCacheVersion changes when the cache's format or meaning does.
-const configCacheVersion = 1
+const configCacheVersion = 2
 
 // racyWindow is how recently a watched file may have changed for a listing
 // to be kept: a file system's clock ticks in steps (jiffies on ext4), and
@@ -46,7 +57,7 @@ var configVars = []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG", "GIT_CONFIG_G
 // configCache is one kept listing and what it was read from.
 type configCache struct {
 	Version int               `json:"version"`
-	Key     string            `json:"key"`   // the git binary, the variables, the user, the repository's places
+	Key     string            `json:"key"`   // a hash of the git binary, the variables, the user, the repository's places
 	Files   map[string]string `json:"files"` // watched path: its fingerprint ("" when absent)
 	Owners  map[string]string `json:"owners"`
 	Listing string            `json:"listing"`
@@ -64,16 +75,34 @@ func ForgetConfigCache(commonDir, toplevel string) {
 	os.Remove(configCachePath(commonDir, toplevel))
 }
 
-// CachedConfigList is the listing of `git config` (ConfigListArgs) run in
-// the worktree d found, when one is kept and all it was read from is as
-// it was.
-func CachedConfigList(d *Discovered) (string, bool) {
-	data, err := os.ReadFile(configCachePath(d.repo.CommonDir, d.repo.Toplevel))
+// ConfigKeys splits what git config lists between a kept listing and git
+// itself.
+type ConfigKeys struct {
+	// Kept says whether a key, as git lists it, may be kept and read back:
+	// only those of settings that run nothing, grant nothing and reach
+	// nowhere, and the few of git's own that git-wt reads.
+	Kept func(key string) bool
+	// Asked is the pattern (git config --get-regexp) of the keys read from
+	// git whenever the listing comes from the cache; "" for a caller that
+	// acts on none of them, which then gets the kept keys only.
+	Asked string
+}
+
+// CachedConfigList is the kept part (keys.Kept) of the listing of `git
+// config` (ConfigListArgs) run in the worktree d found, when one is kept
+// and all it was read from is as it was.
+func CachedConfigList(d *Discovered, keys ConfigKeys) (string, bool) {
+	path := configCachePath(d.repo.CommonDir, d.repo.Toplevel)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", false
 	}
 	var c configCache
-	if json.Unmarshal(data, &c) != nil || c.Version != configCacheVersion || c.Key != configKey(d) {
+	if json.Unmarshal(data, &c) != nil || c.Version != configCacheVersion {
+		os.Remove(path) // an earlier git-wt's, which may hold all of the user's config
+		return "", false
+	}
+	if c.Key != configKey(d) {
 		return "", false
 	}
 	for path, print := range c.Files {
@@ -86,20 +115,44 @@ func CachedConfigList(d *Discovered) (string, bool) {
 			return "", false
 		}
 	}
-	return c.Listing, true
+	return keptPart(ParseConfigList(c.Listing), keys.Kept), true
+}
+
+// keptPart is the listing of the entries whose keys kept says may be kept,
+// in git's format.
+func keptPart(entries []ConfigEntry, kept func(key string) bool) string {
+	var b strings.Builder
+	for _, e := range entries {
+		if kept(e.Key) {
+			b.WriteString(e.Scope + "\x00" + e.Origin + "\x00" + e.Key + "\n" + e.Value + "\x00")
+		}
+	}
+	return b.String()
 }
 
 // StartConfigList runs `git config` (ConfigListArgs) in dir, and returns
 // the wait for its output. With d, the repository found at dir, the
-// listing comes from the cache when it can, and is kept for the next
-// command when it can be trusted.
-func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered) func() (string, error) {
-	list := func() (string, error) { return r.Run(ctx, dir, ConfigListArgs...) }
+// listing comes from the cache when it can — its kept part, and what git
+// says of the keys.Asked — and its kept part is saved for the next command
+// when it can be trusted. partial says that the output lacks the asked
+// keys: the cache answered and keys.Asked is "".
+func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered, keys ConfigKeys) func() (out string, partial bool, err error) {
+	list := func() (string, bool, error) {
+		out, err := r.Run(ctx, dir, ConfigListArgs...)
+		return out, false, err
+	}
 	if d == nil {
 		return list
 	}
-	if listing, ok := CachedConfigList(d); ok {
-		return func() (string, error) { return listing, nil }
+	if listing, ok := CachedConfigList(d, keys); ok {
+		if keys.Asked == "" {
+			return func() (string, bool, error) { return listing, true, nil }
+		}
+		asked := async.Start(func() (string, error) { return r.AskConfig(ctx, dir, keys.Asked) })
+		return func() (string, bool, error) {
+			out, err := asked.Get()
+			return listing + out, false, err
+		}
 	}
 	started := time.Now()
 	if changedLately(configFiles(d), started) {
@@ -107,13 +160,24 @@ func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered)
 	}
 	system := make(chan string, 1)
 	go func() { system <- r.systemConfigPath(ctx, dir) }()
-	return func() (string, error) {
-		out, err := list()
+	return func() (string, bool, error) {
+		out, _, err := list()
 		if err == nil {
-			saveConfigList(d, out, <-system, started)
+			saveConfigList(d, out, <-system, started, keys.Kept)
 		}
-		return out, err
+		return out, false, err
 	}
+}
+
+// AskConfig lists the keys of git config in dir that match pattern (git
+// config --get-regexp), as ConfigListArgs lists them; "" when none is
+// set.
+func (r *Runner) AskConfig(ctx context.Context, dir, pattern string) (string, error) {
+	out, err := r.Run(ctx, dir, "config", "-z", "--show-scope", "--show-origin", "--get-regexp", "--", pattern)
+	if ExitCode(err) == 1 {
+		return "", nil
+	}
+	return out, err
 }
 
 // systemConfigPath is the file git reads as its system config, which
@@ -128,15 +192,17 @@ func (r *Runner) systemConfigPath(ctx context.Context, dir string) string {
 	return path
 }
 
-// saveConfigList keeps the listing of the worktree d found, read from
-// the time started, when every file it came from is watched and none
-// changed too recently to tell a later change.
-func saveConfigList(d *Discovered, listing, system string, started time.Time) {
+// saveConfigList keeps the part of the listing of the worktree d found
+// whose keys kept says may be kept, read from the time started, when every
+// file the listing came from is watched and none changed too recently to
+// tell a later change.
+func saveConfigList(d *Discovered, listing, system string, started time.Time, kept func(key string) bool) {
 	if system == "" {
 		return
 	}
 	watched := append(configFiles(d), system)
-	for _, e := range ParseConfigList(listing) {
+	entries := ParseConfigList(listing)
+	for _, e := range entries {
 		key := strings.ToLower(e.Key)
 		if strings.HasPrefix(key, "include.") || strings.HasPrefix(key, "includeif.") {
 			return
@@ -152,7 +218,7 @@ func saveConfigList(d *Discovered, listing, system string, started time.Time) {
 	if changedLately(watched, started) {
 		return
 	}
-	c := configCache{Version: configCacheVersion, Key: configKey(d), Files: map[string]string{}, Owners: map[string]string{}, Listing: listing}
+	c := configCache{Version: configCacheVersion, Key: configKey(d), Files: map[string]string{}, Owners: map[string]string{}, Listing: keptPart(entries, kept)}
 	for _, path := range watched {
 		if c.Files[path] = fingerprint(path); c.Files[path] == "?" {
 			return
@@ -164,7 +230,7 @@ func saveConfigList(d *Discovered, listing, system string, started time.Time) {
 		}
 	}
 	if data, err := json.Marshal(c); err == nil {
-		writeStamp(configCachePath(d.repo.CommonDir, d.repo.Toplevel), string(data))
+		writeAtomic(configCachePath(d.repo.CommonDir, d.repo.Toplevel), data, 0o600) // only its owner may read it
 	}
 }
 
@@ -216,7 +282,8 @@ func absFrom(dir, path string) string {
 
 // configKey is what must not have changed besides the files: the git
 // binary, the variables that steer git config, the user, and where the
-// repository's parts are.
+// repository's parts are; hashed, for the variables may hold tokens (git
+// -c http.extraHeader=...).
 func configKey(d *Discovered) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\x00%d\x00%s\x00%s\x00%s", binaryKey(), os.Geteuid(), d.repo.Toplevel, d.repo.GitDir, d.repo.CommonDir)
@@ -228,7 +295,8 @@ func configKey(d *Discovered) string {
 			b.WriteString("\x00" + kv)
 		}
 	}
-	return b.String()
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:])
 }
 
 // fingerprint names the file at path as it is now: its device, inode,

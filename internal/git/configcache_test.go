@@ -5,8 +5,11 @@ package git
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -28,13 +31,16 @@ func newCacheCase(t *testing.T) *cacheCase {
 	return c
 }
 
+// everyKey keeps every key: the tests of what is kept when.
+var everyKey = ConfigKeys{Kept: func(string) bool { return true }}
+
 // list runs the listing as the commands do (from the cache when it can,
 // keeping it when it can) after ageing every config file past the racy
 // window, and returns it.
 func (c *cacheCase) list(dir string) string {
 	c.t.Helper()
 	c.age()
-	out, err := (&Runner{}).StartConfigList(context.Background(), dir, Discover(dir))()
+	out, _, err := (&Runner{}).StartConfigList(context.Background(), dir, Discover(dir), everyKey)()
 	if err != nil && ExitCode(err) != 1 {
 		c.t.Fatal(err)
 	}
@@ -54,7 +60,7 @@ func (c *cacheCase) age() {
 
 // kept is the kept listing that would be used from dir now.
 func (c *cacheCase) kept(dir string) (string, bool) {
-	return CachedConfigList(Discover(dir))
+	return CachedConfigList(Discover(dir), everyKey)
 }
 
 // fresh is what git lists from dir now.
@@ -161,7 +167,7 @@ func TestAListingThatCannotBeWatchedIsNotKept(t *testing.T) {
 		c := newCacheCase(t)
 		c.age()
 		gitIn(t, c.repo, "config", "wt.baseDir", "/now")
-		if _, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo))(); err != nil {
+		if _, _, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo), everyKey)(); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := c.kept(c.repo); ok {
@@ -188,5 +194,85 @@ func TestEachWorktreeKeepsItsOwnListing(t *testing.T) {
 	ForgetConfigCache(filepath.Join(c.repo, ".git"), linked)
 	if _, ok := c.kept(linked); ok {
 		t.Fatal("a forgotten listing is still kept")
+	}
+}
+
+// onlyWt keeps the wt.* keys but wt.init, which is asked of git.
+var onlyWt = ConfigKeys{
+	Kept:  func(key string) bool { return strings.HasPrefix(key, "wt.") && key != "wt.init" },
+	Asked: `^wt\.init$`,
+}
+
+// keysOf are the keys of a listing, in order.
+func keysOf(listing string) []string {
+	var keys []string
+	for _, e := range ParseConfigList(listing) {
+		keys = append(keys, e.Key+"="+e.Value)
+	}
+	return keys
+}
+
+// A kept listing holds only the keys its reader may keep, reads back only
+// those (a line added by hand is dropped), and the asked keys come from
+// git whenever the cache answers — or are left out, and said to be, when
+// the caller asks for none.
+func TestAKeptListingHoldsOnlyTheKeptKeysAndAsksGitForTheRest(t *testing.T) {
+	c := newCacheCase(t)
+	gitIn(t, c.repo, "config", "wt.baseDir", "/b")
+	gitIn(t, c.repo, "config", "wt.init", "make")
+	gitIn(t, c.repo, "config", "http.extraHeader", "Authorization: token")
+	c.age()
+	start := func(keys ConfigKeys) (string, bool) {
+		out, partial, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo), keys)()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, partial
+	}
+	if out, partial := start(onlyWt); partial || !slices.Contains(keysOf(out), "wt.init=make") {
+		t.Fatalf("a miss lists %v (partial %v), want all of git's listing", keysOf(out), partial)
+	}
+	path := configCachePath(filepath.Join(c.repo, ".git"), c.repo)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("the kept listing's mode is %v, want 0600", st.Mode().Perm())
+	}
+	for _, leak := range []string{"token", "make"} {
+		if strings.Contains(string(data), leak) {
+			t.Errorf("the kept listing holds %q: %s", leak, data)
+		}
+	}
+	// Planted by hand, the fingerprint left as it was.
+	var kept configCache
+	json.Unmarshal(data, &kept)
+	kept.Listing += "local\x00file:.git/config\x00wt.init\nrm -rf ~\x00"
+	data, _ = json.Marshal(kept)
+	os.WriteFile(path, data, 0o600)
+
+	if out, partial := start(onlyWt); partial || !slices.Equal(keysOf(out), []string{"wt.basedir=/b", "wt.init=make"}) {
+		t.Fatalf("a hit lists %v (partial %v), want the kept wt.baseDir and git's wt.init", keysOf(out), partial)
+	}
+	if out, partial := start(ConfigKeys{Kept: onlyWt.Kept}); !partial || !slices.Equal(keysOf(out), []string{"wt.basedir=/b"}) {
+		t.Fatalf("a hit that asks nothing lists %v (partial %v), want the kept wt.baseDir alone", keysOf(out), partial)
+	}
+}
+
+// A listing kept by an earlier git-wt (which kept every key) is never
+// read, and goes.
+func TestAnEarlierVersionsListingIsDropped(t *testing.T) {
+	c := newCacheCase(t)
+	c.list(c.repo)
+	path := configCachePath(filepath.Join(c.repo, ".git"), c.repo)
+	data, _ := os.ReadFile(path)
+	var kept configCache
+	json.Unmarshal(data, &kept)
+	kept.Version = 1
+	data, _ = json.Marshal(kept)
+	os.WriteFile(path, data, 0o644)
+	if _, ok := c.kept(c.repo); ok || exists(path) {
+		t.Fatalf("an earlier version's listing was used (%v) or left (%v)", ok, exists(path))
 	}
 }

@@ -174,15 +174,23 @@ func binaryKey() string {
 }
 
 // writeStamp writes a small file atomically, best effort.
-func writeStamp(path, content string) {
+func writeStamp(path, content string) { writeAtomic(path, []byte(content), 0o644) }
+
+// writeAtomic writes a file with mode perm atomically, best effort: a
+// temporary file made new (never one a link planted at a name it could
+// guess leads elsewhere), then renamed over path (which replaces a link
+// there, never writes through it).
+func writeAtomic(path string, data []byte, perm os.FileMode) {
 	if os.MkdirAll(filepath.Dir(path), 0o777) != nil {
 		return
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if os.WriteFile(tmp, []byte(content), 0o666) == nil {
-		if os.Rename(tmp, path) != nil {
-			os.Remove(tmp)
-		}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err != nil || cerr != nil || os.Chmod(f.Name(), perm) != nil || os.Rename(f.Name(), path) != nil {
+		os.Remove(f.Name())
 	}
 }
 

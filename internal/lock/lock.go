@@ -5,6 +5,7 @@ package lock
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,12 +91,18 @@ func TryAcquire(path string) (l *Lock, ok bool, err error) {
 	}
 }
 
-// openFile opens the lock file at path, made (and its folder) if missing.
+// openFile opens the lock file at path, made (and its folder) if missing;
+// never through a link, which anything that can write the git dir could
+// plant there to make git-wt create or lock a file elsewhere (SPEC §19).
 func openFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o666)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s is a link, where git-wt keeps a lock file: remove it", path)
+	}
+	return f, err
 }
 
 // flockRetry blocks in flock until it has the lock, retrying when a signal

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/leftover"
 	"github.com/git-wt/git-wt/internal/pool"
 	"github.com/git-wt/git-wt/internal/record"
@@ -117,11 +118,8 @@ func (m *Doctor) AutoGC(ctx context.Context) {
 	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < interval {
 		return
 	}
-	now := time.Now()
-	if err := os.Chtimes(stamp, now, now); err != nil {
-		if os.MkdirAll(m.StateDir(), 0o777) != nil || os.WriteFile(stamp, nil, 0o666) != nil {
-			return
-		}
+	if fsutil.TouchUnder(m.StateDir(), stamp) != nil {
+		return
 	}
 	orphans, err := m.collectOrphans(ctx, task.RepairOptions{})
 	if err != nil {

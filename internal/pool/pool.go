@@ -18,10 +18,10 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
@@ -98,10 +98,8 @@ func (p *Pool) Entries(ctx context.Context) ([]record.PoolItem, error) {
 // Age is how long ago the entry was made.
 func Age(e *record.PoolEntry) time.Duration { return time.Since(e.CreatedAt) }
 
-// openLog opens the pool log for appending.
+// openLog opens the pool log for appending, never through a link planted
+// in git-wt's folder.
 func (p *Pool) openLog() (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(p.LogPath()), 0o777); err != nil {
-		return nil, err
-	}
-	return os.OpenFile(p.LogPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	return fsutil.OpenUnder(p.StateDir(), p.LogPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 }

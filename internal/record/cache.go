@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // blobCache keeps record blobs by object id in one file beside the
@@ -64,8 +66,7 @@ func (c blobCache) add(blobs map[string][]byte) {
 	if len(blobs) == 0 {
 		return
 	}
-	os.MkdirAll(filepath.Dir(c.path), 0o777)
-	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	f, err := fsutil.OpenUnder(filepath.Dir(c.path), c.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666) // never through a planted link
 	if err != nil {
 		return
 	}

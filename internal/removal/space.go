@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,17 +68,21 @@ func cachedSize(cache, key string) (int64, bool) {
 }
 
 // rememberSize appends to the cache (one small O_APPEND write, safe beside
-// other writers), trimming it now and then. Best effort.
+// other writers), trimming it now and then, never through a link planted
+// in git-wt's folder. Best effort.
 func rememberSize(cache, key string, n int64) {
-	if data, err := os.ReadFile(cache); err == nil {
-		if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) > 2*sizeCacheLines {
-			os.WriteFile(cache, []byte(strings.Join(lines[len(lines)-sizeCacheLines:], "\n")+"\n"), 0o666)
+	write := func(flag int, content string) {
+		if f, err := fsutil.OpenUnder(filepath.Dir(cache), cache, os.O_WRONLY|os.O_CREATE|flag, 0o666); err == nil {
+			f.WriteString(content)
+			f.Close()
 		}
 	}
-	if f, err := os.OpenFile(cache, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666); err == nil {
-		fmt.Fprintf(f, "%s %d\n", key, n)
-		f.Close()
+	if data, err := os.ReadFile(cache); err == nil {
+		if lines := strings.Split(strings.TrimSpace(string(data)), "\n"); len(lines) > 2*sizeCacheLines {
+			write(os.O_TRUNC, strings.Join(lines[len(lines)-sizeCacheLines:], "\n")+"\n")
+		}
 	}
+	write(os.O_APPEND, fmt.Sprintf("%s %d\n", key, n))
 }
 
 // treeSize sums the blob sizes of the commit's checkout (sparse when

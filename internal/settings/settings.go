@@ -123,37 +123,76 @@ type Settings struct {
 // Pending is a settings read under way: Start runs `git config` at once,
 // so that it overlaps with locating the repository.
 type Pending struct {
-	list *async.Value[[]git.ConfigEntry]
+	list *async.Value[listed]
+	// ask reads the keys of the settings that act from git, for a
+	// listing that lacks them.
+	ask func() ([]git.ConfigEntry, error)
+}
+
+// listed is what git config listed, and whether it lacks the asked keys
+// (cacheKeys).
+type listed struct {
+	entries []git.ConfigEntry
+	partial bool
 }
 
 // Start begins reading git config from dir; found, when not nil, is the
 // repository discovered there, whose kept listing is used when it is
-// still true (git's config listing cache).
+// still true (git's config listing cache) — for the settings that run
+// nothing, grant nothing and reach nowhere: the others are asked of git
+// every time (SPEC §19).
 func Start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
-	wait := g.StartConfigList(ctx, dir, found)
-	return &Pending{async.Start(func() ([]git.ConfigEntry, error) {
-		out, err := wait()
-		return git.ParseConfigList(out), err
-	})}
+	return start(ctx, g, dir, found, cacheKeys.Asked)
+}
+
+// StartHarmless is Start for a command that acts on no setting that runs
+// commands, grants trust or reaches beyond the worktree (list): when the
+// kept listing answers, git is not asked for those, and they stay unset —
+// but where a .gitwt needs wt.trusted to be read (Finish).
+func StartHarmless(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
+	return start(ctx, g, dir, found, "")
+}
+
+func start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered, asked string) *Pending {
+	wait := g.StartConfigList(ctx, dir, found, git.ConfigKeys{Kept: cacheKeys.Kept, Asked: asked})
+	return &Pending{
+		list: async.Start(func() (listed, error) {
+			out, partial, err := wait()
+			return listed{git.ParseConfigList(out), partial}, err
+		}),
+		ask: func() ([]git.ConfigEntry, error) {
+			out, err := g.AskConfig(ctx, dir, cacheKeys.Asked)
+			return git.ParseConfigList(out), err
+		},
+	}
 }
 
 // Entries waits for git config and returns what it listed, origins
 // included (which say what repository git found).
 func (p *Pending) Entries() []git.ConfigEntry {
-	entries, _ := p.list.Get()
-	return entries
+	l, _ := p.list.Get()
+	return l.entries
 }
 
 // Finish waits for git config and adds the .gitwt file of the main
 // worktree at mainDir, the lowest layer.
 func (p *Pending) Finish(mainDir string) (*Settings, error) {
-	entries, err := p.list.Get()
+	l, err := p.list.Get()
 	if err != nil && git.ExitCode(err) != 1 { // 1: no config at all
 		return nil, err
 	}
 	gitwt, sum, err := readGitwt(filepath.Join(mainDir, GitwtFile))
 	if err != nil {
 		return nil, err
+	}
+	entries := l.entries
+	if l.partial && sum != "" {
+		// Whether the .gitwt is trusted decides what of it applies.
+		asked, err := p.ask()
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, asked...)
 	}
 	s := &Settings{values: layer(gitwt, configValues(entries, mainDir)), GitwtSHA256: sum}
 	if err := s.resolve(mainDir); err != nil {

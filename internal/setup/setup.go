@@ -15,6 +15,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -86,7 +87,7 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 		return err
 	}
 	rec := e.Record
-	log, err := openLog(logPath)
+	log, err := openLog(m.StateDir(), logPath)
 	if err != nil {
 		return m.settle(ctx, e, record.InitFailed, fmt.Sprintf("cannot write the log %s: %v", logPath, err))
 	}
@@ -214,11 +215,10 @@ func (m *Handler) settle(ctx context.Context, e *record.Entry, status record.Ini
 	return nil
 }
 
-func openLog(path string) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return nil, err
-	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+// openLog opens the init log at path, in git-wt's folder stateDir, never
+// through a link planted there (it would truncate the file it names).
+func openLog(stateDir, path string) (*os.File, error) {
+	return fsutil.OpenUnder(stateDir, path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 }
 
 // runInit runs the init commands with `sh -c` in the worktree, in order,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/events"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/place"
@@ -110,16 +111,7 @@ func (m *Manager) acquire(ctx context.Context) (*lock.Lock, error) {
 // Touch records a use of the task (SPEC §4): the mtime of a stamp file,
 // not a ref write. Best effort.
 func (m *Manager) Touch(slug string) {
-	p := m.StateDir("access", slug)
-	now := time.Now()
-	if err := os.Chtimes(p, now, now); err == nil {
-		return
-	}
-	if os.MkdirAll(filepath.Dir(p), 0o777) == nil {
-		if f, err := os.Create(p); err == nil {
-			f.Close()
-		}
-	}
+	fsutil.TouchUnder(m.StateDir(), m.StateDir("access", slug))
 }
 
 // LastAccess is the later of the task's stamp file and its record.

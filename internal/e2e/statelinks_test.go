@@ -1,0 +1,56 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+// Anything that can write the git dir (an agent whose sandbox guards only
+// .git/config and .git/hooks) can put a link where git-wt keeps its own
+// files; git-wt's writes there must never follow it out of its folder
+// (SPEC §19): the file the link names is left as it was (content and
+// time), and a link to no file makes none.
+func TestLinksPlantedInGitWtsFolderLeadNoWriteOutside(t *testing.T) {
+	for _, name := range []string{"events.jsonl", "logs/T.log", "records.cache", "checkout-sizes", "logs/pool.log", "git-version", "access/T", "gc-stamp", "lock", "pool.lock"} {
+		for _, to := range []string{"file", "nothing"} {
+			t.Run(name+" to "+to, func(t *testing.T) {
+				s := testutil.NewSandbox(t)
+				s.Git(s.Repo, "config", "wt.init", "echo init output")
+				target := filepath.Join(s.Home, "victim")
+				old := time.Now().Add(-time.Hour).Truncate(time.Second)
+				if to == "file" {
+					s.Write(target, "keep\n")
+					os.Chtimes(target, old, old)
+				}
+				link := filepath.Join(s.Repo, ".git", "wt", name)
+				os.MkdirAll(filepath.Dir(link), 0o755)
+				os.Remove(link)
+				if err := os.Symlink(target, link); err != nil {
+					t.Fatal(err)
+				}
+				s.WT("new", "-q", "T")
+				s.WT("path", "T")
+				s.WT("list")
+				s.Git(s.Repo, "config", "wt.pool", "1")
+				s.WT("pool", "--fill", "-q")
+				st, err := os.Stat(target)
+				if to == "nothing" {
+					if err == nil {
+						t.Fatalf("a link at .git/wt/%s to no file made one", name)
+					}
+					return
+				}
+				if data, _ := os.ReadFile(target); string(data) != "keep\n" {
+					t.Fatalf("a link at .git/wt/%s led git-wt's write outside: the file it names holds %q", name, data)
+				}
+				if err != nil || !st.ModTime().Equal(old) {
+					t.Fatalf("a link at .git/wt/%s led git-wt to touch the file it names", name)
+				}
+			})
+		}
+	}
+}

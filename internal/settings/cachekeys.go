@@ -1,0 +1,65 @@
+package settings
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/git-wt/git-wt/internal/git"
+)
+
+// cacheKeys splits git config between the kept listing and git itself
+// (SPEC §19): anything that can write the git dir can write the cache, so
+// the cache keeps only the keys of the settings that run nothing, grant
+// nothing and reach nowhere, and the few of git's own that git-wt reads —
+// never another of the user's settings (a token) — and the keys of the
+// others are asked of git every time.
+var cacheKeys = git.ConfigKeys{Kept: keptInCache, Asked: askedPattern()}
+
+// gitKeys are the keys of git's own that git-wt reads, as git lists them
+// (section and name in lower case): where the repository is
+// (git.Discovered.Confirm, which also needs one local key of every
+// repository: core.repositoryformatversion), whether the file system
+// folds case, whether worktrees have their own config, merge's and push's
+// defaults, and colour. A branch's keys (branch.<name>.*) are kept too:
+// push reads its remotes, rm whether it has any to drop.
+var gitKeys = []string{"core.bare", "core.worktree", "core.hookspath", "core.repositoryformatversion",
+	"core.ignorecase", "extensions.worktreeconfig", "merge.ff", "remote.pushdefault", "color.ui"}
+
+// fromGitOnly says whether k is of SPEC §14's classes that no cache may be
+// the source of: it runs commands, acts beyond the worktree, grants trust
+// (wt.trusted) or clones (wt.submodules).
+func (k Setting) fromGitOnly() bool {
+	return k.Runs || k.Reaches || k.Name == "wt.trusted" || k.Name == "wt.submodules"
+}
+
+// keptInCache says whether key, as git lists it, may be kept.
+func keptInCache(key string) bool {
+	key = strings.ToLower(key)
+	return keptKeys[key] || strings.HasPrefix(key, "branch.") && strings.Count(key, ".") >= 2
+}
+
+// keptKeys are the keys keptInCache keeps, but a branch's.
+var keptKeys = func() map[string]bool {
+	kept := map[string]bool{}
+	for _, key := range gitKeys {
+		kept[key] = true
+	}
+	for _, k := range Table {
+		kept[strings.ToLower(k.Name)] = !k.fromGitOnly()
+	}
+	return kept
+}()
+
+// askedPattern is the pattern (git config --get-regexp, which sees
+// section and name in lower case) of the keys git is asked for: those of
+// the settings that are fromGitOnly, and submodule.<name>.url, which
+// wt.submodules auto reads (and which may hold a token).
+func askedPattern() string {
+	var names []string
+	for _, k := range Table {
+		if k.fromGitOnly() {
+			names = append(names, regexp.QuoteMeta(strings.ToLower(k.Name)))
+		}
+	}
+	return `^(` + strings.Join(names, "|") + `|submodule\..*\.url)$`
+}

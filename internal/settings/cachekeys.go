@@ -47,6 +47,9 @@ var keptKeys = func() map[string]bool {
 	for _, k := range Table {
 		kept[strings.ToLower(k.Name)] = !k.fromGitOnly()
 	}
+	for _, k := range foreignKeys { // k1LoW's, only ever named in a warning
+		kept["wt."+k.name] = true
+	}
 	return kept
 }()
 

@@ -38,3 +38,13 @@ func TestForeignNamesTheKeysSet(t *testing.T) {
 		t.Errorf("Foreign() = %v, want %v", keys, want)
 	}
 }
+
+// k1LoW's keys run nothing: a kept config listing holds them, so that a
+// new answered from it still names them.
+func TestForeignKeysAreKeptInTheListing(t *testing.T) {
+	for _, k := range foreignKeys {
+		if !keptInCache("wt." + k.name) {
+			t.Errorf("wt.%s is not kept in the config listing", k.name)
+		}
+	}
+}

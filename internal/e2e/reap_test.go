@@ -26,7 +26,7 @@ func TestPreRemoveRunsInTheWorktreeBeforeRm(t *testing.T) {
 	}
 	gone(t, s, "web", path)
 	data, _ := os.ReadFile(out)
-	if got := strings.TrimSpace(string(data)); got != path+" web repo-web" {
+	if got := strings.TrimSpace(string(data)); !strings.HasPrefix(got, path+" web repo-web-") {
 		t.Errorf("wt.preRemove ran as %q, want in the worktree with its environment", got)
 	}
 }

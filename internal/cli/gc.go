@@ -71,11 +71,14 @@ func gcCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				report.Orphans = nonNil(report.Orphans)
 				report.Retention = nonNil(report.Retention)
-				return writeJSON(e.stdout, struct {
+				if err := writeJSON(e.stdout, struct {
 					*policy.GCReport
 					Pool   []poolDrainView    `json:"pool"`
 					Merged []removal.Retained `json:"merged,omitempty"`
-				}{report, poolDrainViews(c.Context, report.Pool), merged})
+				}{report, poolDrainViews(c.Context, report.Pool), merged}); err != nil {
+					return err
+				}
+				return gcFailed(report)
 			}
 			for _, r := range merged {
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("merged"), r.Path, r.Reason, r.Outcome)
@@ -92,7 +95,16 @@ func gcCommand(e *env) *cli.Command {
 			for _, r := range report.Retention {
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), r.Path, r.Reason, r.Outcome)
 			}
-			return nil
+			return gcFailed(report)
 		},
 	}
+}
+
+// gcFailed is gc's end: exit 1, once its report is out, when a repair it
+// tried failed.
+func gcFailed(report *policy.GCReport) error {
+	if report.Failed() {
+		return &silentError{code: exitcode.Failed}
+	}
+	return nil
 }

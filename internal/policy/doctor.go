@@ -447,17 +447,48 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 		if removing[path] {
 			continue // a removal that began after the first read
 		}
-		problems = append(problems, &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: ages[path],
-			Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
-			FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }})
+		if p := trashProblem(path, ages[path]); p != nil {
+			problems = append(problems, p)
+		}
 	}
 	return problems
+}
+
+// trashProblem is the problem of one entry of a trash folder: a folder
+// its deleter could not delete is reported with why, and its deleter's
+// stamp and note of why go with it (no problems of their own while the
+// folder is there: the dead deleter's stamp lets gc delete it at once);
+// anything else there was left by an rm or a deleter that was stopped.
+func trashProblem(path string, age time.Duration) *task.Problem {
+	folder := trashFolderOf(path)
+	reason, err := os.ReadFile(place.FailureOf(folder))
+	failed := err == nil
+	if _, err := os.Lstat(folder); err == nil && failed && path != folder {
+		return nil // the folder's problem says it, and its fix deletes it
+	}
+	p := &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: age,
+		Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
+		FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }}
+	if failed && path == folder {
+		p.Detail = "git wt rm could not delete this: " + text.QuoteControl(string(reason))
+		p.FixWith = func(context.Context, bool) error {
+			if err := fsutil.RemoveAll(path); err != nil {
+				return err
+			}
+			os.Remove(place.StampOf(path))
+			return os.Remove(place.FailureOf(path))
+		}
+	}
+	return p
 }
 
 // trashFolderOf is the folder an entry of a trash folder is about: itself,
 // or the folder beside which it is a removal's mark or a deleter's stamp.
 func trashFolderOf(path string) string {
-	return strings.TrimSuffix(strings.TrimSuffix(path, place.CheckedSuffix), place.StampSuffix)
+	for _, suffix := range []string{place.CheckedSuffix, place.StampSuffix, place.FailedSuffix} {
+		path = strings.TrimSuffix(path, suffix)
+	}
+	return path
 }
 
 // ownTrash lists what this repository's trash folder in dir holds, and

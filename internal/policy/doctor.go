@@ -113,10 +113,10 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		}
 		p.Age = ownerAge(rec, alive)
 		p.Kind, p.Fix = task.StuckCreation, "roll the creation back, or mark it failed if its worktree holds files the checkout did not write"
-		p.Detail = fmt.Sprintf("creation by process %d on %s %s in state %s", rec.CreatorPID, rec.CreatorHost, task.Stopped(alive), rec.State)
+		p.Detail = fmt.Sprintf("creation by process %d on %s %s in state %s", rec.CreatorPID, rec.CreatorHost, m.Stopped(rec, alive), rec.State)
 		if rec.Init.Rerun {
 			p.Kind, p.Fix = task.InterruptedInit, "mark the task failed (git wt init runs its setup again)"
-			p.Detail = fmt.Sprintf("git wt init by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, task.Stopped(alive))
+			p.Detail = fmt.Sprintf("git wt init by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, m.Stopped(rec, alive))
 		}
 		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairStuckCreation(ctx, e) }
 		p.FixDirty = true
@@ -124,10 +124,10 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 	case record.Removing:
 		return m.DiagnoseRemoval(e, p, alive)
 	case record.Merging:
-		return interrupted(p, alive, task.InterruptedMerge, "a merge", "finish its cleanup if the merge landed, else set the task back to active",
+		return m.interrupted(p, alive, task.InterruptedMerge, "a merge", "finish its cleanup if the merge landed, else set the task back to active",
 			func(ctx context.Context) error { return m.RepairMerge(ctx, e, wts) })
 	case record.Syncing:
-		return interrupted(p, alive, task.InterruptedSync, "a sync", "bring the files to the branch if it moved, else set the task back as it was",
+		return m.interrupted(p, alive, task.InterruptedSync, "a sync", "bring the files to the branch if it moved, else set the task back as it was",
 			func(ctx context.Context) error { return m.RepairSync(ctx, e) })
 	}
 	st, err := os.Lstat(rec.Path)
@@ -156,13 +156,13 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 // interrupted is the problem of a task left mid-operation (what) by a
 // process that died, fixed by repair; none while its owner lives, and
 // one that waits out wt.orphanGrace while its owner cannot be seen.
-func interrupted(p *task.Problem, alive proc.Liveness, kind task.Kind, what, fix string, repair func(context.Context) error) *task.Problem {
+func (m *Doctor) interrupted(p *task.Problem, alive proc.Liveness, kind task.Kind, what, fix string, repair func(context.Context) error) *task.Problem {
 	if alive == proc.Alive {
 		return nil
 	}
 	rec := p.Entry.Record
 	p.Kind, p.Age, p.Fix = kind, ownerAge(rec, alive), fix
-	p.Detail = fmt.Sprintf("%s by process %d on %s %s", what, rec.CreatorPID, rec.CreatorHost, task.Stopped(alive))
+	p.Detail = fmt.Sprintf("%s by process %d on %s %s", what, rec.CreatorPID, rec.CreatorHost, m.Stopped(rec, alive))
 	p.FixWith = func(ctx context.Context, _ bool) error { return repair(ctx) }
 	return p
 }

@@ -68,3 +68,50 @@ func TestALongInitRenewsItsLeaseForThoseWhoCannotSeeIt(t *testing.T) {
 	}
 	os.WriteFile(release, nil, 0o644)
 }
+
+// A sync, a merge or a removal that is held up longer than wt.orphanGrace
+// renews its lease as an init does: a doctor --fix that cannot see its
+// process leaves the task in its operation, which then ends as it would
+// have.
+func TestLongOperationsRenewTheirLease(t *testing.T) {
+	if !testutil.IsRoot() {
+		t.Skip("a PID namespace needs root (CI runs as root)")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("unshare (util-linux) is not installed")
+	}
+	const grace = 4 * time.Second
+	for _, c := range []struct {
+		checkpoint, state string
+		args              []string
+	}{
+		{"sync:moved", "syncing", []string{"sync", "T"}},
+		{"merge:merging", "merging", []string{"merge", "T"}},
+		{"rm:renamed", "removing", []string{"rm", "T"}},
+	} {
+		t.Run(c.args[0], func(t *testing.T) {
+			t.Parallel()
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "-q", "T").Out()
+			s.Write(filepath.Join(path, "work.txt"), "the task's work\n")
+			s.Git(path, "add", "work.txt")
+			s.Git(path, "commit", "-qm", "work")
+			s.Write(filepath.Join(s.Repo, "main.txt"), "the base moves on\n")
+			s.Git(s.Repo, "add", "main.txt")
+			s.Git(s.Repo, "commit", "-qm", "base")
+			s.Git(s.Repo, "config", "wt.orphanGrace", "4s")
+			op, release := stopAtUntil(t, s, c.checkpoint, c.args...)
+			for end := time.Now().Add(2*grace + grace/2); time.Now().Before(end); {
+				time.Sleep(grace / 2) // the lease's own time: nothing to wait for but the clock
+				r := blindWT(t, s, "pidns", s.Repo, "doctor", "--fix")
+				if got := readRecord(t, s, "T")["state"]; got != c.state {
+					t.Fatalf("doctor --fix in a PID namespace while %s runs left the task %v, want %s: %s", c.args[0], got, c.state, r)
+				}
+			}
+			os.WriteFile(release, nil, 0o644)
+			if code := exitCode(op); code != 0 {
+				t.Fatalf("%s, held past the grace, exited %d", c.args[0], code)
+			}
+		})
+	}
+}

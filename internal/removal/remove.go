@@ -511,6 +511,11 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		return Failed, exitcode.Failedf("cannot mark task %q as being removed (%v): nothing was changed", rec.Task, err)
 	}
 	rec = e.Record
+	// A removal of a big folder may outlast wt.orphanGrace (SPEC §15):
+	// its lease ends before the record is written again (put back, or
+	// deleted by the caller).
+	stop := m.Renew(e)
+	defer stop()
 	trash := ""
 	st, err := os.Lstat(rec.Path)
 	switch {
@@ -523,6 +528,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	}
 	l.Release()
 	if err != nil {
+		stop()
 		m.putBack(e, back)
 		return Failed, exitcode.Failedf("cannot move %s aside to remove it (%v): nothing was changed", rec.Path, err)
 	}
@@ -536,6 +542,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 			}
 			os.Remove(filepath.Dir(trash)) // only if empty
 		}
+		stop()
 		m.putBack(e, back)
 		return nil
 	}

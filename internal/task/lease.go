@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/git"
@@ -29,13 +30,17 @@ func LeaseInterval(grace time.Duration) time.Duration {
 }
 
 // Renew keeps renewing the lease of this process's operation on e's task
-// until stop is called, and returns stop. While the lease runs it owns e:
+// until stop is called, and returns stop (which may be called more than
+// once: the first call ends the lease). While the lease runs it owns e:
 // the operation must not read or write the record through e until stop
 // has returned, which leaves e as the lease last wrote it (so the
 // operation's next write finds its blob). The lease ends by itself when
 // the record is not this process's any more (another process took the
 // task over: the operation learns it at its next write).
 func (m *Manager) Renew(e *record.Entry) (stop func()) {
+	if m.Settings.OrphanGrace <= 0 {
+		return func() {} // no grace, no lease: an unseen owner is judged stopped at once
+	}
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -52,10 +57,10 @@ func (m *Manager) Renew(e *record.Entry) (stop func()) {
 			}
 		}
 	}()
-	return func() {
+	return sync.OnceFunc(func() {
 		close(quit)
 		<-done
-	}
+	})
 }
 
 // resign signs e's record again, now, if this process signed it; it

@@ -83,3 +83,31 @@ func TestRmWaitReturnsOnceTheFilesAreDeleted(t *testing.T) {
 		t.Fatalf("rm --wait returned with %v still in the trash", entries)
 	}
 }
+
+// A deleter that fails after rm has returned (wt.rmWait 0: rm does not
+// wait) is reported once, by the next command in the repository; doctor
+// goes on reporting the folder with the reason.
+func TestADeletionThatFailsLaterIsReportedOnceByTheNextCommand(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	stuck := filepath.Join(path, "build", "stuck.o")
+	s.Write(stuck, "cannot be deleted\n")
+	base := filepath.Dir(path)
+	immutable(t, stuck, base)
+	s.Git(s.Repo, "config", "wt.rmWait", "0s")
+	s.MustWT("rm", "-q", "T")
+	testutil.WaitForDeleters(t, base)
+
+	trash := filepath.Join(base, place.TrashDir)
+	if r := s.WT("list"); r.Code != 0 || !strings.Contains(r.Stderr, trash) || !strings.Contains(r.Stderr, "operation not permitted") {
+		t.Fatalf("the next command must say what the deleter could not delete: %s", r)
+	}
+	if r := s.WT("list"); strings.Contains(r.Stderr, trash) {
+		t.Fatalf("the command after it must not say it again: %s", r)
+	}
+	if d := s.WT("doctor"); d.Code != 1 || !strings.Contains(d.Stdout, "operation not permitted") {
+		t.Fatalf("doctor must still report the leftover trash with the reason: %s", d)
+	}
+	exec.Command("chattr", "-R", "-i", trash).Run()
+	gcLeftNothing(t, s, path, s.WT("gc"))
+}

@@ -64,6 +64,10 @@ const FailedSuffix = ".failed"
 // it could not delete it.
 func FailureOf(dir string) string { return dir + FailedSuffix }
 
+// ReportedSuffix names a deleter's note of why (FailureOf) once a command
+// has said it: the next commands do not say it again; doctor still does.
+const ReportedSuffix = ".reported"
+
 // Identity is what the names of this repository's own folders in a
 // shared base dir end with: its main worktree's name and a short hash of
 // its common dir (two clones of one name differ by the hash).

@@ -461,8 +461,7 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 // anything else there was left by an rm or a deleter that was stopped.
 func trashProblem(path string, age time.Duration) *task.Problem {
 	folder := trashFolderOf(path)
-	reason, err := os.ReadFile(place.FailureOf(folder))
-	failed := err == nil
+	reason, failed := failureOf(folder)
 	if _, err := os.Lstat(folder); err == nil && failed && path != folder {
 		return nil // the folder's problem says it, and its fix deletes it
 	}
@@ -476,16 +475,31 @@ func trashProblem(path string, age time.Duration) *task.Problem {
 				return err
 			}
 			os.Remove(place.StampOf(path))
-			return os.Remove(place.FailureOf(path))
+			os.Remove(place.FailureOf(path) + place.ReportedSuffix)
+			if err := os.Remove(place.FailureOf(path)); !os.IsNotExist(err) {
+				return err
+			}
+			return nil
 		}
 	}
 	return p
 }
 
+// failureOf is why the deleter of folder could not delete it, from its
+// note, said already or not; failed is false when there is no note.
+func failureOf(folder string) (reason []byte, failed bool) {
+	for _, note := range []string{place.FailureOf(folder), place.FailureOf(folder) + place.ReportedSuffix} {
+		if reason, err := os.ReadFile(note); err == nil {
+			return reason, true
+		}
+	}
+	return nil, false
+}
+
 // trashFolderOf is the folder an entry of a trash folder is about: itself,
 // or the folder beside which it is a removal's mark or a deleter's stamp.
 func trashFolderOf(path string) string {
-	for _, suffix := range []string{place.CheckedSuffix, place.StampSuffix, place.FailedSuffix} {
+	for _, suffix := range []string{place.ReportedSuffix, place.CheckedSuffix, place.StampSuffix, place.FailedSuffix} {
 		path = strings.TrimSuffix(path, suffix)
 	}
 	return path

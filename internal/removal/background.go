@@ -18,6 +18,7 @@ import (
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // Deleting a removed task's folder in the background (RemoveOptions.
@@ -114,7 +115,30 @@ func (m *Remover) waitDeleter(rec *record.Record, d *deleter, wait bool) error {
 	if err != nil {
 		return nil // deleted
 	}
+	os.Rename(place.FailureOf(d.folder), place.FailureOf(d.folder)+place.ReportedSuffix) // said here: the next command does not
 	return filesLeft(rec, d.folder, errors.New(string(reason)))
+}
+
+// ReportFailedDeletions says, once, what a deleter that failed after its
+// rm had returned could not delete (SPEC §19): the next command in the
+// repository finds its note in the base dir's trash, says it, and marks
+// it said (of two commands at once, the one whose rename wins). doctor
+// goes on reporting the folder, and gc deleting it, as leftover trash.
+func ReportFailedDeletions(m *task.Manager) {
+	trash := m.Place.OwnFolder(m.Settings.BaseDir, place.TrashDir)
+	entries, _ := os.ReadDir(trash)
+	for _, entry := range entries {
+		if !strings.HasSuffix(entry.Name(), place.FailedSuffix) {
+			continue
+		}
+		note := filepath.Join(trash, entry.Name())
+		reason, err := os.ReadFile(note)
+		if err != nil || os.Rename(note, note+place.ReportedSuffix) != nil {
+			continue
+		}
+		m.Warn("an earlier git wt rm could not delete %s: %s; git wt gc deletes it once it can be",
+			strings.TrimSuffix(note, place.FailedSuffix), text.QuoteControl(string(reason)))
+	}
 }
 
 // filesLeft is the error of a removal of rec whose files, moved to

@@ -220,7 +220,9 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 		e.refUpdate = nil
 	}
 	m.Warn = e.warnf
-	removal.ReportFailedDeletions(m)
+	if s != nil { // a finder (path) reads no settings, so knows no base dir: the next command says it
+		removal.ReportFailedDeletions(m)
+	}
 	m.HookOutput = e.stderr
 	// Long operations show how far they have got on stderr, when it is a
 	// terminal and --quiet was not given; an init's output on the same

@@ -109,7 +109,11 @@ func (e *env) claudeRemove(ctx context.Context, p *agents.Payload) error {
 	}
 	o := removal.RemoveOptions{CallersAway: true, Background: true}
 	r := e.handlers(m).removal.RemoveEntry(ctx, ent, o)
-	if r.Err != nil {
+	switch {
+	case r.Err != nil && r.WorktreeOutcome == removal.Deleted:
+		e.warnf("%v", r.Err) // gone, but not all of it: the error says what is left
+		return nil
+	case r.Err != nil:
 		e.warnf("kept %s: %v", path, r.Err)
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
@@ -222,6 +223,9 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 		e.refUpdate = nil
 	}
 	m.Warn = e.warnf
+	if s != nil { // a finder (path) reads no settings, so knows no base dir: the next command says it
+		removal.ReportFailedDeletions(m)
+	}
 	m.HookOutput = e.stderr
 	// Long operations show how far they have got on stderr, when it is a
 	// terminal and --quiet was not given; an init's output on the same

@@ -72,11 +72,14 @@ func gcCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				report.Orphans = nonNil(report.Orphans)
 				report.Retention = nonNil(report.Retention)
-				return writeJSON(e.stdout, struct {
+				if err := writeJSON(e.stdout, struct {
 					*policy.GCReport
 					Pool   []poolDrainView    `json:"pool"`
 					Merged []removal.Retained `json:"merged,omitempty"`
-				}{report, poolDrainViews(c.Context, report.Pool), merged})
+				}{report, poolDrainViews(c.Context, report.Pool), merged}); err != nil {
+					return err
+				}
+				return gcFailed(report)
 			}
 			for _, r := range merged {
 				// terminal: the outcome is git-wt's own word
@@ -96,7 +99,16 @@ func gcCommand(e *env) *cli.Command {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
-			return nil
+			return gcFailed(report)
 		},
 	}
+}
+
+// gcFailed is gc's end: exit 1, once its report is out, when a repair it
+// tried failed.
+func gcFailed(report *policy.GCReport) error {
+	if report.Failed() {
+		return &silentError{code: exitcode.Failed}
+	}
+	return nil
 }

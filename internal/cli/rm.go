@@ -25,6 +25,7 @@ func rmCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "ignore-in-use", Usage: "skip only the check for processes working in the worktree (for an agent in a sandbox, which cannot see them); every other check stays"},
 			&cli.BoolFlag{Name: "reap", Usage: "end the processes working in the worktree (SIGTERM, then SIGKILL after 5s), never your own shell, then remove it; refused when they cannot be seen; not --force"},
 			&cli.BoolFlag{Name: "keep-branch", Usage: "keep the task's branch"},
+			&cli.BoolFlag{Name: "wait", Usage: "return once the files are deleted (for scripts that need the space, or unmount next); without it rm leaves them to a background deletion after wt.rmWait"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would be removed and remove nothing"},
 			jsonFlag,
 		},
@@ -36,7 +37,7 @@ func rmCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run"), IgnoreInUse: c.Bool("ignore-in-use"), Reap: c.Bool("reap"), Background: true}
+			o := removal.RemoveOptions{Force: c.Bool("force"), KeepBranch: c.Bool("keep-branch"), DryRun: c.Bool("dry-run"), IgnoreInUse: c.Bool("ignore-in-use"), Reap: c.Bool("reap"), Background: true, Wait: c.Bool("wait")}
 			code := exitcode.OK
 			var results []removalView
 			for _, arg := range c.Args().Slice() {

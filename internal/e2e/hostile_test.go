@@ -55,7 +55,7 @@ func TestHostileTaskIDsStayInsideTheBaseDir(t *testing.T) {
 		t.Fatalf("list printed %d lines for %d tasks: a task id broke the table", lines, len(views))
 	}
 	for _, id := range accepted {
-		if r := s.WT("rm", "--", id); r.Code != 0 {
+		if r := s.WT("rm", "--wait", "--", id); r.Code != 0 { // the base dir is looked at next: the deletions must be done
 			t.Errorf("rm %q: %s", id, r)
 		}
 	}

@@ -246,13 +246,13 @@ func TestRmOfAnUndeletableFileIsFinishedByDoctor(t *testing.T) {
 
 // An rm that hands the files to a deleter in the background is done once
 // the task is gone; what the deleter cannot delete (checked files, no
-// work) doctor reports as leftover trash, and gc deletes once the cause
-// is fixed.
+// work) rm says (exit 1, SPEC §19), doctor reports as leftover trash, and
+// gc deletes once the cause is fixed.
 func TestRmOfAnUndeletableFileLeavesItToGc(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := undeletableTask(t, s)
-	if r := s.AsNobody("rm", "T"); r.Code != 0 {
-		t.Fatalf("rm: %s", r)
+	if r := s.AsNobody("rm", "T"); r.Code != 1 || !strings.Contains(r.Stderr, "permission denied") {
+		t.Fatalf("rm that cannot delete the files must say so: %s", r)
 	}
 	gone(t, s, "T", path)
 	testutil.WaitForDeleters(t, filepath.Dir(path))

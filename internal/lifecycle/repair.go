@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
 	"github.com/git-wt/git-wt/internal/task"
@@ -29,28 +30,30 @@ import (
 // and git wt init retries it. force does not change this: a rollback
 // never deletes content.
 func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) error {
+	owner := *e.Record // the claim signs the record as this process: the messages name the owner
 	if err := m.ClaimForRepair(ctx, e); err != nil {
 		return err
 	}
+	stopped := task.HowStopped(&owner, proc.Check(task.Owner(&owner)))
 	m.EndLeftoverInit(e.Record)
 	rec := e.Record
 	if err := m.finishKilledAdd(ctx, rec); err != nil {
 		return err
 	}
 	if rec.Init.Rerun {
-		return m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
+		return m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (%s)", stopped))
 	}
 	state := rec.State
 	trees := creationTrees(rec)
 	n, err := m.foreignContent(ctx, rec.Path, state, trees)
 	switch {
 	case err != nil:
-		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and what its worktree holds cannot be read (%v), so it was kept", rec.CreatorPID, err))
+		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (%s) and what its worktree holds cannot be read (%v), so it was kept", stopped, err))
 	case n > 0:
 		if state == record.Creating { // initializing and later: the checkout was done
 			m.FinishKeptCheckout(ctx, rec)
 		}
-		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (process %d died) and its worktree holds %d %s that the checkout did not write, so it was kept", rec.CreatorPID, n, text.Plural(n, "file", "files")))
+		return m.MarkInterrupted(ctx, e, fmt.Sprintf("the creation was stopped (%s) and its worktree holds %d %s that the checkout did not write, so it was kept", stopped, n, text.Plural(n, "file", "files")))
 	}
 	task.Checkpoint(ctx, "repair:rollback")
 	// Counted in place, but an agent may write into the worktree until it
@@ -58,6 +61,14 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	// puts it back (the task failed, kept) if it holds such a file now.
 	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{Force: true, KeepUnmerged: true,
 		Recheck: func(ctx context.Context, dir string) (int, error) { return m.foreignContent(ctx, dir, state, trees) }})
+	if r.Err != nil && e.Record.State == record.Failed {
+		// Put back and kept: the record says why the creation stopped,
+		// not what the rollback wrote should it die itself.
+		m.Update(ctx, e, func(rec *record.Record) error {
+			rec.Init.Error = fmt.Sprintf("the creation was stopped (%s), and it was kept: %v", stopped, r.Err)
+			return nil
+		})
+	}
 	return r.Err
 }
 

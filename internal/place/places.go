@@ -55,6 +55,19 @@ var ownFolders = []string{TrashDir, PoolDir, MergeTmpDir}
 // says its removal looked at it there and went on (removal's checked mark).
 const CheckedSuffix = ".checked"
 
+// FailedSuffix names the file beside a folder in the trash in which its
+// deleter wrote why it could not delete it (FailureOf), for rm and doctor
+// to say.
+const FailedSuffix = ".failed"
+
+// FailureOf is the file in which the deleter of the folder dir says why
+// it could not delete it.
+func FailureOf(dir string) string { return dir + FailedSuffix }
+
+// ReportedSuffix names a deleter's note of why (FailureOf) once a command
+// has said it: the next commands do not say it again; doctor still does.
+const ReportedSuffix = ".reported"
+
 // Identity is what the names of this repository's own folders in a
 // shared base dir end with: its main worktree's name and a short hash of
 // its common dir (two clones of one name differ by the hash).

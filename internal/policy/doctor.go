@@ -113,10 +113,10 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		}
 		p.Age = ownerAge(rec, alive)
 		p.Kind, p.Fix = task.StuckCreation, "roll the creation back, or mark it failed if its worktree holds files the checkout did not write"
-		p.Detail = fmt.Sprintf("creation by process %d on %s %s in state %s", rec.CreatorPID, rec.CreatorHost, task.Stopped(alive), rec.State)
+		p.Detail = fmt.Sprintf("creation by process %d on %s %s in state %s", rec.CreatorPID, rec.CreatorHost, m.Stopped(rec, alive), rec.State)
 		if rec.Init.Rerun {
 			p.Kind, p.Fix = task.InterruptedInit, "mark the task failed (git wt init runs its setup again)"
-			p.Detail = fmt.Sprintf("git wt init by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, task.Stopped(alive))
+			p.Detail = fmt.Sprintf("git wt init by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, m.Stopped(rec, alive))
 		}
 		p.FixWith = func(ctx context.Context, _ bool) error { return m.RepairStuckCreation(ctx, e) }
 		p.FixDirty = true
@@ -124,10 +124,10 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 	case record.Removing:
 		return m.DiagnoseRemoval(e, p, alive)
 	case record.Merging:
-		return interrupted(p, alive, task.InterruptedMerge, "a merge", "finish its cleanup if the merge landed, else set the task back to active",
+		return m.interrupted(p, alive, task.InterruptedMerge, "a merge", "finish its cleanup if the merge landed, else set the task back to active",
 			func(ctx context.Context) error { return m.RepairMerge(ctx, e, wts) })
 	case record.Syncing:
-		return interrupted(p, alive, task.InterruptedSync, "a sync", "bring the files to the branch if it moved, else set the task back as it was",
+		return m.interrupted(p, alive, task.InterruptedSync, "a sync", "bring the files to the branch if it moved, else set the task back as it was",
 			func(ctx context.Context) error { return m.RepairSync(ctx, e) })
 	}
 	st, err := os.Lstat(rec.Path)
@@ -156,13 +156,13 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 // interrupted is the problem of a task left mid-operation (what) by a
 // process that died, fixed by repair; none while its owner lives, and
 // one that waits out wt.orphanGrace while its owner cannot be seen.
-func interrupted(p *task.Problem, alive proc.Liveness, kind task.Kind, what, fix string, repair func(context.Context) error) *task.Problem {
+func (m *Doctor) interrupted(p *task.Problem, alive proc.Liveness, kind task.Kind, what, fix string, repair func(context.Context) error) *task.Problem {
 	if alive == proc.Alive {
 		return nil
 	}
 	rec := p.Entry.Record
 	p.Kind, p.Age, p.Fix = kind, ownerAge(rec, alive), fix
-	p.Detail = fmt.Sprintf("%s by process %d on %s %s", what, rec.CreatorPID, rec.CreatorHost, task.Stopped(alive))
+	p.Detail = fmt.Sprintf("%s by process %d on %s %s", what, rec.CreatorPID, rec.CreatorHost, m.Stopped(rec, alive))
 	p.FixWith = func(ctx context.Context, _ bool) error { return repair(ctx) }
 	return p
 }
@@ -447,17 +447,62 @@ func (m *Doctor) leftoverTrash(ctx context.Context, store *record.Store, dirs, r
 		if removing[path] {
 			continue // a removal that began after the first read
 		}
-		problems = append(problems, &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: ages[path],
-			Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
-			FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }})
+		if p := trashProblem(path, ages[path]); p != nil {
+			problems = append(problems, p)
+		}
 	}
 	return problems
+}
+
+// trashProblem is the problem of one entry of a trash folder: a folder
+// its deleter could not delete is reported with why, and its deleter's
+// stamp and note of why go with it (no problems of their own while the
+// folder is there: the dead deleter's stamp lets gc delete it at once);
+// anything else there was left by an rm or a deleter that was stopped.
+func trashProblem(path string, age time.Duration) *task.Problem {
+	folder := trashFolderOf(path)
+	reason, failed := failureOf(folder)
+	if _, err := os.Lstat(folder); err == nil && failed && path != folder {
+		return nil // the folder's problem says it, and its fix deletes it
+	}
+	p := &task.Problem{Kind: task.LeftoverTrash, Path: path, Age: age,
+		Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
+		FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }}
+	if failed && path == folder {
+		p.Detail = "git wt rm could not delete this: " + text.QuoteControl(string(reason))
+		p.FixWith = func(context.Context, bool) error {
+			if err := fsutil.RemoveAll(path); err != nil {
+				return err
+			}
+			os.Remove(place.StampOf(path))
+			os.Remove(place.FailureOf(path) + place.ReportedSuffix)
+			if err := os.Remove(place.FailureOf(path)); !os.IsNotExist(err) {
+				return err
+			}
+			return nil
+		}
+	}
+	return p
+}
+
+// failureOf is why the deleter of folder could not delete it, from its
+// note, said already or not; failed is false when there is no note.
+func failureOf(folder string) (reason []byte, failed bool) {
+	for _, note := range []string{place.FailureOf(folder), place.FailureOf(folder) + place.ReportedSuffix} {
+		if reason, err := os.ReadFile(note); err == nil {
+			return reason, true
+		}
+	}
+	return nil, false
 }
 
 // trashFolderOf is the folder an entry of a trash folder is about: itself,
 // or the folder beside which it is a removal's mark or a deleter's stamp.
 func trashFolderOf(path string) string {
-	return strings.TrimSuffix(strings.TrimSuffix(path, place.CheckedSuffix), place.StampSuffix)
+	for _, suffix := range []string{place.ReportedSuffix, place.CheckedSuffix, place.StampSuffix, place.FailedSuffix} {
+		path = strings.TrimSuffix(path, suffix)
+	}
+	return path
 }
 
 // ownTrash lists what this repository's trash folder in dir holds, and

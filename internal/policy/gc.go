@@ -32,6 +32,17 @@ type GCReport struct {
 	Pool []pool.Drained `json:"-"`
 }
 
+// Failed says whether a repair gc tried failed (a deletion of leftover
+// trash that still cannot be deleted): gc then exits 1.
+func (r *GCReport) Failed() bool {
+	for _, p := range r.Orphans {
+		if strings.HasPrefix(p.Outcome, task.RepairFailed) {
+			return true
+		}
+	}
+	return false
+}
+
 // orphanKinds are the problems gc cleans; the rest (foreign worktrees to
 // adopt, corrupt records, interrupted merges) are doctor's to report.
 var orphanKinds = map[task.Kind]bool{

@@ -264,7 +264,7 @@ func (p *Pool) prepare(ctx context.Context, it *record.PoolItem, log io.Writer) 
 	}
 	task.Checkpoint(ctx, "pool:checked-out")
 	checkedOut := time.Now()
-	ran, err := p.PreparePoolEntry(ctx, e.Path, e.Base, log, func(pgid int, start string) {
+	ran, err := p.PreparePoolEntry(ctx, e.Path, e.Base, log, func(pgid int, start string) (ended func()) {
 		// The entry names the running wt.poolInit's process group, as a
 		// task's record names its init's: should the fill die with its
 		// supervisor, the entry's repair ends what is left of the group
@@ -274,6 +274,9 @@ func (p *Pool) prepare(ctx context.Context, it *record.PoolItem, log io.Writer) 
 		if err := p.Store.SavePool(context.WithoutCancel(ctx), it); err != nil && ctx.Err() == nil {
 			p.Warn("could not record wt.poolInit's process group %d in pool entry %s: %v", pgid, e.ID, err)
 		}
+		// No lease to renew: what says the fill still runs is its lock,
+		// which a process that cannot see the fill sees held all the same.
+		return func() {}
 	})
 	e.Init.Ran = ran
 	if err != nil {

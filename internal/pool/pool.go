@@ -37,7 +37,7 @@ type Pool struct {
 
 // setupper prepares an entry when it is made.
 type setupper interface {
-	PreparePoolEntry(ctx context.Context, dir, base string, log io.Writer, started func(pgid int, start string)) (ran bool, err error)
+	PreparePoolEntry(ctx context.Context, dir, base string, log io.Writer, started func(pgid int, start string) (ended func())) (ran bool, err error)
 }
 
 // sizer tells how much disk a checkout takes.

@@ -55,8 +55,12 @@ type RemoveOptions struct {
 	Reap bool
 	// Background: the folder, once checked and its task gone, is deleted
 	// by a detached process (background.go), and rm returns without
-	// waiting for it. Not for a removal that makes room on a full disk.
+	// waiting for it longer than wt.rmWait: a deletion that fails by
+	// then is the removal's error. Not for a removal that makes room on
+	// a full disk.
 	Background bool
+	// Wait (with Background): the removal waits for its deleter to end.
+	Wait bool
 }
 
 // Outcome is what a removal did, or would do, with the worktree or with
@@ -99,6 +103,7 @@ type Removal struct {
 	callersAway     bool     // RemoveOptions.CallersAway, for the second look
 	ignoreInUse     bool     // RemoveOptions.IgnoreInUse, likewise
 	aside           string   // the folder in the trash left to delete once the task is gone (Background)
+	gone            bool     // the task is gone, if not all its files (Err then says where they are)
 }
 
 // Remove removes the task arg names: its worktree, then its branch when
@@ -124,7 +129,7 @@ func (m *Remover) Remove(ctx context.Context, arg string, o RemoveOptions) *Remo
 // looked at again, as the user would, a bounded number of times.
 func (m *Remover) RemoveEntry(ctx context.Context, e *record.Entry, o RemoveOptions) *Removal {
 	r := m.removeEntry(ctx, e, o)
-	if r.Err == nil && !o.DryRun && m.Gone != nil {
+	if (r.Err == nil || r.gone) && !o.DryRun && m.Gone != nil {
 		m.Gone(ctx, r)
 	}
 	return r
@@ -257,12 +262,17 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		m.LogEvent(rec, "remove-failed", r.Err.Error())
 		return r
 	}
+	r.gone = true
+	deleted := func(bool) error { return nil }
 	if r.aside != "" {
-		m.deleteAside(rec, r.aside)
+		deleted = m.deleteAside(rec, r.aside)
 	}
 	git.ForgetConfigCache(m.Repo.CommonDir, rec.Path)
 	m.Forget(rec.Slug)
 	m.LogEvent(rec, "removed", fmt.Sprintf("worktree %s, branch %s", r.WorktreeOutcome, r.BranchOutcome))
+	if r.Err = deleted(o.Wait); r.Err != nil {
+		m.LogEvent(rec, "remove-failed", r.Err.Error())
+	}
 	return r
 }
 
@@ -501,6 +511,11 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		return Failed, exitcode.Failedf("cannot mark task %q as being removed (%v): nothing was changed", rec.Task, err)
 	}
 	rec = e.Record
+	// A removal of a big folder may outlast wt.orphanGrace (SPEC §15):
+	// its lease ends before the record is written again (put back, or
+	// deleted by the caller).
+	stop := m.Renew(e)
+	defer stop()
 	trash := ""
 	st, err := os.Lstat(rec.Path)
 	switch {
@@ -513,6 +528,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	}
 	l.Release()
 	if err != nil {
+		stop()
 		m.putBack(e, back)
 		return Failed, exitcode.Failedf("cannot move %s aside to remove it (%v): nothing was changed", rec.Path, err)
 	}
@@ -526,6 +542,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 			}
 			os.Remove(filepath.Dir(trash)) // only if empty
 		}
+		stop()
 		m.putBack(e, back)
 		return nil
 	}

@@ -25,7 +25,7 @@ func (m *Remover) DiagnoseRemoval(e *record.Entry, p *task.Problem, alive proc.L
 	}
 	what := "stopped half way"
 	if alive != proc.Dead {
-		what = task.Stopped(alive)
+		what = m.Stopped(rec, alive)
 	}
 	p.Detail = fmt.Sprintf("a removal by process %d on %s %s", rec.CreatorPID, rec.CreatorHost, what)
 	p.Fix = "finish the removal as git wt rm " + rec.Slug + " does (a worktree that changed is put back and kept)"

@@ -67,6 +67,7 @@ var Table = []Setting{
 	boolean("wt.deleteBranch", "true", "removing a task also deletes its branch when that loses no commits", func(s *Settings) *bool { return &s.DeleteBranch }),
 	text("wt.containerWorkdir", "/workspace", "workdir used by docker-args", func(s *Settings) *string { return &s.ContainerWorkdir }),
 	duration("wt.lockTimeout", "2m", "how long a command waits for the repository lock", func(s *Settings) *time.Duration { return &s.LockTimeout }),
+	duration("wt.rmWait", "1s", "how long rm waits for the background deletion of a removed task's files: one that fails within it makes rm exit 1 naming the folder and the reason (rm --wait waits until the files are deleted)", func(s *Settings) *time.Duration { return &s.RmWait }),
 	duration("wt.orphanGrace", "10m", "orphans younger than this are left alone, and an operation whose process cannot be seen (a sandbox) counts as running until this long after it last changed the record", func(s *Settings) *time.Duration { return &s.OrphanGrace }),
 	duration("wt.gcInterval", "24h", "how often new runs the orphan part of gc (0: never)", func(s *Settings) *time.Duration { return &s.GCInterval }),
 	{Name: "wt.claimRemote", Reaches: true, Meaning: "the remote through which machines claim tasks: new claims the task there first and exits 4 when another machine holds it; unset: claims are local only", read: func(s *Settings, v string) error { s.ClaimRemote = strings.TrimSpace(v); return nil }},

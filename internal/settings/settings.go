@@ -101,6 +101,7 @@ type Settings struct {
 	ContainerWorkdir string
 	LockTimeout      time.Duration
 	OrphanGrace      time.Duration
+	RmWait           time.Duration // wt.rmWait
 	GCInterval       time.Duration
 	ClaimRemote      string        // wt.claimRemote: "" for local claims only
 	ClaimRef         string        // wt.claimRef: the claim refs' folder, ending in /

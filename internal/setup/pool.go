@@ -15,8 +15,9 @@ import (
 // no task or ports: the setup that does not depend on the task. Output
 // goes to log. The task's own wt.init runs when the entry is claimed.
 // started learns each command's process group, as a task's init does, so
-// that the entry can name it; ran says whether a wt.poolInit command ran.
-func (m *Handler) PreparePoolEntry(ctx context.Context, dir, base string, log io.Writer, started func(pgid int, start string)) (ran bool, err error) {
+// that the entry can name it, and returns what to call once the command
+// has ended; ran says whether a wt.poolInit command ran.
+func (m *Handler) PreparePoolEntry(ctx context.Context, dir, base string, log io.Writer, started func(pgid int, start string) (ended func())) (ran bool, err error) {
 	if m.hasCopyPatterns() {
 		if err := m.copyFiles(ctx, dir, log); err != nil {
 			return false, err

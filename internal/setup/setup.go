@@ -237,7 +237,7 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 	}
 	meter := m.StartMeter("init in "+rec.Path, int64(len(commands)), false)
 	defer meter.Done()
-	return runCommands(ctx, rec.Path, m.OwnEnv(rec), commands, log, out, func(pgid int, start string) {
+	return runCommands(ctx, rec.Path, m.OwnEnv(rec), commands, log, out, func(pgid int, start string) (ended func()) {
 		// Not cut short by an interrupt: a record write killed half way
 		// leaves the ref's lock file, or a record the rollback no longer
 		// knows, and the rollback could not delete it.
@@ -247,6 +247,7 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 		}); err != nil && ctx.Err() == nil {
 			m.Warn("could not record the init's process group %d in the record of task %q: %v", pgid, e.Record.Task, err)
 		}
+		return m.Renew(e) // the command may outlast wt.orphanGrace (SPEC §15)
 	}, meter.Add)
 }
 
@@ -255,8 +256,9 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 // (child.Supervise), which ends the whole group, the command's own
 // children included, when this process dies, even by SIGKILL, which no
 // handler sees; started learns each group (the supervisor's pid and start
-// time), done counts each command that succeeded.
-func runCommands(ctx context.Context, dir string, env, commands []string, log, out io.Writer, started func(pgid int, start string), done func(int64)) error {
+// time) and returns what to call once the command has ended, done counts
+// each command that succeeded.
+func runCommands(ctx context.Context, dir string, env, commands []string, log, out io.Writer, started func(pgid int, start string) (ended func()), done func(int64)) error {
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
 		cmd := child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: dir, Env: env, Stdout: out, Stderr: out,
@@ -274,11 +276,12 @@ func runCommands(ctx context.Context, dir string, env, commands []string, log, o
 }
 
 // runWatched runs a command in its own group and tells started the group
-// (and its leader's start time) while it runs. The parent-death signal
+// (and its leader's start time) while it runs, and calls what started
+// returned once it has ended. The parent-death signal
 // (the supervisor's, on Linux) fires when the thread that started the
 // child ends, not the process: the command is started and waited for on
 // one locked OS thread, which lives as long as this process does.
-func runWatched(ctx context.Context, cmd *exec.Cmd, started func(pgid int, start string)) error {
+func runWatched(ctx context.Context, cmd *exec.Cmd, started func(pgid int, start string) (ended func())) error {
 	begun, done := make(chan error, 1), make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
@@ -295,8 +298,9 @@ func runWatched(ctx context.Context, cmd *exec.Cmd, started func(pgid int, start
 	}
 	pgid := cmd.Process.Pid
 	start, _ := proc.StartTime(pgid)
-	started(pgid, start)
+	ended := started(pgid, start)
 	err := <-done
+	ended()
 	if ctx.Err() != nil {
 		// Interrupted: what the group started and did not end on SIGTERM
 		// does not outlive this git-wt.
@@ -394,7 +398,7 @@ func (m *Handler) FailInterruptedInit(ctx context.Context, e *record.Entry) erro
 		return err
 	}
 	m.EndLeftoverInit(e.Record)
-	err = m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (process %d died)", rec.CreatorPID))
+	err = m.MarkInterrupted(ctx, e, fmt.Sprintf("git wt init was stopped (%s)", task.HowStopped(rec, proc.Check(task.Owner(rec)))))
 	if exitcode.Of(err) == exitcode.Refused {
 		return nil // marked failed, as wanted
 	}

@@ -226,13 +226,18 @@ func SinceLastChange(rec *record.Record) time.Duration {
 	return time.Since(last)
 }
 
-// Stopped says what is known of an owner that is not alive: that it
-// stopped, or (SPEC §15) that it cannot be seen, and so may still run.
-func Stopped(alive proc.Liveness) string {
-	if alive == proc.Dead {
+// Stopped says what is known of the owner of rec's operation, not alive
+// as alive says: that it stopped, that its lease ran out (SPEC §15: it is
+// judged stopped, though it cannot be seen), or that it cannot be seen,
+// and so may still run.
+func (m *Manager) Stopped(rec *record.Record, alive proc.Liveness) string {
+	switch {
+	case alive == proc.Dead:
 		return "stopped"
+	case m.Abandoned(rec, alive):
+		return "whose lease was " + notRenewed(rec)
 	}
-	return "cannot be seen from here, so it may still run (" + proc.Unseen() + "); it counts as stopped once wt.orphanGrace has passed since its last change"
+	return "cannot be seen from here, so it may still run (" + proc.Unseen() + "); it counts as stopped once its lease runs out, wt.orphanGrace after its last change"
 }
 
 // Abandoned says whether an owner judged alive as it is has left the

@@ -101,10 +101,15 @@ func (m *Flow) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*Mer
 	if err != nil {
 		return nil, err
 	}
+	// A merge may outlast wt.orphanGrace (SPEC §15): its lease ends before
+	// the record is written again.
+	stop := m.Renew(e)
 	task.Checkpoint(ctx, "merge:merging")
 	res := &MergeResult{Task: p.rec.Task, Branch: p.rec.Branch, Into: p.intoName, How: HowAlreadyMerged, Commit: p.baseTip}
 	if !p.merged {
-		if res.How, res.Commit, err = m.applyMerge(context.WithoutCancel(ctx), p); err != nil {
+		res.How, res.Commit, err = m.applyMerge(context.WithoutCancel(ctx), p)
+		stop()
+		if err != nil {
 			m.SetState(e, prev)
 			m.LogEvent(p.rec, "merge-failed", err.Error())
 			if left := (leftChanges{}); ctx.Err() != nil && !errors.As(err, &left) {
@@ -114,6 +119,7 @@ func (m *Flow) Merge(ctx context.Context, e *record.Entry, o MergeOptions) (*Mer
 		}
 		m.LogEvent(p.rec, "merged", fmt.Sprintf("into %s (%s), now at %s", p.intoName, res.How, res.Commit))
 	}
+	stop()
 	l.Release()
 	if ctx.Err() != nil {
 		m.SetState(e, prev)

@@ -208,9 +208,14 @@ func (m *Flow) applySync(ctx context.Context, e *record.Entry, step *syncStep) (
 	}
 	task.Checkpoint(ctx, "sync:syncing")
 	ctx = context.WithoutCancel(ctx) // once begun, a step ends: then it is put back or kept whole
+	// A step may outlast wt.orphanGrace (SPEC §15): its lease ends before
+	// endSync writes the record.
+	stop := m.Renew(e)
+	defer stop()
 	ref, dir := task.BranchRef(rec.Branch), m.Repo.MainDir
 	err = m.Git.MoveBranch(ctx, dir, ref, step.to, step.from, fmt.Sprintf("git wt sync: %s onto %s", step.how, shortRef(step.base)))
 	if err != nil {
+		stop()
 		m.endSync(e, nil)
 		if errors.Is(err, git.ErrStale) {
 			return SkippedDirty, m.Refuse(rec, "dirty", "%s moved while it was synced: nothing was changed; sync it again", rec.Branch)
@@ -222,9 +227,11 @@ func (m *Flow) applySync(ctx context.Context, e *record.Entry, step *syncStep) (
 		if berr := m.Git.MoveBranch(ctx, dir, ref, step.from, step.to, "git wt sync: put back"); berr != nil {
 			return SyncFailed, exitcode.Failedf("syncing %s: its files could not follow (%v), nor could the branch be put back (%v): run git wt doctor --fix", rec.Branch, err, berr)
 		}
+		stop()
 		m.endSync(e, nil)
 		return outcome, err
 	}
+	stop()
 	m.endSync(e, step)
 	return "", nil
 }

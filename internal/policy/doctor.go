@@ -469,7 +469,7 @@ func trashProblem(path string, age time.Duration) *task.Problem {
 		Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
 		FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }}
 	if failed && path == folder {
-		p.Detail = "git wt rm could not delete this: " + text.QuoteControl(string(reason))
+		p.Detail = "git wt rm could not delete this: " + text.Terminal(string(reason))
 		p.FixWith = func(context.Context, bool) error {
 			if err := fsutil.RemoveAll(path); err != nil {
 				return err

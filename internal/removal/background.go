@@ -137,7 +137,7 @@ func ReportFailedDeletions(m *task.Manager) {
 			continue
 		}
 		m.Warn("an earlier git wt rm could not delete %s: %s; git wt gc deletes it once it can be",
-			strings.TrimSuffix(note, place.FailedSuffix), text.QuoteControl(string(reason)))
+			strings.TrimSuffix(note, place.FailedSuffix), text.Terminal(string(reason)))
 	}
 }
 

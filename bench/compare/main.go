@@ -78,6 +78,7 @@ func main() {
 		{"ports", func(env []string) []row { return benchPorts(env, root) }},
 		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
 		{"sync", func(env []string) []row { return benchSync(env, root) }},
+		{"syncload", func(env []string) []row { return benchSyncUnderLoad(env, root) }},
 		{"agent-hook", func(env []string) []row { return benchAgentHook(env, root) }},
 		{"agent-status", func(env []string) []row { return benchAgentStatus(env, root) }},
 		{"sparse", func(env []string) []row { return benchSparse(env, root) }},

@@ -300,7 +300,8 @@ func (m *Doctor) orphanStamps(wts []git.Worktree) []*task.Problem {
 // pidNamedAge judges a folder git-wt names after the process that made
 // it (a merge's temporary worktree, a removal's folder in the trash): in
 // use when the stamp file beside it (a merge's) says its maker lives; -1
-// (any age) when it proves its maker dead; else the folder's age, for
+// (any age) when it proves its maker dead; else the folder's age, or the
+// stamp's when its maker renewed it later (its lease), for
 // wt.orphanGrace — a pid in a name carries no host, boot or PID
 // namespace, so it proves nothing either way (SPEC §15: the process 1 of
 // a sandbox's namespace is this one's init).
@@ -315,7 +316,9 @@ func pidNamedAge(pid int, path, stamp string) (time.Duration, bool) {
 	case proc.Dead:
 		return -1, false
 	}
-	return folderAge(path), false
+	// Unseen: its owner renews the stamp while it works (a lease), or
+	// the folder shows it was changed lately.
+	return min(folderAge(path), folderAge(stamp)), false
 }
 
 // folderAge is how long ago the folder (or file) at path last changed.

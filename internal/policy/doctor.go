@@ -472,7 +472,7 @@ func trashProblem(path string, age time.Duration) *task.Problem {
 		Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
 		FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }}
 	if failed && path == folder {
-		p.Detail = "git wt rm could not delete this: " + text.QuoteControl(string(reason))
+		p.Detail = "git wt rm could not delete this: " + text.QuoteControl(reason)
 		p.FixWith = func(context.Context, bool) error {
 			if err := fsutil.RemoveAll(path); err != nil {
 				return err
@@ -490,13 +490,13 @@ func trashProblem(path string, age time.Duration) *task.Problem {
 
 // failureOf is why the deleter of folder could not delete it, from its
 // note, said already or not; failed is false when there is no note.
-func failureOf(folder string) (reason []byte, failed bool) {
+func failureOf(folder string) (reason string, failed bool) {
 	for _, note := range []string{place.FailureOf(folder), place.FailureOf(folder) + place.ReportedSuffix} {
-		if reason, err := os.ReadFile(note); err == nil {
+		if reason, err := place.ReadNote(note); err == nil {
 			return reason, true
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // trashFolderOf is the folder an entry of a trash folder is about: itself,

@@ -111,12 +111,12 @@ func (m *Remover) waitDeleter(rec *record.Record, d *deleter, wait bool) error {
 	if _, err := d.done.Read(make([]byte, 1)); err != io.EOF {
 		return nil // still deleting
 	}
-	reason, err := os.ReadFile(place.FailureOf(d.folder))
+	reason, err := place.ReadNote(place.FailureOf(d.folder))
 	if err != nil {
 		return nil // deleted
 	}
 	os.Rename(place.FailureOf(d.folder), place.FailureOf(d.folder)+place.ReportedSuffix) // said here: the next command does not
-	return filesLeft(rec, d.folder, errors.New(string(reason)))
+	return filesLeft(rec, d.folder, errors.New(text.QuoteControl(reason)))
 }
 
 // ReportFailedDeletions says, once, what a deleter that failed after its
@@ -132,12 +132,12 @@ func ReportFailedDeletions(m *task.Manager) {
 			continue
 		}
 		note := filepath.Join(trash, entry.Name())
-		reason, err := os.ReadFile(note)
+		reason, err := place.ReadNote(note)
 		if err != nil || os.Rename(note, note+place.ReportedSuffix) != nil {
 			continue
 		}
 		m.Warn("an earlier git wt rm could not delete %s: %s; git wt gc deletes it once it can be",
-			strings.TrimSuffix(note, place.FailedSuffix), text.QuoteControl(string(reason)))
+			strings.TrimSuffix(note, place.FailedSuffix), text.QuoteControl(reason))
 	}
 }
 

@@ -19,3 +19,18 @@ func TestReadNoteIsBounded(t *testing.T) {
 		t.Fatalf("ReadNote of a 1 MiB note = %d bytes, %v; want 4096", len(got), err)
 	}
 }
+
+// A link in the trash named as a note is not read: what it points at may
+// be a file the one who planted it cannot read.
+func TestReadNoteDoesNotFollowALink(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret")
+	os.WriteFile(secret, []byte("secret"), 0o600)
+	link := filepath.Join(dir, "T.1"+FailedSuffix)
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadNote(link); err == nil || got != "" {
+		t.Fatalf("ReadNote through a link = %q, %v; want an error", got, err)
+	}
+}

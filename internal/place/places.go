@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -71,9 +72,13 @@ func FailureOf(dir string) string { return dir + FailedSuffix }
 const ReportedSuffix = ".reported"
 
 // ReadNote reads a deleter's note of why at path, at most its first
-// 4 KiB: the base dir is anyone's to write who can write the repository's
-// folders, and the note is data to show (quoted), never more.
+// 4 KiB, and only a plain file (never through a link): the base dir is
+// anyone's to write who can write the repository's folders, and the note
+// is data to show (quoted), never more.
 func ReadNote(path string) (string, error) {
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is no note of git-wt's", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

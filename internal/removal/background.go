@@ -62,8 +62,12 @@ func DeleteTrash(args []string) int {
 	if _, err := os.Lstat(folder); err == nil {
 		if err := fsutil.RemoveAll(folder); err != nil {
 			// Left to doctor and gc, as a killed deleter's, with why:
-			// rm, if it still waits, and doctor say it.
-			os.WriteFile(place.FailureOf(folder), []byte(err.Error()), 0o666)
+			// rm, if it still waits, and doctor say it. A new file only:
+			// never through a link someone put there first.
+			if f, ferr := os.OpenFile(place.FailureOf(folder), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666); ferr == nil {
+				f.WriteString(err.Error())
+				f.Close()
+			}
 			return 1
 		}
 	} // else rm kept it: it deletes it itself, or doctor finds it

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,9 @@ func TestLongOperationsRenewTheirLease(t *testing.T) {
 				r := blindWT(t, s, "pidns", s.Repo, "doctor", "--fix")
 				if got := readRecord(t, s, "T")["state"]; got != c.state {
 					t.Fatalf("doctor --fix in a PID namespace while %s runs left the task %v, want %s: %s", c.args[0], got, c.state, r)
+				}
+				if regexp.MustCompile(`leftover-merge-worktree: .*\[fixed\]`).MatchString(r.Stdout) {
+					t.Fatalf("doctor --fix in a PID namespace took the temporary worktree %s works in: %s", c.args[0], r)
 				}
 			}
 			os.WriteFile(release, nil, 0o644)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -67,6 +70,23 @@ func FailureOf(dir string) string { return dir + FailedSuffix }
 // ReportedSuffix names a deleter's note of why (FailureOf) once a command
 // has said it: the next commands do not say it again; doctor still does.
 const ReportedSuffix = ".reported"
+
+// ReadNote reads a deleter's note of why at path, at most its first
+// 4 KiB, and only a plain file (never through a link): the base dir is
+// anyone's to write who can write the repository's folders, and the note
+// is data to show (quoted), never more.
+func ReadNote(path string) (string, error) {
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is no note of git-wt's", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4<<10))
+	return string(b), err
+}
 
 // Identity is what the names of this repository's own folders in a
 // shared base dir end with: its main worktree's name and a short hash of

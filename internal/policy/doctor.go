@@ -300,7 +300,8 @@ func (m *Doctor) orphanStamps(wts []git.Worktree) []*task.Problem {
 // pidNamedAge judges a folder git-wt names after the process that made
 // it (a merge's temporary worktree, a removal's folder in the trash): in
 // use when the stamp file beside it (a merge's) says its maker lives; -1
-// (any age) when it proves its maker dead; else the folder's age, for
+// (any age) when it proves its maker dead; else the folder's age, or the
+// stamp's when its maker renewed it later (its lease), for
 // wt.orphanGrace — a pid in a name carries no host, boot or PID
 // namespace, so it proves nothing either way (SPEC §15: the process 1 of
 // a sandbox's namespace is this one's init).
@@ -315,7 +316,9 @@ func pidNamedAge(pid int, path, stamp string) (time.Duration, bool) {
 	case proc.Dead:
 		return -1, false
 	}
-	return folderAge(path), false
+	// Unseen: its owner renews the stamp while it works (a lease), or
+	// the folder shows it was changed lately.
+	return min(folderAge(path), folderAge(stamp)), false
 }
 
 // folderAge is how long ago the folder (or file) at path last changed.
@@ -469,7 +472,7 @@ func trashProblem(path string, age time.Duration) *task.Problem {
 		Detail: "an interrupted git wt rm left this behind", Fix: "delete it",
 		FixWith: func(context.Context, bool) error { return fsutil.RemoveAll(path) }}
 	if failed && path == folder {
-		p.Detail = "git wt rm could not delete this: " + text.Terminal(string(reason))
+		p.Detail = "git wt rm could not delete this: " + text.Terminal(reason)
 		p.FixWith = func(context.Context, bool) error {
 			if err := fsutil.RemoveAll(path); err != nil {
 				return err
@@ -487,13 +490,13 @@ func trashProblem(path string, age time.Duration) *task.Problem {
 
 // failureOf is why the deleter of folder could not delete it, from its
 // note, said already or not; failed is false when there is no note.
-func failureOf(folder string) (reason []byte, failed bool) {
+func failureOf(folder string) (reason string, failed bool) {
 	for _, note := range []string{place.FailureOf(folder), place.FailureOf(folder) + place.ReportedSuffix} {
-		if reason, err := os.ReadFile(note); err == nil {
+		if reason, err := place.ReadNote(note); err == nil {
 			return reason, true
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // trashFolderOf is the folder an entry of a trash folder is about: itself,

@@ -62,8 +62,12 @@ func DeleteTrash(args []string) int {
 	if _, err := os.Lstat(folder); err == nil {
 		if err := fsutil.RemoveAll(folder); err != nil {
 			// Left to doctor and gc, as a killed deleter's, with why:
-			// rm, if it still waits, and doctor say it.
-			os.WriteFile(place.FailureOf(folder), []byte(err.Error()), 0o666)
+			// rm, if it still waits, and doctor say it. A new file only:
+			// never through a link someone put there first.
+			if f, ferr := os.OpenFile(place.FailureOf(folder), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666); ferr == nil {
+				f.WriteString(err.Error())
+				f.Close()
+			}
 			return 1
 		}
 	} // else rm kept it: it deletes it itself, or doctor finds it
@@ -111,12 +115,12 @@ func (m *Remover) waitDeleter(rec *record.Record, d *deleter, wait bool) error {
 	if _, err := d.done.Read(make([]byte, 1)); err != io.EOF {
 		return nil // still deleting
 	}
-	reason, err := os.ReadFile(place.FailureOf(d.folder))
+	reason, err := place.ReadNote(place.FailureOf(d.folder))
 	if err != nil {
 		return nil // deleted
 	}
 	os.Rename(place.FailureOf(d.folder), place.FailureOf(d.folder)+place.ReportedSuffix) // said here: the next command does not
-	return filesLeft(rec, d.folder, errors.New(string(reason)))
+	return filesLeft(rec, d.folder, errors.New(text.Terminal(reason)))
 }
 
 // ReportFailedDeletions says, once, what a deleter that failed after its
@@ -132,12 +136,12 @@ func ReportFailedDeletions(m *task.Manager) {
 			continue
 		}
 		note := filepath.Join(trash, entry.Name())
-		reason, err := os.ReadFile(note)
+		reason, err := place.ReadNote(note)
 		if err != nil || os.Rename(note, note+place.ReportedSuffix) != nil {
 			continue
 		}
 		m.Warn("an earlier git wt rm could not delete %s: %s; git wt gc deletes it once it can be",
-			strings.TrimSuffix(note, place.FailedSuffix), text.Terminal(string(reason)))
+			strings.TrimSuffix(note, place.FailedSuffix), text.Terminal(reason))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -38,20 +39,40 @@ func LeaseInterval(grace time.Duration) time.Duration {
 // the record is not this process's any more (another process took the
 // task over: the operation learns it at its next write).
 func (m *Manager) Renew(e *record.Entry) (stop func()) {
-	if m.Settings.OrphanGrace <= 0 {
-		return func() {} // no grace, no lease: an unseen owner is judged stopped at once
+	return renewing(m.Settings.OrphanGrace, func() bool { return m.resign(e) })
+}
+
+// RenewStamp keeps renewing the lease of this process on what it names
+// after itself (a merge's temporary worktree), whose stamp is at path:
+// its modification time, which doctor reads when it cannot see the
+// process, is set to now every LeaseInterval until stop is called.
+func RenewStamp(path string, grace time.Duration) (stop func()) {
+	return renewing(grace, func() bool {
+		now := time.Now()
+		return !os.IsNotExist(os.Chtimes(path, now, now))
+	})
+}
+
+// renewing calls renew every LeaseInterval of grace until stop is called
+// or renew says the lease is over; it returns stop, which waits for a
+// renewal under way, and may be called more than once. With no grace
+// there is no lease: an owner that cannot be seen counts as stopped at
+// once, and a renewal could only get in a repair's way.
+func renewing(grace time.Duration, renew func() bool) (stop func()) {
+	if grace <= 0 {
+		return func() {}
 	}
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(LeaseInterval(m.Settings.OrphanGrace))
+		tick := time.NewTicker(LeaseInterval(grace))
 		defer tick.Stop()
 		for {
 			select {
 			case <-quit:
 				return
 			case <-tick.C:
-				if !m.resign(e) {
+				if !renew() {
 					return
 				}
 			}

@@ -237,8 +237,12 @@ func (m *Flow) tempWorktree(ctx context.Context, what string, add func(dir strin
 	if err := os.MkdirAll(filepath.Dir(dir), 0o777); err == nil {
 		proc.WriteStamp(stamp)
 	}
+	// One that cannot see this process judges it by the stamp's time: it
+	// is renewed while the worktree is in use (a lease, as a record's).
+	stop := task.RenewStamp(stamp, m.Settings.OrphanGrace)
 	err = add(dir)
 	drop := func() {
+		stop()
 		if err := m.DropWorktree(ctx, dir); err != nil {
 			m.Warn("could not remove the temporary worktree %s: %v", dir, err)
 		} else {

@@ -70,8 +70,10 @@ func TestGitProcessesPerCommand(t *testing.T) {
 	for _, id := range []string{"a", "b", "c", "d"} {
 		c.MustWT("new", "--quiet", id)
 	}
-	if n, calls := run("list"); n != 1+5 {
-		t.Errorf("list of 5 tasks started %d git processes, want %d:\n%s", n, 1+5, calls)
+	// The config listing is git's (1) or, once kept and its files are
+	// more than 2 s old, the kept one's (0): the machine's speed decides.
+	if n, calls := run("list"); strings.Count(calls, "status --porcelain") != 5 || n-5 > 1 {
+		t.Errorf("list of 5 tasks started %d git processes, want a status each and at most a config:\n%s", n, calls)
 	}
 	// Up-to-date tasks cost nothing each: config, the records, the
 	// branches, one for-each-ref --contains per base.

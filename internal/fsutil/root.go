@@ -66,3 +66,21 @@ func MkdirNoLinks(root *os.Root, rel string) error {
 	}
 	return nil
 }
+
+// FirstSymlink is the first of the folders on the way from dir to rel,
+// and rel itself, that is a symlink, relative to dir; "" when none is
+// (what does not exist yet is none).
+func FirstSymlink(dir, rel string) string {
+	at := ""
+	for _, c := range strings.Split(filepath.Clean(rel), string(filepath.Separator)) {
+		at = filepath.Join(at, c)
+		st, err := os.Lstat(filepath.Join(dir, at))
+		if err != nil {
+			return ""
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return at
+		}
+	}
+	return ""
+}

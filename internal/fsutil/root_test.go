@@ -72,3 +72,19 @@ func TestOpenRootDirRefusesALink(t *testing.T) {
 	}
 	root.Close()
 }
+
+// FirstSymlink names the first link on the way, rel itself included.
+func TestFirstSymlink(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
+	os.Symlink(t.TempDir(), filepath.Join(dir, "a", "out"))
+	os.Symlink("a", filepath.Join(dir, "in"))
+	for rel, want := range map[string]string{
+		"a": "", "a/b": "", "a/b/gone/x": "", "gone": "",
+		"a/out": "a/out", "a/out/x": "a/out", "in": "in", "in/b": "in",
+	} {
+		if got := FirstSymlink(dir, filepath.FromSlash(rel)); got != filepath.FromSlash(want) {
+			t.Errorf("FirstSymlink(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}

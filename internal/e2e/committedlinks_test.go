@@ -90,3 +90,24 @@ func TestWtSymlinkThroughACommittedSymlinkLinksNothingOutside(t *testing.T) {
 		t.Errorf("no warning names the symlink that stopped the link:\n%s", r.Stderr)
 	}
 }
+
+// The agent at work in its task swaps a folder on wt.envFile's path for
+// a symlink out of the worktree while git wt init writes the file: the
+// file was written where the link points. Nothing is written outside.
+func TestEnvFileWriteFollowsNoFolderSwappedForASymlink(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	outside := t.TempDir()
+	path := s.MustWT("new", "T").Out()
+	s.Git(s.Repo, "config", "wt.envFile", "conf/.env")
+	cmd, release := stopAtUntil(t, s, "envfile:folders", "init", "T")
+	conf := filepath.Join(path, "conf")
+	if err := os.RemoveAll(conf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, conf); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(release, nil, 0o644)
+	cmd.Wait()
+	emptyFolder(t, outside, "wt.envFile was written through the swapped folder")
+}

@@ -98,9 +98,9 @@ func (s Submodules) Gitlinks(ctx context.Context, at ModuleCheckout, paths []str
 func parseGitlinks(out string, paths []string) map[string]bool {
 	links := map[string]bool{}
 	for _, entry := range strings.Split(out, "\x00") {
-		info, path, ok := strings.Cut(entry, "\t")
-		if mode, _, _ := strings.Cut(info, " "); ok && mode == "160000" && slices.Contains(paths, path) {
-			links[path] = true
+		info, p, ok := strings.Cut(entry, "\t")
+		if mode, _, _ := strings.Cut(info, " "); ok && mode == "160000" && slices.Contains(paths, p) {
+			links[p] = true
 		}
 	}
 	return links
@@ -254,10 +254,13 @@ func WorktreeGitDir(dir, commonDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	notOurs := fmt.Errorf("%s is not a linked worktree of %s, as git's files say", dir, commonDir)
+	if filepath.Dir(admin) != filepath.Join(commonDir, "worktrees") || filepath.Clean(CommonDirOf(admin)) != filepath.Clean(commonDir) {
+		return "", notOurs
+	}
 	back, err := os.ReadFile(filepath.Join(admin, "gitdir"))
-	if filepath.Dir(admin) != filepath.Join(commonDir, "worktrees") || filepath.Clean(CommonDirOf(admin)) != filepath.Clean(commonDir) ||
-		err != nil || Resolve(admin, strings.TrimRight(string(back), "\r\n")) != filepath.Join(dir, ".git") {
-		return "", fmt.Errorf("%s is not a linked worktree of %s, as git's files say", dir, commonDir)
+	if err != nil || Resolve(admin, strings.TrimRight(string(back), "\r\n")) != filepath.Join(dir, ".git") {
+		return "", notOurs
 	}
 	return admin, nil
 }

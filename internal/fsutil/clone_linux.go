@@ -16,4 +16,4 @@ func clone(dst, src *os.File) error {
 }
 
 // cloneNew: Linux clones into an open file (clone), not by path.
-func cloneNew(src, dst string) error { return errors.ErrUnsupported }
+func cloneNew(src string, root *os.Root, dst string) error { return errors.ErrUnsupported }

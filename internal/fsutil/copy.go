@@ -58,15 +58,17 @@ func (c *Copier) fail(err error) {
 // dirDone is a folder whose mode and time are set once its content is in
 // place (a read-only folder could not be filled afterwards).
 type dirDone struct {
-	path string
+	path string // relative to the root
 	mode fs.FileMode
 	mod  time.Time
 }
 
-// Copy copies the file, symlink or folder tree at src to dst, never
-// following a symlink. The parent of dst must exist. What fails is
-// collected (see Errors) and the rest is copied still.
-func (c *Copier) Copy(src, dst string) {
+// Copy copies the file, symlink or folder tree at src to rel under the
+// folder root, never following a symlink, and never writing outside root
+// (os.Root): the destination is a task's worktree, whose folders its
+// branch can make links to anywhere. The folder rel is in must exist.
+// What fails is collected (see Errors) and the rest is copied still.
+func (c *Copier) Copy(src string, root *os.Root, rel string) {
 	jobs := make(chan [2]string)
 	var wg sync.WaitGroup
 	for i := 0; i < copyWorkers; i++ {
@@ -74,7 +76,7 @@ func (c *Copier) Copy(src, dst string) {
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				c.copyFile(j[0], j[1])
+				c.copyFile(j[0], root, j[1])
 			}
 		}()
 	}
@@ -84,8 +86,8 @@ func (c *Copier) Copy(src, dst string) {
 			c.fail(err)
 			return nil
 		}
-		rel, _ := filepath.Rel(src, p)
-		to := filepath.Join(dst, rel)
+		below, _ := filepath.Rel(src, p)
+		to := filepath.Join(rel, below)
 		info, err := d.Info()
 		if err != nil {
 			c.fail(err)
@@ -93,9 +95,9 @@ func (c *Copier) Copy(src, dst string) {
 		}
 		switch {
 		case d.IsDir():
-			err := os.Mkdir(to, 0o700)
+			err := root.Mkdir(to, 0o700)
 			if errors.Is(err, fs.ErrExist) {
-				if st, serr := os.Lstat(to); serr != nil || !st.IsDir() {
+				if st, serr := root.Lstat(to); serr != nil || !st.IsDir() {
 					c.kept.Add(1)
 					return filepath.SkipDir // something else is there: keep it
 				}
@@ -107,7 +109,7 @@ func (c *Copier) Copy(src, dst string) {
 			}
 			dirs = append(dirs, dirDone{to, info.Mode().Perm(), info.ModTime()})
 		case info.Mode()&fs.ModeSymlink != 0:
-			c.copyLink(p, to)
+			c.copyLink(p, root, to)
 		case info.Mode().IsRegular():
 			jobs <- [2]string{p, to}
 		}
@@ -118,17 +120,17 @@ func (c *Copier) Copy(src, dst string) {
 	wg.Wait()
 	for i := len(dirs) - 1; i >= 0; i-- { // deepest first
 		d := dirs[i]
-		os.Chtimes(d.path, d.mod, d.mod)
-		if err := os.Chmod(d.path, d.mode); err != nil {
+		root.Chtimes(d.path, d.mod, d.mod)
+		if err := root.Chmod(d.path, d.mode); err != nil {
 			c.fail(err)
 		}
 	}
 }
 
-func (c *Copier) copyLink(src, dst string) {
+func (c *Copier) copyLink(src string, root *os.Root, dst string) {
 	target, err := os.Readlink(src)
 	if err == nil {
-		err = os.Symlink(target, dst)
+		err = root.Symlink(target, dst)
 	}
 	switch {
 	case errors.Is(err, fs.ErrExist):
@@ -140,8 +142,8 @@ func (c *Copier) copyLink(src, dst string) {
 	}
 }
 
-func (c *Copier) copyFile(src, dst string) {
-	if err := c.copyData(src, dst); err != nil {
+func (c *Copier) copyFile(src string, root *os.Root, dst string) {
+	if err := c.copyData(src, root, dst); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			c.kept.Add(1)
 			return
@@ -150,11 +152,11 @@ func (c *Copier) copyFile(src, dst string) {
 	}
 }
 
-// writeCopy makes the new file dst with in's content: a clone of its
-// blocks where the file system shares them (clone), else a copy.
-func (c *Copier) writeCopy(in *os.File, src, dst string) error {
+// writeCopy makes the new file dst under root with in's content: a clone
+// of its blocks where the file system shares them (clone), else a copy.
+func (c *Copier) writeCopy(in *os.File, src string, root *os.Root, dst string) error {
 	// Writable while it is filled; the real mode (read-only, say) after.
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	out, err := root.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -162,19 +164,19 @@ func (c *Copier) writeCopy(in *os.File, src, dst string) error {
 		c.cloned.Add(1)
 	} else if _, err = io.Copy(out, in); err != nil {
 		out.Close()
-		os.Remove(dst)
+		root.Remove(dst)
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
 	if err := out.Close(); err != nil {
-		os.Remove(dst)
+		root.Remove(dst)
 		return err
 	}
 	return nil
 }
 
-// copyData writes a new file at dst with src's content, mode and
-// modification time.
-func (c *Copier) copyData(src, dst string) error {
+// copyData writes a new file at dst under root with src's content, mode
+// and modification time.
+func (c *Copier) copyData(src string, root *os.Root, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -184,18 +186,18 @@ func (c *Copier) copyData(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	switch err := cloneNew(src, dst); {
+	switch err := cloneNew(src, root, dst); {
 	case err == nil:
 		c.cloned.Add(1)
 	case errors.Is(err, fs.ErrExist):
 		return err
 	default:
-		if err := c.writeCopy(in, src, dst); err != nil {
+		if err := c.writeCopy(in, src, root, dst); err != nil {
 			return err
 		}
 	}
-	os.Chtimes(dst, st.ModTime(), st.ModTime())
-	if err := os.Chmod(dst, st.Mode().Perm()); err != nil {
+	root.Chtimes(dst, st.ModTime(), st.ModTime())
+	if err := root.Chmod(dst, st.Mode().Perm()); err != nil {
 		return err
 	}
 	c.files.Add(1)

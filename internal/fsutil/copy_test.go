@@ -1,6 +1,6 @@
 // These tests protect the copy of ignored files into a new worktree: modes
-// (read-only included), modification times and symlinks kept, and nothing
-// overwritten.
+// (read-only included), modification times and symlinks kept, nothing
+// overwritten, and nothing written outside the worktree.
 package fsutil
 
 import (
@@ -26,7 +26,12 @@ func TestCopyKeepsModesTimesAndLinksAndOverwritesNothing(t *testing.T) {
 	os.WriteFile(filepath.Join(dst, "kept"), []byte("already here"), 0o644)
 
 	c := &Copier{}
-	c.Copy(src, dst)
+	root, err := os.OpenRoot(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	c.Copy(src, root, ".")
 	if errs := c.Errors(); len(errs) != 0 {
 		t.Fatalf("Copy: %v", errs)
 	}
@@ -49,5 +54,33 @@ func TestCopyKeepsModesTimesAndLinksAndOverwritesNothing(t *testing.T) {
 	}
 	if st := c.Stats(); st.Files != 4 || st.Kept != 1 {
 		t.Errorf("stats %+v, want 4 files written and 1 kept", st)
+	}
+}
+
+// A folder of the worktree that is a link (the task's branch commits it)
+// is kept as it is and never filled: nothing lands where it points, not
+// even through a link made on the way.
+func TestCopyWritesNothingThroughALinkInTheDestination(t *testing.T) {
+	src, dst, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(src, "conf"), 0o755)
+	os.WriteFile(filepath.Join(src, "conf", "local.env"), []byte("SECRET"), 0o644)
+	os.WriteFile(filepath.Join(src, "top.env"), []byte("A=1"), 0o644)
+	os.Symlink(outside, filepath.Join(dst, "conf"))
+	root, err := os.OpenRoot(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	c := &Copier{}
+	c.Copy(src, root, ".")
+	c.Copy(filepath.Join(src, "conf", "local.env"), root, filepath.Join("conf", "local.env"))
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written outside the destination: %v", entries)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dst, "top.env")); string(got) != "A=1" {
+		t.Errorf("the file beside the link was not copied: %q", got)
+	}
+	if st := c.Stats(); st.Kept != 1 || st.Files != 1 || len(c.Errors()) != 1 {
+		t.Errorf("stats %+v, errors %v: want the link kept, one file written, the one through the link failed", st, c.Errors())
 	}
 }

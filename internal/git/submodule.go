@@ -3,8 +3,10 @@ package git
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -56,13 +58,68 @@ func parseKeys(out, field string) map[string]string {
 	return keys
 }
 
-// Init initialises the submodules at paths in the worktree (or submodule
-// worktree) dir: their URLs go into that repository's config. Never run
-// at a task's top level: a linked worktree shares the main worktree's
-// config, where the main worktree's choice is already written.
-func (s Submodules) Init(ctx context.Context, dir string, paths []string) error {
-	_, err := s.git.RunIn(ctx, dir, append([]string{"submodule", "--quiet", "init", "--"}, paths...)...)
+// ModuleCheckout is a worktree or a submodule's worktree, Dir, and its
+// git dir, GitDir, as the caller has proven them (WorktreeGitDir,
+// ModuleGitDir): git runs there with both pinned, never looking for a
+// repository through the .git in Dir, which the worktree's files (a
+// committed symlink on the way, a path of "." in .gitmodules) can make
+// another repository's. Its paths are literal: no pathspec magic, no
+// wildcards.
+type ModuleCheckout struct{ Dir, GitDir string }
+
+func (at ModuleCheckout) cmd(args ...string) Cmd {
+	return Cmd{Dir: at.Dir, InWorktree: true, Args: args,
+		Env: []string{"GIT_DIR=" + at.GitDir, "GIT_WORK_TREE=" + at.Dir, "GIT_LITERAL_PATHSPECS=1"}}
+}
+
+// Init initialises the submodules at paths in the submodule worktree at:
+// their URLs go into its repository's config. Never run at a task's top
+// level: a linked worktree shares the main worktree's config, where the
+// main worktree's choice is already written.
+func (s Submodules) Init(ctx context.Context, at ModuleCheckout, paths []string) error {
+	_, err := s.git.Exec(ctx, at.cmd(append([]string{"submodule", "--quiet", "init", "--"}, paths...)...))
 	return err
+}
+
+// Gitlinks says which of paths (relative to at's top) are gitlinks (a
+// submodule's commit, mode 160000) of the tree at's HEAD holds, at
+// exactly that path: .gitmodules can name any path, a symlink or "."
+// included, and only a gitlink is a submodule.
+func (s Submodules) Gitlinks(ctx context.Context, at ModuleCheckout, paths []string) (map[string]bool, error) {
+	out, err := s.git.Exec(ctx, at.cmd(append([]string{"ls-tree", "-z", "--full-tree", "HEAD", "--"}, paths...)...))
+	if err != nil {
+		return nil, err
+	}
+	return parseGitlinks(string(out), paths), nil
+}
+
+// parseGitlinks reads `git ls-tree -z` entries ("<mode> <type>
+// <object>\t<path>\0") and keeps those of paths that are gitlinks.
+func parseGitlinks(out string, paths []string) map[string]bool {
+	links := map[string]bool{}
+	for _, entry := range strings.Split(out, "\x00") {
+		info, p, ok := strings.Cut(entry, "\t")
+		if mode, _, _ := strings.Cut(info, " "); ok && mode == "160000" && slices.Contains(paths, p) {
+			links[p] = true
+		}
+	}
+	return links
+}
+
+// CheckModulePath says why a submodule path from .gitmodules is not one
+// git-wt uses, or nil: it must be a clean relative path below the
+// worktree, not the worktree itself ("." or empty), nor absolute, nor
+// holding a "." or ".." component, nor a "//" or a trailing "/".
+func CheckModulePath(p string) error {
+	switch {
+	case p == "" || p == ".":
+		return errors.New("the path is the worktree itself")
+	case strings.HasPrefix(p, "/") || filepath.IsAbs(p):
+		return errors.New("the path is absolute")
+	case path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"):
+		return errors.New("the path is not a clean path below the worktree")
+	}
+	return nil
 }
 
 // ModuleSource is one submodule to check out: its name, its path, its
@@ -72,8 +129,8 @@ type ModuleSource struct {
 	Name, Path, URL, From string
 }
 
-// Update checks out the submodules of srcs in dir at the commits dir's
-// tree records, git's output going to log. Those with a From are cloned
+// Update checks out the submodules of srcs in at at the commits its tree
+// records, git's output going to log. Those with a From are cloned
 // from it with the file transport (objects hard-linked, no network):
 // their URL is From for this command only (SetOrigin sets the clone's
 // origin back to URL). The others are cloned from their URL, in a command
@@ -83,8 +140,8 @@ type ModuleSource struct {
 // made active for the command, so that none is initialised in a config
 // the main worktree shares. A name goes into git's config keys whole, by
 // Cmd.Config: the callers check it first (CheckModuleName).
-func (s Submodules) Update(ctx context.Context, dir string, srcs []ModuleSource, log io.Writer) error {
-	for _, c := range updateCmds(dir, srcs) {
+func (s Submodules) Update(ctx context.Context, at ModuleCheckout, srcs []ModuleSource, log io.Writer) error {
+	for _, c := range updateCmds(at, srcs) {
 		c.Stdout, c.Stderr = log, log
 		if _, err := s.git.Exec(ctx, c); err != nil {
 			return err
@@ -93,7 +150,7 @@ func (s Submodules) Update(ctx context.Context, dir string, srcs []ModuleSource,
 	return nil
 }
 
-func updateCmds(dir string, srcs []ModuleSource) []Cmd {
+func updateCmds(at ModuleCheckout, srcs []ModuleSource) []Cmd {
 	type update struct {
 		config []ConfigPair
 		paths  []string
@@ -112,8 +169,9 @@ func updateCmds(dir string, srcs []ModuleSource) []Cmd {
 	var cmds []Cmd
 	for _, u := range []update{fromStores, fromURLs} {
 		if len(u.paths) > 0 {
-			cmds = append(cmds, Cmd{Dir: dir, InWorktree: true, Config: u.config,
-				Args: append([]string{"submodule", "update", "--"}, u.paths...)})
+			c := at.cmd(append([]string{"submodule", "update", "--"}, u.paths...)...)
+			c.Config = u.config
+			cmds = append(cmds, c)
 		}
 	}
 	return cmds
@@ -156,10 +214,55 @@ func ModuleStore(mainGit, name string) string {
 	return dir
 }
 
-// SetOrigin sets the URL of the origin remote of the repository at dir.
-func (s Submodules) SetOrigin(ctx context.Context, dir, url string) error {
-	_, err := s.git.RunIn(ctx, dir, "config", "--", "remote.origin.url", url)
+// SetOrigin sets the URL of the origin remote of the repository whose
+// git dir is gitDir (proven by the caller: ModuleGitDir), in its own
+// config, never in one git would find from a folder.
+func (s Submodules) SetOrigin(ctx context.Context, gitDir, url string) error {
+	_, err := s.git.Exec(ctx, Cmd{Dir: gitDir, Env: []string{"GIT_DIR=" + gitDir},
+		Args: []string{"config", "--file=" + filepath.Join(gitDir, "config"), "--", "remote.origin.url", url}})
 	return err
+}
+
+// ModuleGitDir is the git dir of the submodule called name of the
+// repository whose git dir is parentGitDir (proven: WorktreeGitDir, or
+// ModuleGitDir a level up), where git's submodule update puts it:
+// <parentGitDir>/modules/<name>, each folder below parentGitDir a
+// folder, not a link. name must pass CheckModuleName.
+func ModuleGitDir(parentGitDir, name string) (string, error) {
+	if err := CheckModuleName(name); err != nil {
+		return "", err
+	}
+	dir := parentGitDir
+	for _, c := range append([]string{"modules"}, strings.Split(filepath.FromSlash(name), string(filepath.Separator))...) {
+		dir = filepath.Join(dir, c)
+		if st, err := os.Lstat(dir); err != nil {
+			return "", err
+		} else if !st.IsDir() {
+			return "", fmt.Errorf("%s is not a folder (a link?)", dir)
+		}
+	}
+	return dir, nil
+}
+
+// WorktreeGitDir is the admin dir of the linked worktree at dir of the
+// repository whose common dir is commonDir, as git's own files prove it,
+// not the worktree's: its .git file (which the worktree's user can
+// rewrite) must name <commonDir>/worktrees/<id>, whose commondir leads
+// back to commonDir and whose gitdir file points back at dir's .git.
+func WorktreeGitDir(dir, commonDir string) (string, error) {
+	_, admin, err := AdminDir(dir)
+	if err != nil {
+		return "", err
+	}
+	notOurs := fmt.Errorf("%s is not a linked worktree of %s, as git's files say", dir, commonDir)
+	if filepath.Dir(admin) != filepath.Join(commonDir, "worktrees") || filepath.Clean(CommonDirOf(admin)) != filepath.Clean(commonDir) {
+		return "", notOurs
+	}
+	back, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+	if err != nil || Resolve(admin, strings.TrimRight(string(back), "\r\n")) != filepath.Join(dir, ".git") {
+		return "", notOurs
+	}
+	return admin, nil
 }
 
 // StoreOrigin is the URL of the origin remote of the module repository

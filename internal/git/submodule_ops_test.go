@@ -16,7 +16,8 @@ func TestSubmoduleUpdateKeepsNamesOutOfTheArgv(t *testing.T) {
 	f := gittest.New(t)
 	hostile := "lib.update=!touch PWNED #"
 	call := f.Expect("submodule", "update", "--", "a")
-	err := f.Git().Submodules().Update(context.Background(), "/t", []git.ModuleSource{{Name: hostile, Path: "a", From: "/r/.git/modules/x"}}, io.Discard)
+	at := git.ModuleCheckout{Dir: "/t", GitDir: "/r/.git/worktrees/t"}
+	err := f.Git().Submodules().Update(context.Background(), at, []git.ModuleSource{{Name: hostile, Path: "a", From: "/r/.git/modules/x"}}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,12 +26,35 @@ func TestSubmoduleUpdateKeepsNamesOutOfTheArgv(t *testing.T) {
 	}
 }
 
-// A URL that starts with "-" is a value, not an option of git config.
+// A URL that starts with "-" is a value, not an option of git config;
+// the config written is the submodule's git dir's own, not one git would
+// find from its folder.
 func TestSetOriginTakesTheURLAsAValue(t *testing.T) {
 	f := gittest.New(t)
-	f.Expect("config", "--", "remote.origin.url", "-u")
-	if err := f.Git().Submodules().SetOrigin(context.Background(), "/t/a", "-u"); err != nil {
+	call := f.Expect("config", "--file=/r/.git/worktrees/t/modules/a/config", "--", "remote.origin.url", "-u")
+	if err := f.Git().Submodules().SetOrigin(context.Background(), "/r/.git/worktrees/t/modules/a", "-u"); err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Contains(call.Got.Env, "GIT_DIR=/r/.git/worktrees/t/modules/a") {
+		t.Errorf("git config ran with no git dir pinned: %+v", call.Got)
+	}
+}
+
+// Whether a path is a gitlink is asked of the tree, paths literal, git
+// pinned to the worktree's own git dir.
+func TestGitlinksAsksTheTreeOfThePinnedGitDir(t *testing.T) {
+	f := gittest.New(t)
+	call := f.Expect("ls-tree", "-z", "--full-tree", "HEAD", "--", "lib", "evil").
+		Out("160000 commit 1111111111111111111111111111111111111111\tlib\x00120000 blob 2222222222222222222222222222222222222222\tevil\x00")
+	at := git.ModuleCheckout{Dir: "/t", GitDir: "/r/.git/worktrees/t"}
+	got, err := f.Git().Submodules().Gitlinks(context.Background(), at, []string{"lib", "evil"})
+	if err != nil || !got["lib"] || got["evil"] {
+		t.Errorf("Gitlinks = %v, %v", got, err)
+	}
+	for _, v := range []string{"GIT_DIR=/r/.git/worktrees/t", "GIT_WORK_TREE=/t", "GIT_LITERAL_PATHSPECS=1"} {
+		if !slices.Contains(call.Got.Env, v) {
+			t.Errorf("ls-tree ran without %s: %+v", v, call.Got.Env)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package setup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -91,9 +92,11 @@ func outermost(paths []string) []string {
 }
 
 // copyFiles copies the wt.copy and .worktreeinclude files from the main
-// worktree into the worktree at dir, keeping whatever is there already.
-// Progress shows on a terminal; what was skipped or failed is warned about
-// and written to log.
+// worktree into the worktree at dir, keeping whatever is there already,
+// and writing nothing outside dir: a file whose folder in dir is a
+// symlink (the task's branch can commit one to anywhere) is not copied,
+// with a warning. Progress shows on a terminal; what was skipped or
+// failed is warned about and written to log.
 func (m *Handler) copyFiles(ctx context.Context, dir string, log io.Writer) error {
 	paths, skipped, err := m.copyPlan(ctx)
 	if err != nil {
@@ -108,6 +111,11 @@ func (m *Handler) copyFiles(ctx context.Context, dir string, log io.Writer) erro
 	if len(paths) == 0 {
 		return nil
 	}
+	root, err := fsutil.OpenRootDir(dir)
+	if err != nil {
+		return fmt.Errorf("cannot copy into %s: %w", dir, err)
+	}
+	defer root.Close()
 	c := &fsutil.Copier{}
 	stop := m.meterBytes("copying from "+m.Repo.MainDir, func() int64 { return c.Stats().Bytes })
 	for _, p := range paths {
@@ -115,12 +123,15 @@ func (m *Handler) copyFiles(ctx context.Context, dir string, log io.Writer) erro
 			break
 		}
 		rel := filepath.FromSlash(strings.TrimSuffix(p, "/"))
-		dst := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+		ok, err := m.folderFor(root, rel, "copied", log)
+		if err != nil {
 			stop()
 			return fmt.Errorf("cannot copy %s into %s: %w", rel, dir, err)
 		}
-		c.Copy(filepath.Join(m.Repo.MainDir, rel), dst)
+		if !ok {
+			continue
+		}
+		c.Copy(filepath.Join(m.Repo.MainDir, rel), root, rel)
 	}
 	stop()
 	st := c.Stats()
@@ -136,6 +147,25 @@ func (m *Handler) copyFiles(ctx context.Context, dir string, log io.Writer) erro
 		return fmt.Errorf("could not copy %d %s from %s (first: %v)", len(errs), text.Plural(len(errs), "file", "files"), m.Repo.MainDir, errs[0])
 	}
 	return nil
+}
+
+// folderFor makes the folder under root (a worktree) that rel, a file or
+// folder to write there, lies in, and says whether rel may be written: not
+// when a folder on the way is a symlink (the task's branch can commit one
+// to anywhere, and one inside the worktree is no folder of the main
+// worktree's either), which is warned about, naming it, and logged; the
+// setup goes on. done is what is then not done to rel ("copied").
+func (m *Handler) folderFor(root *os.Root, rel, done string, log io.Writer) (bool, error) {
+	err := fsutil.MkdirNoLinks(root, filepath.Dir(rel))
+	var link *fsutil.SymlinkOnPath
+	if !errors.As(err, &link) {
+		return err == nil, err
+	}
+	msg := fmt.Sprintf("%s not %s: %s is a symlink in %s, and git-wt writes through none",
+		text.Terminal(filepath.ToSlash(rel)), done, text.Terminal(filepath.ToSlash(link.Path)), text.Terminal(root.Name()))
+	m.Warn("%s", msg)
+	fmt.Fprintf(log, "git-wt: %s\n", msg)
+	return false, nil
 }
 
 // progressInterval is how often the copy's meter reads the copier's count.

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/task"
@@ -57,42 +57,37 @@ func (m *Handler) writeEnvFile(ctx context.Context, rec *record.Record) error {
 	return nil
 }
 
-// writeBlock writes block into the regular file rel under root, in place
-// of an earlier block of git-wt's, making the folders on the way; no
-// component may be a symlink (the worktree's files are the agent's, and a
-// link could point anywhere). The new content goes to a temporary file
-// beside it, renamed over it: a kill midway leaves the file as it was
-// (and the temporary file, kept out of git status by info/exclude, which
-// the next write removes).
-func writeBlock(ctx context.Context, root, rel string, block []string) error {
-	dir := root
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for _, c := range parts[:len(parts)-1] {
-		dir = filepath.Join(dir, c)
-		st, err := os.Lstat(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Mkdir(dir, 0o777); err != nil {
-				return err
-			}
-		case err != nil:
-			return err
-		case !st.IsDir():
-			return fmt.Errorf("%s is not a folder", dir)
-		}
-	}
-	path := filepath.Join(dir, parts[len(parts)-1])
-	old, mode, err := readNoFollow(path)
+// writeBlock writes block into the regular file rel under the folder
+// dir, in place of an earlier block of git-wt's, making the folders on the
+// way; no component may be a symlink (the worktree's files are the
+// agent's, and a link could point anywhere), and every step goes through
+// an os.Root of dir, so that a folder the agent swaps for a link meanwhile
+// leads nowhere outside. The new content goes to a temporary file beside
+// it, renamed over it: a kill midway leaves the file as it was (and the
+// temporary file, kept out of git status by info/exclude, which the next
+// write removes).
+func writeBlock(ctx context.Context, dir, rel string, block []string) error {
+	root, err := fsutil.OpenRootDir(dir)
 	if err != nil {
 		return err
 	}
-	tmp := path + place.EnvFileTempSuffix
-	if st, err := os.Lstat(tmp); err == nil && st.Mode().IsRegular() {
-		os.Remove(tmp) // a write killed before its rename
+	defer root.Close()
+	rel = filepath.Clean(filepath.FromSlash(rel))
+	if err := fsutil.MkdirNoLinks(root, filepath.Dir(rel)); err != nil {
+		return err
+	}
+	task.Checkpoint(ctx, "envfile:folders")
+	old, mode, err := readNoFollow(root, rel)
+	if err != nil {
+		return err
+	}
+	tmp := rel + place.EnvFileTempSuffix
+	if st, err := root.Lstat(tmp); err == nil && st.Mode().IsRegular() {
+		root.Remove(tmp) // a write killed before its rename
 	}
 	// O_EXCL: never through a symlink, never into a file someone else
 	// opened meanwhile.
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, mode)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return err
 	}
@@ -108,18 +103,18 @@ func writeBlock(ctx context.Context, root, rel string, block []string) error {
 	}
 	if err == nil {
 		task.Checkpoint(ctx, "envfile:written")
-		err = os.Rename(tmp, path)
+		err = root.Rename(tmp, rel)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		root.Remove(tmp)
 	}
 	return err
 }
 
-// readNoFollow reads the regular file at path ("" when there is none) and
-// its permissions (0644 for a new file).
-func readNoFollow(path string) (string, fs.FileMode, error) {
-	st, err := os.Lstat(path)
+// readNoFollow reads the regular file rel under root ("" when there is
+// none) and its permissions (0644 for a new file).
+func readNoFollow(root *os.Root, rel string) (string, fs.FileMode, error) {
+	st, err := root.Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", 0o644, nil
 	}
@@ -127,9 +122,9 @@ func readNoFollow(path string) (string, fs.FileMode, error) {
 		return "", 0, err
 	}
 	if !st.Mode().IsRegular() {
-		return "", 0, fmt.Errorf("%s is not a regular file", path)
+		return "", 0, fmt.Errorf("%s is not a regular file", filepath.Join(root.Name(), rel))
 	}
-	data, err := os.ReadFile(path)
+	data, err := root.ReadFile(rel)
 	return string(data), st.Mode().Perm(), err
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -21,19 +22,26 @@ import (
 // refuses (SPEC §19) is skipped with a warning: the task is made without
 // that submodule.
 func (m *Handler) readySubmodules(ctx context.Context, dir string, log io.Writer) error {
-	return m.submodulesIn(ctx, dir, m.Repo.CommonDir, true, log)
+	gitDir, err := git.WorktreeGitDir(dir, m.Repo.CommonDir)
+	if err != nil {
+		return fmt.Errorf("cannot check out the submodules of %s: %w", dir, err)
+	}
+	return m.submodulesIn(ctx, git.ModuleCheckout{Dir: dir, GitDir: gitDir}, m.Repo.CommonDir, true, log)
 }
 
-// submodulesIn readies the submodules of one level: the (sub)worktree at
-// dir, whose counterpart in the main worktree has its git dir at mainGit
-// (the common dir at the top; <its parent's>/modules/<name> below).
-func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top bool, log io.Writer) error {
+// submodulesIn readies the submodules of one level: the (sub)worktree
+// at, whose counterpart in the main worktree has its git dir at mainGit
+// (the common dir at the top; <its parent's>/modules/<name> below). git
+// runs only in at's git dir and in each submodule's own
+// (git.ModuleCheckout), never in a repository found at a path.
+func (m *Handler) submodulesIn(ctx context.Context, at git.ModuleCheckout, mainGit string, top bool, log io.Writer) error {
 	subs := m.Git.Submodules()
+	dir := at.Dir
 	gitmodules := filepath.Join(dir, ".gitmodules")
-	if _, err := os.Lstat(gitmodules); err != nil {
-		return nil // no submodules at this level
+	if st, err := os.Lstat(gitmodules); err != nil || !st.Mode().IsRegular() {
+		return nil // no submodules at this level (git checks out no linked .gitmodules)
 	}
-	paths, err := subs.Keys(ctx, dir, gitmodules, "path")
+	paths, err := subs.Keys(ctx, at.GitDir, gitmodules, "path")
 	if git.ExitCode(err) == 128 {
 		// A commit's .gitmodules git cannot read (a name with a line
 		// break, say): git's submodule commands cannot either.
@@ -45,7 +53,7 @@ func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top boo
 	}
 	// Initialised in the main worktree: its repository's config has the
 	// submodule's URL (at the top, the config the task shares).
-	mainURLs, err := subs.Keys(ctx, dir, filepath.Join(mainGit, "config"), "url")
+	mainURLs, err := subs.Keys(ctx, at.GitDir, filepath.Join(mainGit, "config"), "url")
 	if err != nil {
 		return err
 	}
@@ -63,27 +71,32 @@ func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top boo
 		}
 		srcs = append(srcs, git.ModuleSource{Name: name, Path: paths[name], From: from})
 	}
-	if len(srcs) == 0 {
-		return nil
+	if srcs, err = m.atGitlinks(ctx, at, srcs); err != nil || len(srcs) == 0 {
+		return err
 	}
-	if err := m.moduleURLs(ctx, dir, top, mainURLs, srcs); err != nil {
+	if err := m.moduleURLs(ctx, at, top, mainURLs, srcs); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "git-wt: submodules of %s from the main worktree's module repositories\n", dir)
-	if err := subs.Update(ctx, dir, srcs, log); err != nil {
+	if err := subs.Update(ctx, at, srcs, log); err != nil {
 		return fmt.Errorf("cannot check out the submodules of %s (%v): fetch them in the main worktree (git submodule update), then run git wt init", dir, err)
 	}
 	for _, src := range srcs {
 		if src.From == "" {
 			continue // cloned from its URL: nothing of the main's below it
 		}
-		sub := filepath.Join(dir, src.Path)
+		gitDir, err := git.ModuleGitDir(at.GitDir, src.Name)
+		if err != nil {
+			m.Warn("the submodule %q in %s has no git dir of its own where git puts it (%v): its origin and its submodules are left as they are", src.Name, text.Terminal(dir), err)
+			continue
+		}
 		if src.URL != "" {
 			// Cloned from src.From: its origin is the submodule's URL again.
-			if err := subs.SetOrigin(ctx, sub, src.URL); err != nil {
+			if err := subs.SetOrigin(ctx, gitDir, src.URL); err != nil {
 				return err
 			}
 		}
+		sub := git.ModuleCheckout{Dir: filepath.Join(dir, filepath.FromSlash(src.Path)), GitDir: gitDir}
 		if err := m.submodulesIn(ctx, sub, src.From, false, log); err != nil {
 			return err
 		}
@@ -91,14 +104,53 @@ func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top boo
 	return nil
 }
 
+// atGitlinks keeps the submodules of srcs whose path git-wt may use
+// (SPEC §19): a clean path below at's top (git.CheckModulePath), a
+// gitlink of the tree at's HEAD holds at exactly that path, and no
+// symlink in the worktree on the way there or at it (a path that leads
+// into another repository). Each other is skipped with a warning.
+func (m *Handler) atGitlinks(ctx context.Context, at git.ModuleCheckout, srcs []git.ModuleSource) ([]git.ModuleSource, error) {
+	skip := func(src git.ModuleSource, why string) {
+		m.Warn("skipped the submodule %q in %s: its path %s %s", src.Name, text.Terminal(at.Dir), text.Terminal(src.Path), why)
+	}
+	var clean []git.ModuleSource
+	var paths []string
+	for _, src := range srcs {
+		if err := git.CheckModulePath(src.Path); err != nil {
+			skip(src, "is refused: "+err.Error())
+			continue
+		}
+		clean = append(clean, src)
+		paths = append(paths, src.Path)
+	}
+	if len(clean) == 0 {
+		return nil, nil
+	}
+	gitlinks, err := m.Git.Submodules().Gitlinks(ctx, at, paths)
+	if err != nil {
+		return nil, err
+	}
+	var keep []git.ModuleSource
+	for _, src := range clean {
+		if !gitlinks[src.Path] {
+			skip(src, "is no submodule (gitlink) in the tree checked out there")
+		} else if link := fsutil.FirstSymlink(at.Dir, filepath.FromSlash(src.Path)); link != "" {
+			skip(src, "goes through the symlink "+text.Terminal(filepath.ToSlash(link)))
+		} else {
+			keep = append(keep, src)
+		}
+	}
+	return keep, nil
+}
+
 // moduleURLs sets the URL of each of srcs: what the submodule's origin
-// is once cloned, as the repository at dir resolves it (a relative URL is
-// relative to that repository's origin). Below the top, dir is a
+// is once cloned, as the repository at resolves it (a relative URL is
+// relative to that repository's origin). Below the top, at is a
 // repository of the task's own, where git initialises them. At the top,
-// dir's config is the main worktree's, which new never writes (SPEC §19):
+// at's config is the main worktree's, which new never writes (SPEC §19):
 // the URL is the main's, or, for one the main worktree has not
 // initialised, the one its module repository was cloned from.
-func (m *Handler) moduleURLs(ctx context.Context, dir string, top bool, mainURLs map[string]string, srcs []git.ModuleSource) error {
+func (m *Handler) moduleURLs(ctx context.Context, at git.ModuleCheckout, top bool, mainURLs map[string]string, srcs []git.ModuleSource) error {
 	subs := m.Git.Submodules()
 	if top {
 		for i := range srcs {
@@ -117,14 +169,10 @@ func (m *Handler) moduleURLs(ctx context.Context, dir string, top bool, mainURLs
 	for i, src := range srcs {
 		paths[i] = src.Path
 	}
-	if err := subs.Init(ctx, dir, paths); err != nil {
-		return fmt.Errorf("cannot initialise the submodules of %s: %v", dir, err)
+	if err := subs.Init(ctx, at, paths); err != nil {
+		return fmt.Errorf("cannot initialise the submodules of %s: %v", at.Dir, err)
 	}
-	_, admin, err := git.AdminDir(dir)
-	if err != nil {
-		return err
-	}
-	urls, err := subs.Keys(ctx, dir, filepath.Join(admin, "config"), "url")
+	urls, err := subs.Keys(ctx, at.GitDir, filepath.Join(at.GitDir, "config"), "url")
 	if err != nil {
 		return err
 	}

@@ -7,14 +7,16 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
 // linkDirs gives the worktree at dir a symlink to the main worktree's
 // folder for each directory of wt.symlink (SPEC §17), in place of a copy:
 // only a folder git ignores in the main worktree is linked (a tracked or
-// merely untracked one would be the task's own files), and nothing that
-// stands in the worktree already is replaced. A .gitwt the user has not
+// merely untracked one would be the task's own files), nothing that
+// stands in the worktree already is replaced, and no link is made
+// through a symlink on the way (folderFor). A .gitwt the user has not
 // trusted links nothing.
 func (m *Handler) linkDirs(ctx context.Context, dir string, log io.Writer) error {
 	links, untrusted := m.Settings.SymlinkDirs()
@@ -35,15 +37,24 @@ func (m *Handler) linkDirs(ctx context.Context, dir string, log io.Writer) error
 	if err := m.Place.ExcludeSymlinks(ctx, linkable); err != nil {
 		return err
 	}
+	root, err := fsutil.OpenRootDir(dir)
+	if err != nil {
+		return fmt.Errorf("cannot link into %s: %w", dir, err)
+	}
+	defer root.Close()
 	for _, rel := range linkable {
 		from, to := filepath.Join(m.Repo.MainDir, rel), filepath.Join(dir, rel)
-		if _, err := os.Lstat(to); err == nil {
+		if _, err := root.Lstat(rel); err == nil {
 			continue // there already (made by the checkout, or an earlier setup)
 		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
+		ok, err := m.folderFor(root, rel, "linked", log)
+		if err != nil {
 			return err
 		}
-		if err := os.Symlink(from, to); err != nil {
+		if !ok {
+			continue
+		}
+		if err := root.Symlink(from, rel); err != nil {
 			return fmt.Errorf("cannot link %s to %s: %v", to, from, err)
 		}
 		fmt.Fprintf(log, "git-wt: linked %s to %s\n", to, from)

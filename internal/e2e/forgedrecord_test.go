@@ -6,8 +6,12 @@
 package e2e
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/testutil"
@@ -94,5 +98,38 @@ func TestForgedStuckCreationNeverAdoptsAFolderOutside(t *testing.T) {
 	}
 	if testutil.Exists(filepath.Join(outside, ".git")) {
 		t.Fatalf("doctor --fix wrote a .git file into %s, a folder outside the base dir", outside)
+	}
+}
+
+// A record that names a process group git-wt did not start (the leader's
+// start time is public, so it proves nothing) never has that group
+// killed: new of the stuck task leaves it alive.
+func TestForgedRecordNeverKillsAProcessGroup(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "x")
+	victim := exec.Command("sleep", "1000")
+	victim.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { victim.Process.Kill(); victim.Wait() })
+	pid := victim.Process.Pid
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Skip("no /proc here")
+	}
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		t.Skip("no PID namespace link here")
+	}
+	fields := strings.Fields(string(stat)[strings.LastIndexByte(string(stat), ')')+1:])
+	rec := readRecord(t, s, "x")
+	rec["state"], rec["creator_pid"], rec["creator_start"] = "creating", 999999999, ""
+	rec["init"] = map[string]any{"ran": true, "status": "running", "pgid": pid, "pgid_start": fields[19],
+		"pgid_pidns": strings.TrimSuffix(strings.TrimPrefix(ns, "pid:["), "]")}
+	writeRecord(t, s, "x", rec)
+	r := s.WT("new", "x")
+	if !alive(pid) {
+		t.Fatalf("new of a forged record killed process group %d, which git-wt never started: %s", pid, r)
 	}
 }

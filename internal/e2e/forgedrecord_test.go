@@ -132,4 +132,34 @@ func TestForgedRecordNeverKillsAProcessGroup(t *testing.T) {
 	if !alive(pid) {
 		t.Fatalf("new of a forged record killed process group %d, which git-wt never started: %s", pid, r)
 	}
+	if !strings.Contains(r.Stderr, "left alone") {
+		t.Fatalf("new left process group %d alone without saying so: %s", pid, r)
+	}
+}
+
+// A record whose path was rewritten to a place outside the base dir never
+// has new make the task's worktree there (a plugin folder, say, which
+// another program runs code from): new refuses, exit 3, nothing written.
+func TestForgedRecordNeverHasNewWriteOutsideTheBaseDir(t *testing.T) {
+	for _, state := range []string{"active", "creating"} {
+		t.Run(state, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "x").Out()
+			rec := readRecord(t, s, "x")
+			s.MustWT("rm", "--wait", "x")
+			outside := filepath.Join(s.Home, ".vim", "pack", "x", "start", "x")
+			rec["path"] = outside
+			if state == "creating" {
+				rec["state"], rec["creator_pid"], rec["creator_start"] = "creating", 999999999, ""
+			}
+			writeRecord(t, s, "x", rec)
+			r := s.WT("new", "x")
+			if testutil.Exists(outside) {
+				t.Fatalf("new made the worktree %s outside the base dir (not %s) for a forged record: %s", outside, path, r)
+			}
+			if r.Code != 3 || strings.Count(r.Stderr, "\n") != 1 {
+				t.Fatalf("new of a record that names a path outside the base dir: want exit 3 with one line, got %s", r)
+			}
+		})
+	}
 }

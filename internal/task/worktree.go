@@ -57,11 +57,13 @@ func (m *Manager) InBaseDir(path string) bool {
 	if m.Settings == nil || m.Settings.BaseDir == "" || !filepath.IsAbs(path) {
 		return false
 	}
-	base, err := filepath.EvalSymlinks(m.Settings.BaseDir)
+	// Folders that do not exist yet (a base dir deleted by hand, with
+	// the task's folder in it) are taken as they are written.
+	base, err := fsutil.ResolveExisting(m.Settings.BaseDir)
 	if err != nil {
 		return false
 	}
-	parent, err := filepath.EvalSymlinks(filepath.Dir(path))
+	parent, err := fsutil.ResolveExisting(filepath.Dir(path))
 	if err != nil {
 		return false
 	}

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/proc"
 )
 
 // TestMain makes the test binary a supervisor when run as one: a
@@ -93,13 +95,15 @@ func cancelledGroupIsEndedWhole(t *testing.T, supervised bool) {
 }
 
 // The supervisor is invisible to its command and to git-wt: the same
-// output, environment, directory and exit status as without it, and the
-// same error for a program that cannot be found.
+// output, environment (but proc.GroupEnv, by which a group whose
+// supervisor was killed is still told as git-wt's), directory and exit
+// status as without it, and the same error for a program that cannot be
+// found.
 func TestASupervisedCommandSeesAndEndsAsWithout(t *testing.T) {
 	t.Setenv("WT_KEPT", "yes")
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, path, script string }{
-		{"environment", "sh", "env | sort; pwd; echo $0"},
+		{"environment", "sh", "env | grep -v '^" + proc.GroupEnv + "=' | sort; pwd; echo $0"},
 		{"status", "sh", "echo out; echo last >&2; exit 3"},
 		{"SIGTERM", "sh", "kill -TERM $$"},
 		{"SIGKILL", "sh", "kill -KILL $$"},

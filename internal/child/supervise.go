@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/proc"
 )
 
 // SuperviseCommand is the hidden first argument that makes git-wt a
@@ -20,6 +21,13 @@ import (
 // before anything else runs.
 const SuperviseCommand = "__supervise"
 
+// SupervisorArgs are the first arguments of the supervisor that the
+// git-wt of pid parent starts: what tells a group's leader as git-wt's
+// own (proc.Group).
+func SupervisorArgs(parent int) []string {
+	return []string{"git-wt", SuperviseCommand, strconv.Itoa(parent)}
+}
+
 // supervise makes cmd, its program looked up, the supervisor's command:
 // git-wt itself, which runs cmd's program with cmd's arguments. Where
 // git-wt cannot find its own program (Linux without /proc, say), cmd is
@@ -29,7 +37,7 @@ func supervise(cmd *exec.Cmd) bool {
 	if self == "" {
 		return false
 	}
-	cmd.Args = append([]string{"git-wt", SuperviseCommand, strconv.Itoa(os.Getpid()), cmd.Path}, cmd.Args...)
+	cmd.Args = append(append(SupervisorArgs(os.Getpid()), cmd.Path), cmd.Args...)
 	cmd.Path = self
 	return true
 }
@@ -82,7 +90,10 @@ func Supervise(args []string) int {
 	if os.Getppid() != parent {
 		return endGroup() // git-wt died before the watch began
 	}
-	cmd := &exec.Cmd{Path: args[1], Args: args[2:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	// The group's id in the command's environment tells its processes
+	// as git-wt's should this supervisor be killed (proc.Group.End).
+	env := append(os.Environ(), proc.GroupEnv+"="+strconv.Itoa(os.Getpid()))
+	cmd := &exec.Cmd{Path: args[1], Args: args[2:], Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "git-wt: cannot run %s: %v\n", args[1], err)
 		return 127

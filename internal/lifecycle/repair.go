@@ -77,9 +77,12 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 // left undone (git.FinishWorktreeAdd): the folder, which another process
 // may have written into since, is a worktree on the task's branch again,
 // and none of its files is touched. A folder no killed add left is not
-// git-wt's to make a worktree of, and is left as it is.
+// git-wt's to make a worktree of, and is left as it is; so is one outside
+// the base dir, where git-wt adds none: a hand-edited record and admin
+// entry would have it write a .git file there, which names the folder a
+// worktree of this repository to every later look (SPEC §19).
 func (m *Handler) finishKilledAdd(ctx context.Context, rec *record.Record) error {
-	if st, err := os.Lstat(rec.Path); err != nil || !st.IsDir() {
+	if st, err := os.Lstat(rec.Path); err != nil || !st.IsDir() || !m.InBaseDir(rec.Path) {
 		return nil
 	}
 	l, err := m.Lock(ctx)

@@ -10,12 +10,19 @@ import (
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/setup"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // resume takes over a task whose record exists but whose creation did not
 // finish (its creator died) or whose directory has gone: it makes what is
 // missing, under the lock, and finishes the job.
 func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) (c *Created, err error) {
+	if !m.InBaseDir(e.Record.Path) {
+		// A record is no proof (SPEC §19): git-wt makes worktrees in
+		// its base dir only, and a path elsewhere was written by hand.
+		return nil, exitcode.RefusedAs(exitcode.KindUnsafeInput, "the record of task %q names %s, outside the base dir %s, where git-wt makes no worktree (it may have been edited by hand): remove the task with git wt rm %s, then git wt new again",
+			e.Record.Task, e.Record.Path, m.Settings.BaseDir, text.ShellQuote(e.Record.Task))
+	}
 	u := Undo{task: e.Record}
 	defer func() {
 		if err != nil {

@@ -194,7 +194,10 @@ func (p *Pool) endInit(e *record.PoolEntry) {
 	if proc.Check(task.OwnerID(e.Owner())) != proc.Dead {
 		return
 	}
-	if task.InitGroup(e.Init).End() {
+	switch ended, err := task.InitGroup(e.Init, e.Owner(), e.Path).End(); {
+	case err != nil:
+		p.Warn("pool entry %s names a wt.poolInit that may have outlived its fill, but %v", e.ID, err)
+	case ended:
 		p.Warn("ended the wt.poolInit of pool entry %s, which outlived its fill (process group %d)", e.ID, e.Init.PGID)
 	}
 }

@@ -14,8 +14,15 @@ import (
 
 func startGroup(t *testing.T) *exec.Cmd {
 	t.Helper()
+	return startGroupOf(t, "sleep 60 & wait")
+}
+
+// startGroupOf starts script in a process group of its own, and waits
+// for the child it starts.
+func startGroupOf(t *testing.T, script string) *exec.Cmd {
+	t.Helper()
 	needSight(t)
-	cmd := exec.Command("sh", "-c", "sleep 60 & wait")
+	cmd := exec.Command("sh", "-c", script)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -36,17 +43,33 @@ func TestGroupEndKillsTheRecordedGroupOnly(t *testing.T) {
 	pgid := cmd.Process.Pid
 	start, _ := StartTime(pgid)
 	ns := Self().PIDNS
-	if (Group{ID: pgid, LeaderStart: "1", NS: ns}).End() {
-		t.Fatal("a group whose leader started at another time was ended")
-	}
-	if (Group{ID: pgid, LeaderStart: start, NS: "another"}).End() {
-		t.Fatal("a group of another PID namespace was ended")
+	wd, _ := os.Getwd()
+	// The leader sh stands for git-wt's supervisor here: its arguments,
+	// its folder, and a parent (this test) that is not the recorded one.
+	g := Group{ID: pgid, LeaderStart: start, NS: ns, LeaderArgs: []string{"sh", "-c"}, Parent: -1, Dir: wd}
+	other := func(change func(*Group)) Group { c := g; change(&c); return c }
+	for _, tt := range []struct {
+		name    string
+		g       Group
+		wantErr bool
+	}{
+		{"a leader that started at another time", other(func(g *Group) { g.LeaderStart = "1" }), false},
+		{"another PID namespace", other(func(g *Group) { g.NS = "another" }), false},
+		{"a leader that is not the supervisor", other(func(g *Group) { g.LeaderArgs = []string{"git-wt", "__supervise", "1"} }), true},
+		{"a leader with no recorded start", other(func(g *Group) { g.LeaderStart = "" }), false},
+		{"a leader still the child of its git-wt", other(func(g *Group) { g.Parent = os.Getpid() }), true},
+		{"a leader in another folder", other(func(g *Group) { g.Dir = t.TempDir() }), true},
+	} {
+		ended, err := tt.g.End()
+		if ended || (err != nil) != tt.wantErr {
+			t.Errorf("%s: ended %v, error %v (want one: %v)", tt.name, ended, err, tt.wantErr)
+		}
 	}
 	if n := len(Members(pgid)); n != 2 {
 		t.Fatalf("%d members left after ending another group", n)
 	}
-	if !(Group{ID: pgid, LeaderStart: start, NS: ns}).End() {
-		t.Fatal("the recorded group was not ended")
+	if ended, err := g.End(); !ended || err != nil {
+		t.Fatalf("the recorded group was not ended: %v", err)
 	}
 	cmd.Wait()
 	deadline := time.Now().Add(time.Minute)
@@ -55,6 +78,37 @@ func TestGroupEndKillsTheRecordedGroupOnly(t *testing.T) {
 			t.Fatalf("members of the ended group still run: %v", Members(pgid))
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A group whose leader is gone cannot be told from another by its
+// leader: it is ended only when each of its processes carries GroupEnv
+// with its id, as the commands git-wt's supervisor runs do; else it is
+// left alone, and End says so (SPEC §19: a record names the group).
+func TestGroupWithoutItsLeader(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		ended        bool
+	}{
+		{"unmarked", "sleep 60 & wait", false},
+		{"marked", "export " + GroupEnv + "=$$; sleep 60 & wait", true},
+		{"marked with another group", "export " + GroupEnv + "=1$$; sleep 60 & wait", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := startGroupOf(t, tc.script)
+			pgid := cmd.Process.Pid
+			start, _ := StartTime(pgid)
+			wd, _ := os.Getwd()
+			cmd.Process.Kill()
+			cmd.Wait()
+			ended, err := Group{ID: pgid, LeaderStart: start, NS: Self().PIDNS, LeaderArgs: []string{"sh", "-c"}, Parent: -1, Dir: wd}.End()
+			if ended != tc.ended || (err == nil) != tc.ended {
+				t.Fatalf("ended %v, error %v; want ended %v", ended, err, tc.ended)
+			}
+			if !tc.ended && len(Members(pgid)) != 1 {
+				t.Fatalf("members left: %v, want the leader's child", Members(pgid))
+			}
+		})
 	}
 }
 

@@ -27,6 +27,11 @@ type table interface {
 	// cwd is a process's working directory, as a path and as the
 	// directory itself (for a comparison by device and inode).
 	cwd(pid int) (string, fileID, error)
+	// args are the arguments a process was started with, its argv[0]
+	// first.
+	args(pid int) ([]string, error)
+	// env is the environment a process was started with.
+	env(pid int) ([]string, error)
 	// holds reports whether a process has the file at path open.
 	holds(pid int, path string) (bool, error)
 	// rename sets this process's name (what stat's name reads), where the

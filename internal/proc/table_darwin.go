@@ -113,6 +113,24 @@ func (kernProc) cwd(pid int) (string, fileID, error) {
 	return parseCwd(b)
 }
 
+func (kernProc) args(pid int) ([]string, error) {
+	args, _, err := procArgs2(pid)
+	return args, err
+}
+
+func (kernProc) env(pid int) ([]string, error) {
+	_, env, err := procArgs2(pid)
+	return env, err
+}
+
+func procArgs2(pid int) (args, env []string, err error) {
+	b, err := unix.SysctlRaw("kern.procargs2", pid)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseProcArgs2(b)
+}
+
 func (kernProc) holds(pid int, path string) (bool, error) {
 	// With no buffer, proc_pidinfo says how many bytes the list needs;
 	// room for a few more descriptors covers files opened meanwhile.

@@ -153,3 +153,37 @@ func cString(b []byte) string {
 	}
 	return string(b)
 }
+
+// parseProcArgs2 reads the arguments and the environment of a process
+// from sysctl kern.procargs2's answer: argc (int32), the executable's
+// path, NUL padding, then argc NUL-terminated arguments, then the
+// environment's NUL-terminated strings up to an empty one.
+func parseProcArgs2(b []byte) (args, env []string, err error) {
+	if len(b) < 4 {
+		return nil, nil, fmt.Errorf("procargs2: %w (%d bytes)", errShort, len(b))
+	}
+	argc := int(int32(le.Uint32(b)))
+	rest := b[4:]
+	i := bytes.IndexByte(rest, 0)
+	if i < 0 {
+		return nil, nil, fmt.Errorf("procargs2: %w: no end to the executable's path", errShort)
+	}
+	rest = bytes.TrimLeft(rest[i:], "\x00")
+	args = make([]string, 0, max(argc, 0))
+	for len(args) < argc {
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 {
+			return nil, nil, fmt.Errorf("procargs2: %w: %d of %d arguments", errShort, len(args), argc)
+		}
+		args = append(args, string(rest[:i]))
+		rest = rest[i+1:]
+	}
+	for {
+		i := bytes.IndexByte(rest, 0)
+		if i <= 0 {
+			return args, env, nil
+		}
+		env = append(env, string(rest[:i]))
+		rest = rest[i+1:]
+	}
+}

@@ -137,3 +137,15 @@ func TestParseFDPath(t *testing.T) {
 		t.Fatalf("a short answer: %v, want errShort", err)
 	}
 }
+
+func TestParseProcArgs2(t *testing.T) {
+	b := binary.LittleEndian.AppendUint32(nil, 3)
+	b = append(b, "/usr/local/bin/git-wt\x00\x00\x00\x00git-wt\x00__supervise\x0042\x00HOME=/Users/a\x00"...)
+	args, env, err := parseProcArgs2(b)
+	if want := []string{"git-wt", "__supervise", "42"}; err != nil || !slices.Equal(args, want) || !slices.Equal(env, []string{"HOME=/Users/a"}) {
+		t.Fatalf("parseProcArgs2 = %q, %q, %v; want %q and HOME", args, env, err, want)
+	}
+	if _, _, err := parseProcArgs2(b[:20]); !errors.Is(err, errShort) {
+		t.Fatalf("a cut answer: %v, want errShort", err)
+	}
+}

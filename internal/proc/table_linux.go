@@ -200,6 +200,19 @@ func (procfs) cwd(pid int) (string, fileID, error) {
 	return strings.TrimSuffix(cwd, " (deleted)"), id, nil
 }
 
+func (procfs) args(pid int) ([]string, error) { return readNULList(pid, "cmdline") }
+
+func (procfs) env(pid int) ([]string, error) { return readNULList(pid, "environ") }
+
+// readNULList reads a /proc/<pid> file of NUL-terminated strings.
+func readNULList(pid int, name string) ([]string, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/%s", pid, name))
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00"), nil
+}
+
 func (procfs) holds(pid int, path string) (bool, error) {
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	fds, err := os.ReadDir(dir)

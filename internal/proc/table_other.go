@@ -24,5 +24,7 @@ func (blindTable) pidNamespace() string            { return "" }
 func (blindTable) pids() ([]int, error)            { return nil, errNoTable }
 func (blindTable) stat(int) (stat, error)          { return stat{}, errNoTable }
 func (blindTable) cwd(int) (string, fileID, error) { return "", fileID{}, errNoTable }
+func (blindTable) args(int) ([]string, error)      { return nil, errNoTable }
+func (blindTable) env(int) ([]string, error)       { return nil, errNoTable }
 func (blindTable) holds(int, string) (bool, error) { return false, errNoTable }
 func (blindTable) rename(string)                   {}

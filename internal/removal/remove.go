@@ -292,13 +292,16 @@ func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 	if err != nil {
 		return Failed, err
 	}
-	if !st.IsDir() {
+	if !st.IsDir() && !o.Force {
 		// A symlink (or file) replaced the worktree: removing through it
 		// would delete someone else's files.
-		if !o.Force {
-			return KeptNotOurs, m.Refuse(rec, "not-a-directory", "%s is no longer a directory (a symlink or file replaced the worktree): remove it yourself, or use --force to drop only the link and the task", rec.Path)
-		}
-		return Deleted, nil
+		return KeptNotOurs, m.Refuse(rec, "not-a-directory", "%s is no longer a directory (a symlink or file replaced the worktree): remove it yourself, or use --force to drop only the link and the task", rec.Path)
+	}
+	if err := m.refuseNotOurs(rec, wts, o.Force); err != nil {
+		return KeptNotOurs, err
+	}
+	if !st.IsDir() {
+		return Deleted, nil // only the link goes (removeWorktree), never its target
 	}
 	wt := task.FindWorktree(wts, rec.Path)
 	locked := rec.Locked || wt != nil && wt.Locked

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
@@ -184,9 +185,12 @@ func NameGroup(init *record.Init, pgid int, start string) {
 	init.PGID, init.PGIDStart, init.PGIDNS = pgid, start, proc.Self().PIDNS
 }
 
-// InitGroup is the process group an init record names.
-func InitGroup(init record.Init) proc.Group {
-	return proc.Group{ID: init.PGID, LeaderStart: init.PGIDStart, NS: init.PGIDNS}
+// InitGroup is the process group an init record names, which owner (the
+// git-wt that ran the init) started in the worktree at dir, led by its
+// supervisor: ended only while that supervisor still leads it.
+func InitGroup(init record.Init, owner record.Owner, dir string) proc.Group {
+	return proc.Group{ID: init.PGID, LeaderStart: init.PGIDStart, NS: init.PGIDNS,
+		LeaderArgs: child.SupervisorArgs(owner.PID), Parent: owner.PID, Dir: dir}
 }
 
 // Silence is how long ago the owner last signed: the age that

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
@@ -28,7 +29,7 @@ var refusalKinds = map[string]exitcode.Kind{
 	"dirty": exitcode.KindDirty, "status-failed": exitcode.KindDirty, "locked": exitcode.KindLocked,
 	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
 	"not-a-directory": exitcode.KindConflict, "other-branch": exitcode.KindConflict, "in-progress": exitcode.KindConflict, "not-ready": exitcode.KindBusy,
-	"unmerged-submodule": exitcode.KindUnmerged, "pre-remove": exitcode.KindInUse,
+	"unmerged-submodule": exitcode.KindUnmerged, "pre-remove": exitcode.KindInUse, "not-ours": exitcode.KindUnsafeInput,
 }
 
 // Registered reports whether git still has an admin entry for path.
@@ -44,6 +45,30 @@ func FindWorktree(wts []git.Worktree, path string) *git.Worktree {
 		}
 	}
 	return nil
+}
+
+// InBaseDir says whether path lies inside the base dir, where git-wt
+// makes every task (not the base dir itself), its folders' symlinks
+// resolved: a link on the way would have git-wt write, move or delete
+// what it points at. A record's path proves nothing (SPEC §19): what
+// git-wt does to a folder git does not list for this repository, it
+// does only here.
+func (m *Manager) InBaseDir(path string) bool {
+	if m.Settings == nil || m.Settings.BaseDir == "" || !filepath.IsAbs(path) {
+		return false
+	}
+	// Folders that do not exist yet (a base dir deleted by hand, with
+	// the task's folder in it) are taken as they are written.
+	base, err := fsutil.ResolveExisting(m.Settings.BaseDir)
+	if err != nil {
+		return false
+	}
+	parent, err := fsutil.ResolveExisting(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	real := filepath.Join(parent, filepath.Base(path))
+	return real != base && fsutil.Within(base, real)
 }
 
 // RefuseNested refuses (exit 3, even with --force) to remove the task's

@@ -166,3 +166,39 @@ func TestKeptListingsHoldNoOtherSettingsAndArePrivate(t *testing.T) {
 		return nil
 	})
 }
+
+// wt.baseDir decides where git-wt writes, so no kept config listing is
+// its source (SPEC §19): one planted there moves no checkout.
+func TestBaseDirPlantedInTheKeptListingIsIgnored(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	ageSandbox(s)
+	s.MustWT("list")
+	elsewhere := filepath.Join(s.Home, "elsewhere")
+	plantInKeptListing(t, s, [2]string{"wt.basedir", elsewhere})
+	path := s.MustWT("new", "-q", "T").Out()
+	if want := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T"); path != want {
+		t.Fatalf("new made %s, want %s", path, want)
+	}
+	if testutil.Exists(elsewhere) {
+		t.Fatalf("new wrote to the base dir planted in the kept listing")
+	}
+	if out := s.MustWT("list", "--no-status").Stdout; strings.Contains(out, elsewhere) {
+		t.Errorf("list used the planted base dir:\n%s", out)
+	}
+}
+
+// The base dir the user configured is still found by list when the
+// listing is kept (it is asked of git).
+func TestListFindsTheConfiguredBaseDirWhenTheListingIsKept(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	base := filepath.Join(s.Home, "trees")
+	s.Git(s.Repo, "config", "wt.baseDir", base)
+	s.Git(s.Repo, "config", "wt.pool", "1")
+	s.MustWT("pool", "--fill")
+	ageSandbox(s)
+	s.MustWT("list")
+	out := s.MustWT("list", "--all", "--no-status").Stdout
+	if !strings.Contains(out, "pooled") {
+		t.Errorf("list --all with the listing kept: no pool entry in the configured base dir:\n%s", out)
+	}
+}

@@ -83,8 +83,8 @@ type ConfigKeys struct {
 	// nowhere, and the few of git's own that git-wt reads.
 	Kept func(key string) bool
 	// Asked is the pattern (git config --get-regexp) of the keys read from
-	// git whenever the listing comes from the cache; "" for a caller that
-	// acts on none of them, which then gets the kept keys only.
+	// git whenever the listing comes from the cache: those of the other
+	// keys that the caller acts on.
 	Asked string
 }
 
@@ -134,9 +134,9 @@ func keptPart(entries []ConfigEntry, kept func(key string) bool) string {
 // the wait for its output. With d, the repository found at dir, the
 // listing comes from the cache when it can — its kept part, and what git
 // says of the keys.Asked — and its kept part is saved for the next command
-// when it can be trusted. partial says that the output lacks the asked
-// keys: the cache answered and keys.Asked is "".
-func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered, keys ConfigKeys) func() (out string, partial bool, err error) {
+// when it can be trusted. cached says that the cache answered: the output
+// holds only the kept keys and keys.Asked.
+func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered, keys ConfigKeys) func() (out string, cached bool, err error) {
 	list := func() (string, bool, error) {
 		out, err := r.Run(ctx, dir, ConfigListArgs...)
 		return out, false, err
@@ -145,13 +145,10 @@ func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered,
 		return list
 	}
 	if listing, ok := CachedConfigList(d, keys); ok {
-		if keys.Asked == "" {
-			return func() (string, bool, error) { return listing, true, nil }
-		}
 		asked := async.Start(func() (string, error) { return r.AskConfig(ctx, dir, keys.Asked) })
 		return func() (string, bool, error) {
 			out, err := asked.Get()
-			return listing + out, false, err
+			return listing + out, true, err
 		}
 	}
 	started := time.Now()

@@ -10,7 +10,8 @@ import (
 // cacheKeys splits git config between the kept listing and git itself
 // (SPEC §19): anything that can write the git dir can write the cache, so
 // the cache keeps only the keys of the settings that run nothing, grant
-// nothing and reach nowhere, and the few of git's own that git-wt reads —
+// nothing, reach nowhere and decide no place git-wt writes to, and the
+// few of git's own that git-wt reads —
 // never another of the user's settings (a token) — and the keys of the
 // others are asked of git every time.
 var cacheKeys = git.ConfigKeys{Kept: keptInCache, Asked: askedPattern()}
@@ -27,10 +28,20 @@ var gitKeys = []string{"core.bare", "core.worktree", "core.hookspath", "core.rep
 
 // fromGitOnly says whether k is of SPEC §14's classes that no cache may be
 // the source of: it runs commands, acts beyond the worktree, grants trust
-// (wt.trusted) or clones (wt.submodules).
+// (wt.trusted) or clones (wt.submodules); or it decides where git-wt
+// writes (wt.baseDir: where checkouts go, the trash whose contents go).
 func (k Setting) fromGitOnly() bool {
-	return k.Runs || k.Reaches || k.Name == "wt.trusted" || k.Name == "wt.submodules"
+	return k.Runs || k.Reaches || k.Name == "wt.trusted" || k.Name == "wt.submodules" || k.Name == baseDirKey
 }
+
+// baseDirKey is the one setting asked of git by every command that reads
+// settings, the harmless ones included (StartHarmless): they too write
+// where the base dir is (a deletion's failure said once) and tell the warm
+// pool's folders in it.
+const baseDirKey = "wt.baseDir"
+
+// baseDirPattern is the pattern (git config --get-regexp) of baseDirKey.
+var baseDirPattern = `^` + regexp.QuoteMeta(strings.ToLower(baseDirKey)) + `$`
 
 // keptInCache says whether key, as git lists it, may be kept.
 func keptInCache(key string) bool {

@@ -130,8 +130,8 @@ type Pending struct {
 	ask func() ([]git.ConfigEntry, error)
 }
 
-// listed is what git config listed, and whether it lacks the asked keys
-// (cacheKeys).
+// listed is what git config listed, and whether it lacks some of the
+// asked keys (cacheKeys.Asked): the cache answered a harmless read.
 type listed struct {
 	entries []git.ConfigEntry
 	partial bool
@@ -148,18 +148,18 @@ func Start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered
 
 // StartHarmless is Start for a command that acts on no setting that runs
 // commands, grants trust or reaches beyond the worktree (list): when the
-// kept listing answers, git is not asked for those, and they stay unset —
-// but where a .gitwt needs wt.trusted to be read (Finish).
+// kept listing answers, git is asked only for the base dir, and those stay
+// unset — but where a .gitwt needs wt.trusted to be read (Finish).
 func StartHarmless(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
-	return start(ctx, g, dir, found, "")
+	return start(ctx, g, dir, found, baseDirPattern)
 }
 
 func start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered, asked string) *Pending {
 	wait := g.StartConfigList(ctx, dir, found, git.ConfigKeys{Kept: cacheKeys.Kept, Asked: asked})
 	return &Pending{
 		list: async.Start(func() (listed, error) {
-			out, partial, err := wait()
-			return listed{git.ParseConfigList(out), partial}, err
+			out, cached, err := wait()
+			return listed{git.ParseConfigList(out), cached && asked != cacheKeys.Asked}, err
 		}),
 		ask: func() ([]git.ConfigEntry, error) {
 			out, err := g.AskConfig(ctx, dir, cacheKeys.Asked)

@@ -48,6 +48,15 @@ func (s *Settings) IgnoreGitwt(key, value, why string) {
 	s.Warnings = append(s.Warnings, fmt.Sprintf("ignored %s = %s from %s: %s", key, value, GitwtFile, why))
 }
 
+// SayWarnings passes warn each of Warnings not said yet: a command that
+// acts on its settings in several places says each warning once.
+func (s *Settings) SayWarnings(warn func(format string, args ...any)) {
+	for _, w := range s.Warnings[s.said:] {
+		warn("%s", w)
+	}
+	s.said = len(s.Warnings)
+}
+
 // UntrustedBaseDirAllowed reports whether an untrusted .gitwt may name dir
 // as the base dir: a folder inside the main worktree at mainDir, or one
 // directly in its parent whose name starts with the repository's (as the

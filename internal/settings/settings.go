@@ -119,6 +119,8 @@ type Settings struct {
 	// Invalid are settings of the user's own config that break SPEC §14's
 	// rules: the commands that would act on them refuse (exit 2).
 	Invalid []error
+
+	said int // how many of Warnings SayWarnings said
 }
 
 // Pending is a settings read under way: Start runs `git config` at once,
@@ -195,11 +197,34 @@ func (p *Pending) Finish(mainDir string) (*Settings, error) {
 		}
 		entries = append(entries, asked...)
 	}
-	s := &Settings{values: layer(gitwt, configValues(entries, mainDir)), GitwtSHA256: sum}
+	own, others := ownKeys(gitwt)
+	s := &Settings{values: layer(own, configValues(entries, mainDir)), GitwtSHA256: sum}
+	for _, kv := range others {
+		s.IgnoreGitwt(kv.key, kv.Value.Value, "a .gitwt sets only git-wt's own wt.* settings; set it with git config if you want it")
+	}
 	if err := s.resolve(mainDir); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// ownKeys splits a .gitwt's values between git-wt's own keys (wt.*) and
+// the others, each of those once (the first value): a .gitwt is git-wt's
+// settings file (SPEC §4), which sets none of git's settings (a
+// remote.pushDefault would send push to another remote) nor another
+// tool's.
+func ownKeys(gitwt []keyValue) (own, others []keyValue) {
+	seen := map[string]bool{}
+	for _, kv := range gitwt {
+		switch {
+		case strings.HasPrefix(kv.key, "wt."):
+			own = append(own, kv)
+		case !seen[kv.key]:
+			seen[kv.key] = true
+			others = append(others, kv)
+		}
+	}
+	return own, others
 }
 
 // layer merges the values of every source in precedence order, lowest

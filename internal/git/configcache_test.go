@@ -256,6 +256,43 @@ func TestAKeptListingHoldsOnlyTheKeptKeysAndAsksGitForTheRest(t *testing.T) {
 	}
 }
 
+// With AskedNames, a hit asks git only when a file git reads (or git -c)
+// names one of them: where none does, no git runs and none is listed.
+func TestAHitAsksGitOnlyWhereAFileNamesAnAskedKey(t *testing.T) {
+	keys := ConfigKeys{Kept: onlyWt.Kept, Asked: onlyWt.Asked, AskedNames: []string{"init"}}
+	for name, tc := range map[string]struct {
+		setup func(c *cacheCase)
+		asks  bool
+	}{
+		"named nowhere": {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.baseDir", "/b") }, false},
+		"local":         {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.init", "make") }, true},
+		"another key":   {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "init.defaultBranch", "main") }, true},
+		"global":        {func(c *cacheCase) { c.write(filepath.Join(c.root, ".gitconfig"), "[wt]\n\tINIT = make\n") }, true},
+		"system":        {func(c *cacheCase) { c.write(c.system, "[wt]\n\tinit = make\n") }, true},
+		"an include":    {func(c *cacheCase) { c.write(c.system, "[include]\n\tpath = /elsewhere\n") }, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := newCacheCase(t)
+			tc.setup(c)
+			c.list(c.repo) // keeps the listing
+			var trace strings.Builder
+			out, cached, err := (&Runner{Trace: &trace}).StartConfigList(context.Background(), c.repo, Discover(c.repo), keys)()
+			if err != nil || !cached {
+				if name != "an include" { // an include is never kept
+					t.Fatalf("no hit: %v, %v", cached, err)
+				}
+				return
+			}
+			if asked := strings.Contains(trace.String(), "--get-regexp"); asked != tc.asks {
+				t.Errorf("asked git %v, want %v (ran: %q)", asked, tc.asks, trace.String())
+			}
+			if want := strings.Contains(c.fresh(c.repo), "wt.init\nmake"); strings.Contains(out, "wt.init\nmake") != want {
+				t.Errorf("listed %q; git lists wt.init: %v", out, want)
+			}
+		})
+	}
+}
+
 // A listing kept by an earlier git-wt (which kept every key) is never
 // read, and goes.
 func TestAnEarlierVersionsListingIsDropped(t *testing.T) {

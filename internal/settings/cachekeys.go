@@ -34,14 +34,22 @@ func (k Setting) fromGitOnly() bool {
 	return k.Runs || k.Reaches || k.Name == "wt.trusted" || k.Name == "wt.submodules" || k.Name == baseDirKey
 }
 
-// baseDirKey is the one setting asked of git by every command that reads
-// settings, the harmless ones included (StartHarmless): they too write
-// where the base dir is (a deletion's failure said once) and tell the warm
-// pool's folders in it.
+// baseDirKey is the one setting that the harmless commands too ask of git
+// (harmlessKeys): they write where the base dir is (a deletion's failure
+// said once) and tell the warm pool's folders in it.
 const baseDirKey = "wt.baseDir"
 
-// baseDirPattern is the pattern (git config --get-regexp) of baseDirKey.
-var baseDirPattern = `^` + regexp.QuoteMeta(strings.ToLower(baseDirKey)) + `$`
+// harmlessKeys split git config for a command that acts on no setting
+// that runs commands, grants trust or reaches beyond the worktree (list,
+// statusline): of the others it asks only for the base dir, and only when
+// a config file names one — the hot paths of SPEC §9 then run no git. A
+// base dir the files' look misses (a system config the kept listing no
+// longer names) leaves these commands the default, which is git-wt's own.
+var harmlessKeys = git.ConfigKeys{
+	Kept:       keptInCache,
+	Asked:      `^` + regexp.QuoteMeta(strings.ToLower(baseDirKey)) + `$`,
+	AskedNames: []string{strings.ToLower(baseDirKey[len("wt."):])},
+}
 
 // keptInCache says whether key, as git lists it, may be kept.
 func keptInCache(key string) bool {

@@ -145,23 +145,24 @@ type listed struct {
 // nothing, grant nothing and reach nowhere: the others are asked of git
 // every time (SPEC §19).
 func Start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
-	return start(ctx, g, dir, found, cacheKeys.Asked)
+	return start(ctx, g, dir, found, cacheKeys)
 }
 
 // StartHarmless is Start for a command that acts on no setting that runs
 // commands, grants trust or reaches beyond the worktree (list): when the
-// kept listing answers, git is asked only for the base dir, and those stay
-// unset — but where a .gitwt needs wt.trusted to be read (Finish).
+// kept listing answers, git is asked only for the base dir (harmlessKeys),
+// and those stay unset — but where a .gitwt needs wt.trusted to be read
+// (Finish).
 func StartHarmless(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
-	return start(ctx, g, dir, found, baseDirPattern)
+	return start(ctx, g, dir, found, harmlessKeys)
 }
 
-func start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered, asked string) *Pending {
-	wait := g.StartConfigList(ctx, dir, found, git.ConfigKeys{Kept: cacheKeys.Kept, Asked: asked})
+func start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered, keys git.ConfigKeys) *Pending {
+	wait := g.StartConfigList(ctx, dir, found, keys)
 	return &Pending{
 		list: async.Start(func() (listed, error) {
 			out, cached, err := wait()
-			return listed{git.ParseConfigList(out), cached && asked != cacheKeys.Asked}, err
+			return listed{git.ParseConfigList(out), cached && keys.Asked != cacheKeys.Asked}, err
 		}),
 		ask: func() ([]git.ConfigEntry, error) {
 			out, err := g.AskConfig(ctx, dir, cacheKeys.Asked)

@@ -182,8 +182,20 @@ func TestBaseDirPlantedInTheKeptListingIsIgnored(t *testing.T) {
 	if testutil.Exists(elsewhere) {
 		t.Fatalf("new wrote to the base dir planted in the kept listing")
 	}
-	if out := s.MustWT("list", "--no-status").Stdout; strings.Contains(out, elsewhere) {
-		t.Errorf("list used the planted base dir:\n%s", out)
+	// Nor does list look there for the notes of failed deletions, which it
+	// says and marks said.
+	sum := sha256.Sum256([]byte(filepath.Join(s.Repo, ".git")))
+	var notes []string
+	for _, trash := range []string{".git-wt-trash", ".git-wt-trash-repo-" + hex.EncodeToString(sum[:4])} {
+		note := filepath.Join(elsewhere, trash, "x.failed")
+		s.Write(note, "planted")
+		notes = append(notes, note)
+	}
+	r := s.MustWT("list", "--no-status")
+	for _, note := range notes {
+		if strings.Contains(r.Stderr, "planted") || !testutil.Exists(note) {
+			t.Errorf("list acted on %s, in the planted base dir: %s", note, r)
+		}
 	}
 }
 

@@ -166,3 +166,51 @@ func TestKeptListingsHoldNoOtherSettingsAndArePrivate(t *testing.T) {
 		return nil
 	})
 }
+
+// wt.baseDir decides where git-wt writes, so no kept config listing is
+// its source (SPEC §19): one planted there moves no checkout.
+func TestBaseDirPlantedInTheKeptListingIsIgnored(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	ageSandbox(s)
+	s.MustWT("list")
+	elsewhere := filepath.Join(s.Home, "elsewhere")
+	plantInKeptListing(t, s, [2]string{"wt.basedir", elsewhere})
+	path := s.MustWT("new", "-q", "T").Out()
+	if want := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "T"); path != want {
+		t.Fatalf("new made %s, want %s", path, want)
+	}
+	if testutil.Exists(elsewhere) {
+		t.Fatalf("new wrote to the base dir planted in the kept listing")
+	}
+	// Nor does list look there for the notes of failed deletions, which it
+	// says and marks said.
+	sum := sha256.Sum256([]byte(filepath.Join(s.Repo, ".git")))
+	var notes []string
+	for _, trash := range []string{".git-wt-trash", ".git-wt-trash-repo-" + hex.EncodeToString(sum[:4])} {
+		note := filepath.Join(elsewhere, trash, "x.failed")
+		s.Write(note, "planted")
+		notes = append(notes, note)
+	}
+	r := s.MustWT("list", "--no-status")
+	for _, note := range notes {
+		if strings.Contains(r.Stderr, "planted") || !testutil.Exists(note) {
+			t.Errorf("list acted on %s, in the planted base dir: %s", note, r)
+		}
+	}
+}
+
+// The base dir the user configured is still found by list when the
+// listing is kept (it is asked of git).
+func TestListFindsTheConfiguredBaseDirWhenTheListingIsKept(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	base := filepath.Join(s.Home, "trees")
+	s.Git(s.Repo, "config", "wt.baseDir", base)
+	s.Git(s.Repo, "config", "wt.pool", "1")
+	s.MustWT("pool", "--fill")
+	ageSandbox(s)
+	s.MustWT("list")
+	out := s.MustWT("list", "--all", "--no-status").Stdout
+	if !strings.Contains(out, "pooled") {
+		t.Errorf("list --all with the listing kept: no pool entry in the configured base dir:\n%s", out)
+	}
+}

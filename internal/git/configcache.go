@@ -83,39 +83,55 @@ type ConfigKeys struct {
 	// nowhere, and the few of git's own that git-wt reads.
 	Kept func(key string) bool
 	// Asked is the pattern (git config --get-regexp) of the keys read from
-	// git whenever the listing comes from the cache; "" for a caller that
-	// acts on none of them, which then gets the kept keys only.
+	// git whenever the listing comes from the cache: those of the other
+	// keys that the caller acts on; "" for none.
 	Asked string
+	// AskedNames, when set, are the last parts of the keys Asked matches,
+	// in lower case: git is then asked only when a source it reads may
+	// set one of them (mayName); where none does, none is set, and no git
+	// runs. Only for a caller to which a key the shortcut misses does no
+	// harm (the system config is named by the kept listing alone).
+	AskedNames []string
 }
 
 // CachedConfigList is the kept part (keys.Kept) of the listing of `git
 // config` (ConfigListArgs) run in the worktree d found, when one is kept
 // and all it was read from is as it was.
 func CachedConfigList(d *Discovered, keys ConfigKeys) (string, bool) {
+	c, ok := cachedConfig(d)
+	if !ok {
+		return "", false
+	}
+	return keptPart(ParseConfigList(c.Listing), keys.Kept), true
+}
+
+// cachedConfig is the kept listing of the worktree d found, when all it
+// was read from is as it was.
+func cachedConfig(d *Discovered) (*configCache, bool) {
 	path := configCachePath(d.repo.CommonDir, d.repo.Toplevel)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", false
+		return nil, false
 	}
 	var c configCache
 	if json.Unmarshal(data, &c) != nil || c.Version != configCacheVersion {
 		os.Remove(path) // an earlier git-wt's, which may hold all of the user's config
-		return "", false
+		return nil, false
 	}
 	if c.Key != configKey(d) {
-		return "", false
+		return nil, false
 	}
 	for path, print := range c.Files {
 		if fingerprint(path) != print {
-			return "", false
+			return nil, false
 		}
 	}
 	for path, uid := range c.Owners {
 		if owner(path) != uid {
-			return "", false
+			return nil, false
 		}
 	}
-	return keptPart(ParseConfigList(c.Listing), keys.Kept), true
+	return &c, true
 }
 
 // keptPart is the listing of the entries whose keys kept says may be kept,
@@ -134,9 +150,9 @@ func keptPart(entries []ConfigEntry, kept func(key string) bool) string {
 // the wait for its output. With d, the repository found at dir, the
 // listing comes from the cache when it can — its kept part, and what git
 // says of the keys.Asked — and its kept part is saved for the next command
-// when it can be trusted. partial says that the output lacks the asked
-// keys: the cache answered and keys.Asked is "".
-func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered, keys ConfigKeys) func() (out string, partial bool, err error) {
+// when it can be trusted. cached says that the cache answered: the output
+// holds only the kept keys and keys.Asked.
+func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered, keys ConfigKeys) func() (out string, cached bool, err error) {
 	list := func() (string, bool, error) {
 		out, err := r.Run(ctx, dir, ConfigListArgs...)
 		return out, false, err
@@ -144,14 +160,15 @@ func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered,
 	if d == nil {
 		return list
 	}
-	if listing, ok := CachedConfigList(d, keys); ok {
-		if keys.Asked == "" {
+	if c, ok := cachedConfig(d); ok {
+		listing := keptPart(ParseConfigList(c.Listing), keys.Kept)
+		if keys.Asked == "" || keys.AskedNames != nil && !mayName(d, c, keys.AskedNames) {
 			return func() (string, bool, error) { return listing, true, nil }
 		}
 		asked := async.Start(func() (string, error) { return r.AskConfig(ctx, dir, keys.Asked) })
 		return func() (string, bool, error) {
 			out, err := asked.Get()
-			return listing + out, false, err
+			return listing + out, true, err
 		}
 	}
 	started := time.Now()
@@ -167,6 +184,41 @@ func (r *Runner) StartConfigList(ctx context.Context, dir string, d *Discovered,
 		}
 		return out, false, err
 	}
+}
+
+// mayName says whether git config, run in the worktree d found, may list
+// a key whose last part is one of names (lower case): whether a file it
+// reads or a variable that steers it names one, or it includes another
+// file, or a file cannot be read. The kept listing c is no source of such
+// keys; the files themselves are, for much less than a git process: a
+// key's name stands whole on its line. Only git can name the system file:
+// it is the one c was read from.
+func mayName(d *Discovered, c *configCache, names []string) bool {
+	if _, ok := os.LookupEnv("GIT_CONFIG"); ok {
+		return true // git config reads that file alone
+	}
+	mentions := func(text string) bool {
+		text = strings.ToLower(text)
+		return strings.Contains(text, "include") || slices.ContainsFunc(names, func(n string) bool { return strings.Contains(text, n) })
+	}
+	for _, kv := range os.Environ() {
+		if name, value, _ := strings.Cut(kv, "="); (name == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(name, "GIT_CONFIG_KEY_")) && mentions(value) {
+			return true
+		}
+	}
+	files := configFiles(d)
+	for path := range c.Files {
+		if !slices.Contains(files, path) {
+			files = append(files, path)
+		}
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil && !os.IsNotExist(err) || mentions(string(data)) {
+			return true
+		}
+	}
+	return false
 }
 
 // AskConfig lists the keys of git config in dir that match pattern (git

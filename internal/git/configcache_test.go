@@ -214,8 +214,7 @@ func keysOf(listing string) []string {
 
 // A kept listing holds only the keys its reader may keep, reads back only
 // those (a line added by hand is dropped), and the asked keys come from
-// git whenever the cache answers — or are left out, and said to be, when
-// the caller asks for none.
+// git whenever the cache answers, which is said (cached).
 func TestAKeptListingHoldsOnlyTheKeptKeysAndAsksGitForTheRest(t *testing.T) {
 	c := newCacheCase(t)
 	gitIn(t, c.repo, "config", "wt.baseDir", "/b")
@@ -223,14 +222,14 @@ func TestAKeptListingHoldsOnlyTheKeptKeysAndAsksGitForTheRest(t *testing.T) {
 	gitIn(t, c.repo, "config", "http.extraHeader", "Authorization: token")
 	c.age()
 	start := func(keys ConfigKeys) (string, bool) {
-		out, partial, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo), keys)()
+		out, cached, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo), keys)()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return out, partial
+		return out, cached
 	}
-	if out, partial := start(onlyWt); partial || !slices.Contains(keysOf(out), "wt.init=make") {
-		t.Fatalf("a miss lists %v (partial %v), want all of git's listing", keysOf(out), partial)
+	if out, cached := start(onlyWt); cached || !slices.Contains(keysOf(out), "wt.init=make") {
+		t.Fatalf("a miss lists %v (cached %v), want all of git's listing", keysOf(out), cached)
 	}
 	path := configCachePath(filepath.Join(c.repo, ".git"), c.repo)
 	data, err := os.ReadFile(path)
@@ -252,11 +251,45 @@ func TestAKeptListingHoldsOnlyTheKeptKeysAndAsksGitForTheRest(t *testing.T) {
 	data, _ = json.Marshal(kept)
 	os.WriteFile(path, data, 0o600)
 
-	if out, partial := start(onlyWt); partial || !slices.Equal(keysOf(out), []string{"wt.basedir=/b", "wt.init=make"}) {
-		t.Fatalf("a hit lists %v (partial %v), want the kept wt.baseDir and git's wt.init", keysOf(out), partial)
+	if out, cached := start(onlyWt); !cached || !slices.Equal(keysOf(out), []string{"wt.basedir=/b", "wt.init=make"}) {
+		t.Fatalf("a hit lists %v (cached %v), want the kept wt.baseDir and git's wt.init", keysOf(out), cached)
 	}
-	if out, partial := start(ConfigKeys{Kept: onlyWt.Kept}); !partial || !slices.Equal(keysOf(out), []string{"wt.basedir=/b"}) {
-		t.Fatalf("a hit that asks nothing lists %v (partial %v), want the kept wt.baseDir alone", keysOf(out), partial)
+}
+
+// With AskedNames, a hit asks git only when a file git reads (or git -c)
+// names one of them: where none does, no git runs and none is listed.
+func TestAHitAsksGitOnlyWhereAFileNamesAnAskedKey(t *testing.T) {
+	keys := ConfigKeys{Kept: onlyWt.Kept, Asked: onlyWt.Asked, AskedNames: []string{"init"}}
+	for name, tc := range map[string]struct {
+		setup func(c *cacheCase)
+		asks  bool
+	}{
+		"named nowhere": {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.baseDir", "/b") }, false},
+		"local":         {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.init", "make") }, true},
+		"another key":   {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "init.defaultBranch", "main") }, true},
+		"global":        {func(c *cacheCase) { c.write(filepath.Join(c.root, ".gitconfig"), "[wt]\n\tINIT = make\n") }, true},
+		"system":        {func(c *cacheCase) { c.write(c.system, "[wt]\n\tinit = make\n") }, true},
+		"an include":    {func(c *cacheCase) { c.write(c.system, "[include]\n\tpath = /elsewhere\n") }, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := newCacheCase(t)
+			tc.setup(c)
+			c.list(c.repo) // keeps the listing
+			var trace strings.Builder
+			out, cached, err := (&Runner{Trace: &trace}).StartConfigList(context.Background(), c.repo, Discover(c.repo), keys)()
+			if err != nil || !cached {
+				if name != "an include" { // an include is never kept
+					t.Fatalf("no hit: %v, %v", cached, err)
+				}
+				return
+			}
+			if asked := strings.Contains(trace.String(), "--get-regexp"); asked != tc.asks {
+				t.Errorf("asked git %v, want %v (ran: %q)", asked, tc.asks, trace.String())
+			}
+			if want := strings.Contains(c.fresh(c.repo), "wt.init\nmake"); strings.Contains(out, "wt.init\nmake") != want {
+				t.Errorf("listed %q; git lists wt.init: %v", out, want)
+			}
+		})
 	}
 }
 

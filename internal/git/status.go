@@ -24,8 +24,9 @@ type StatusOptions struct {
 	Branch bool
 	// With Branch, CountBranch and CountBase count the commits of the
 	// local branch CountBranch ahead of and behind the ref CountBase, in
-	// the same process: the base is passed as the branch's upstream on
-	// the command line (-c branch.B.remote=. -c branch.B.merge=BASE),
+	// the same process: the base is passed as the branch's upstream for
+	// this command alone (branch.B.remote=. and branch.B.merge=BASE, in
+	// Cmd.Config: a branch name may hold "=", where -c would split it),
 	// which writes no config. Without them git counts nothing
 	// (--no-ahead-behind), not even against the branch's own upstream.
 	CountBranch, CountBase string
@@ -73,7 +74,7 @@ func (r *Runner) Status(ctx context.Context, dir string, o StatusOptions) (Statu
 	if o.Refresh {
 		env = env[len(ReadOnly):]
 	}
-	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: statusArgs(o)})
+	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Config: o.upstream(), Args: statusArgs(o)})
 	if err != nil {
 		return Status{}, err
 	}
@@ -88,21 +89,30 @@ func statusArgs(o StatusOptions) []string {
 	if subs == "" {
 		subs = "none"
 	}
-	var args []string
-	count := o.Branch && o.CountBranch != "" && o.CountBase != ""
-	if count {
-		args = append(args, "-c", "branch."+o.CountBranch+".remote=.", "-c", "branch."+o.CountBranch+".merge="+o.CountBase)
-	}
-	args = append(args, "status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files="+untracked, "--ignore-submodules="+subs)
+	args := []string{"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=" + untracked, "--ignore-submodules=" + subs}
 	if o.Branch {
 		args = append(args, "--branch")
-		if count {
+		if o.counts() {
 			args = append(args, "--ahead-behind")
 		} else {
 			args = append(args, "--no-ahead-behind")
 		}
 	}
 	return args
+}
+
+// counts says whether the status counts CountBranch against CountBase.
+func (o StatusOptions) counts() bool {
+	return o.Branch && o.CountBranch != "" && o.CountBase != ""
+}
+
+// upstream is the setting that makes CountBase the upstream of
+// CountBranch, when the status counts.
+func (o StatusOptions) upstream() []ConfigPair {
+	if !o.counts() {
+		return nil
+	}
+	return []ConfigPair{{"branch." + o.CountBranch + ".remote", "."}, {"branch." + o.CountBranch + ".merge", o.CountBase}}
 }
 
 // parseStatus reads the NUL-terminated entries of `git status

@@ -38,8 +38,7 @@ func TestStatusArgv(t *testing.T) {
 		{"branch", git.StatusOptions{Branch: true},
 			append(base, "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--no-ahead-behind")},
 		{"branch counted against a base", git.StatusOptions{Branch: true, CountBranch: "wt/a b", CountBase: "refs/heads/main"},
-			append([]string{"-c", "branch.wt/a b.remote=.", "-c", "branch.wt/a b.merge=refs/heads/main"},
-				append(base, "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--ahead-behind")...)},
+			append(base, "--untracked-files=normal", "--ignore-submodules=none", "--branch", "--ahead-behind")},
 		{"a count needs the branch", git.StatusOptions{CountBranch: "wt/a", CountBase: "refs/heads/main"},
 			append(base, "--untracked-files=normal", "--ignore-submodules=none")},
 		{"stuck creation, through an index of its own", git.StatusOptions{Untracked: "all", Env: []string{"GIT_INDEX_FILE=/tmp/i"}},
@@ -61,6 +60,31 @@ func TestStatusArgv(t *testing.T) {
 			}
 			if got := call.Got; got == nil || got.Dir != "/r/wt" || !got.InWorktree || !slices.Equal(got.Env, env) {
 				t.Errorf("ran %+v, want in /r/wt, InWorktree, without optional locks unless refreshing", got)
+			}
+			if got := call.Got; got != nil && len(got.Config) != 0 && tc.o.CountBase == "" {
+				t.Errorf("config %q for a status that counts nothing", got.Config)
+			}
+		})
+	}
+}
+
+// The branch counted against its base reaches git only through
+// Cmd.Config, whole: a name may hold "=" (where -c would split it into
+// another key) or start with "-".
+func TestStatusCountsThroughConfigOnly(t *testing.T) {
+	argv := append([]string{"status", "--porcelain=v2", "-z", "--no-renames"},
+		"--untracked-files=normal", "--ignore-submodules=none", "--branch", "--ahead-behind")
+	for _, branch := range []string{"wt/a", "wt/a b", "wt/a=b", "wt/x=y.merge=refs/heads/evil", "-c"} {
+		t.Run(branch, func(t *testing.T) {
+			f := gittest.New(t)
+			call := f.Expect(slices.Clone(argv)...)
+			o := git.StatusOptions{Branch: true, CountBranch: branch, CountBase: "refs/heads/main"}
+			if _, err := f.Git().Status(context.Background(), "/r/wt", o); err != nil {
+				t.Fatal(err)
+			}
+			want := []git.ConfigPair{{Key: "branch." + branch + ".remote", Value: "."}, {Key: "branch." + branch + ".merge", Value: "refs/heads/main"}}
+			if got := call.Got; got == nil || !slices.Equal(got.Config, want) {
+				t.Errorf("ran %+v, want config %q", got, want)
 			}
 		})
 	}
@@ -168,10 +192,6 @@ func TestStatusParse(t *testing.T) {
 
 // statusArgvOf is the argv TestStatusArgv holds Status to.
 func statusArgvOf(o git.StatusOptions) []string {
-	var args []string
-	if o.Branch && o.CountBranch != "" && o.CountBase != "" {
-		args = []string{"-c", "branch." + o.CountBranch + ".remote=.", "-c", "branch." + o.CountBranch + ".merge=" + o.CountBase}
-	}
 	u, s := o.Untracked, o.IgnoreSubmodules
 	if u == "" {
 		u = "normal"
@@ -179,7 +199,7 @@ func statusArgvOf(o git.StatusOptions) []string {
 	if s == "" {
 		s = "none"
 	}
-	args = append(args, "status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files="+u, "--ignore-submodules="+s)
+	args := []string{"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=" + u, "--ignore-submodules=" + s}
 	if o.Branch {
 		if o.CountBranch != "" && o.CountBase != "" {
 			return append(args, "--branch", "--ahead-behind")

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/git"
@@ -16,8 +17,11 @@ import (
 func TestReadStatus(t *testing.T) {
 	const oid = "1111111111111111111111111111111111111111"
 	status := []string{"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=none", "--branch"}
-	counted := append([]string{"-c", "branch.wt/a.remote=.", "-c", "branch.wt/a.merge=refs/heads/main"}, append(status, "--ahead-behind")...)
+	counted := append(slices.Clone(status), "--ahead-behind")
 	notCounted := append(status, "--no-ahead-behind")
+	// A counted status passes the base as the branch's upstream, in the
+	// command's config.
+	upstream := []git.ConfigPair{{Key: "branch.wt/a.remote", Value: "."}, {Key: "branch.wt/a.merge", Value: "refs/heads/main"}}
 	for _, tc := range []struct {
 		name string
 		rec  *record.Record
@@ -46,10 +50,13 @@ func TestReadStatus(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := gittest.New(t)
-			f.Expect(tc.argv...).Out(tc.out)
+			call := f.Expect(tc.argv...).Out(tc.out)
 			got, err := readStatus(context.Background(), f.Git(), "/r/wt", tc.rec, false)
 			if err != nil || got != tc.want {
 				t.Errorf("got %+v, %v\nwant %+v", got, err, tc.want)
+			}
+			if want := slices.Equal(tc.argv, counted); call.Got == nil || slices.Equal(call.Got.Config, upstream) != want {
+				t.Errorf("ran %+v; want the upstream in its config: %v", call.Got, want)
 			}
 		})
 	}

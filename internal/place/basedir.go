@@ -40,9 +40,7 @@ func (r *Rules) PlaceNew(ctx context.Context, base string) (string, error) {
 	if dir, err = r.untrackedBaseDir(ctx, dir, base); err != nil {
 		return "", err
 	}
-	for _, w := range r.Settings.Warnings {
-		r.Warn("%s", w)
-	}
+	r.Settings.SayWarnings(r.Warn)
 	r.tellForeignOnce()
 	if err := r.excludeBaseDir(ctx, dir); err != nil {
 		return "", err

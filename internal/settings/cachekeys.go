@@ -10,7 +10,8 @@ import (
 // cacheKeys splits git config between the kept listing and git itself
 // (SPEC §19): anything that can write the git dir can write the cache, so
 // the cache keeps only the keys of the settings that run nothing, grant
-// nothing and reach nowhere, and the few of git's own that git-wt reads —
+// nothing, reach nowhere and decide no place git-wt writes to, and the
+// few of git's own that git-wt reads —
 // never another of the user's settings (a token) — and the keys of the
 // others are asked of git every time.
 var cacheKeys = git.ConfigKeys{Kept: keptInCache, Asked: askedPattern()}
@@ -27,9 +28,27 @@ var gitKeys = []string{"core.bare", "core.worktree", "core.hookspath", "core.rep
 
 // fromGitOnly says whether k is of SPEC §14's classes that no cache may be
 // the source of: it runs commands, acts beyond the worktree, grants trust
-// (wt.trusted) or clones (wt.submodules).
+// (wt.trusted) or clones (wt.submodules); or it decides where git-wt
+// writes (wt.baseDir: where checkouts go, the trash whose contents go).
 func (k Setting) fromGitOnly() bool {
-	return k.Runs || k.Reaches || k.Name == "wt.trusted" || k.Name == "wt.submodules"
+	return k.Runs || k.Reaches || k.Name == "wt.trusted" || k.Name == "wt.submodules" || k.Name == baseDirKey
+}
+
+// baseDirKey is the one setting that the harmless commands too ask of git
+// (harmlessKeys): they write where the base dir is (a deletion's failure
+// said once) and tell the warm pool's folders in it.
+const baseDirKey = "wt.baseDir"
+
+// harmlessKeys split git config for a command that acts on no setting
+// that runs commands, grants trust or reaches beyond the worktree (list,
+// statusline): of the others it asks only for the base dir, and only when
+// a config file names one — the hot paths of SPEC §9 then run no git. A
+// base dir the files' look misses (a system config the kept listing no
+// longer names) leaves these commands the default, which is git-wt's own.
+var harmlessKeys = git.ConfigKeys{
+	Kept:       keptInCache,
+	Asked:      `^` + regexp.QuoteMeta(strings.ToLower(baseDirKey)) + `$`,
+	AskedNames: []string{strings.ToLower(baseDirKey[len("wt."):])},
 }
 
 // keptInCache says whether key, as git lists it, may be kept.

@@ -30,9 +30,9 @@ func TestEveryKeyIsKeptOrAskedNeverBoth(t *testing.T) {
 	for key, want := range map[string]string{
 		"wt.init": "asked", "wt.hook": "asked", "wt.poolinit": "asked", "wt.pool": "asked",
 		"wt.preremove": "asked", "wt.symlink": "asked", "wt.gcmerged": "asked", "wt.claimremote": "asked",
-		"wt.claimref": "asked", "wt.machineid": "asked", "wt.trusted": "asked", "wt.submodules": "asked",
+		"wt.claimref": "asked", "wt.machineid": "asked", "wt.trusted": "asked", "wt.submodules": "asked", "wt.basedir": "asked",
 		"submodule.lib.url": "asked", "submodule.a.b.url": "asked",
-		"wt.basedir": "kept", "wt.port": "kept", "wt.copy": "kept", "core.bare": "kept", "core.worktree": "kept",
+		"wt.port": "kept", "wt.copy": "kept", "core.bare": "kept", "core.worktree": "kept",
 		"core.hookspath": "kept", "core.repositoryformatversion": "kept", "merge.ff": "kept",
 		"branch.wt/T.remote": "kept", "branch.Main.pushremote": "kept", "remote.pushdefault": "kept",
 		// Another of the user's settings is neither: no tokens, no
@@ -87,7 +87,8 @@ func read(t *testing.T, repo string, start func(context.Context, *git.Runner, st
 
 // The settings that run commands or grant trust come from git when the
 // kept listing answers: all of them for a command that may act on them,
-// and for a harmless one (list) wt.trusted where a .gitwt needs it.
+// and for a harmless one (list) wt.trusted where a .gitwt needs it; the
+// base dir for both.
 func TestSettingsThatActComeFromGitWhenTheListingIsKept(t *testing.T) {
 	root := t.TempDir()
 	t.Setenv("HOME", root)
@@ -96,13 +97,18 @@ func TestSettingsThatActComeFromGitWhenTheListingIsKept(t *testing.T) {
 	repo := filepath.Join(root, "repo")
 	gitIn(t, root, "init", "-q", repo)
 	gitIn(t, repo, "config", "wt.init", "make")
+	gitIn(t, repo, "config", "wt.baseDir", "/trees")
 	age(root)
 	read(t, repo, Start) // keeps the listing
 	if run, _ := read(t, repo, Start).InitCommands(); !slices.Equal(run, []string{"make"}) {
 		t.Fatalf("from a kept listing wt.init is %q, want git's make", run)
 	}
-	if run, _ := read(t, repo, StartHarmless).InitCommands(); len(run) != 0 {
+	harmless := read(t, repo, StartHarmless)
+	if run, _ := harmless.InitCommands(); len(run) != 0 {
 		t.Fatalf("a harmless read got wt.init %q from a kept listing", run)
+	}
+	if harmless.BaseDir != "/trees" || read(t, repo, Start).BaseDir != "/trees" {
+		t.Fatalf("from a kept listing the base dir is %q, want git's /trees", harmless.BaseDir)
 	}
 	gitwt := "[wt]\n\tinit = npm ci\n"
 	os.WriteFile(filepath.Join(repo, GitwtFile), []byte(gitwt), 0o644)

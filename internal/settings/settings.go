@@ -119,6 +119,8 @@ type Settings struct {
 	// Invalid are settings of the user's own config that break SPEC §14's
 	// rules: the commands that would act on them refuse (exit 2).
 	Invalid []error
+
+	said int // how many of Warnings SayWarnings said
 }
 
 // Pending is a settings read under way: Start runs `git config` at once,
@@ -130,8 +132,8 @@ type Pending struct {
 	ask func() ([]git.ConfigEntry, error)
 }
 
-// listed is what git config listed, and whether it lacks the asked keys
-// (cacheKeys).
+// listed is what git config listed, and whether it lacks some of the
+// asked keys (cacheKeys.Asked): the cache answered a harmless read.
 type listed struct {
 	entries []git.ConfigEntry
 	partial bool
@@ -143,23 +145,24 @@ type listed struct {
 // nothing, grant nothing and reach nowhere: the others are asked of git
 // every time (SPEC §19).
 func Start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
-	return start(ctx, g, dir, found, cacheKeys.Asked)
+	return start(ctx, g, dir, found, cacheKeys)
 }
 
 // StartHarmless is Start for a command that acts on no setting that runs
 // commands, grants trust or reaches beyond the worktree (list): when the
-// kept listing answers, git is not asked for those, and they stay unset —
-// but where a .gitwt needs wt.trusted to be read (Finish).
+// kept listing answers, git is asked only for the base dir (harmlessKeys),
+// and those stay unset — but where a .gitwt needs wt.trusted to be read
+// (Finish).
 func StartHarmless(ctx context.Context, g *git.Runner, dir string, found *git.Discovered) *Pending {
-	return start(ctx, g, dir, found, "")
+	return start(ctx, g, dir, found, harmlessKeys)
 }
 
-func start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered, asked string) *Pending {
-	wait := g.StartConfigList(ctx, dir, found, git.ConfigKeys{Kept: cacheKeys.Kept, Asked: asked})
+func start(ctx context.Context, g *git.Runner, dir string, found *git.Discovered, keys git.ConfigKeys) *Pending {
+	wait := g.StartConfigList(ctx, dir, found, keys)
 	return &Pending{
 		list: async.Start(func() (listed, error) {
-			out, partial, err := wait()
-			return listed{git.ParseConfigList(out), partial}, err
+			out, cached, err := wait()
+			return listed{git.ParseConfigList(out), cached && keys.Asked != cacheKeys.Asked}, err
 		}),
 		ask: func() ([]git.ConfigEntry, error) {
 			out, err := g.AskConfig(ctx, dir, cacheKeys.Asked)
@@ -195,11 +198,34 @@ func (p *Pending) Finish(mainDir string) (*Settings, error) {
 		}
 		entries = append(entries, asked...)
 	}
-	s := &Settings{values: layer(gitwt, configValues(entries, mainDir)), GitwtSHA256: sum}
+	own, others := ownKeys(gitwt)
+	s := &Settings{values: layer(own, configValues(entries, mainDir)), GitwtSHA256: sum}
+	for _, kv := range others {
+		s.IgnoreGitwt(kv.key, kv.Value.Value, "a .gitwt sets only git-wt's own wt.* settings; set it with git config if you want it")
+	}
 	if err := s.resolve(mainDir); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// ownKeys splits a .gitwt's values between git-wt's own keys (wt.*) and
+// the others, each of those once (the first value): a .gitwt is git-wt's
+// settings file (SPEC §4), which sets none of git's settings (a
+// remote.pushDefault would send push to another remote) nor another
+// tool's.
+func ownKeys(gitwt []keyValue) (own, others []keyValue) {
+	seen := map[string]bool{}
+	for _, kv := range gitwt {
+		switch {
+		case strings.HasPrefix(kv.key, "wt."):
+			own = append(own, kv)
+		case !seen[kv.key]:
+			seen[kv.key] = true
+			others = append(others, kv)
+		}
+	}
+	return own, others
 }
 
 // layer merges the values of every source in precedence order, lowest

@@ -317,3 +317,39 @@ func TestClaimRefIsARefFolder(t *testing.T) {
 		}
 	}
 }
+
+// A .gitwt is git-wt's settings file (SPEC §4): its wt.* keys apply, and
+// every other key is ignored, said once however often it is set.
+func TestGitwtSetsOnlyWtKeys(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("HOME", root)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	repo := filepath.Join(root, "repo")
+	gitIn(t, root, "init", "-q", repo)
+	os.WriteFile(filepath.Join(repo, GitwtFile), []byte("[wt]\n\tbranchPrefix = team/\n[remote]\n\tpushDefault = upstream\n"+
+		"[branch \"wt/x\"]\n\tpushRemote = upstream\n[merge]\n\tff = only\n\tff = false\n[core]\n\tignoreCase = true\n"+
+		"[extensions]\n\tworktreeConfig = true\n[color]\n\twt = always\n"), 0o644)
+	s := read(t, repo, Start)
+	if s.BranchPrefix != "team/" {
+		t.Errorf("the .gitwt's wt.branchPrefix: %q", s.BranchPrefix)
+	}
+	for _, key := range []string{"remote.pushDefault", "branch.wt/x.pushRemote", "merge.ff", "core.ignoreCase", "extensions.worktreeConfig", "color.wt"} {
+		if v, ok := s.Get(key); ok && v.Scope == ScopeGitwt {
+			t.Errorf("%s from the .gitwt applies: %+v", key, v)
+		}
+		if n := strings.Count(strings.Join(s.Warnings, "\n"), "ignored "+canonicalKey(key)+" = "); n != 1 {
+			t.Errorf("%s is said %d times: %q", key, n, s.Warnings)
+		}
+	}
+	if s.IgnoreCase || s.HasSection("branch.wt/x") {
+		t.Errorf("the .gitwt's git settings act: ignoreCase %v, branch section %v", s.IgnoreCase, s.HasSection("branch.wt/x"))
+	}
+	var said []string
+	for range 2 {
+		s.SayWarnings(func(format string, args ...any) { said = append(said, args[0].(string)) })
+	}
+	if len(said) != len(s.Warnings) {
+		t.Errorf("SayWarnings twice said %d of %d warnings", len(said), len(s.Warnings))
+	}
+}

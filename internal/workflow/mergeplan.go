@@ -132,8 +132,9 @@ func (m *Flow) checkClean(ctx context.Context, rec *record.Record, dir, hint str
 }
 
 // configuredMergeMode is what a plain `git merge` would do by the user's
-// merge.ff setting.
+// merge.ff setting (a .gitwt's was ignored, and is said).
 func (m *Flow) configuredMergeMode() MergeMode {
+	m.Settings.SayWarnings(m.Warn)
 	v, ok := m.Settings.Get("merge.ff")
 	if !ok {
 		return MergeDefault

@@ -70,8 +70,10 @@ func (m *Flow) Push(ctx context.Context, rec *record.Record, remote string, prog
 
 // pushRemote picks the remote to push branch to: the one asked for, else
 // the one git would use (branch.<b>.pushRemote, remote.pushDefault,
-// branch.<b>.remote), else the only remote, else origin.
+// branch.<b>.remote), else the only remote, else origin. What a .gitwt
+// set of those was ignored, and is said.
 func (m *Flow) pushRemote(ctx context.Context, branch, asked string) (string, error) {
+	m.Settings.SayWarnings(m.Warn)
 	remotes, err := m.Git.Config().Remotes(ctx, m.Repo.MainDir)
 	if err != nil {
 		return "", err

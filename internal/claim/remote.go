@@ -2,6 +2,7 @@ package claim
 
 import (
 	"context"
+	"crypto/hmac"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -26,6 +27,7 @@ type Remote struct {
 	Name      string // the remote (wt.claimRemote)
 	Folder    string // the claim refs' folder on it (wt.claimRef), ending in /
 	Machine   string // this machine's id
+	Key       string // this clone's secret (Key), which proves the claims it took
 	Host      string
 	TTL       time.Duration
 	Now       func() time.Time
@@ -227,6 +229,7 @@ func (r *Remote) next(ctx context.Context, cur *Held, c Claim) (git.RefPush, err
 	} else if !c.Released {
 		c.CreatedAt = now
 	}
+	c.Proof = proofOf(r.Key, c)
 	oid, err := r.Git.RecordCommit(ctx, r.Dir, c.Message(), parent)
 	if err != nil {
 		return git.RefPush{}, exitcode.Failedf("cannot write a claim commit: %v", err)
@@ -451,6 +454,13 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 	}
 	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, text.Terminal(cur.Machine), r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
 	return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, nil
+}
+
+// Took reports whether this clone took the claim h: h names this
+// machine and carries the proof that only this clone's key makes (a
+// machine id alone can be planted, SPEC §19).
+func (r *Remote) Took(h *Held) bool {
+	return r.Key != "" && h.Machine == r.Machine && hmac.Equal([]byte(h.Proof), []byte(proofOf(r.Key, h.Claim)))
 }
 
 // Remote is the remote's name (workflow.ClaimPush).

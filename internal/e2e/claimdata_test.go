@@ -5,6 +5,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -180,5 +181,37 @@ func TestACopiedCloneGetsAMachineIDOfItsOwn(t *testing.T) {
 	c := a.copyClone("c")
 	if r := c.MustWT("claim", "V"); strings.Contains(r.Stderr, "machine id") || f.claimOn("V")["machine"] != "box-1" {
 		t.Fatalf("the id the user set is not kept: %s\n%v", r, f.claimOn("V"))
+	}
+}
+
+// A machine id is no secret (every claim shows it), and anything that can
+// write the git dir can plant another machine's id in .git/wt/machine-id
+// (SPEC §19): gc then must still not release that machine's claim as "the
+// task is gone here". Only a claim this clone can prove it took is its own.
+func TestGCKeepsAClaimWhoseMachineIDWasPlanted(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	b := f.machine("b", f.fileURL())
+	b.MustWT("new", "t", "--no-init")
+	a := f.machine("a", f.fileURL(), "wt.orphanGrace", "0")
+	a.MustWT("list", "--remote") // makes a's machine id and its binding
+	idFile := filepath.Join(a.Repo, ".git", "wt", "machine-id")
+	data, err := os.ReadFile(idFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, bound, _ := strings.Cut(string(data), "\n")
+	if err := os.WriteFile(idFile, []byte(b.id()+"\n"+bound), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := a.MustWT("gc")
+	if c := f.claimOn("t"); c == nil || c["machine"] != b.id() || strings.Contains(r.Stderr, "released") {
+		t.Fatalf("gc released another machine's claim by a planted machine id: %s\n%v", r, c)
+	}
+	// The holder's own gc still releases its claim of a task gone there.
+	b.Git(b.Repo, "config", "wt.orphanGrace", "0")
+	b.Git(b.Repo, "update-ref", "-d", "refs/git-wt/tasks/t")
+	if r := b.MustWT("gc"); f.claimOn("t") != nil {
+		t.Fatalf("gc kept the claim of a task gone here: %s", r)
 	}
 }

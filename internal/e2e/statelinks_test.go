@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,31 @@ func TestLinksPlantedInGitWtsFolderLeadNoWriteOutside(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The same with git-wt's folder itself a link (.git/wt → a folder of the
+// user's): nothing is made there, and a command that needs the folder
+// says what is wrong.
+func TestGitWtsFolderALinkLeadsNoWriteOutside(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	outside := filepath.Join(s.Home, "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(s.Repo, ".git", "wt")
+	os.RemoveAll(wt)
+	if err := os.Symlink(outside, wt); err != nil {
+		t.Fatal(err)
+	}
+	r := s.WT("new", "T", "--no-init")
+	s.WT("list")
+	s.WT("gc")
+	if names, _ := os.ReadDir(outside); len(names) > 0 {
+		t.Fatalf("git-wt wrote through the link .git/wt: %s holds %v", outside, names)
+	}
+	if r.Code != 1 || !strings.Contains(r.Stderr, "is a link") {
+		t.Fatalf("new with .git/wt a link does not say so: %s", r)
 	}
 }

@@ -77,7 +77,7 @@ const MaxSize = 64 << 10
 // says why.
 func Parse(name string, commit []byte) (Claim, error) {
 	if len(commit) > MaxSize {
-		return Claim{}, fmt.Errorf("%d bytes, more than a claim's %d", len(commit), MaxSize)
+		return Claim{}, tooBig(int64(len(commit)))
 	}
 	_, msg, ok := strings.Cut(string(commit), "\n\n")
 	if !ok {
@@ -97,6 +97,11 @@ func Parse(name string, commit []byte) (Claim, error) {
 		return Claim{}, fmt.Errorf("its slug %q is not its ref's name", c.Slug)
 	}
 	return c, nil
+}
+
+// tooBig is why a claim commit of size bytes is refused.
+func tooBig(size int64) error {
+	return fmt.Errorf("%d bytes, more than a claim's %d", size, MaxSize)
 }
 
 // Held is the claim a remote ref holds now.

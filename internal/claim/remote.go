@@ -91,11 +91,11 @@ func (r *Remote) read(ctx context.Context, slugs ...string) ([]*Held, error) {
 
 // readOne is the claim of slug whose commit the remote says is oid.
 func (r *Remote) readOne(ctx context.Context, slug, oid string) (*Held, error) {
-	objs, err := r.Git.ReadObjects(ctx, r.Dir, oid)
+	objs, err := r.Git.ReadObjectsUpTo(ctx, r.Dir, MaxSize, oid)
 	if err == nil && objs[0].Missing {
 		seen := r.seenFolder() + slug
 		if err = r.Git.FetchRef(ctx, r.Dir, r.Name, r.Ref(slug), seen); err == nil {
-			objs, err = r.Git.ReadObjects(ctx, r.Dir, seen)
+			objs, err = r.Git.ReadObjectsUpTo(ctx, r.Dir, MaxSize, seen)
 		}
 	}
 	if err != nil {
@@ -112,13 +112,16 @@ func (r *Remote) readOne(ctx context.Context, slug, oid string) (*Held, error) {
 }
 
 // held is the claim the ref name of the claim folder holds, obj its
-// commit; a corrupt one says why.
+// commit, read up to MaxSize (a bigger one was never read); a corrupt one
+// says why.
 func (r *Remote) held(name string, obj git.Object) *Held {
 	h := &Held{Name: name, Ref: r.Ref(name), OID: obj.OID}
 	c, err := Parse(name, obj.Data)
 	switch {
 	case obj.Type != "commit":
 		h.Corrupt = "a " + obj.Type + ", not a commit"
+	case obj.TooBig:
+		h.Corrupt = tooBig(obj.Size).Error()
 	case err != nil:
 		h.Corrupt = err.Error()
 	default:
@@ -188,7 +191,7 @@ func (r *Remote) List(ctx context.Context) ([]*Held, error) {
 	for i, ref := range refs {
 		names[i] = ref.OID
 	}
-	objs, err := r.Git.ReadObjects(ctx, r.Dir, names...)
+	objs, err := r.Git.ReadObjectsUpTo(ctx, r.Dir, MaxSize, names...)
 	if err != nil {
 		return nil, err
 	}

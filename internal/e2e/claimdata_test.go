@@ -5,10 +5,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/testutil"
@@ -213,5 +215,60 @@ func TestGCKeepsAClaimWhoseMachineIDWasPlanted(t *testing.T) {
 	b.Git(b.Repo, "update-ref", "-d", "refs/git-wt/tasks/t")
 	if r := b.MustWT("gc"); f.claimOn("t") != nil {
 		t.Fatalf("gc kept the claim of a task gone here: %s", r)
+	}
+}
+
+// A claim is bounded before it is read (SPEC §19): a claim commit bigger
+// than a claim's 64 KiB is corrupt, and git-wt (or the git it runs to
+// read it) never holds it in memory.
+func TestABigClaimIsCorruptWithoutBeingRead(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	const size = 100 << 20
+	msg := filepath.Join(t.TempDir(), "msg")
+	writeBig(t, msg, "git-wt claim: big [skip ci]\n\n", size, "\n\n"+claimJSON("big", "big", "m-x", "h")+"\n")
+	// Made in a's own clone: reading the claim needs no fetch, whose git
+	// (a connectivity check) would load the commit whatever git-wt does.
+	oid := a.Git(a.Repo, "commit-tree", "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "-F", msg)
+	a.Git(a.Repo, "push", "-q", "origin", oid+":refs/git-wt/claims/big")
+
+	cmd := a.Cmd(a.Repo, "claim", "big", "--release")
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "more than a claim's") {
+		t.Fatalf("claim --release of a big claim does not call it corrupt: %s", out)
+	}
+	// ru_maxrss: the most of git-wt, or of any git it waited for, in KiB
+	// (and at least this test process's own: its memory until git-wt
+	// started, which writeBig keeps small).
+	if rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10; rss > size*3/4 {
+		t.Fatalf("git-wt held %d MiB to read a claim of %d MiB", rss>>20, size>>20)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(a.MustWT("list", "--remote", "--json").Stdout), &list); err != nil || len(list) != 1 || !strings.Contains(fmt.Sprint(list[0]["corrupt"]), "more than a claim's") {
+		t.Fatalf("list --remote does not list the big claim as corrupt: %v %v", err, list)
+	}
+	if _, err := exec.Command("git", "-C", f.bare, "rev-parse", "--verify", "refs/git-wt/claims/big").Output(); err != nil {
+		t.Fatal("a corrupt claim was released")
+	}
+}
+
+// writeBig writes head, n bytes of x, then tail to path, never holding
+// the n bytes in memory.
+func writeBig(t *testing.T, path, head string, n int, tail string) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	chunk := []byte(strings.Repeat("x", 1<<20))
+	f.WriteString(head)
+	for n > 0 {
+		k := min(n, len(chunk))
+		f.Write(chunk[:k])
+		n -= k
+	}
+	if _, err := f.WriteString(tail); err != nil {
+		t.Fatal(err)
 	}
 }

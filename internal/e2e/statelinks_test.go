@@ -81,3 +81,20 @@ func TestGitWtsFolderALinkLeadsNoWriteOutside(t *testing.T) {
 		t.Fatalf("new with .git/wt a link does not say so: %s", r)
 	}
 }
+
+// The size cache lies in the git dir, where anything that can write it can
+// forge a size (SPEC §19): a forged size never refuses a checkout for want
+// of disk (no_space); only a size git-wt computes from git can.
+func TestAForgedCheckoutSizeRefusesNoCheckout(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "wt.pool", "1")
+	head := s.Git(s.Repo, "rev-parse", "HEAD")
+	s.Write(filepath.Join(s.Repo, ".git", "wt", "checkout-sizes"), head+" 9000000000000000000\n")
+	if r := s.WT("new", "T", "--no-init"); r.Code != 0 {
+		t.Fatalf("new refused by a forged checkout size: %s", r)
+	}
+	if r := s.WT("pool", "--fill"); r.Code != 0 || strings.Contains(r.Stderr, "free") {
+		t.Fatalf("pool --fill refused by a forged checkout size: %s", r)
+	}
+}

@@ -58,22 +58,25 @@ func TestAClaimIsThisClonesOnlyWithItsKeysProof(t *testing.T) {
 	moved := mine
 	moved.Task, moved.Slug = "U", "U" // the proof of one claim copied onto another
 	for _, c := range []struct {
-		name    string
-		machine string
-		key     string
-		claim   Claim
-		want    bool
+		name          string
+		machine, key  string
+		claim         Claim
+		took, holding bool // Took (gc's release), mine (refresh, reuse, release)
 	}{
-		{"made here", "me", "my-key", mine, true},
-		{"another machine's, its id planted here", "other", "my-key", other, false},
-		{"this machine's id, another clone's key (a copy)", "me", "copy-key", mine, false},
-		{"no proof (an older git-wt's claim)", "me", "my-key", Claim{Task: "T", Slug: "T", Machine: "me", CreatedAt: at}, false},
-		{"a proof copied from another claim", "me", "my-key", moved, false},
-		{"no key here", "me", "", Claim{Task: "T", Slug: "T", Machine: "me", CreatedAt: at, Proof: proofOf("", mine)}, false},
+		{"made here", "me", "my-key", mine, true, true},
+		{"another machine's, its id planted here", "other", "my-key", other, false, false},
+		{"this machine's id, another clone's key (a copy)", "me", "copy-key", mine, false, false},
+		{"no proof (an earlier git-wt's claim)", "me", "my-key", Claim{Task: "T", Slug: "T", Machine: "me", CreatedAt: at}, false, true},
+		{"a proof copied from another claim", "me", "my-key", moved, false, false},
+		{"no key here", "me", "", Claim{Task: "T", Slug: "T", Machine: "me", CreatedAt: at, Proof: proofOf("", mine)}, false, false},
 	} {
 		r := Remote{Machine: c.machine, Key: c.key}
-		if got := r.Took(&Held{Claim: c.claim}); got != c.want {
-			t.Errorf("%s: took %v, want %v", c.name, got, c.want)
+		h := &Held{Claim: c.claim}
+		if got := r.Took(h); got != c.took {
+			t.Errorf("%s: took %v, want %v", c.name, got, c.took)
+		}
+		if got := r.mine(h); got != c.holding {
+			t.Errorf("%s: mine %v, want %v", c.name, got, c.holding)
 		}
 	}
 }

@@ -55,10 +55,12 @@ func boundID(path, bind string, say func(format string, args ...any)) (string, e
 // can write the git dir can plant another machine's in the machine-id
 // file (SPEC §19) — so a claim is this clone's only when it also carries
 // a proof made with this key, which another machine does not have. The
-// key is bound to the clone as a generated machine id is: a copy of the
-// clone makes its own, and no longer counts the original's claims as its.
+// key is bound to the clone's common dir (device and inode) as a generated
+// machine id is: a copy of the clone makes its own, and no longer counts
+// the original's claims as its. Unlike the id, it stays across restarts,
+// so that an id set with wt.machineId keeps its claims then.
 func Key(commonDir string) (string, error) {
-	return bound(filepath.Join(commonDir, "wt", "claim-key"), binding(commonDir), newKey, func(string, string) {})
+	return bound(filepath.Join(commonDir, "wt", "claim-key"), "bound "+fileID(commonDir), newKey, func(string, string) {})
 }
 
 // newKey is a new secret key: 32 random bytes, in hex.

@@ -227,7 +227,7 @@ func (r *Remote) next(ctx context.Context, cur *Held, c Claim) (git.RefPush, err
 	if cur != nil {
 		parent, lease = cur.OID, cur.OID
 	}
-	if cur != nil && !cur.Released && cur.Machine == r.Machine {
+	if cur != nil && !cur.Released && r.mine(cur) {
 		c.CreatedAt = cur.CreatedAt
 	} else if !c.Released {
 		c.CreatedAt = now
@@ -264,7 +264,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 			return nil, false, err
 		}
 		switch {
-		case r.isTask(cur, c.Task) && cur.Machine == r.Machine:
+		case r.isTask(cur, c.Task) && r.mine(cur):
 			return cur, false, nil
 		case !cur.Free():
 			r.Seen(cur)
@@ -315,7 +315,7 @@ func (r *Remote) Refresh(ctx context.Context, c Claim, also ...git.RefPush) erro
 		if err != nil {
 			return err
 		}
-		if !cur.Free() && (cur.Machine != r.Machine || !r.isTask(cur, c.Task)) {
+		if !cur.Free() && (!r.mine(cur) || !r.isTask(cur, c.Task)) {
 			return r.Claimed(cur, "your work is kept here; nothing was pushed")
 		}
 		var push git.RefPush
@@ -351,7 +351,7 @@ func oid(h *Held) string {
 // or none, is left alone (released says whether this call released).
 func (r *Remote) Release(ctx context.Context, task string) (released bool, err error) {
 	cur, err := r.Find(ctx, task)
-	if err != nil || cur == nil || cur.Machine != r.Machine {
+	if err != nil || cur == nil || !r.mine(cur) {
 		return false, err
 	}
 	return true, r.ReleaseHeld(ctx, cur)
@@ -421,7 +421,7 @@ func (r *Remote) TakeOver(ctx context.Context, c Claim, openPR func(branch strin
 	if err != nil {
 		return nil, false, err
 	}
-	if cur.Free() || cur.Machine == r.Machine && r.isTask(cur, c.Task) {
+	if cur.Free() || r.mine(cur) && r.isTask(cur, c.Task) {
 		return r.Take(ctx, c)
 	}
 	if !r.isTask(cur, c.Task) {
@@ -450,7 +450,7 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 		if err != nil {
 			return nil, err
 		}
-		if now != nil && !now.Released && now.Machine != r.Machine {
+		if now != nil && !now.Released && !r.mine(now) {
 			return nil, r.Claimed(now, "")
 		}
 		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
@@ -461,9 +461,19 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 
 // Took reports whether this clone took the claim h: h names this
 // machine and carries the proof that only this clone's key makes (a
-// machine id alone can be planted, SPEC §19).
+// machine id alone can be planted, SPEC §19). gc releases by it.
 func (r *Remote) Took(h *Held) bool {
 	return r.Key != "" && h.Machine == r.Machine && hmac.Equal([]byte(h.Proof), []byte(proofOf(r.Key, h.Claim)))
+}
+
+// mine reports whether this clone holds the claim h, to refresh, reuse or
+// release it: h names this machine, and a proof it carries is this
+// clone's. A claim that names this machine with another clone's proof is
+// another machine's, whose id was planted here. One with no proof was
+// made by a git-wt before proofs and is this machine's by its id, as
+// before; its next heartbeat adds the proof.
+func (r *Remote) mine(h *Held) bool {
+	return h.Machine == r.Machine && (h.Proof == "" || r.Took(h))
 }
 
 // Remote is the remote's name (workflow.ClaimPush).

@@ -189,8 +189,9 @@ func TestACopiedCloneGetsAMachineIDOfItsOwn(t *testing.T) {
 // A machine id is no secret (every claim shows it), and anything that can
 // write the git dir can plant another machine's id in .git/wt/machine-id
 // (SPEC §19): gc then must still not release that machine's claim as "the
-// task is gone here". Only a claim this clone can prove it took is its own.
-func TestGCKeepsAClaimWhoseMachineIDWasPlanted(t *testing.T) {
+// task is gone here", nor may the clone take, reuse or release it. Only a
+// claim this clone can prove it took is its own.
+func TestAPlantedMachineIDHoldsNoClaimOfAnotherMachine(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t)
 	b := f.machine("b", f.fileURL())
@@ -209,6 +210,13 @@ func TestGCKeepsAClaimWhoseMachineIDWasPlanted(t *testing.T) {
 	r := a.MustWT("gc")
 	if c := f.claimOn("t"); c == nil || c["machine"] != b.id() || strings.Contains(r.Stderr, "released") {
 		t.Fatalf("gc released another machine's claim by a planted machine id: %s\n%v", r, c)
+	}
+	r = a.WT("claim", "t", "--release")
+	if c := f.claimOn("t"); c == nil || c["machine"] != b.id() {
+		t.Fatalf("claim --release released another machine's claim by a planted machine id: %s\n%v", r, c)
+	}
+	if r := a.WT("new", "t", "--no-init"); r.Code != 4 || a.hasTask("t") {
+		t.Fatalf("new took over another machine's claim by a planted machine id: %s", r)
 	}
 	// The holder's own gc still releases its claim of a task gone there.
 	b.Git(b.Repo, "config", "wt.orphanGrace", "0")

@@ -61,7 +61,7 @@ func TestAClaimIsThisClonesOnlyWithItsKeysProof(t *testing.T) {
 		name          string
 		machine, key  string
 		claim         Claim
-		took, holding bool // Took (gc's release), mine (refresh, reuse, release)
+		took, holding bool // Took (gc's release), Mine (refresh, reuse, release)
 	}{
 		{"made here", "me", "my-key", mine, true, true},
 		{"another machine's, its id planted here", "other", "my-key", other, false, false},
@@ -75,8 +75,8 @@ func TestAClaimIsThisClonesOnlyWithItsKeysProof(t *testing.T) {
 		if got := r.Took(h); got != c.took {
 			t.Errorf("%s: took %v, want %v", c.name, got, c.took)
 		}
-		if got := r.mine(h); got != c.holding {
-			t.Errorf("%s: mine %v, want %v", c.name, got, c.holding)
+		if got := r.Mine(h); got != c.holding {
+			t.Errorf("%s: Mine %v, want %v", c.name, got, c.holding)
 		}
 	}
 }

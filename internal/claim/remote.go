@@ -227,7 +227,7 @@ func (r *Remote) next(ctx context.Context, cur *Held, c Claim) (git.RefPush, err
 	if cur != nil {
 		parent, lease = cur.OID, cur.OID
 	}
-	if cur != nil && !cur.Released && r.mine(cur) {
+	if cur != nil && !cur.Released && r.Mine(cur) {
 		c.CreatedAt = cur.CreatedAt
 	} else if !c.Released {
 		c.CreatedAt = now
@@ -264,7 +264,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 			return nil, false, err
 		}
 		switch {
-		case r.isTask(cur, c.Task) && r.mine(cur):
+		case r.isTask(cur, c.Task) && r.Mine(cur):
 			return cur, false, nil
 		case !cur.Free():
 			r.Seen(cur)
@@ -315,7 +315,7 @@ func (r *Remote) Refresh(ctx context.Context, c Claim, also ...git.RefPush) erro
 		if err != nil {
 			return err
 		}
-		if !cur.Free() && (!r.mine(cur) || !r.isTask(cur, c.Task)) {
+		if !cur.Free() && (!r.Mine(cur) || !r.isTask(cur, c.Task)) {
 			return r.Claimed(cur, "your work is kept here; nothing was pushed")
 		}
 		var push git.RefPush
@@ -351,7 +351,7 @@ func oid(h *Held) string {
 // or none, is left alone (released says whether this call released).
 func (r *Remote) Release(ctx context.Context, task string) (released bool, err error) {
 	cur, err := r.Find(ctx, task)
-	if err != nil || cur == nil || !r.mine(cur) {
+	if err != nil || cur == nil || !r.Mine(cur) {
 		return false, err
 	}
 	return true, r.ReleaseHeld(ctx, cur)
@@ -421,7 +421,7 @@ func (r *Remote) TakeOver(ctx context.Context, c Claim, openPR func(branch strin
 	if err != nil {
 		return nil, false, err
 	}
-	if cur.Free() || r.mine(cur) && r.isTask(cur, c.Task) {
+	if cur.Free() || r.Mine(cur) && r.isTask(cur, c.Task) {
 		return r.Take(ctx, c)
 	}
 	if !r.isTask(cur, c.Task) {
@@ -450,7 +450,7 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 		if err != nil {
 			return nil, err
 		}
-		if now != nil && !now.Released && !r.mine(now) {
+		if now != nil && !now.Released && !r.Mine(now) {
 			return nil, r.Claimed(now, "")
 		}
 		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
@@ -466,13 +466,13 @@ func (r *Remote) Took(h *Held) bool {
 	return r.Key != "" && h.Machine == r.Machine && hmac.Equal([]byte(h.Proof), []byte(proofOf(r.Key, h.Claim)))
 }
 
-// mine reports whether this clone holds the claim h, to refresh, reuse or
+// Mine reports whether this clone holds the claim h, to refresh, reuse or
 // release it: h names this machine, and a proof it carries is this
 // clone's. A claim that names this machine with another clone's proof is
 // another machine's, whose id was planted here. One with no proof was
 // made by a git-wt before proofs and is this machine's by its id, as
 // before; its next heartbeat adds the proof.
-func (r *Remote) mine(h *Held) bool {
+func (r *Remote) Mine(h *Held) bool {
 	return h.Machine == r.Machine && (h.Proof == "" || r.Took(h))
 }
 

@@ -211,6 +211,10 @@ func TestAPlantedMachineIDHoldsNoClaimOfAnotherMachine(t *testing.T) {
 	if c := f.claimOn("t"); c == nil || c["machine"] != b.id() || strings.Contains(r.Stderr, "released") {
 		t.Fatalf("gc released another machine's claim by a planted machine id: %s\n%v", r, c)
 	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(a.MustWT("list", "--remote", "--json").Stdout), &list); err != nil || len(list) != 1 || list[0]["mine"] != false {
+		t.Fatalf("list --remote shows another machine's claim as this clone's by a planted machine id: %v %v", err, list)
+	}
 	r = a.WT("claim", "t", "--release")
 	if c := f.claimOn("t"); c == nil || c["machine"] != b.id() {
 		t.Fatalf("claim --release released another machine's claim by a planted machine id: %s\n%v", r, c)

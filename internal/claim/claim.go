@@ -10,6 +10,9 @@
 package claim
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +39,18 @@ type Claim struct {
 	// Released: a release under refs/heads/, where the ref cannot be
 	// deleted; the task is free, taken by a lease on this commit.
 	Released bool `json:"released,omitempty"`
+	// Proof says which clone took the claim: a keyed hash of the claim's
+	// task, slug and created_at by that clone's secret Key. The machine
+	// id is public; only the clone that has the key can make the proof.
+	Proof string `json:"proof,omitempty"`
+}
+
+// proofOf is the proof of c that the clone with key makes: what it
+// writes in its claims and checks in a claim it meets (Remote.Took).
+func proofOf(key string, c Claim) string {
+	mac := hmac.New(sha256.New, []byte(key))
+	fmt.Fprintf(mac, "%s\x00%s\x00%s", c.Task, c.Slug, c.CreatedAt.UTC().Format(time.RFC3339))
+	return hex.EncodeToString(mac.Sum(nil))
 }
 
 // Message is the claim commit's message: a subject a person can read in
@@ -62,7 +77,7 @@ const MaxSize = 64 << 10
 // says why.
 func Parse(name string, commit []byte) (Claim, error) {
 	if len(commit) > MaxSize {
-		return Claim{}, fmt.Errorf("%d bytes, more than a claim's %d", len(commit), MaxSize)
+		return Claim{}, tooBig(int64(len(commit)))
 	}
 	_, msg, ok := strings.Cut(string(commit), "\n\n")
 	if !ok {
@@ -82,6 +97,11 @@ func Parse(name string, commit []byte) (Claim, error) {
 		return Claim{}, fmt.Errorf("its slug %q is not its ref's name", c.Slug)
 	}
 	return c, nil
+}
+
+// tooBig is why a claim commit of size bytes is refused.
+func tooBig(size int64) error {
+	return fmt.Errorf("%d bytes, more than a claim's %d", size, MaxSize)
 }
 
 // Held is the claim a remote ref holds now.

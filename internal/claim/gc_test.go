@@ -32,7 +32,8 @@ func TestWhichClaimsGCReleases(t *testing.T) {
 		{"another's, of a task gone here", claim("other", "Gone", "", time.Hour), true, ""},
 		{"released already", released, true, ""},
 	} {
-		v := GCView{Remote: "origin", Machine: "me", Now: now, Grace: 10 * time.Minute,
+		v := GCView{Remote: "origin", Now: now, Grace: 10 * time.Minute,
+			Took:     func(h *Held) bool { return h.Machine == "me" },
 			TaskHere: func(task string) bool { return task != "Gone" },
 			Merged: func(commit string) bool {
 				if commit != merged && commit != open {
@@ -44,6 +45,38 @@ func TestWhichClaimsGCReleases(t *testing.T) {
 		got := v.Release(c.claim)
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: gc says %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestAClaimIsThisClonesOnlyWithItsKeysProof(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	mine := Claim{Task: "T", Slug: "T", Machine: "me", CreatedAt: at, HeartbeatAt: at}
+	mine.Proof = proofOf("my-key", mine)
+	other := mine
+	other.Machine, other.Proof = "other", proofOf("other-key", other)
+	moved := mine
+	moved.Task, moved.Slug = "U", "U" // the proof of one claim copied onto another
+	for _, c := range []struct {
+		name          string
+		machine, key  string
+		claim         Claim
+		took, holding bool // Took (gc's release), Mine (refresh, reuse, release)
+	}{
+		{"made here", "me", "my-key", mine, true, true},
+		{"another machine's, its id planted here", "other", "my-key", other, false, false},
+		{"this machine's id, another clone's key (a copy)", "me", "copy-key", mine, false, false},
+		{"no proof (an earlier git-wt's claim)", "me", "my-key", Claim{Task: "T", Slug: "T", Machine: "me", CreatedAt: at}, false, true},
+		{"a proof copied from another claim", "me", "my-key", moved, false, false},
+		{"no key here", "me", "", Claim{Task: "T", Slug: "T", Machine: "me", CreatedAt: at, Proof: proofOf("", mine)}, false, false},
+	} {
+		r := Remote{Machine: c.machine, Key: c.key}
+		h := &Held{Claim: c.claim}
+		if got := r.Took(h); got != c.took {
+			t.Errorf("%s: took %v, want %v", c.name, got, c.took)
+		}
+		if got := r.Mine(h); got != c.holding {
+			t.Errorf("%s: Mine %v, want %v", c.name, got, c.holding)
 		}
 	}
 }

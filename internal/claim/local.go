@@ -40,8 +40,43 @@ func MachineID(commonDir, configured string, say func(format string, args ...any
 }
 
 // boundID is the id in the file at path when the file is bound to bind,
-// else a new one bound to it.
+// else a new one bound to it, said once.
 func boundID(path, bind string, say func(format string, args ...any)) (string, error) {
+	return bound(path, bind, newID, func(old, id string) {
+		say("this clone's machine id is now %s, no longer %s: the clone was copied or moved, or the machine restarted (%s). "+
+			"Claims held as %s are another machine's to it from now on; to keep one id for good, git config wt.machineId NAME",
+			id, text.Terminal(old), path, text.Terminal(old))
+	})
+}
+
+// Key is this clone's secret, which proves the claims it took (Proof):
+// kept in <common dir>/wt/claim-key, mode 0600, and never sent anywhere.
+// A machine id is no secret — every claim shows it, and anything that
+// can write the git dir can plant another machine's in the machine-id
+// file (SPEC §19) — so a claim is this clone's only when it also carries
+// a proof made with this key, which another machine does not have. The
+// key is bound to the clone's common dir (device and inode) as a generated
+// machine id is: a copy of the clone makes its own, and no longer counts
+// the original's claims as its. Unlike the id, it stays across restarts,
+// so that an id set with wt.machineId keeps its claims then.
+func Key(commonDir string) (string, error) {
+	return bound(filepath.Join(commonDir, "wt", "claim-key"), "bound "+fileID(commonDir), newKey, func(string, string) {})
+}
+
+// newKey is a new secret key: 32 random bytes, in hex.
+func newKey() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// bound is the value in the file at path when the file is bound to bind,
+// else a new one (fresh) bound to it; replaced is told when it replaced
+// another. Processes that make or replace the value at once agree: they
+// take turns on a lock file.
+func bound(path, bind string, fresh func() (string, error), replaced func(old, now string)) (string, error) {
 	id, was, err := readID(path)
 	if err == nil && was == bind {
 		return id, nil
@@ -67,16 +102,14 @@ func boundID(path, bind string, say func(format string, args ...any)) (string, e
 		// Written by a git-wt that did not bind ids: bind it as it is.
 		return old, writeReplacing(path, old+"\n"+bind+"\n")
 	}
-	if id, err = newID(); err != nil {
+	if id, err = fresh(); err != nil {
 		return "", err
 	}
 	if err := writeReplacing(path, id+"\n"+bind+"\n"); err != nil {
 		return "", err
 	}
 	if old != "" {
-		say("this clone's machine id is now %s, no longer %s: the clone was copied or moved, or the machine restarted (%s). "+
-			"Claims held as %s are another machine's to it from now on; to keep one id for good, git config wt.machineId NAME",
-			id, text.Terminal(old), path, text.Terminal(old))
+		replaced(old, id)
 	}
 	return id, nil
 }
@@ -201,7 +234,7 @@ func writeTemp(path, content string) (string, error) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
+		err = os.Chmod(f.Name(), 0o600) // SPEC §19: git-wt's files in the git dir are the user's alone
 	}
 	if err != nil {
 		os.Remove(f.Name())

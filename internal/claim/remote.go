@@ -2,6 +2,7 @@ package claim
 
 import (
 	"context"
+	"crypto/hmac"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -26,6 +27,7 @@ type Remote struct {
 	Name      string // the remote (wt.claimRemote)
 	Folder    string // the claim refs' folder on it (wt.claimRef), ending in /
 	Machine   string // this machine's id
+	Key       string // this clone's secret (Key), which proves the claims it took
 	Host      string
 	TTL       time.Duration
 	Now       func() time.Time
@@ -89,11 +91,11 @@ func (r *Remote) read(ctx context.Context, slugs ...string) ([]*Held, error) {
 
 // readOne is the claim of slug whose commit the remote says is oid.
 func (r *Remote) readOne(ctx context.Context, slug, oid string) (*Held, error) {
-	objs, err := r.Git.ReadObjects(ctx, r.Dir, oid)
+	objs, err := r.Git.ReadObjectsUpTo(ctx, r.Dir, MaxSize, oid)
 	if err == nil && objs[0].Missing {
 		seen := r.seenFolder() + slug
 		if err = r.Git.FetchRef(ctx, r.Dir, r.Name, r.Ref(slug), seen); err == nil {
-			objs, err = r.Git.ReadObjects(ctx, r.Dir, seen)
+			objs, err = r.Git.ReadObjectsUpTo(ctx, r.Dir, MaxSize, seen)
 		}
 	}
 	if err != nil {
@@ -110,13 +112,16 @@ func (r *Remote) readOne(ctx context.Context, slug, oid string) (*Held, error) {
 }
 
 // held is the claim the ref name of the claim folder holds, obj its
-// commit; a corrupt one says why.
+// commit, read up to MaxSize (a bigger one was never read); a corrupt one
+// says why.
 func (r *Remote) held(name string, obj git.Object) *Held {
 	h := &Held{Name: name, Ref: r.Ref(name), OID: obj.OID}
 	c, err := Parse(name, obj.Data)
 	switch {
 	case obj.Type != "commit":
 		h.Corrupt = "a " + obj.Type + ", not a commit"
+	case obj.TooBig:
+		h.Corrupt = tooBig(obj.Size).Error()
 	case err != nil:
 		h.Corrupt = err.Error()
 	default:
@@ -186,7 +191,7 @@ func (r *Remote) List(ctx context.Context) ([]*Held, error) {
 	for i, ref := range refs {
 		names[i] = ref.OID
 	}
-	objs, err := r.Git.ReadObjects(ctx, r.Dir, names...)
+	objs, err := r.Git.ReadObjectsUpTo(ctx, r.Dir, MaxSize, names...)
 	if err != nil {
 		return nil, err
 	}
@@ -222,11 +227,12 @@ func (r *Remote) next(ctx context.Context, cur *Held, c Claim) (git.RefPush, err
 	if cur != nil {
 		parent, lease = cur.OID, cur.OID
 	}
-	if cur != nil && !cur.Released && cur.Machine == r.Machine {
+	if cur != nil && !cur.Released && r.Mine(cur) {
 		c.CreatedAt = cur.CreatedAt
 	} else if !c.Released {
 		c.CreatedAt = now
 	}
+	c.Proof = proofOf(r.Key, c)
 	oid, err := r.Git.RecordCommit(ctx, r.Dir, c.Message(), parent)
 	if err != nil {
 		return git.RefPush{}, exitcode.Failedf("cannot write a claim commit: %v", err)
@@ -258,7 +264,7 @@ func (r *Remote) Take(ctx context.Context, c Claim) (h *Held, made bool, err err
 			return nil, false, err
 		}
 		switch {
-		case r.isTask(cur, c.Task) && cur.Machine == r.Machine:
+		case r.isTask(cur, c.Task) && r.Mine(cur):
 			return cur, false, nil
 		case !cur.Free():
 			r.Seen(cur)
@@ -309,7 +315,7 @@ func (r *Remote) Refresh(ctx context.Context, c Claim, also ...git.RefPush) erro
 		if err != nil {
 			return err
 		}
-		if !cur.Free() && (cur.Machine != r.Machine || !r.isTask(cur, c.Task)) {
+		if !cur.Free() && (!r.Mine(cur) || !r.isTask(cur, c.Task)) {
 			return r.Claimed(cur, "your work is kept here; nothing was pushed")
 		}
 		var push git.RefPush
@@ -345,7 +351,7 @@ func oid(h *Held) string {
 // or none, is left alone (released says whether this call released).
 func (r *Remote) Release(ctx context.Context, task string) (released bool, err error) {
 	cur, err := r.Find(ctx, task)
-	if err != nil || cur == nil || cur.Machine != r.Machine {
+	if err != nil || cur == nil || !r.Mine(cur) {
 		return false, err
 	}
 	return true, r.ReleaseHeld(ctx, cur)
@@ -415,7 +421,7 @@ func (r *Remote) TakeOver(ctx context.Context, c Claim, openPR func(branch strin
 	if err != nil {
 		return nil, false, err
 	}
-	if cur.Free() || cur.Machine == r.Machine && r.isTask(cur, c.Task) {
+	if cur.Free() || r.Mine(cur) && r.isTask(cur, c.Task) {
 		return r.Take(ctx, c)
 	}
 	if !r.isTask(cur, c.Task) {
@@ -444,13 +450,30 @@ func (r *Remote) takeFrom(ctx context.Context, cur *Held, c Claim, openPR func(b
 		if err != nil {
 			return nil, err
 		}
-		if now != nil && !now.Released && now.Machine != r.Machine {
+		if now != nil && !now.Released && !r.Mine(now) {
 			return nil, r.Claimed(now, "")
 		}
 		return nil, exitcode.Failedf("cannot take over the claim %s on %s: %v", cur.Ref, r.Name, perr)
 	}
 	r.log(c, "claim-taken-over", fmt.Sprintf("on %s from machine %s, seen unchanged for %s", r.Name, text.Terminal(cur.Machine), r.Now().Sub(r.Seen(cur)).Truncate(time.Second)))
 	return &Held{Claim: c, Name: c.Slug, Ref: push.Dst, OID: push.Src}, nil
+}
+
+// Took reports whether this clone took the claim h: h names this
+// machine and carries the proof that only this clone's key makes (a
+// machine id alone can be planted, SPEC §19). gc releases by it.
+func (r *Remote) Took(h *Held) bool {
+	return r.Key != "" && h.Machine == r.Machine && hmac.Equal([]byte(h.Proof), []byte(proofOf(r.Key, h.Claim)))
+}
+
+// Mine reports whether this clone holds the claim h, to refresh, reuse or
+// release it: h names this machine, and a proof it carries is this
+// clone's. A claim that names this machine with another clone's proof is
+// another machine's, whose id was planted here. One with no proof was
+// made by a git-wt before proofs and is this machine's by its id, as
+// before; its next heartbeat adds the proof.
+func (r *Remote) Mine(h *Held) bool {
+	return h.Machine == r.Machine && (h.Proof == "" || r.Took(h))
 }
 
 // Remote is the remote's name (workflow.ClaimPush).

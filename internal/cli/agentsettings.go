@@ -114,7 +114,7 @@ func addToSettings(stateDir, path string, ed fileEditor) (bool, error) {
 		return false, err
 	}
 	data, _ := json.Marshal(note)
-	if err := writeFile(notePath(stateDir, target), data); err != nil {
+	if err := writeNote(stateDir, notePath(stateDir, target), data); err != nil {
 		return false, exitcode.Failedf("added the hooks to %s, but cannot note it for --undo: %v", target, err)
 	}
 	return true, nil
@@ -263,6 +263,32 @@ func writeSettings(path string, content []byte) error {
 		return exitcode.Failedf("cannot write %s: %v", path, err)
 	}
 	return nil
+}
+
+// writeNote writes setup's note (data) at path, in the notes folder dir:
+// mode 0600, as a note holds what undo gives back (SPEC §19: git-wt's
+// files in the git dir are the user's alone), through a new temporary
+// file made under dir, never through a link planted at its name, which
+// anything that can write the git dir can do (fsutil.OpenUnder); the
+// rename then replaces a link at path, never writes through it.
+func writeNote(dir, path string, data []byte) error {
+	tmp := path + ".git-wt.tmp"
+	os.Remove(tmp)
+	f, err := fsutil.OpenUnder(dir, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // writeFile writes content to path through a temporary file beside it

@@ -273,7 +273,7 @@ func readCopyNote(m *task.Manager) []string {
 
 func writeCopyNote(m *task.Manager, added []string) error {
 	data, _ := json.Marshal(added)
-	if err := writeFile(copyNote(m), data); err != nil {
+	if err := writeNote(m.StateDir("agent-setup"), copyNote(m), data); err != nil {
 		return exitcode.Failedf("cannot note the wt.copy pattern for --undo: %v", err)
 	}
 	return nil

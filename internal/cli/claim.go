@@ -33,13 +33,17 @@ func claims(m *task.Manager, remote string) (*claim.Remote, error) {
 	if err != nil {
 		return nil, exitcode.Failedf("cannot read or make this clone's machine id: %v", err)
 	}
+	key, err := claim.Key(m.Repo.CommonDir)
+	if err != nil {
+		return nil, exitcode.Failedf("cannot read or make this clone's claim key: %v", err)
+	}
 	host, _ := os.Hostname()
 	folder := s.ClaimRef
 	if folder == "" {
 		folder = "refs/git-wt/claims/"
 	}
 	return &claim.Remote{Git: m.Git, Dir: m.Repo.MainDir, CommonDir: m.Repo.CommonDir, Name: remote, Folder: folder,
-		Machine: id, Host: host, TTL: s.ClaimTTL, Now: time.Now,
+		Machine: id, Key: key, Host: host, TTL: s.ClaimTTL, Now: time.Now,
 		Log: func(task, slug, outcome, reason string) {
 			m.LogEvent(&record.Record{Task: task, Slug: slug}, outcome, reason)
 		}}, nil
@@ -109,7 +113,7 @@ func releaseClaimOf(m *task.Manager) func(context.Context, *removal.Removal) {
 }
 
 // releaseOrphanClaims is gc's part in claims: the claims that
-// claim.GCView.Release says go (this machine's, of tasks gone here;
+// claim.GCView.Release says go (this clone's, of tasks gone here;
 // any whose recorded branch tip is merged and that went stale).
 func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun bool) {
 	r, err := claims(m, "")
@@ -121,7 +125,7 @@ func (e *env) releaseOrphanClaims(ctx context.Context, m *task.Manager, dryRun b
 		e.warnf("claims not checked: %v", err)
 		return
 	}
-	view := claim.GCView{Remote: r.Name, Machine: r.Machine, Now: r.Now(), Grace: m.Settings.OrphanGrace,
+	view := claim.GCView{Remote: r.Name, Now: r.Now(), Grace: m.Settings.OrphanGrace, Took: r.Took,
 		TaskHere: func(task string) bool { return localRecord(ctx, m, task) != nil },
 		Merged:   func(commit string) bool { return mergedOnRemote(ctx, m, r.Name, commit) },
 		Stale:    func(h *claim.Held) bool { stale, _ := r.Stale(h); return stale }}

@@ -79,7 +79,7 @@ func gcCommand(e *env) *cli.Command {
 				}{report, poolDrainViews(c.Context, report.Pool), merged}); err != nil {
 					return err
 				}
-				return gcFailed(report)
+				return gcFailed(report, merged)
 			}
 			for _, r := range merged {
 				// terminal: the outcome is git-wt's own word
@@ -99,16 +99,27 @@ func gcCommand(e *env) *cli.Command {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
-			return gcFailed(report)
+			return gcFailed(report, merged)
 		},
 	}
 }
 
-// gcFailed is gc's end: exit 1, once its report is out, when a repair it
-// tried failed.
-func gcFailed(report *policy.GCReport) error {
+// gcFailed is gc's end, once its report is out: exit 1 when a repair it
+// tried failed, exit 3 when --merged kept a task to protect commits made
+// after its pull request was merged (SPEC §19, kind unmerged); the
+// highest of those met (SPEC §2).
+func gcFailed(report *policy.GCReport, merged []removal.Retained) error {
+	code := 0
 	if report.Failed() {
-		return &silentError{code: exitcode.Failed}
+		code = exitcode.Failed
 	}
-	return nil
+	for _, r := range merged {
+		if r.Kind == exitcode.KindUnmerged {
+			code = max(code, exitcode.Refused)
+		}
+	}
+	if code == 0 {
+		return nil
+	}
+	return &silentError{code: code}
 }

@@ -59,8 +59,8 @@ func (e *env) listRemote(c *cli.Context, m *task.Manager) error {
 			continue
 		}
 		stale, seen := r.Stale(h)
-		v := claimView{Task: h.Task, Slug: h.Slug, Branch: h.Branch, Machine: h.Machine, Host: h.Host, Mine: h.Machine == r.Machine,
-			CreatedAt: h.CreatedAt, HeartbeatAt: h.HeartbeatAt, SeenForSeconds: int64(seen / time.Second), Stale: stale && h.Machine != r.Machine,
+		v := claimView{Task: h.Task, Slug: h.Slug, Branch: h.Branch, Machine: h.Machine, Host: h.Host, Mine: r.Mine(h),
+			CreatedAt: h.CreatedAt, HeartbeatAt: h.HeartbeatAt, SeenForSeconds: int64(seen / time.Second), Stale: stale && !r.Mine(h),
 			Ref: h.Ref, Commit: h.OID}
 		v.PR = prs[h.Branch]
 		if rec := localRecord(c.Context, m, h.Task); v.PR == "" && rec != nil && rec.PR != nil {

@@ -5,9 +5,12 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/testutil"
@@ -180,5 +183,104 @@ func TestACopiedCloneGetsAMachineIDOfItsOwn(t *testing.T) {
 	c := a.copyClone("c")
 	if r := c.MustWT("claim", "V"); strings.Contains(r.Stderr, "machine id") || f.claimOn("V")["machine"] != "box-1" {
 		t.Fatalf("the id the user set is not kept: %s\n%v", r, f.claimOn("V"))
+	}
+}
+
+// A machine id is no secret (every claim shows it), and anything that can
+// write the git dir can plant another machine's id in .git/wt/machine-id
+// (SPEC §19): gc then must still not release that machine's claim as "the
+// task is gone here", nor may the clone take, reuse or release it. Only a
+// claim this clone can prove it took is its own.
+func TestAPlantedMachineIDHoldsNoClaimOfAnotherMachine(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	b := f.machine("b", f.fileURL())
+	b.MustWT("new", "t", "--no-init")
+	a := f.machine("a", f.fileURL(), "wt.orphanGrace", "0")
+	a.MustWT("list", "--remote") // makes a's machine id and its binding
+	idFile := filepath.Join(a.Repo, ".git", "wt", "machine-id")
+	data, err := os.ReadFile(idFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, bound, _ := strings.Cut(string(data), "\n")
+	if err := os.WriteFile(idFile, []byte(b.id()+"\n"+bound), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := a.MustWT("gc")
+	if c := f.claimOn("t"); c == nil || c["machine"] != b.id() || strings.Contains(r.Stderr, "released") {
+		t.Fatalf("gc released another machine's claim by a planted machine id: %s\n%v", r, c)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(a.MustWT("list", "--remote", "--json").Stdout), &list); err != nil || len(list) != 1 || list[0]["mine"] != false {
+		t.Fatalf("list --remote shows another machine's claim as this clone's by a planted machine id: %v %v", err, list)
+	}
+	r = a.WT("claim", "t", "--release")
+	if c := f.claimOn("t"); c == nil || c["machine"] != b.id() {
+		t.Fatalf("claim --release released another machine's claim by a planted machine id: %s\n%v", r, c)
+	}
+	if r := a.WT("new", "t", "--no-init"); r.Code != 4 || a.hasTask("t") {
+		t.Fatalf("new took over another machine's claim by a planted machine id: %s", r)
+	}
+	// The holder's own gc still releases its claim of a task gone there.
+	b.Git(b.Repo, "config", "wt.orphanGrace", "0")
+	b.Git(b.Repo, "update-ref", "-d", "refs/git-wt/tasks/t")
+	if r := b.MustWT("gc"); f.claimOn("t") != nil {
+		t.Fatalf("gc kept the claim of a task gone here: %s", r)
+	}
+}
+
+// A claim is bounded before it is read (SPEC §19): a claim commit bigger
+// than a claim's 64 KiB is corrupt, and git-wt (or the git it runs to
+// read it) never holds it in memory.
+func TestABigClaimIsCorruptWithoutBeingRead(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	const size = 100 << 20
+	msg := filepath.Join(t.TempDir(), "msg")
+	writeBig(t, msg, "git-wt claim: big [skip ci]\n\n", size, "\n\n"+claimJSON("big", "big", "m-x", "h")+"\n")
+	// Made in a's own clone: reading the claim needs no fetch, whose git
+	// (a connectivity check) would load the commit whatever git-wt does.
+	oid := a.Git(a.Repo, "commit-tree", "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "-F", msg)
+	a.Git(a.Repo, "push", "-q", "origin", oid+":refs/git-wt/claims/big")
+
+	cmd := a.Cmd(a.Repo, "claim", "big", "--release")
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "more than a claim's") {
+		t.Fatalf("claim --release of a big claim does not call it corrupt: %s", out)
+	}
+	// ru_maxrss: the most of git-wt, or of any git it waited for, in KiB
+	// (and at least this test process's own: its memory until git-wt
+	// started, which writeBig keeps small).
+	if rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10; rss > size*3/4 {
+		t.Fatalf("git-wt held %d MiB to read a claim of %d MiB", rss>>20, size>>20)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(a.MustWT("list", "--remote", "--json").Stdout), &list); err != nil || len(list) != 1 || !strings.Contains(fmt.Sprint(list[0]["corrupt"]), "more than a claim's") {
+		t.Fatalf("list --remote does not list the big claim as corrupt: %v %v", err, list)
+	}
+	if _, err := exec.Command("git", "-C", f.bare, "rev-parse", "--verify", "refs/git-wt/claims/big").Output(); err != nil {
+		t.Fatal("a corrupt claim was released")
+	}
+}
+
+// writeBig writes head, n bytes of x, then tail to path, never holding
+// the n bytes in memory.
+func writeBig(t *testing.T, path, head string, n int, tail string) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	chunk := []byte(strings.Repeat("x", 1<<20))
+	f.WriteString(head)
+	for n > 0 {
+		k := min(n, len(chunk))
+		f.Write(chunk[:k])
+		n -= k
+	}
+	if _, err := f.WriteString(tail); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -39,14 +39,15 @@ func withPRList(t *testing.T, gh *testutil.Sandbox, prs ...listedPR) *testutil.S
 	return withVars(gh, "GH_LIST="+list)
 }
 
-// mergedOutcome runs gc --merged --json and returns what it says of task.
-func mergedOutcome(t *testing.T, gh *testutil.Sandbox, task string) string {
+// mergedOutcome runs gc --merged --json, which must exit with code, and
+// returns what it says of task.
+func mergedOutcome(t *testing.T, gh *testutil.Sandbox, task string, code int) string {
 	t.Helper()
 	r := gh.WT("gc", "--merged", "--json")
 	var doc struct {
 		Merged []struct{ Task, Outcome string }
 	}
-	if r.Code != 0 || json.Unmarshal([]byte(r.Stdout), &doc) != nil {
+	if r.Code != code || json.Unmarshal([]byte(r.Stdout), &doc) != nil {
 		t.Fatalf("gc --merged: %s", r)
 	}
 	for _, m := range doc.Merged {
@@ -71,7 +72,7 @@ func TestGCMergedNeverCountsAnEarlierTasksPullRequest(t *testing.T) {
 	gh, _, _ := withGh(t, s)
 	gh = withPRList(t, gh, listedPR{Number: 1, State: "MERGED", Head: "wt/T", HeadOID: oldHead, Created: opened})
 
-	if out := mergedOutcome(t, gh, "T"); out != "" {
+	if out := mergedOutcome(t, gh, "T", 0); out != "" {
 		t.Errorf("gc --merged took the earlier task's pull request for T's: %q", out)
 	}
 	if !testutil.Exists(path) || s.Git(s.Repo, "rev-parse", "refs/heads/wt/T") != work {
@@ -94,7 +95,8 @@ func TestGCMergedKeepsCommitsMadeAfterTheMerge(t *testing.T) {
 	gh, _, _ := withGh(t, s)
 	gh = withPRList(t, gh, listedPR{Number: 5, State: "MERGED", Head: "wt/T", HeadOID: prHead, Created: opened})
 
-	out := mergedOutcome(t, gh, "T")
+	// Kept to protect data: exit 3, as rm refuses (SPEC §19, kind unmerged).
+	out := mergedOutcome(t, gh, "T", 3)
 	if !strings.HasPrefix(out, "kept") || !strings.Contains(out, "after") {
 		t.Errorf("gc --merged said %q of a task with a commit after its merge, want it kept and why", out)
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,44 @@ func TestLinksPlantedInGitWtsFolderLeadNoWriteOutside(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The same with git-wt's folder itself a link (.git/wt → a folder of the
+// user's): nothing is made there, and a command that needs the folder
+// says what is wrong.
+func TestGitWtsFolderALinkLeadsNoWriteOutside(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	outside := filepath.Join(s.Home, "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(s.Repo, ".git", "wt")
+	os.RemoveAll(wt)
+	if err := os.Symlink(outside, wt); err != nil {
+		t.Fatal(err)
+	}
+	r := s.WT("new", "T", "--no-init")
+	s.WT("list")
+	s.WT("gc")
+	if names, _ := os.ReadDir(outside); len(names) > 0 {
+		t.Fatalf("git-wt wrote through the link .git/wt: %s holds %v", outside, names)
+	}
+	if r.Code != 1 || !strings.Contains(r.Stderr, "is a link") {
+		t.Fatalf("new with .git/wt a link does not say so: %s", r)
+	}
+}
+
+// The size cache lies in the git dir, where anything that can write it can
+// forge a size (SPEC §19): a forged size never refuses a checkout for want
+// of disk (no_space); only a size git-wt computes from git can.
+func TestAForgedCheckoutSizeRefusesNoCheckout(t *testing.T) {
+	t.Parallel()
+	s := testutil.NewSandbox(t)
+	head := s.Git(s.Repo, "rev-parse", "HEAD")
+	s.Write(filepath.Join(s.Repo, ".git", "wt", "checkout-sizes"), head+" 9000000000000000000\n")
+	if r := s.WT("new", "T", "--no-init"); r.Code != 0 {
+		t.Fatalf("new refused by a forged checkout size: %s", r)
 	}
 }

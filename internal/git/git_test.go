@@ -4,6 +4,7 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os/exec"
@@ -72,6 +73,44 @@ func TestParseBatch(t *testing.T) {
 	}
 	if _, err := parseBatch([]byte("aaa blob 99\nshort\n"), []string{"x"}); err == nil {
 		t.Fatal("a truncated object must be an error")
+	}
+}
+
+func TestParseBatchCheck(t *testing.T) {
+	objs, err := parseBatchCheck([]byte("aaa blob 5\nx missing\nbbb commit 104857600\n"), []string{"a", "x", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if objs[0].Size != 5 || objs[0].Type != "blob" || !objs[1].Missing || objs[1].Name != "x" || objs[2].Size != 100<<20 || objs[2].OID != "bbb" {
+		t.Fatalf("parseBatchCheck = %+v", objs)
+	}
+	for _, bad := range []string{"aaa blob 5\n", "aaa blob -1\nx missing\nb c d\n", "aaa blob x\nx missing\nb c 1\n"} {
+		if _, err := parseBatchCheck([]byte(bad), []string{"a", "x", "b"}); err == nil {
+			t.Errorf("parseBatchCheck(%q) is no error", bad)
+		}
+	}
+}
+
+func TestReadObjectsUpToNeverReadsABigObject(t *testing.T) {
+	dir := t.TempDir()
+	r := &Runner{}
+	if _, err := r.Run(context.Background(), dir, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	small, _ := r.HashObject(context.Background(), dir, []byte("small"))
+	big, _ := r.HashObject(context.Background(), dir, bytes.Repeat([]byte("x"), 1000))
+	objs, err := r.ReadObjectsUpTo(context.Background(), dir, 100, small, big, "refs/heads/none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(objs[0].Data) != "small" || objs[0].TooBig || objs[0].Name != small {
+		t.Errorf("a small object: %+v", objs[0])
+	}
+	if !objs[1].TooBig || objs[1].Data != nil || objs[1].Size != 1000 || objs[1].Type != "blob" || objs[1].OID != big {
+		t.Errorf("a big object: %+v", objs[1])
+	}
+	if !objs[2].Missing {
+		t.Errorf("no object: %+v", objs[2])
 	}
 }
 

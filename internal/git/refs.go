@@ -16,7 +16,11 @@ type Object struct {
 	OID     string
 	Type    string // blob, commit, tree, tag
 	Data    []byte
+	Size    int64 // the object's size in bytes (Data's length, when read)
 	Missing bool
+	// TooBig: the object is bigger than ReadObjectsUpTo's bound; its data
+	// was never read.
+	TooBig bool
 }
 
 // ReadObjects reads the objects that names point at with one
@@ -26,6 +30,86 @@ func (r *Runner) ReadObjects(ctx context.Context, dir string, names ...string) (
 		return nil, nil
 	}
 	return r.StartObjects(ctx, dir).Read(names...)
+}
+
+// ReadObjectsUpTo reads the objects that names point at, as ReadObjects
+// does, but the data only of those of at most limit bytes: a bigger one
+// comes back TooBig, with its type and size and no data, never read into
+// memory (an object someone else wrote, a claim, can be of any size). A
+// `cat-file --batch-check` reads the sizes first; the objects within the
+// bound are then read by their ids, which cannot move meanwhile.
+func (r *Runner) ReadObjectsUpTo(ctx context.Context, dir string, limit int64, names ...string) ([]Object, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	in, err := batchInput(names)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.Exec(ctx, Cmd{Dir: dir, Args: []string{"cat-file", "--batch-check"}, Stdin: bytes.NewReader(in)})
+	if err != nil {
+		return nil, err
+	}
+	objs, err := parseBatchCheck(out, names)
+	if err != nil {
+		return nil, err
+	}
+	var small []string
+	var at []int
+	for i := range objs {
+		switch {
+		case objs[i].Missing:
+		case objs[i].Size > limit:
+			objs[i].TooBig = true
+		default:
+			small, at = append(small, objs[i].OID), append(at, i)
+		}
+	}
+	read, err := r.ReadObjects(ctx, dir, small...)
+	if err != nil {
+		return nil, err
+	}
+	for j, o := range read {
+		o.Name = objs[at[j]].Name
+		objs[at[j]] = o
+	}
+	return objs, nil
+}
+
+// batchInput is the input of a `cat-file --batch` or `--batch-check`:
+// one name a line, so that a name must not hold a line break.
+func batchInput(names []string) ([]byte, error) {
+	var in bytes.Buffer
+	for _, n := range names {
+		if strings.ContainsAny(n, "\n\x00") {
+			return nil, fmt.Errorf("object name %q has a newline", n)
+		}
+		in.WriteString(n + "\n")
+	}
+	return in.Bytes(), nil
+}
+
+// parseBatchCheck reads `git cat-file --batch-check` output: for each
+// name either "<oid> <type> <size>" or "<name> missing".
+func parseBatchCheck(out []byte, names []string) ([]Object, error) {
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(names) {
+		return nil, errors.New("git cat-file --batch-check: truncated output")
+	}
+	objs := make([]Object, len(names))
+	for i, name := range names {
+		objs[i] = Object{Name: name, Missing: true}
+		header := strings.Fields(lines[i])
+		if len(header) != 3 {
+			continue // "<name> missing" or "<name> ambiguous"
+		}
+		size, err := strconv.ParseInt(header[2], 10, 64)
+		if err != nil || size < 0 {
+			return nil, errors.New("git cat-file --batch-check: bad object header")
+		}
+		objs[i] = Object{Name: name, OID: header[0], Type: header[1], Size: size}
+	}
+	return objs, nil
 }
 
 // ObjectReader is a `git cat-file --batch` started before the names it is
@@ -46,15 +130,12 @@ func (o *ObjectReader) Dir() string { return o.dir }
 // Read reads the objects that names point at, in the order asked. It can
 // be called once.
 func (o *ObjectReader) Read(names ...string) ([]Object, error) {
-	var in bytes.Buffer
-	for _, n := range names {
-		if strings.ContainsAny(n, "\n\x00") {
-			o.git.Feed(nil)
-			return nil, fmt.Errorf("object name %q has a newline", n)
-		}
-		in.WriteString(n + "\n")
+	in, err := batchInput(names)
+	if err != nil {
+		o.git.Feed(nil)
+		return nil, err
 	}
-	out, err := o.git.Feed(in.Bytes())
+	out, err := o.git.Feed(in)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +162,7 @@ func parseBatch(out []byte, names []string) ([]Object, error) {
 		if err != nil || size < 0 || size+1 > len(out) {
 			return nil, errors.New("git cat-file --batch: bad object header")
 		}
-		objs = append(objs, Object{Name: name, OID: header[0], Type: header[1], Data: out[:size:size]})
+		objs = append(objs, Object{Name: name, OID: header[0], Type: header[1], Data: out[:size:size], Size: int64(size)})
 		out = out[size+1:]
 	}
 	return objs, nil

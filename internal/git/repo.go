@@ -80,6 +80,9 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	if revErr == nil && len(lines) == 6 {
 		commonDir = filepath.Clean(lines[3])
 	}
+	if err := checkStateDir(commonDir); err != nil {
+		return nil, err
+	}
 	// An old git fails or misreads the rev-parse above: its version
 	// explains that better than anything rev-parse says.
 	v, err := r.checkVersion(ctx, dir, commonDir)
@@ -120,6 +123,23 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	}
 	repo.MainDir = main
 	return repo, nil
+}
+
+// checkStateDir refuses a repository whose <common dir>/wt, git-wt's own
+// folder, is a link or no folder: anything that can write the git dir (an
+// agent whose sandbox guards only .git/config and .git/hooks) could make
+// it one, and every file git-wt keeps there (its lock, its stamps) would
+// then be made in the folder it names (SPEC §19). Each writer checks again
+// (a folder, not a link) for a link planted after this check.
+func checkStateDir(commonDir string) error {
+	if commonDir == "" {
+		return nil
+	}
+	path := filepath.Join(commonDir, "wt")
+	if st, err := os.Lstat(path); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is a link or a file, where git-wt keeps its own folder: remove it (git-wt makes it again)", path)
+	}
+	return nil
 }
 
 // checkVersion returns git's version, refusing one older than MinVersion.
@@ -183,6 +203,9 @@ func writeStamp(path, content string) { writeAtomic(path, []byte(content), 0o644
 func writeAtomic(path string, data []byte, perm os.FileMode) {
 	if os.MkdirAll(filepath.Dir(path), 0o777) != nil {
 		return
+	}
+	if st, err := os.Lstat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return // a link to a folder elsewhere (checkStateDir)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {

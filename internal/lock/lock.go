@@ -98,6 +98,10 @@ func openFile(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return nil, err
 	}
+	// Its folder too: a link there would make the lock file elsewhere.
+	if st, err := os.Lstat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s is a link, where git-wt keeps its lock files: remove it", filepath.Dir(path))
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o666)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, fmt.Errorf("%s is a link, where git-wt keeps a lock file: remove it", path)

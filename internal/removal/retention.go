@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
@@ -18,6 +19,9 @@ type Retained struct {
 	Path    string `json:"path"`
 	Reason  string `json:"reason"`  // which policy wanted it gone
 	Outcome string `json:"outcome"` // removed, would remove, or kept: why
+	// Kind is set when the task was kept to protect data: the refusal's
+	// kind (unmerged: gc --merged and commits made after the merge).
+	Kind exitcode.Kind `json:"kind,omitempty"`
 }
 
 // Retention is the limits gc applies.

@@ -27,11 +27,15 @@ const blockSize = 4096
 // (hundreds in one of 100,000 files, where a sparse checkout reads only
 // its own), and a checkout's size never changes: the answer is kept in
 // <common dir>/wt/checkout-sizes, so that a burst of new tasks from one
-// base reads it once.
+// base reads it once. The cache is only a hint (SPEC §19: anything that
+// can write the git dir can forge it): a size from it that could refuse a
+// checkout is computed again (usableCachedSize).
 func (m *Remover) CheckoutSize(ctx context.Context, commit string, sparse []string) (int64, error) {
 	cache, key := m.StateDir("checkout-sizes"), sizeKey(commit, sparse)
 	if n, ok := cachedSize(cache, key); ok {
-		return n, nil
+		if free, err := fsutil.FreeSpace(m.Repo.MainDir); err == nil && usableCachedSize(n, free) {
+			return n, nil
+		}
 	}
 	n, err := m.treeSize(ctx, commit, sparse)
 	if err == nil {
@@ -65,6 +69,15 @@ func cachedSize(cache, key string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// usableCachedSize reports whether a checkout size read from the cache
+// may be used as it is, free being what the disk of the main worktree has
+// free: a size that could make git-wt refuse a checkout for want of disk
+// (more than half of free: a pool entry keeps as much again for a task)
+// is no cache's to say, as a forged one would refuse every new.
+func usableCachedSize(n, free int64) bool {
+	return n >= 0 && n <= free/2
 }
 
 // rememberSize appends to the cache (one small O_APPEND write, safe beside

@@ -55,11 +55,13 @@ func (m *Flow) CleanMergedPRs(ctx context.Context, o MergedOptions) ([]removal.R
 			continue
 		}
 		pr := l.PR
-		report := func(outcome string) {
+		report := func(outcome string) *removal.Retained {
 			out = append(out, removal.Retained{Task: e.Record.Task, Path: e.Record.Path, Reason: prReason(&pr), Outcome: outcome})
+			return &out[len(out)-1]
 		}
 		if pr.State == "MERGED" && !m.contains(ctx, pr.HeadOID, task.BranchRef(e.Record.Branch)) {
-			report(fmt.Sprintf("kept: its branch has commits made after pull request #%d was merged (push them and open another pull request)", pr.Number))
+			// A refusal to protect data (SPEC §19): gc exits 3.
+			report(fmt.Sprintf("kept: its branch has commits made after pull request #%d was merged (push them and open another pull request)", pr.Number)).Kind = exitcode.KindUnmerged
 			continue
 		}
 		if !o.DryRun {

@@ -56,12 +56,12 @@ func parseKeys(out, field string) map[string]string {
 	return keys
 }
 
-// Init initialises the submodules at paths in the worktree (or submodule
-// worktree) dir: their URLs go into that repository's config. Never run
-// at a task's top level: a linked worktree shares the main worktree's
+// Init initialises the submodules at paths in the submodule worktree dir
+// (Cmd.InSubmodule): their URLs go into that repository's config. Never
+// run at a task's top level: a linked worktree shares the main worktree's
 // config, where the main worktree's choice is already written.
 func (s Submodules) Init(ctx context.Context, dir string, paths []string) error {
-	_, err := s.git.RunIn(ctx, dir, append([]string{"submodule", "--quiet", "init", "--"}, paths...)...)
+	_, err := s.git.Exec(ctx, Cmd{Dir: dir, InSubmodule: true, Args: append([]string{"submodule", "--quiet", "init", "--"}, paths...)})
 	return err
 }
 
@@ -72,7 +72,8 @@ type ModuleSource struct {
 	Name, Path, URL, From string
 }
 
-// Update checks out the submodules of srcs in dir at the commits dir's
+// Update checks out the submodules of srcs in dir (a task worktree when
+// top, else a submodule's folder in one) at the commits dir's
 // tree records, git's output going to log. Those with a From are cloned
 // from it with the file transport (objects hard-linked, no network):
 // their URL is From for this command only (SetOrigin sets the clone's
@@ -83,8 +84,8 @@ type ModuleSource struct {
 // made active for the command, so that none is initialised in a config
 // the main worktree shares. A name goes into git's config keys whole, by
 // Cmd.Config: the callers check it first (CheckModuleName).
-func (s Submodules) Update(ctx context.Context, dir string, srcs []ModuleSource, log io.Writer) error {
-	for _, c := range updateCmds(dir, srcs) {
+func (s Submodules) Update(ctx context.Context, dir string, top bool, srcs []ModuleSource, log io.Writer) error {
+	for _, c := range updateCmds(dir, top, srcs) {
 		c.Stdout, c.Stderr = log, log
 		if _, err := s.git.Exec(ctx, c); err != nil {
 			return err
@@ -93,7 +94,7 @@ func (s Submodules) Update(ctx context.Context, dir string, srcs []ModuleSource,
 	return nil
 }
 
-func updateCmds(dir string, srcs []ModuleSource) []Cmd {
+func updateCmds(dir string, top bool, srcs []ModuleSource) []Cmd {
 	type update struct {
 		config []ConfigPair
 		paths  []string
@@ -112,7 +113,7 @@ func updateCmds(dir string, srcs []ModuleSource) []Cmd {
 	var cmds []Cmd
 	for _, u := range []update{fromStores, fromURLs} {
 		if len(u.paths) > 0 {
-			cmds = append(cmds, Cmd{Dir: dir, InWorktree: true, Config: u.config,
+			cmds = append(cmds, Cmd{Dir: dir, InWorktree: top, InSubmodule: !top, Config: u.config,
 				Args: append([]string{"submodule", "update", "--"}, u.paths...)})
 		}
 	}
@@ -156,9 +157,10 @@ func ModuleStore(mainGit, name string) string {
 	return dir
 }
 
-// SetOrigin sets the URL of the origin remote of the repository at dir.
+// SetOrigin sets the URL of the origin remote of the submodule repository
+// at dir (Cmd.InSubmodule).
 func (s Submodules) SetOrigin(ctx context.Context, dir, url string) error {
-	_, err := s.git.RunIn(ctx, dir, "config", "--", "remote.origin.url", url)
+	_, err := s.git.Exec(ctx, Cmd{Dir: dir, InSubmodule: true, Args: []string{"config", "--", "remote.origin.url", url}})
 	return err
 }
 

@@ -16,7 +16,7 @@ func TestSubmoduleUpdateKeepsNamesOutOfTheArgv(t *testing.T) {
 	f := gittest.New(t)
 	hostile := "lib.update=!touch PWNED #"
 	call := f.Expect("submodule", "update", "--", "a")
-	err := f.Git().Submodules().Update(context.Background(), "/t", []git.ModuleSource{{Name: hostile, Path: "a", From: "/r/.git/modules/x"}}, io.Discard)
+	err := f.Git().Submodules().Update(context.Background(), "/t", true, []git.ModuleSource{{Name: hostile, Path: "a", From: "/r/.git/modules/x"}}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

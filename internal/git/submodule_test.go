@@ -15,7 +15,7 @@ import (
 // user's config has it. Every name goes whole into a config key of
 // Cmd.Config, never into -c, which git splits at its first "=".
 func TestSubmoduleUpdateCmds(t *testing.T) {
-	got := updateCmds("/t", []ModuleSource{
+	got := updateCmds("/t", true, []ModuleSource{
 		{Name: "lib", Path: "vendor/lib", URL: "https://example.com/lib.git", From: "/r/.git/modules/lib"},
 		{Name: "a.b", Path: "ab", URL: "../ab", From: "/r/.git/modules/a.b"},
 		{Name: "net", Path: "net", URL: "git@host:net"},
@@ -31,8 +31,13 @@ func TestSubmoduleUpdateCmds(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
-	if got := updateCmds("/t", []ModuleSource{{Name: "x", Path: "x", From: "/r/.git/modules/x"}}); len(got) != 1 {
+	if got := updateCmds("/t", true, []ModuleSource{{Name: "x", Path: "x", From: "/r/.git/modules/x"}}); len(got) != 1 {
 		t.Errorf("with every submodule from the main's: %+v", got)
+	}
+	// Below the top, dir is a submodule's folder: no task worktree to
+	// prove, git only kept from the worktree around it.
+	if got := updateCmds("/t/sub", false, []ModuleSource{{Name: "x", Path: "x"}}); len(got) != 1 || got[0].InWorktree || !got[0].InSubmodule {
+		t.Errorf("in a submodule: %+v", got)
 	}
 }
 

@@ -285,6 +285,7 @@ func TestAKilledMergeLosesOnlyFilesItsBranchKeeps(t *testing.T) {
 
 	m := sweeperIn(t, filepath.Join(repo, ".git"))
 	m.Git = &git.Runner{}
+	m.Git.SetRepository(m.Repo.CommonDir, m.Repo.MainDir)
 	m.Events = &events.Log{Path: filepath.Join(t.TempDir(), "events.jsonl")}
 	m.Warn = t.Logf
 	if err := m.takeBackCheckout(context.Background(), repo, &record.Record{Task: "t", Branch: "wt/t", Path: repo}); err != nil {

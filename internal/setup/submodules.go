@@ -70,7 +70,7 @@ func (m *Handler) submodulesIn(ctx context.Context, dir, mainGit string, top boo
 		return err
 	}
 	fmt.Fprintf(log, "git-wt: submodules of %s from the main worktree's module repositories\n", dir)
-	if err := subs.Update(ctx, dir, srcs, log); err != nil {
+	if err := subs.Update(ctx, dir, top, srcs, log); err != nil {
 		return fmt.Errorf("cannot check out the submodules of %s (%v): fetch them in the main worktree (git submodule update), then run git wt init", dir, err)
 	}
 	for _, src := range srcs {

@@ -59,3 +59,17 @@ func TestASwappedGitDirRunsNothingAndKeepsTheTask(t *testing.T) {
 		})
 	}
 }
+
+// docker-args mounts the repository's own common dir, never a folder the
+// worktree's .git file names.
+func TestDockerArgsRefuseAWorktreeWhoseGitFileLies(t *testing.T) {
+	t.Parallel()
+	s, path := dockerSandbox(t)
+	if err := os.WriteFile(filepath.Join(path, ".git"), []byte("gitdir: /\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := s.WT("docker-args", "T")
+	if r.Code != 1 || strings.Contains(r.Stdout, "source=/,") || !strings.Contains(r.Stderr, "not a worktree of this repository") {
+		t.Fatalf("docker-args of a worktree whose .git names /: %s", r)
+	}
+}

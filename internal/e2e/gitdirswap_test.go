@@ -56,6 +56,9 @@ func TestASwappedGitDirRunsNothingAndKeepsTheTask(t *testing.T) {
 			if r := s.WT("rm", "a"); r.Code != 3 || !strings.Contains(r.Stderr, "not a worktree of this repository") {
 				t.Errorf("rm must refuse, saying why: %s", r)
 			}
+			if r := s.WT("doctor", "--fix"); !strings.Contains(r.Stdout, "changed-git-files") || testutil.Exists(pwned) || !testutil.Exists(path) {
+				t.Errorf("doctor must name the changed files, run nothing and keep the task: %s", r)
+			}
 		})
 	}
 }

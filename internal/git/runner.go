@@ -239,8 +239,8 @@ func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
 type output struct{ stdout, stderr bytes.Buffer }
 
 // command prepares git for c: its environment, directory and output. It
-// fails, starting nothing, for a c.InWorktree whose folder is not proven
-// a linked worktree of the repository.
+// fails, starting nothing, for a c.InWorktree whose folder is neither the
+// main worktree nor proven a linked worktree of the repository.
 func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output, error) {
 	var pinned []string
 	if c.InWorktree {
@@ -293,7 +293,7 @@ func (r *Runner) pinWorktree(ctx context.Context, dir string) ([]string, error) 
 		return nil, errors.New("git-wt runs git in a worktree only once it located the repository")
 	}
 	gitDir := repo.commonDir
-	if repo.mainDir == "" || filepath.Clean(dir) != repo.mainDir {
+	if filepath.Clean(dir) != repo.mainDir {
 		registered := dir
 		if m, ok := ctx.Value(movedAsideKey{}).(movedAside); ok && filepath.Clean(m.dir) == filepath.Clean(dir) {
 			registered = m.registered

@@ -153,6 +153,7 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 	if e.records != nil {
 		e.records.Warm(record.CacheFile(found.CommonDir()))
 		if e.wantStatuses {
+			e.git.SetRepository(found.CommonDir(), "")
 			e.early = inspect.StartStatuses(ctx, e.git, e.records.Cached)
 		}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -52,6 +53,11 @@ func listCommand(e *env) *cli.Command {
 					// Not a task (SPEC §7): doctor reports it.
 					e.warnf("skipping %v (run git wt doctor)", lives[i].Entry.Err)
 					continue
+				}
+				if notLinked := (*git.NotLinkedError)(nil); errors.As(lives[i].StatusErr, &notLinked) {
+					// Its .git file or git's entry was changed (SPEC
+					// §19): no git ran there, and DIRTY shows "?".
+					e.warnf("cannot read the status of %s: %v", lives[i].Entry.Slug, notLinked)
 				}
 				views = append(views, newTaskView(&lives[i], o, m.Settings.StaleAfter))
 			}

@@ -221,5 +221,6 @@ func (r *Runner) Complete(ctx context.Context, repo *Repo) (*Repo, error) {
 		return nil, err
 	}
 	repo.MainDir = main
+	r.SetRepository(repo.CommonDir, repo.MainDir)
 	return repo, nil
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"golang.org/x/sys/unix"
 )
 
@@ -41,21 +42,80 @@ func AdminDir(dir string) (written, abs string, err error) {
 }
 
 // LinkedWorktree says whether dir is a linked worktree of the repository
-// whose common dir is commonDir, as git's files say: its .git file names an
-// admin dir of that repository whose gitdir file points back at dir (a
-// folder moved or copied by hand fails the second test), and whether a
-// submodule was initialised in it (the admin dir holds modules).
+// whose common dir is commonDir (ProveLinked), and whether a submodule was
+// initialised in it (the admin dir holds modules).
 func LinkedWorktree(dir, commonDir string) (linked, submodules bool) {
-	_, admin, err := AdminDir(dir)
-	if err != nil || filepath.Clean(CommonDirOf(admin)) != filepath.Clean(commonDir) {
-		return false, false
-	}
-	back, err := os.ReadFile(filepath.Join(admin, "gitdir"))
-	if err != nil || filepath.Clean(Resolve(admin, strings.TrimRight(string(back), "\r\n"))) != filepath.Join(dir, ".git") {
+	admin, err := ProveLinked(commonDir, dir, dir)
+	if err != nil {
 		return false, false
 	}
 	modules, _ := os.ReadDir(filepath.Join(admin, "modules"))
 	return true, len(modules) > 0
+}
+
+// NotLinkedError is ProveLinked's refusal: the folder at Path is not (or
+// no longer) a linked worktree of this repository, for the reason Why.
+type NotLinkedError struct{ Path, Why string }
+
+func (e *NotLinkedError) Error() string {
+	return fmt.Sprintf("%s is not a worktree of this repository as git registered it: %s", e.Path, e.Why)
+}
+
+// ProveLinked proves that the folder at dir is the linked worktree that
+// git registered at registered (dir itself, unless the folder was moved
+// aside since) in the repository whose common dir is commonDir, and
+// returns its admin entry, <commonDir>/worktrees/<id>. Every file it reads
+// is one an agent in the worktree can write (SPEC §19): so each must agree
+// with the others and with commonDir, which came from git before any task
+// was looked at. dir's .git file names the entry, a folder directly in the
+// common dir's worktrees/; the entry's gitdir file points back at
+// registered/.git (a folder copied or moved by hand fails here); and its
+// commondir file leads back to commonDir. A caller then runs git with
+// GIT_DIR, GIT_COMMON_DIR and GIT_WORK_TREE set (Cmd.InWorktree), so that
+// git reads none of those files itself. Files only: no process.
+func ProveLinked(commonDir, dir, registered string) (string, error) {
+	refuse := func(format string, args ...any) (string, error) {
+		return "", &NotLinkedError{Path: dir, Why: fmt.Sprintf(format, args...)}
+	}
+	written, named, err := AdminDir(dir)
+	if err != nil {
+		return refuse("its .git file cannot be read (%v)", fsutil.UnwrapPathErr(err))
+	}
+	worktrees := filepath.Join(commonDir, "worktrees")
+	admin := filepath.Join(worktrees, filepath.Base(named))
+	if !samePath(named, admin) || admin == worktrees {
+		return refuse("its .git file names %q, not an entry of %s", written, worktrees)
+	}
+	back, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+	if err != nil {
+		return refuse("git's entry %s cannot be read (%v)", admin, fsutil.UnwrapPathErr(err))
+	}
+	if !samePath(Resolve(admin, strings.TrimRight(string(back), "\r\n")), filepath.Join(registered, ".git")) {
+		return refuse("git's entry %s belongs to another folder", admin)
+	}
+	common, ok := CommonDirWritten(admin)
+	if !ok || !samePath(Resolve(admin, common), commonDir) {
+		return refuse("git's entry %s names another common dir", admin)
+	}
+	return admin, nil
+}
+
+// samePath says whether the paths a and b name the same place: equal once
+// cleaned, or once the links in the folders holding them are resolved (git
+// writes real paths; a path git-wt holds may lead through a link). The
+// last component is never resolved, so a link planted there is not the
+// place it leads to.
+func samePath(a, b string) bool {
+	a, b = filepath.Clean(a), filepath.Clean(b)
+	if a == b {
+		return true
+	}
+	if filepath.Base(a) != filepath.Base(b) {
+		return false
+	}
+	da, errA := filepath.EvalSymlinks(filepath.Dir(a))
+	db, errB := filepath.EvalSymlinks(filepath.Dir(b))
+	return errA == nil && errB == nil && da == db
 }
 
 // CommonDirOf is the common dir of the worktree whose git dir is gitDir, as

@@ -122,6 +122,7 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 		return nil, err
 	}
 	repo.MainDir = main
+	r.SetRepository(repo.CommonDir, repo.MainDir)
 	return repo, nil
 }
 

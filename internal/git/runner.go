@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -147,10 +148,19 @@ type Cmd struct {
 	KeepLocation bool
 	// NoRetry turns off the retry on git's transient lock errors.
 	NoRetry bool
-	// InWorktree stops git from looking above Dir for a repository: Dir
-	// is a task worktree, and if its .git is missing git must fail rather
-	// than act on an enclosing repository (the main worktree, say).
+	// InWorktree runs git in the worktree Dir of the repository Locate
+	// found: its main worktree, or a linked one (a task's), proven so
+	// first (ProveLinked). git is then told where its git dir, common dir
+	// and worktree are (GIT_DIR, GIT_COMMON_DIR, GIT_WORK_TREE) instead of
+	// finding them through the worktree's .git file and its entry's
+	// commondir file, which an agent can write (SPEC §19). A folder that
+	// fails the proof is an error (*NotLinkedError) and no git runs.
 	InWorktree bool
+	// InSubmodule runs git in a submodule's folder inside a task
+	// worktree and stops git from looking above Dir for a repository: if
+	// the submodule's .git is missing, git must fail rather than act on
+	// the worktree around it.
+	InSubmodule bool
 }
 
 // Runner starts git processes.
@@ -164,6 +174,10 @@ type Runner struct {
 	Fake func(ctx context.Context, c Cmd) ([]byte, error)
 
 	version Version // known once Locate ran
+	// located is the repository whose worktrees Cmd.InWorktree runs git
+	// in: set by Locate and Complete, or earlier by SetRepository, while
+	// git may already run.
+	located atomic.Pointer[located]
 
 	envOnce sync.Once
 	env     []string
@@ -214,15 +228,27 @@ func (r *Runner) execOnce(ctx context.Context, c Cmd) ([]byte, error) {
 	if r.Fake != nil {
 		return r.Fake(ctx, c)
 	}
-	cmd, out := r.command(ctx, c)
+	cmd, out, err := r.command(ctx, c)
+	if err != nil {
+		return nil, err
+	}
 	return out.result(ctx, c, cmd.Run())
 }
 
 // output is what a git process wrote, and what makes its error.
 type output struct{ stdout, stderr bytes.Buffer }
 
-// command prepares git for c: its environment, directory and output.
-func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output) {
+// command prepares git for c: its environment, directory and output. It
+// fails, starting nothing, for a c.InWorktree whose folder is neither the
+// main worktree nor proven a linked worktree of the repository.
+func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output, error) {
+	var pinned []string
+	if c.InWorktree {
+		var err error
+		if pinned, err = r.pinWorktree(ctx, c.Dir); err != nil {
+			return nil, nil, err
+		}
+	}
 	cmd := exec.CommandContext(ctx, "git", c.Args...)
 	cmd.Dir = c.Dir
 	if c.KeepLocation {
@@ -232,7 +258,8 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output) {
 	}
 	cmd.Env = append(cmd.Env, c.Env...)
 	cmd.Env = withConfig(cmd.Env, c.Config)
-	if c.InWorktree {
+	cmd.Env = append(cmd.Env, pinned...)
+	if c.InSubmodule {
 		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(c.Dir))
 	}
 	cmd.Stdin = c.Stdin
@@ -250,7 +277,56 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output) {
 		// on every line git-wt shows.
 		fmt.Fprintf(r.Trace, "git-wt: [%s] git %s\n", text.TerminalLine(c.Dir), text.TerminalLine(strings.Join(c.Args, " ")))
 	}
-	return cmd, out
+	return cmd, out, nil
+}
+
+// located is where the repository's common dir and main worktree are.
+type located struct{ commonDir, mainDir string }
+
+// pinWorktree returns the variables that tell git where the pieces of
+// the worktree at dir are: the main worktree's git dir is the common
+// dir; a linked worktree is proven one first (ProveLinked; registered
+// where MovedAside says, else at dir), and its git dir is its entry.
+func (r *Runner) pinWorktree(ctx context.Context, dir string) ([]string, error) {
+	repo := r.located.Load()
+	if repo == nil {
+		return nil, errors.New("git-wt runs git in a worktree only once it located the repository")
+	}
+	gitDir := repo.commonDir
+	if filepath.Clean(dir) != repo.mainDir {
+		registered := dir
+		if m, ok := ctx.Value(movedAsideKey{}).(movedAside); ok && filepath.Clean(m.dir) == filepath.Clean(dir) {
+			registered = m.registered
+		}
+		var err error
+		if gitDir, err = ProveLinked(repo.commonDir, dir, registered); err != nil {
+			return nil, err
+		}
+	}
+	return []string{"GIT_DIR=" + gitDir, "GIT_COMMON_DIR=" + repo.commonDir, "GIT_WORK_TREE=" + dir}, nil
+}
+
+// SetRepository names the common dir and the main worktree ("" when not
+// known yet) of the repository whose worktrees git runs in
+// (Cmd.InWorktree), for work started before Locate or Complete (which
+// set them) has run: the common dir git.Discover found.
+func (r *Runner) SetRepository(commonDir, mainDir string) {
+	if mainDir != "" {
+		mainDir = filepath.Clean(mainDir)
+	}
+	r.located.Store(&located{filepath.Clean(commonDir), mainDir})
+}
+
+type movedAsideKey struct{}
+
+type movedAside struct{ dir, registered string }
+
+// MovedAside is ctx for git run in the task worktree that git registered
+// at registered and that now lies at dir, moved aside (rm's second look):
+// its admin entry still points at registered, and the proof of
+// Cmd.InWorktree checks that instead of dir.
+func MovedAside(ctx context.Context, dir, registered string) context.Context {
+	return context.WithValue(ctx, movedAsideKey{}, movedAside{dir, registered})
 }
 
 // ConfigPair is one setting of Cmd.Config.
@@ -314,8 +390,12 @@ type Started struct {
 // Start starts git for c, waiting for its input (c.Stdin is ignored).
 func (r *Runner) Start(ctx context.Context, c Cmd) *Started {
 	c.Stdin = nil
-	cmd, out := r.command(ctx, c)
-	s := &Started{ctx: ctx, c: c, cmd: cmd, out: out}
+	cmd, out, err := r.command(ctx, c)
+	s := &Started{ctx: ctx, c: c, cmd: cmd, out: out, err: err}
+	if err != nil {
+		s.out = &output{}
+		return s
+	}
 	if s.stdin, s.err = cmd.StdinPipe(); s.err == nil {
 		s.err = cmd.Start()
 	}

@@ -256,11 +256,13 @@ func TestStatusParsesRealGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	dir := t.TempDir()
+	// Status runs in a task worktree: a linked worktree of the
+	// repository the runner located.
+	repo, dir := t.TempDir(), filepath.Join(t.TempDir(), "wt")
 	run := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
+		cmd.Dir = repo
 		cmd.Env = append(git.ScrubbedEnv(os.Environ()), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
@@ -273,16 +275,22 @@ func TestStatusParsesRealGit(t *testing.T) {
 		}
 	}
 	run("init", "-q", "-b", "main")
+	run("commit", "-q", "--allow-empty", "-m", "root")
+	run("worktree", "add", "-q", "-b", "task", dir)
 	write("a b.txt", "1\n")
 	write("gone", "1\n")
-	run("add", ".")
-	run("commit", "-q", "-m", "one")
+	run("-C", dir, "add", ".")
+	run("-C", dir, "commit", "-q", "-m", "one")
 	write("a b.txt", "2\n")
 	os.Remove(filepath.Join(dir, "gone"))
 	write("new\nline", "x")
 	write("staged", "x")
-	run("add", "staged")
-	st, err := (&git.Runner{}).Status(context.Background(), dir, git.StatusOptions{Branch: true})
+	run("-C", dir, "add", "staged")
+	r := &git.Runner{}
+	if _, err := r.Locate(context.Background(), repo); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Status(context.Background(), dir, git.StatusOptions{Branch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +299,7 @@ func TestStatusParsesRealGit(t *testing.T) {
 		got[e.Path] = string(e.Kind) + e.XY
 	}
 	want := map[string]string{"a b.txt": "1.M", "gone": "1.D", "new\nline": "?", "staged": "1A."}
-	if !reflect.DeepEqual(got, want) || st.Branch != "main" || len(st.OID) < 40 {
-		t.Errorf("got %q on %q at %q, want %q on main", got, st.Branch, st.OID, want)
+	if !reflect.DeepEqual(got, want) || st.Branch != "task" || len(st.OID) < 40 {
+		t.Errorf("got %q on %q at %q, want %q on task", got, st.Branch, st.OID, want)
 	}
 }

@@ -68,7 +68,7 @@ func parseKeys(out, field string) map[string]string {
 type ModuleCheckout struct{ Dir, GitDir string }
 
 func (at ModuleCheckout) cmd(args ...string) Cmd {
-	return Cmd{Dir: at.Dir, InWorktree: true, Args: args,
+	return Cmd{Dir: at.Dir, InSubmodule: true, Args: args,
 		Env: []string{"GIT_DIR=" + at.GitDir, "GIT_WORK_TREE=" + at.Dir, "GIT_LITERAL_PATHSPECS=1"}}
 }
 

@@ -24,11 +24,11 @@ func TestSubmoduleUpdateCmds(t *testing.T) {
 		{Name: "net", Path: "net", URL: "git@host:net"},
 	})
 	want := []Cmd{
-		{Dir: "/t", InWorktree: true, Env: pinned, Args: []string{"submodule", "update", "--", "vendor/lib", "ab"},
+		{Dir: "/t", InSubmodule: true, Env: pinned, Args: []string{"submodule", "update", "--", "vendor/lib", "ab"},
 			Config: []ConfigPair{{"protocol.file.allow", "always"},
 				{"submodule.lib.url", "/r/.git/modules/lib"}, {"submodule.lib.active", "true"},
 				{"submodule.a.b.url", "/r/.git/modules/a.b"}, {"submodule.a.b.active", "true"}}},
-		{Dir: "/t", InWorktree: true, Env: pinned, Args: []string{"submodule", "update", "--", "net"},
+		{Dir: "/t", InSubmodule: true, Env: pinned, Args: []string{"submodule", "update", "--", "net"},
 			Config: []ConfigPair{{"submodule.net.active", "true"}}},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -156,8 +156,14 @@ func TestAGitLockIsStaleOnlyWhenItIsThereAndNoGitHoldsIt(t *testing.T) {
 		t.Skip("process facts cannot be seen here: every lock holder is unknown")
 	}
 	repo := gitRepo(t)
+	common := filepath.Join(repo, ".git")
 	notRepo := t.TempDir()
 	writeFile(t, filepath.Join(repo, ".git", "index.lock"), "", time.Hour)
+	// A task's .git file, which the agent can write, naming a folder
+	// outside that holds a stale-looking index.lock: not git's entry.
+	elsewhere, planted := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(elsewhere, "index.lock"), "", time.Hour)
+	writeFile(t, filepath.Join(planted, ".git"), "gitdir: "+elsewhere+"\n", time.Hour)
 	for _, tc := range []struct {
 		name, dir, lock string
 		want            proc.Liveness
@@ -165,14 +171,21 @@ func TestAGitLockIsStaleOnlyWhenItIsThereAndNoGitHoldsIt(t *testing.T) {
 		{"a lock file no git holds is stale", repo, "index.lock", proc.Dead},
 		{"no lock file: nothing to delete", repo, "HEAD.lock", proc.Alive},
 		{"not a worktree: nothing to delete", notRepo, "index.lock", proc.Alive},
+		{"a .git file naming another folder: nothing to delete", planted, "index.lock", proc.Alive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, got := judgeLock(tc.dir, tc.lock); got != tc.want {
+			if _, got := judgeLock(common, tc.dir, tc.lock); got != tc.want {
 				t.Errorf("holder %v, want %v", got, tc.want)
 			}
 		})
 	}
-	if err := removeStaleLock(repo, "index.lock", false); err != nil {
+	if err := removeStaleLock(common, planted, "index.lock", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(elsewhere, "index.lock")); err != nil {
+		t.Errorf("the lock in the folder a .git file names was deleted: %v", err)
+	}
+	if err := removeStaleLock(common, repo, "index.lock", false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(repo, ".git", "index.lock")); err == nil {
@@ -235,19 +248,19 @@ func TestAnUnknownHolderNeverMakesALockStale(t *testing.T) {
 	repo := gitRepo(t)
 	lock := filepath.Join(repo, ".git", "index.lock")
 	writeFile(t, lock, "", 24*time.Hour) // however old
-	if _, holder := judgeLock(repo, "index.lock"); holder != proc.Unknown {
+	if _, holder := judgeLock(filepath.Join(repo, ".git"), repo, "index.lock"); holder != proc.Unknown {
 		t.Fatalf("holder %v, want unknown", holder)
 	}
 	m := sweeperIn(t, filepath.Join(repo, ".git"))
 	m.Warn = func(string, ...any) {}
 	m.ClearStaleLocks(&record.Record{Task: "t", Path: repo})
-	if err := removeStaleLock(repo, "index.lock", false); err == nil {
+	if err := removeStaleLock(filepath.Join(repo, ".git"), repo, "index.lock", false); err == nil {
 		t.Error("a lock of an unknown holder was deleted without --force")
 	}
 	if _, err := os.Lstat(lock); err != nil {
 		t.Fatalf("the lock of an unknown holder was deleted: %v", err)
 	}
-	if err := removeStaleLock(repo, "index.lock", true); err != nil {
+	if err := removeStaleLock(filepath.Join(repo, ".git"), repo, "index.lock", true); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(lock); err == nil {
@@ -285,6 +298,7 @@ func TestAKilledMergeLosesOnlyFilesItsBranchKeeps(t *testing.T) {
 
 	m := sweeperIn(t, filepath.Join(repo, ".git"))
 	m.Git = &git.Runner{}
+	m.Git.SetRepository(m.Repo.CommonDir, m.Repo.MainDir)
 	m.Events = &events.Log{Path: filepath.Join(t.TempDir(), "events.jsonl")}
 	m.Warn = t.Logf
 	if err := m.takeBackCheckout(context.Background(), repo, &record.Record{Task: "t", Branch: "wt/t", Path: repo}); err != nil {

@@ -53,7 +53,7 @@ func (m *Sweeper) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*ta
 			continue
 		}
 		for _, l := range gitLocks {
-			lock, holder := judgeLock(rec.Path, l.name)
+			lock, holder := judgeLock(m.Repo.CommonDir, rec.Path, l.name)
 			if holder == proc.Alive {
 				continue
 			}
@@ -62,7 +62,7 @@ func (m *Sweeper) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*ta
 				Detail: lockDetail(holder, "its "+name+": git refuses to work in "+rec.Path+" until it is gone"),
 				Fix:    "delete the lock file",
 				FixWith: func(_ context.Context, force bool) error {
-					return removeStaleLock(rec.Path, name, force)
+					return removeStaleLock(m.Repo.CommonDir, rec.Path, name, force)
 				}})
 		}
 		if wt := task.FindWorktree(wts, rec.Path); wt != nil && wt.Locked && wt.LockReason == initializingReason {
@@ -78,15 +78,15 @@ func (m *Sweeper) GitLeftovers(entries []record.Entry, wts []git.Worktree) []*ta
 		if i == 0 || wt.Bare || tasks[filepath.Clean(wt.Path)] {
 			continue // the main worktree's locks are the common dir's (StaleRefLocks)
 		}
-		problems = append(problems, otherIndexLock(wt.Path)...)
+		problems = append(problems, otherIndexLock(m.Repo.CommonDir, wt.Path)...)
 	}
 	return problems
 }
 
 // otherIndexLock reports the stale index.lock of a linked worktree that is
 // no task's.
-func otherIndexLock(dir string) []*task.Problem {
-	lock, holder := judgeLock(dir, "index.lock")
+func otherIndexLock(commonDir, dir string) []*task.Problem {
+	lock, holder := judgeLock(commonDir, dir, "index.lock")
 	if holder == proc.Alive {
 		return nil
 	}
@@ -94,7 +94,7 @@ func otherIndexLock(dir string) []*task.Problem {
 		Detail: lockDetail(holder, "its index.lock: git refuses to work in "+dir+" until it is gone"),
 		Fix:    "delete the lock file",
 		FixWith: func(_ context.Context, force bool) error {
-			return removeStaleLock(dir, "index.lock", force)
+			return removeStaleLock(commonDir, dir, "index.lock", force)
 		}}}
 }
 
@@ -109,9 +109,11 @@ func midOperation(rec *record.Record) bool {
 }
 
 // lockOf is the lock file name in the git dir of the worktree at dir:
-// a linked worktree's admin dir, or the main worktree's .git folder.
-func lockOf(dir, name string) (string, bool) {
-	_, admin, err := git.AdminDir(dir)
+// a linked worktree's admin dir in the common dir commonDir (proven so:
+// its .git file, which the agent can write, may name any folder), or the
+// main worktree's .git folder.
+func lockOf(commonDir, dir, name string) (string, bool) {
+	admin, err := git.ProveLinked(commonDir, dir, dir)
 	if err != nil {
 		if st, serr := os.Lstat(filepath.Join(dir, ".git")); serr != nil || !st.IsDir() {
 			return "", false
@@ -124,8 +126,8 @@ func lockOf(dir, name string) (string, bool) {
 // judgeLock finds the lock file name in the worktree at dir and judges
 // its holder (proc.LockHolder): Dead for a stale one; Alive, too, when
 // there is no such file.
-func judgeLock(dir, name string) (string, proc.Liveness) {
-	lock, ok := lockOf(dir, name)
+func judgeLock(commonDir, dir, name string) (string, proc.Liveness) {
+	lock, ok := lockOf(commonDir, dir, name)
 	if !ok {
 		return "", proc.Alive
 	}
@@ -148,8 +150,8 @@ func lockDetail(holder proc.Liveness, what string) string {
 
 // removeStaleLock deletes the worktree's lock file name if its holder is
 // (still) dead, or, with force, not seen alive.
-func removeStaleLock(dir, name string, force bool) error {
-	lock, ok := lockOf(dir, name)
+func removeStaleLock(commonDir, dir, name string, force bool) error {
+	lock, ok := lockOf(commonDir, dir, name)
 	if !ok {
 		return nil
 	}
@@ -164,11 +166,11 @@ func (m *Sweeper) ClearStaleLocks(rec *record.Record) { m.clearStaleLocksIn(rec,
 // worktree at dir, logged as rec's.
 func (m *Sweeper) clearStaleLocksIn(rec *record.Record, dir string) {
 	for _, l := range gitLocks {
-		lock, holder := judgeLock(dir, l.name)
+		lock, holder := judgeLock(m.Repo.CommonDir, dir, l.name)
 		if holder != proc.Dead {
 			continue
 		}
-		if err := removeStaleLock(dir, l.name, false); err != nil {
+		if err := removeStaleLock(m.Repo.CommonDir, dir, l.name, false); err != nil {
 			m.Warn("could not delete the stale lock %s: %v", lock, err)
 			continue
 		}

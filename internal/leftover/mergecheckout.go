@@ -82,7 +82,7 @@ func (m *Sweeper) takeBackCheckout(ctx context.Context, dir string, rec *record.
 	}
 	var wants []map[string]string
 	for _, tip := range tips {
-		want, err := m.Git.History().Blobs(ctx, dir, tip, paths)
+		want, err := m.Git.History().Blobs(ctx, m.Repo.MainDir, tip, paths)
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func (m *Sweeper) cutShort(ctx context.Context, dir, p string, wants []map[strin
 		if want[p] == "" {
 			continue
 		}
-		objs, err := m.Git.ReadObjects(ctx, dir, want[p])
+		objs, err := m.Git.ReadObjects(ctx, m.Repo.MainDir, want[p])
 		if err == nil && len(objs) == 1 && len(data) < len(objs[0].Data) && bytes.HasPrefix(objs[0].Data, data) {
 			return true
 		}

@@ -110,7 +110,7 @@ func (m *Handler) AdoptRunner(ctx context.Context) (*record.Entry, error) {
 func (m *Handler) branchHere(ctx context.Context, wt *git.Worktree) (string, error) {
 	for _, name := range slug.Candidates(filepath.Base(wt.Path)) {
 		ref := "refs/heads/" + name
-		err := m.Git.MoveBranch(ctx, wt.Path, ref, wt.Head, "", "git-wt: a branch for the agent runner's detached worktree")
+		err := m.Git.MoveBranch(ctx, m.Repo.MainDir, ref, wt.Head, "", "git-wt: a branch for the agent runner's detached worktree")
 		if errors.Is(err, git.ErrStale) {
 			continue
 		}

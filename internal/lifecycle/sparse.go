@@ -56,7 +56,7 @@ func (m *Handler) shapeCheckout(ctx context.Context, rec *record.Record) error {
 	}
 	// Written as git would, without a git process, into a worktree that
 	// has no settings of its own yet; else git merges them.
-	if _, admin, err := git.AdminDir(rec.Path); err == nil {
+	if admin, err := git.ProveLinked(m.Repo.CommonDir, rec.Path, rec.Path); err == nil {
 		if ok, err := git.WriteSparseCone(admin, rec.Sparse); ok || err != nil {
 			return err
 		}

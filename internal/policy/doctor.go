@@ -147,6 +147,13 @@ func (m *Doctor) diagnoseRecord(ctx context.Context, e *record.Entry, wts []git.
 		p.FixWith = func(ctx context.Context, f bool) error { return m.RemoveOrphan(ctx, e, f) }
 		return p
 	}
+	if _, err := git.ProveLinked(m.Repo.CommonDir, rec.Path, rec.Path); err != nil && st.IsDir() {
+		// Written by something in the task (SPEC §19): git-wt runs no
+		// git there until a person puts the files back.
+		p.Kind, p.Age = task.ChangedGitFiles, -1
+		p.Detail = fmt.Sprintf("%v: git-wt runs no git there (its status counts as dirty) until they are put back: git worktree repair %s for the .git file, ../.. in the entry's commondir", err, text.ShellQuote(rec.Path))
+		return p
+	}
 	if lp := m.DiagnoseLock(e, task.FindWorktree(wts, rec.Path), p); lp != nil {
 		return lp
 	}

@@ -137,7 +137,7 @@ func (m *Remover) recheck(ctx context.Context, rec *record.Record, trash string,
 	if count == nil {
 		count = m.movedDirtyCount
 	}
-	n, err := count(ctx, trash)
+	n, err := count(git.MovedAside(ctx, trash, rec.Path), trash)
 	if err != nil {
 		return KeptDirty, m.Refuse(rec, "status-failed", "cannot read the status of %s after moving it aside (%v), so it counts as dirty and was put back: use --force to remove it anyway", rec.Path, err)
 	}

@@ -25,6 +25,7 @@ const (
 	MissingWorktree    Kind = "missing-worktree"        // a record whose worktree folder is gone
 	UnregisteredFolder Kind = "unregistered-worktree"   // a record and folder git no longer knows
 	PrunableEntry      Kind = "prunable-admin-entry"    // git's admin entry for a folder that is gone
+	ChangedGitFiles    Kind = "changed-git-files"       // a task's .git file or its entry's commondir leads elsewhere
 	ForeignWorktree    Kind = "foreign-worktree"        // a worktree git-wt did not make (no record)
 	LeftoverBranch     Kind = "leftover-branch"         // a task branch with no worktree, no record, no unique commits
 	LeftoverTrash      Kind = "leftover-trash"          // what an interrupted rm was deleting

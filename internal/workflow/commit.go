@@ -77,18 +77,21 @@ func (m *Flow) committable(ctx context.Context, rec *record.Record) error {
 	if rec.State == record.Creating {
 		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is still being created (its checkout may not be done), so nothing was committed: run git wt new %s (it waits for the creation, or finishes one that was stopped), then commit again", rec.Task, text.ShellQuote(rec.Task))
 	}
-	if !m.onABranch(ctx, rec.Path) {
+	if !m.onABranch(rec.Path) {
 		return exitcode.Refusedf("%s has no branch checked out (its HEAD is detached), so nothing was committed: a commit there would be on no branch; check out %s there (git -C %s switch %s), then commit again", rec.Path, rec.Branch, text.ShellQuote(rec.Path), text.ShellQuote(rec.Branch))
 	}
 	return nil
 }
 
-// onABranch reports whether the worktree at dir has a branch checked out,
-// from a linked worktree's HEAD file (git's own answer for another).
-func (m *Flow) onABranch(ctx context.Context, dir string) bool {
-	if _, admin, err := git.AdminDir(dir); err == nil {
-		ref, _, ok := git.ReadHead(admin) // not ok: cut short by a killed git
-		return ok && ref != ""
+// onABranch reports whether the task worktree at dir has a branch checked
+// out, from the HEAD file in git's entry for it. One that is not proven
+// git's (git.ProveLinked: its .git file, which the agent can write, may
+// name any folder) says yes here: the commit's git refuses it, saying why.
+func (m *Flow) onABranch(dir string) bool {
+	admin, err := git.ProveLinked(m.Repo.CommonDir, dir, dir)
+	if err != nil {
+		return true
 	}
-	return m.Git.OnABranch(ctx, dir)
+	ref, _, ok := git.ReadHead(admin) // not ok: cut short by a killed git
+	return ok && ref != ""
 }

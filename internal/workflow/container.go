@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -19,8 +18,9 @@ import (
 
 // DockerArgs returns the `docker run` flags, one argument each, that make
 // git work in a container on the task's worktree (SPEC §8): the worktree
-// mounted at wt.containerWorkdir, git's common dir mounted where the
-// worktree's .git file says it is, the working directory, and the uid:gid
+// mounted at wt.containerWorkdir, the repository's common dir mounted where
+// the worktree's .git file leads git in the container, the working
+// directory, and the uid:gid
 // of the worktree's owner (git refuses a repository another user owns).
 func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 	if err := task.RequireWorktree(rec); err != nil {
@@ -38,13 +38,13 @@ func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 	if !ok {
 		return nil, exitcode.Failedf("cannot tell who owns the worktree %s", rec.Path)
 	}
-	common, inContainer, err := commonDirs(rec.Path, workdir)
+	inContainer, err := commonDirIn(m.Repo.CommonDir, rec.Path, workdir)
 	if err != nil {
 		return nil, err
 	}
 	args := []string{
 		"--mount=" + bindMount(rec.Path, workdir),
-		"--mount=" + bindMount(common, inContainer),
+		"--mount=" + bindMount(m.Repo.CommonDir, inContainer),
 		"--workdir=" + workdir,
 		fmt.Sprintf("--user=%d:%d", owner.Uid, owner.Gid),
 	}
@@ -66,21 +66,25 @@ func portArgs(rec *record.Record) []string {
 	return args
 }
 
-// commonDirs finds the git common dir of the worktree at dir the way git
-// inside the container will: from the worktree's .git file ("gitdir:
-// <admin dir>") and the admin dir's commondir file. It returns the common
-// dir on this machine and where git in the container will look for it
-// (the same path, unless the .git file holds a relative one).
-func commonDirs(dir, workdir string) (host, container string, err error) {
-	admin, adminAbs, err := git.AdminDir(dir)
+// commonDirIn is where git inside the container will look for the common
+// dir of the worktree at dir (mounted at workdir there): where the
+// worktree's .git file ("gitdir: <admin dir>") and the admin dir's
+// commondir file lead, the same path as on this machine unless the .git
+// file holds a relative one. Both files are the agent's to write (SPEC
+// §19), so they must first prove the worktree a linked worktree of this
+// repository, whose common dir is common: whatever they lead to, only
+// common is mounted.
+func commonDirIn(common, dir, workdir string) (string, error) {
+	admin, err := git.ProveLinked(common, dir, dir)
 	if err != nil {
-		return "", "", exitcode.Failedf("cannot read %s: %v (is it a linked worktree?)", filepath.Join(dir, ".git"), fsutil.UnwrapPathErr(err))
+		return "", exitcode.Failedf("%v", err)
 	}
-	common, ok := git.CommonDirWritten(adminAbs)
-	if !ok {
-		common = "../.."
+	written, _, err := git.AdminDir(dir)
+	commondir, ok := git.CommonDirWritten(admin)
+	if err != nil || !ok {
+		return "", exitcode.Failedf("%s changed while it was read: run git wt docker-args again", dir)
 	}
-	return git.Resolve(adminAbs, common), git.Resolve(git.Resolve(workdir, admin), common), nil
+	return git.Resolve(git.Resolve(workdir, written), commondir), nil
 }
 
 // bindMount is docker's --mount value for a bind mount, written as docker

@@ -1,15 +1,13 @@
-// Package lock is the repository-wide lock of SPEC §7: a flock on a file in
-// the git common dir. The kernel drops it when its process dies, so a
-// killed git-wt never leaves the repository locked.
+// Package lock is the repository-wide lock of SPEC §7: a flock (Windows:
+// LockFileEx) on a file in the git common dir. The kernel drops it when
+// its process dies, so a killed git-wt never leaves the repository locked.
 package lock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -36,14 +34,14 @@ func Acquire(ctx context.Context, path string, timeout time.Duration) (*Lock, er
 	if err != nil {
 		return nil, err
 	}
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+	if ok, _ := tryLock(f); ok {
 		return &Lock{f: f}, nil
 	}
 
 	got := make(chan error) // unbuffered: a lock got after we gave up is closed, not leaked
 	abandoned := make(chan struct{})
 	go func() {
-		err := flockRetry(f)
+		err := waitLock(f)
 		select {
 		case got <- err:
 		case <-abandoned:
@@ -79,16 +77,12 @@ func TryAcquire(path string) (l *Lock, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	switch err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err {
-	case nil:
-		return &Lock{f: f}, true, nil
-	case syscall.EWOULDBLOCK:
-		f.Close()
-		return nil, false, nil
-	default:
+	ok, err = tryLock(f)
+	if !ok {
 		f.Close()
 		return nil, false, err
 	}
+	return &Lock{f: f}, true, nil
 }
 
 // openFile opens the lock file at path, made (and its folder) if missing;
@@ -102,22 +96,12 @@ func openFile(path string) (*os.File, error) {
 	if st, err := os.Lstat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s is a link, where git-wt keeps its lock files: remove it", filepath.Dir(path))
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o666)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%s is a link, where git-wt keeps a lock file: remove it", path)
-	}
-	return f, err
+	return openNoFollow(path)
 }
 
-// flockRetry blocks in flock until it has the lock, retrying when a signal
-// interrupts the wait.
-func flockRetry(f *os.File) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
+// errLink is openNoFollow's refusal of a lock file that is a link.
+func errLink(path string) error {
+	return fmt.Errorf("%s is a link, where git-wt keeps a lock file: remove it", path)
 }
 
 // Release lets the lock go.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/git-wt/git-wt/internal/async"
 )
@@ -69,7 +68,7 @@ func RemoveAll(path string) error {
 // runs on every core, and rm of a large worktree waited on it. A symlink is
 // removed as itself, never read as a folder.
 func removeAll(path string) error {
-	dir, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	dir, err := openDirNoFollow(path)
 	if err != nil {
 		return os.RemoveAll(path) // not a folder (or gone): os.RemoveAll knows
 	}

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/git-wt/git-wt/hooks"
 	"github.com/git-wt/git-wt/internal/child"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/setup"
@@ -102,7 +102,7 @@ func worktreeAt(wts []git.Worktree, dir string) *git.Worktree {
 // hook that fails is warned about; the worktree stays, as with git.
 func (m *Handler) runCheckoutHook(ctx context.Context, rec *record.Record) {
 	hook := filepath.Join(m.Repo.HooksDir, "post-checkout")
-	if st, err := os.Stat(hook); err != nil || st.IsDir() || syscall.Access(hook, 1 /* X_OK */) != nil || !hooks.RunsUnderGitWt(hook) {
+	if st, err := os.Stat(hook); err != nil || st.IsDir() || !fsutil.Executable(hook) || !hooks.RunsUnderGitWt(hook) {
 		return
 	}
 	head, err := m.Git.Index().Head(ctx, rec.Path)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"strings"
-	"syscall"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/fsutil"
@@ -34,7 +33,7 @@ func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 	if err != nil {
 		return nil, exitcode.Failedf("cannot read the worktree %s: %v", rec.Path, fsutil.UnwrapPathErr(err))
 	}
-	owner, ok := st.Sys().(*syscall.Stat_t)
+	uid, gid, ok := fsutil.Owner(st)
 	if !ok {
 		return nil, exitcode.Failedf("cannot tell who owns the worktree %s", rec.Path)
 	}
@@ -46,7 +45,7 @@ func (m *Flow) DockerArgs(rec *record.Record) ([]string, error) {
 		"--mount=" + bindMount(rec.Path, workdir),
 		"--mount=" + bindMount(m.Repo.CommonDir, inContainer),
 		"--workdir=" + workdir,
-		fmt.Sprintf("--user=%d:%d", owner.Uid, owner.Gid),
+		fmt.Sprintf("--user=%d:%d", uid, gid),
 	}
 	return append(args, portArgs(rec)...), nil
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/async"
@@ -362,11 +361,11 @@ func fingerprint(path string) string {
 	case err != nil:
 		return "?"
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
+	dev, ino, ok := fileIDs(st)
 	if !ok {
 		return "?"
 	}
-	return fmt.Sprintf("%d %d %d %d", uint64(sys.Dev), uint64(sys.Ino), st.Size(), st.ModTime().UnixNano())
+	return fmt.Sprintf("%d %d %d %d", dev, ino, st.Size(), st.ModTime().UnixNano())
 }
 
 // owner is the user id of the owner of path, which git's safe.directory
@@ -376,8 +375,8 @@ func owner(path string) string {
 	if err != nil {
 		return "?"
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		return fmt.Sprint(sys.Uid)
+	if uid, ok := fileOwner(st); ok {
+		return fmt.Sprint(uid)
 	}
 	return "?"
 }

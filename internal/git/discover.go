@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // Locating a repository costs a `git rev-parse`, a process as expensive as
@@ -157,11 +156,8 @@ func device(path string) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
-	}
-	return uint64(sys.Dev), true
+	dev, _, ok := fileIDs(st)
+	return dev, ok
 }
 
 // Confirm returns the discovered repository if git's config listing, run

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // MinVersion is the oldest git git-wt supports: 2.31 brought
@@ -188,8 +187,8 @@ func binaryKey() string {
 		return ""
 	}
 	key := fmt.Sprintf("%s %d %d", path, st.Size(), st.ModTime().UnixNano())
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		key += fmt.Sprintf(" %d", sys.Ino)
+	if _, ino, ok := fileIDs(st); ok {
+		key += fmt.Sprintf(" %d", ino)
 	}
 	return key
 }

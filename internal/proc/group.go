@@ -69,7 +69,7 @@ func Members(pgid int) []int {
 // another program) cannot be told from the user's own: left alone too,
 // and the error says why.
 func (g Group) End() (bool, error) {
-	if g.ID <= 1 || g.ID == syscall.Getpgrp() || g.NS == "" || g.NS != Self().PIDNS || namespaceSight() != nil {
+	if g.ID <= 1 || g.ID == ownGroup() || g.NS == "" || g.NS != Self().PIDNS || namespaceSight() != nil {
 		return false, nil
 	}
 	if start, err := StartTime(g.ID); err == nil && start != g.LeaderStart {
@@ -82,7 +82,7 @@ func (g Group) End() (bool, error) {
 	if err := g.ledBySupervisor(); err != nil && !(errors.Is(err, errLeaderGone) && allMarked(members, g.ID)) {
 		return false, fmt.Errorf("process group %d was left alone: %w", g.ID, err)
 	}
-	return syscall.Kill(-g.ID, syscall.SIGKILL) == nil, nil
+	return kill(-g.ID, syscall.SIGKILL) == nil, nil
 }
 
 // ledBySupervisor checks that the group's leader is the supervisor g
@@ -132,6 +132,5 @@ func sameDir(pid int, dir string) bool {
 	if err != nil {
 		return false
 	}
-	s, ok := st.Sys().(*syscall.Stat_t)
-	return ok && id == fileID{dev: uint64(s.Dev), ino: s.Ino}
+	return id == dirID(st)
 }

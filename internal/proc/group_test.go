@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect what crash repair relies on to end or clean up
 // after a dead process: a leftover process group is ended only when it is
 // the one recorded, and a lock file is stale only when no process holds it.

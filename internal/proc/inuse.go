@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 )
 
 // User is a process whose working directory lies in a folder.
@@ -36,10 +35,7 @@ func UsersOf(dir string) ([]User, error) {
 	if err != nil {
 		return nil, nil
 	}
-	var rootID fileID
-	if s, ok := root.Sys().(*syscall.Stat_t); ok {
-		rootID = fileID{dev: uint64(s.Dev), ino: s.Ino}
-	}
+	rootID := dirID(root)
 	// The table gives working directories resolved (macOS's /tmp is
 	// /private/tmp): dir is compared as given and resolved.
 	dirs := []string{dir}

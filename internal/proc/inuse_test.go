@@ -42,7 +42,7 @@ func TestUsersOfAFolderReachedThroughASymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	sleeper, _ := strconv.Atoi(strings.TrimSpace(line))
-	t.Cleanup(func() { syscall.Kill(sleeper, syscall.SIGKILL) })
+	t.Cleanup(func() { kill(sleeper, syscall.SIGKILL) })
 	users, err := UsersOf(link)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"sync"
-	"syscall"
 )
 
 // ID names one process for as long as it runs, and never another.
@@ -96,18 +95,6 @@ func Check(id ID) Liveness {
 
 // differ reports whether two stamps are both known and not the same.
 func differ(a, b string) bool { return a != "" && b != "" && a != b }
-
-// signalled is what kill(pid, 0) says: a process with that pid exists in
-// this process's namespace (Alive: it may be another process that reuses
-// the pid, and waiting for it is the safe mistake), or nothing that
-// proves the process dead (Unknown: it may run where this process cannot
-// see).
-func signalled(pid int) Liveness {
-	if err := syscall.Kill(pid, 0); err == nil || errors.Is(err, syscall.EPERM) {
-		return Alive
-	}
-	return Unknown
-}
 
 // WorkingDir is this process's working directory as the kernel knows it,
 // even when that folder has been deleted (where os.Getwd fails): the

@@ -45,9 +45,9 @@ func Reap(dir string, grace time.Duration) (ended []User, err error) {
 			case !seen:
 				termed[u.PID] = now
 				ended = append(ended, u)
-				syscall.Kill(u.PID, syscall.SIGTERM)
+				kill(u.PID, syscall.SIGTERM)
 			case killed || time.Now().After(killAt):
-				syscall.Kill(u.PID, syscall.SIGKILL)
+				kill(u.PID, syscall.SIGKILL)
 			}
 		}
 		if left == 0 {

@@ -6,9 +6,9 @@ import "errors"
 
 // blindTable is the fallback (SPEC §15): a system without a backend of
 // its own, or a Linux build with -tags gitwt_noprocfs. It can list no
-// process and read none, so liveness comes from kill(pid, 0) alone (alive
-// or unknown, never dead), and the users of a folder and the holders of a
-// lock file are unknown.
+// process and read none, so liveness comes from kill(pid, 0) alone
+// (Windows: OpenProcess and the exit code; alive or unknown, never dead),
+// and the users of a folder and the holders of a lock file are unknown.
 type blindTable struct{}
 
 var sys table = blindTable{}

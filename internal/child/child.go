@@ -82,7 +82,7 @@ func (c Cmd) Command(ctx context.Context) *exec.Cmd {
 		// supervisor, so that a missing one fails the same way, on Start.
 		supervised := c.Supervised && cmd.Err == nil && supervise(cmd)
 		cmd.SysProcAttr = groupAttr(supervised)
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+		cmd.Cancel = func() error { return terminateGroup(cmd.Process) }
 		cmd.WaitDelay = c.GraceDelay
 	}
 	return cmd
@@ -138,7 +138,7 @@ func (c Cmd) Detach() (int, error) {
 	if c.Stdin != nil {
 		cmd.Stdin = c.Stdin
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detachAttr()
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the policies every non-git child of git-wt runs
 // under: the environment it sees, how a failure is reported, that a
 // command given its own group does not outlive a cancel, and that the

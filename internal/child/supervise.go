@@ -1,3 +1,5 @@
+//go:build unix
+
 package child
 
 import (
@@ -12,21 +14,6 @@ import (
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/proc"
 )
-
-// SuperviseCommand is the hidden first argument that makes git-wt a
-// supervisor (SPEC §15): `git-wt __supervise PARENT PATH ARGV0 ARGS...`
-// runs the program PATH with the arguments ARGV0 ARGS... and ends its
-// whole process group when process PARENT, the git-wt that started it,
-// dies. It is for git-wt's own use: cli.Main hands it to Supervise
-// before anything else runs.
-const SuperviseCommand = "__supervise"
-
-// SupervisorArgs are the first arguments of the supervisor that the
-// git-wt of pid parent starts: what tells a group's leader as git-wt's
-// own (proc.Group).
-func SupervisorArgs(parent int) []string {
-	return []string{"git-wt", SuperviseCommand, strconv.Itoa(parent)}
-}
 
 // supervise makes cmd, its program looked up, the supervisor's command:
 // git-wt itself, which runs cmd's program with cmd's arguments. Where

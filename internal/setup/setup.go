@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/child"
@@ -304,7 +303,7 @@ func runWatched(ctx context.Context, cmd *exec.Cmd, started func(pgid int, start
 	if ctx.Err() != nil {
 		// Interrupted: what the group started and did not end on SIGTERM
 		// does not outlive this git-wt.
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		child.KillGroup(pgid)
 	}
 	return err
 }

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // Range is the inclusive range ports come from (wt.portRange).
@@ -122,7 +121,7 @@ func InUse(port int) bool {
 			l.Close()
 			continue
 		}
-		if errors.Is(err, syscall.EADDRINUSE) || errors.Is(err, syscall.EACCES) {
+		if errors.Is(err, errAddrInUse) || errors.Is(err, errAccess) {
 			return true
 		}
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
-	"golang.org/x/sys/unix"
 
 	"github.com/git-wt/git-wt/internal/settings"
 )
@@ -106,8 +105,8 @@ func (e *env) termWidth() int {
 		return 0
 	}
 	if f, ok := e.stdout.(*os.File); ok {
-		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
-			return int(ws.Col)
+		if n := ttyColumns(f); n > 0 {
+			return n
 		}
 	}
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {

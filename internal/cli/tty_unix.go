@@ -4,6 +4,8 @@ package cli
 
 import (
 	"os"
+	"os/signal"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -52,3 +54,17 @@ func ttySize(tty *os.File) (width, height int) {
 	}
 	return 80, 24
 }
+
+// ttyColumns is the width of the terminal f is on, 0 when it does not say.
+func ttyColumns(f *os.File) int {
+	if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
+		return int(ws.Col)
+	}
+	return 0
+}
+
+// notifyResize has c told when the terminal changes size (SIGWINCH).
+func notifyResize(c chan<- os.Signal) { signal.Notify(c, syscall.SIGWINCH) }
+
+// isResize says whether s tells that the terminal changed size.
+func isResize(s os.Signal) bool { return s == syscall.SIGWINCH }

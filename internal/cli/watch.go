@@ -236,7 +236,8 @@ func (w *watcher) interactive(ctx context.Context, tty *os.File) error {
 	keys := make(chan int, 16)
 	go readKeys(tty, keys)
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, os.Interrupt)
+	notifyResize(sigs)
 	defer signal.Stop(sigs)
 	tick := time.NewTicker(watchPoll)
 	defer tick.Stop()
@@ -271,7 +272,7 @@ func (w *watcher) interactive(ctx context.Context, tty *os.File) error {
 			}
 			draw()
 		case s := <-sigs:
-			if s != syscall.SIGWINCH {
+			if !isResize(s) {
 				return nil
 			}
 			draw()

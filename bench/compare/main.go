@@ -8,7 +8,10 @@
 // With BENCH_REPO=/path/to/a/clone, the rows of SPEC §9 on a real
 // repository are added ("real": rm, path, list --no-status, and sync
 // --all against a loop of in-place rebases), on a clone that shares its
-// objects: nothing is downloaded.
+// objects: nothing is downloaded. It runs on unix (process groups, sh).
+
+//go:build unix
+
 package main
 
 import (

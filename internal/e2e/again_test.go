@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt new` asked again for an existing task with
 // flags that contradict it (SPEC §2): nothing changes, and it exits 2
 // saying what differs, while the same flags (bases compared resolved)

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect what the runners that make their own worktrees
 // (Codex's app, Cursor) and those with only session hooks (Gemini CLI,
 // Copilot CLI, OpenCode) get from agent-setup (SPEC §16): their files

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git-wt under many agents at once: bursts of real
 // processes on one repository end in a state git agrees with, and limits
 // hold exactly.

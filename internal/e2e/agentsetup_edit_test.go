@@ -1,3 +1,5 @@
+//go:build unix
+
 // This test protects a runner's settings file from git-wt's edits (SPEC
 // §16 "Editing a runner's files"): agent-setup only inserts its own
 // entries, keeping every other byte; a symlinked file (dotfiles) is edited

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the runners' files from edits git-wt cannot make
 // exactly (SPEC §19, "runner settings files"): a file with duplicate keys
 // where git-wt would edit, a TOML form git-wt does not write, a project

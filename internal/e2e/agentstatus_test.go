@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect what the runners' session hooks get from git-wt
 // (SPEC §16): each runner's payload, as its docs show it, sets the
 // task's agent state; the hook never fails, prints nothing, and leaves

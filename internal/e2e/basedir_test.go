@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect where a base dir may be (SPEC §14): never in .git,
 // the main worktree, inside another worktree or on a tracked path (around
 // the main worktree is the sibling layout: sharedbase_test.go); a .gitwt that breaks a rule, or names an untrusted place, is

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These benchmarks measure the hot paths through the real binary (SPEC
 // §9): path with 1,000 tasks, what the hooks add to git (post-checkout
 // with nothing to do, post-merge with 100 task worktrees). Run them with

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect SPEC §15, "unknown is never dead": where git-wt
 // cannot see every process — /proc hidden under an empty tmpfs, absent in
 // a chroot, a PID namespace of its own (with its own /proc, or its

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect branch ownership (SPEC §4): removal deletes only a
 // branch git-wt created, never one that existed before its task, even with
 // --force, and records written before git-wt said so are judged by name.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect what git-wt does with the data of claims (SPEC §19):
 // anyone who can push writes a claim commit, so what it says never names
 // a file, never reaches the terminal raw and never blocks another task.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the claims' leases, heartbeats and gc as SPEC §19
 // revises section 18: a machine's own heartbeat is no takeover, gc judges
 // a claim by the branch tip the claim records, and a heartbeat is sent

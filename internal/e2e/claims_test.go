@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect claims across machines (SPEC §18): several clones
 // ("machines") of one bare repository, served by a real git daemon on
 // 127.0.0.1 that the test starts and stops, or reached through file://.

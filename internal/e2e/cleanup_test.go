@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the post-merge cleanup and the one definition of
 // "merged" (SPEC §5, §7): after a merge or pull, the tasks based on the
 // branch that received it and now merged into it — as ancestors, squashed

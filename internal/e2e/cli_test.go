@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the command line contract of SPEC §2: exit codes,
 // message form, global flags, aliases and flags anywhere.
 package e2e

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt commit` and `git wt push`: a step's work is
 // committed whole (new files too, ignored ones never), an empty step is
 // no error, and a pushed branch always ends with its upstream set.

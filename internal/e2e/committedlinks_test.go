@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the files outside a task's worktree from the
 // symlinks its branch commits (SPEC §19): wt.copy and wt.symlink write
 // inside the worktree only, never through a link on the way.

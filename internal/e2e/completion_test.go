@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect shell completion as people meet it, in the real
 // shells: bash through git's own completion (which calls _git_wt), zsh
 // through zsh's git completion (which calls _git-wt), fish for both

@@ -1,3 +1,5 @@
+//go:build unix
+
 // A record git-wt cannot read is no task (SPEC §7): list, count and
 // wt.maxWorktrees leave it out, and doctor reports it.
 package e2e

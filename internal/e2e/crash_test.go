@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect recovery from crashes: a git-wt killed at any step of
 // new or rm, or interrupted with Ctrl-C, leaves a state that doctor reports
 // and doctor --fix or gc repairs, and no file the user wrote is lost.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the release (SPEC §15 "Getting it", make dist): an
 // archive holds the binary, the man page, the completions and install.sh;
 // SHA256SUMS and the Homebrew formula name it with its checksum; and the

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt docker-args` (SPEC §8): the flags name the
 // worktree, git's common dir and the worktree's owner so that git works in
 // a container. No Docker engine runs here, so the container is played by

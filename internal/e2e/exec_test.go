@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt exec`: the command runs in the task's
 // worktree with the task's environment and the caller's stdio, signals
 // reach it, and git-wt exits with its status.

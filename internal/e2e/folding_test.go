@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect task ids on file systems that ignore case and
 // Unicode form (SPEC §15 "macOS specifics": APFS's default): two ids whose
 // slugs fold together are two tasks, the second with the hashed suffix,

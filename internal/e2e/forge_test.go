@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect tasks started from the forge and cleaned after it
 // (SPEC §17): new --pr and --issue through gh (a stand-in on PATH that
 // logs its arguments), the refusal without gh or offline, and gc --merged.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect what a task record may make git-wt do (SPEC §19):
 // records are refs that anything able to write the git dir can write, so a
 // hand-edited record is never a removal of a folder git-wt cannot prove

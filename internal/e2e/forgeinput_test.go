@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git-wt from what the forge says (SPEC §19): pull
 // request titles reach the terminal quoted, a branch name from a pull
 // request is checked before git sees it, new --pr makes nothing before

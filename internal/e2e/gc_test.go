@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect cleanup: doctor finds each kind of orphan, gc and
 // doctor --fix repair them within the rules (grace, dirty, mass-missing),
 // retention removes only clean merged or pushed work, least recently used

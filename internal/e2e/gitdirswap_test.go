@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect where git-wt's git runs in a task worktree (SPEC
 // §19): the worktree's .git file and its admin entry's commondir file are
 // files an agent in the task can write, never what tells git-wt's git

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the ways back from a deleted folder: `git wt path
 // --main` from a current directory that was deleted, and `git wt rm PATH`
 // of a task whose folder was deleted (SPEC §7).

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These helpers start real processes together, wait for them without sleeping
 // on timing, and read what the binary left in git, for the tests beside them.
 package e2e

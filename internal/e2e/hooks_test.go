@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git-wt's hooks (SPEC §5): install and uninstall in
 // the hooks dir git really uses, a user's hook chained and restored byte
 // for byte, its exit status passed through, the kill switch, a missing

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git-wt against hostile input and odd surroundings:
 // any task id either works or is refused with exit 2, nothing is written
 // outside the base dir, bad records are reported and never removed, and

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect a new worktree's setup (SPEC §4, §6): init commands
 // with their environment, status, log, failure and re-run; exactly once
 // per worktree, also for a plain `git worktree add`; the copy of ignored

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect installing: install.sh and make install build git-wt
 // with its version, put the binary, the man page and the completion files
 // under a prefix (or DESTDIR), say what they did and the PATH line to add,

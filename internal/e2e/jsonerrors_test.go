@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the error documents of --json (SPEC §2): a command
 // that fails prints one JSON document on stdout with the exit code and a
 // kind from the closed list, so that an orchestrator never parses English.

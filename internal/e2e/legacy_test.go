@@ -1,3 +1,5 @@
+//go:build unix
+
 // Records an earlier git-wt wrote under refs/wt/ stay tasks until they are
 // moved to refs/git-wt/tasks/, which doctor --fix, gc and every command
 // that takes the lock do, each with one compare-and-swap (SPEC §14).

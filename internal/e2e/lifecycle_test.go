@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the task lifecycle's refusals: a command that would
 // move a task out of a state it may not leave (a failed setup, another
 // process's operation) is refused with exit 3 and a line that says what to

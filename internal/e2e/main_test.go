@@ -1,3 +1,5 @@
+//go:build unix
+
 // The end-to-end tests build the real binary once and remove it when done.
 package e2e
 

@@ -1,3 +1,5 @@
+//go:build unix
+
 // This test protects the man page that `git help wt` and `git wt --help`
 // show: section 1, made (by cmd/git-wt-man) from the command definitions (every command, its
 // options, every setting), with the sections a git man page has, and

@@ -1,3 +1,5 @@
+//go:build unix
+
 // This test protects the calls of every agent on one MCP server from one
 // client's bad line: a line that is not JSON, or one longer than the
 // server reads, gets a JSON-RPC parse error (-32700) and the server goes

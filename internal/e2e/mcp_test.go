@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git wt mcp as a client git-wt did not write sees it:
 // the official TypeScript SDK's client, installed from npm, spawns the
 // server and calls its tools, which create, list, commit, refuse to remove

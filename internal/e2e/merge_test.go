@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt merge`: each mode gives the history git
 // would, into a checked-out base or one checked out nowhere; a conflict, a
 // dirty worktree or an interrupt changes nothing; and a merged task is

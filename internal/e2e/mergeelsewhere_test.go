@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt merge` into a base that no worktree has
 // checked out: the merge is made without touching any checkout (with
 // merge-tree, or a temporary worktree on a git before 2.38), and a

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt merge` when it is stopped half-way: Ctrl-C
 // takes the merge back, and after a SIGKILL the task says it was merging,
 // merging again leaves the half-done merge alone, and doctor --fix takes

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git-wt's messages under concurrency: every error is
 // one "git-wt: " line that says what to do (never git's raw multi-line
 // advice, never "exit -1 chdir"), two commits of one task at once both

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt new`: names, places, idempotence, escapes
 // refused, and nothing left behind when it fails.
 package e2e

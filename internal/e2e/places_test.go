@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect where worktrees may go (SPEC §14 "--path"): never in
 // git-wt's own folders (whose contents gc deletes), never inside or around
 // another worktree, and a worktree with another inside it is never removed.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Plain git on a task branch by its short name behaves as it would without
 // git-wt (SPEC §4): no ref git-wt stores may shadow the branch wt/<slug>.
 package e2e

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the warm pool (SPEC §11, §14): new claims a ready
 // entry (a rename, a branch, and only the files that changed since the
 // entry was made), two new never take the same entry, a dirty entry is

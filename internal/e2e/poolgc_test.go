@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect what gc and pool --drain say and do to the warm
 // pool (SPEC §11, §14): gc's dry run names the entries the real run
 // drains, stale or for wt.maxTotalSize, and both agree; a fill never

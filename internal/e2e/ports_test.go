@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the ports of tasks (SPEC §10): every task gets its
 // own for each name in wt.port, never one another task holds or the host
 // listens on, even thirty at once; they reach the init, exec, git wt env,

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt pr`: pull-request info recorded by hand or
 // through gh (a stand-in that prints gh's documented output), shown by
 // list, and a PR in state MERGED counting as merged.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect wt.branchPrefix: task branches are found by it
 // whatever it ends in (gc and doctor clean up leftovers under "acode-task-"
 // as under "wt/"), and it may not reach into git-wt's own refs/git-wt/.

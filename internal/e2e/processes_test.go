@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests count the git processes each command starts (a logging git
 // first on PATH), so that a change that adds one — or one per worktree —
 // fails here before it slows every agent down.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the commands that find and show tasks: list, path,
 // show and count, from anywhere in the repository.
 package e2e

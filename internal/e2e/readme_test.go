@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the README: its quick start works on first use and
 // its agent workflow runs as written.
 package e2e

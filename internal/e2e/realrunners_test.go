@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests run the agent runners that start offline (Gemini CLI and
 // Claude Code, from npm, with dummy keys) and check that their session
 // hooks reach git-wt (SPEC §16).

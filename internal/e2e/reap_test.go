@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect removal that ends what a task started (SPEC §17):
 // wt.preRemove runs before any removal and keeps the task when it fails,
 // never from an untrusted .gitwt; rm --reap ends the processes working in

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the record blob cache (.git/wt/records.cache): what
 // git-wt shows is always what the refs hold, whoever wrote them, and
 // whatever the cache file holds.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect removal's promise (SPEC §7): a file written while rm
 // or merge-time cleanup removes a worktree survives, a removal that fails
 // half way is left in state removing and finished by the next rm or

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect crash repair (SPEC §7 "Crash repair never guesses"):
 // a repair acts only on the record it examined, never deletes what an agent
 // wrote, and clears what a killed git or git-wt left behind (a zombie

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt rm` (SPEC §7): dirty work is never deleted,
 // unmerged commits keep their branch, and everything else goes cleanly.
 package e2e

@@ -1,3 +1,5 @@
+//go:build unix
+
 // This test protects the content of the commit an agent runner starts a
 // worktree from: a base_commit that is not on the branch checked out where
 // the runner works has that branch as its base (SPEC §13), and the commits

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect what an agent runner's worktree hooks get from
 // git-wt (SPEC §13): every payload shape makes (or resumes) a task and
 // prints only its path; the remove hook never deletes uncommitted or

@@ -1,3 +1,5 @@
+//go:build unix
+
 // This test protects the JSON contract callers in other languages build
 // on (SPEC §2): every --json output of every command, and the error
 // document, matches its JSON Schema in docs/schema, checked by a

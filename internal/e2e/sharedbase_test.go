@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect repositories that share a base dir (SPEC §14 "The
 // sibling layout"): git-wt's own folders there (trash, pool, merge
 // temporaries) are each repository's own, named after it, so that doctor

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the shell integration printed by `git wt
 // shell-init`, in bash, zsh and fish: `wtcd TASK` cds into the task's
 // worktree (found by id or slug, or created with the extra arguments

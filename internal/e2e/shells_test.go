@@ -1,3 +1,5 @@
+//go:build unix
+
 // Helpers for the tests that drive real shells and terminals.
 package e2e
 

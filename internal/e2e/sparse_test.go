@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect sparse task worktrees (SPEC §11): only the chosen
 // directories and the root files are ever written, never a full checkout
 // first; patterns come from --sparse, wt.sparse or the worktree new was

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the judgement that a task's process stopped in the
 // middle of its change (issue 24): doctor, gc, rm, new and init read a
 // record, then ask whether the process that signed it is alive; one that

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git-wt from what a commit's .gitmodules and .gitwt
 // say about submodules (SPEC §19, §14): a submodule name is data, never
 // part of a git config key; the file transport is opened only to the main

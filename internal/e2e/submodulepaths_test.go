@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect other repositories from a submodule's path in
 // .gitmodules (SPEC §19): git-wt sets up a submodule only at a gitlink of
 // the task's tree, through no symlink, and runs git only in the

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect a task's submodules (SPEC §17): a new task gets the
 // ones the main worktree initialised, recursively, from the main
 // worktree's module repositories (no network, objects shared), and rm

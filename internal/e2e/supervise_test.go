@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect SPEC §15's supervisor: an init (wt.init, and
 // wt.poolInit in a fill) is ended whole — its own children included — when
 // the git-wt that started it dies, however it dies; and a fill's init

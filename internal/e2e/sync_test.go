@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect `git wt sync` (SPEC §12): a never-pushed task is
 // rebased, a pushed one merged; stacks sync parents first, and children
 // of a squash-merged parent move onto its base; dirty, locked and

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the files of a task that sync could not move
 // whole (SPEC §12): a read-tree that fails while writing (a full disk)
 // leaves the files as they were, and a tracked file deleted while the

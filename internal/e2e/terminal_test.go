@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect how git-wt talks to a terminal, and that it does not
 // when piped: colour decided per stream (off with --no-color, NO_COLOR,
 // color.wt/color.ui), `list` fitting the terminal's width, progress lines

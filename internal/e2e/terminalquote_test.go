@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect the terminal from what callers write (SPEC §19):
 // a task id, a branch name, a lock reason or a path that holds an
 // escape, a C1 control or a bidirectional control is shown escaped by

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git wt watch in a real terminal (SPEC §16): tmux
 // runs it, send-keys presses the keys, capture-pane reads the screen.
 package e2e

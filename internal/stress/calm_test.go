@@ -1,3 +1,5 @@
+//go:build unix
+
 // The calm round runs before the storm: many workers on a few dozen
 // overlapping tasks, and no kill at all. With nobody killed, no git-wt
 // may ever be judged stopped (issue 24): doctor and gc must not report,

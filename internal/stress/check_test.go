@@ -1,3 +1,5 @@
+//go:build unix
+
 // The checker holds git-wt to its promises after a storm (SPEC §7): git's
 // object store sound, records, git's worktrees and the folders agreeing,
 // doctor silent, no work lost, no lock held, nothing written outside the

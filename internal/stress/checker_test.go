@@ -1,3 +1,5 @@
+//go:build unix
+
 // This test keeps the stress test honest: its checker must see each kind
 // of broken promise when one is staged by hand, or a clean stress run
 // would mean nothing.

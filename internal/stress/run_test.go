@@ -1,3 +1,5 @@
+//go:build unix
+
 // The runner starts each git-wt in a process group of its own, can SIGKILL
 // that whole group at a chosen moment, and keeps every run's exit status
 // and stderr for the checker.

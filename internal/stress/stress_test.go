@@ -1,3 +1,5 @@
+//go:build unix
+
 // This test protects git-wt's central promise (SPEC §7): any number of
 // agents may run git wt at once on one repository and be killed anywhere,
 // and after `git wt doctor --fix` nothing is lost, nothing is left locked

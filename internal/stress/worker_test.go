@@ -1,3 +1,5 @@
+//go:build unix
+
 // A worker is one agent of the stress test: it runs random git-wt
 // operations on a shared set of tasks and writes down what it relies on —
 // the files it wrote and into which task, and the tasks it deliberately

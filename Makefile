@@ -91,11 +91,11 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# The platforms of SPEC §15 that CI cannot run (macOS, FreeBSD): each must
-# build and pass go vet, test files included (vet compiles them), so a
-# Linux-only call in shared code fails here, not on a user's Mac. With the
-# build cache this takes seconds.
-CROSS := darwin/arm64 darwin/amd64 freebsd/amd64
+# The platforms of SPEC §15 and §21 that CI cannot run (macOS, FreeBSD,
+# Windows): each must build and pass go vet, test files included (vet
+# compiles them), so a Linux-only call in shared code fails here, not on a
+# user's Mac. With the build cache this takes seconds.
+CROSS := darwin/arm64 darwin/amd64 freebsd/amd64 windows/amd64 windows/arm64
 cross:
 	@for p in $(CROSS); do \
 		echo "go build and vet for $$p"; \

@@ -19,8 +19,12 @@ func Within(dir, path string) bool {
 		return true
 	}
 	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, parentPrefix) && !filepath.IsAbs(rel)
 }
+
+// parentPrefix starts a relative path that leads out of its folder: "../",
+// on Windows "..\" (what filepath.Rel gives there).
+const parentPrefix = ".." + string(filepath.Separator)
 
 // ResolveExisting resolves symlinks in the longest existing prefix of
 // path and joins the rest on unchanged, so a path that does not exist yet

@@ -103,7 +103,7 @@ func (s *Settings) SayWarnings(warn func(format string, args ...any)) {
 // directly in its parent whose name starts with the repository's (as the
 // default "<repo>-worktrees" does). dir is absolute and clean.
 func UntrustedBaseDirAllowed(mainDir, dir string) bool {
-	if rel, err := filepath.Rel(mainDir, dir); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") {
+	if rel, err := filepath.Rel(mainDir, dir); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return true
 	}
 	name := filepath.Base(mainDir)

@@ -80,7 +80,7 @@ func CheckGitDirConfig(gitDir, commonDir string) error {
 		}
 	}
 	for _, dir := range dirs {
-		if err := checkConfigFile(filepath.Join(dir, "config.worktree"), worktreeConfigAllowed,
+		if err := checkConfigFile(filepath.Join(dir, "config.worktree"), WorktreeConfigAllowed,
 			"a worktree's config may hold only git's sparse settings (extensions.worktreeConfig makes every git read it); move the setting to .git/config"); err != nil {
 			return err
 		}
@@ -91,7 +91,9 @@ func CheckGitDirConfig(gitDir, commonDir string) error {
 	return nil
 }
 
-func worktreeConfigAllowed(key string) bool { return worktreeConfigKeys[key] }
+// WorktreeConfigAllowed says whether a config.worktree may set key (any
+// case).
+func WorktreeConfigAllowed(key string) bool { return worktreeConfigKeys[strings.ToLower(key)] }
 
 // checkCommonDirFile refuses a commondir file where git never writes one:
 // in the common dir, or in a git dir that is no worktrees/<id> entry.

@@ -133,15 +133,28 @@ func checkModules(dir string) error {
 			}
 			continue
 		}
-		if err := checkConfigFile(filepath.Join(path, "config"), submoduleAllowed,
-			"git status reads a submodule's config, and this setting runs programs or reaches beyond the worktree; remove it"); err != nil {
-			return err
-		}
-		if err := checkModules(filepath.Join(path, "modules")); err != nil {
+		if err := checkSubmoduleGitDir(path); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// checkSubmoduleGitDir checks what git reads in a submodule's git dir:
+// its config and its config.worktree (the submodule's own config can turn
+// that on), no commondir (which would send its git elsewhere), and the
+// submodules inside.
+func checkSubmoduleGitDir(gitDir string) error {
+	if err := checkCommonDirFile(gitDir, gitDir); err != nil {
+		return err
+	}
+	for _, name := range []string{"config", "config.worktree"} {
+		if err := checkConfigFile(filepath.Join(gitDir, name), submoduleAllowed,
+			"git status reads a submodule's config, and this setting runs programs or reaches beyond the worktree; remove it"); err != nil {
+			return err
+		}
+	}
+	return checkModules(filepath.Join(gitDir, "modules"))
 }
 
 func submoduleAllowed(key string) bool { return !submoduleDenied(key) }

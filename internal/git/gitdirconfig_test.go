@@ -74,6 +74,13 @@ func TestCheckGitDirConfig(t *testing.T) {
 		{name: "a diff driver in a submodule", files: map[string]string{
 			"modules/lib/HEAD":   "x",
 			"modules/lib/config": "[diff \"x\"]\n\ttextconv = touch x\n"}, bad: "modules/lib/config", key: "diff.x.textconv"},
+		{name: "a submodule's config.worktree", files: map[string]string{
+			"modules/lib/HEAD":            "x",
+			"modules/lib/config":          "[extensions]\n\tworktreeConfig = true\n",
+			"modules/lib/config.worktree": "[core]\n\tfsmonitor = touch x\n"}, bad: "modules/lib/config.worktree", key: "core.fsmonitor"},
+		{name: "a submodule's commondir", files: map[string]string{
+			"modules/lib/HEAD":      "x",
+			"modules/lib/commondir": "/elsewhere\n"}, bad: "modules/lib/commondir"},
 		{name: "commondir in the common dir", files: map[string]string{"commondir": "/elsewhere\n"}, bad: "commondir"},
 		{name: "commondir in a task's entry", files: map[string]string{"worktrees/a/commondir": "../..\n"}, git: "worktrees/a"},
 		{name: "commondir in a git dir that is no entry", files: map[string]string{"other/commondir": "..\n"}, git: "other", bad: "other/commondir"},

@@ -162,9 +162,17 @@ func submoduleAllowed(key string) bool { return !submoduleDenied(key) }
 // checkConfigFile refuses the config file at path (no file is fine) when
 // it holds a key allowed refuses, or anything configFileKeys cannot read.
 func checkConfigFile(path string, allowed func(key string) bool, why string) error {
-	data, err := os.ReadFile(path)
+	st, err := os.Stat(path)
 	if os.IsNotExist(err) {
 		return nil
+	}
+	if err == nil && !st.Mode().IsRegular() {
+		// A fifo would hold git-wt (and git) forever.
+		return &UnsafeGitDirError{Path: path, Why: "it is no file; remove it"}
+	}
+	var data []byte
+	if err == nil {
+		data, err = os.ReadFile(path)
 	}
 	if err != nil {
 		return &UnsafeGitDirError{Path: path, Why: fmt.Sprintf("cannot read it (%v)", err)}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -96,7 +97,7 @@ func (e *env) locate(ctx context.Context) (*git.Repo, error) {
 	}
 	repo, err := e.git.Locate(ctx, cwd)
 	if err != nil {
-		return nil, err
+		return nil, unsafeGitDir(err)
 	}
 	e.repo = repo
 	return repo, nil
@@ -150,6 +151,11 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 	if found == nil {
 		return nil
 	}
+	// Before the first git that runs in the repository found (the early
+	// statuses below).
+	if err := git.CheckGitDirConfig(found.GitDir(), found.CommonDir()); err != nil {
+		return unsafeGitDir(err)
+	}
 	if e.records != nil {
 		e.records.Warm(record.CacheFile(found.CommonDir()))
 		if e.wantStatuses {
@@ -175,6 +181,16 @@ func (e *env) locateFromFiles(ctx context.Context, cwd string, config *settings.
 	}
 	e.repo = repo
 	return nil
+}
+
+// unsafeGitDir makes a config in the git dir that git-wt will not let git
+// read (SPEC §19) an exit 3 of kind unsafe_input.
+func unsafeGitDir(err error) error {
+	var unsafe *git.UnsafeGitDirError
+	if errors.As(err, &unsafe) {
+		return exitcode.RefusedAs(exitcode.KindUnsafeInput, "%v", unsafe)
+	}
+	return err
 }
 
 // discover is git.Discover(cwd), looked for once: the early reads and

@@ -85,7 +85,7 @@ var Kinds = []struct {
 	{KindIO, "a file could not be read or written (exit 1)"},
 	{KindInterrupted, "interrupted: what the command had started was rolled back (exit 1)"},
 	{KindClaimed, "another machine holds the task's claim on wt.claimRemote; the message names it (exit 4; exit 3 when a takeover cannot ask gh whether its pull request is open)"},
-	{KindUnsafeInput, "data from outside that git-wt will not act on: a session id not in its runner's id form, a runner's file it cannot edit exactly or that a link leads out of the repository (exit 3)"},
+	{KindUnsafeInput, "data from outside that git-wt will not act on: a session id not in its runner's id form, a runner's file it cannot edit exactly or that a link leads out of the repository, a config in the git dir that git would read on its behalf (exit 3)"},
 }
 
 // Error is an error with the exit code it should end the process with,

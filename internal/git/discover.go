@@ -28,6 +28,9 @@ type Discovered struct {
 // CommonDir is the common dir found (not confirmed yet).
 func (d *Discovered) CommonDir() string { return d.repo.CommonDir }
 
+// GitDir is the git dir found (not confirmed yet).
+func (d *Discovered) GitDir() string { return d.repo.GitDir }
+
 // Toplevel is the worktree found (not confirmed yet).
 func (d *Discovered) Toplevel() string { return d.repo.Toplevel }
 

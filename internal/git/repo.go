@@ -82,6 +82,11 @@ func (r *Runner) Locate(ctx context.Context, dir string) (*Repo, error) {
 	if err := checkStateDir(commonDir); err != nil {
 		return nil, err
 	}
+	if commonDir != "" {
+		if err := CheckGitDirConfig(filepath.Clean(lines[2]), commonDir); err != nil {
+			return nil, err
+		}
+	}
 	// An old git fails or misreads the rev-parse above: its version
 	// explains that better than anything rev-parse says.
 	v, err := r.checkVersion(ctx, dir, commonDir)

@@ -251,15 +251,20 @@ type keyValue struct {
 // configValues are git config's values as layers take them. git names a
 // file in the repository relative to the worktree's top (".git/config"),
 // which is the main worktree's when the path is relative (a linked
-// worktree's files are named by absolute paths).
+// worktree's files are named by absolute paths). A worktree's
+// config.worktree is the agent's to write (SPEC §19): of it, only git's
+// sparse settings are taken.
 func configValues(entries []git.ConfigEntry, mainDir string) []keyValue {
-	kvs := make([]keyValue, len(entries))
-	for i, e := range entries {
+	kvs := make([]keyValue, 0, len(entries))
+	for _, e := range entries {
+		if Scope(e.Scope) == ScopeWorktree && !git.WorktreeConfigAllowed(e.Key) {
+			continue
+		}
 		origin := e.Origin
 		if file, ok := strings.CutPrefix(origin, "file:"); ok && !filepath.IsAbs(file) {
 			origin = "file:" + filepath.Join(mainDir, file)
 		}
-		kvs[i] = keyValue{key: canonicalKey(e.Key), Value: Value{Value: e.Value, Scope: Scope(e.Scope), Origin: origin}}
+		kvs = append(kvs, keyValue{key: canonicalKey(e.Key), Value: Value{Value: e.Value, Scope: Scope(e.Scope), Origin: origin}})
 	}
 	return kvs
 }

@@ -353,3 +353,26 @@ func TestGitwtSetsOnlyWtKeys(t *testing.T) {
 		t.Errorf("SayWarnings twice said %d of %d warnings", len(said), len(s.Warnings))
 	}
 }
+
+// A worktree's config.worktree is the agent's to write (SPEC §19): git's
+// sparse settings come from it, git-wt's own never do.
+func TestAWorktreeConfigSetsOnlyGitsSparseSettings(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("HOME", root)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	repo := filepath.Join(root, "repo")
+	gitIn(t, root, "init", "-q", repo)
+	gitIn(t, repo, "config", "extensions.worktreeConfig", "true")
+	os.WriteFile(filepath.Join(repo, ".git", "config.worktree"), []byte("[wt]\n\ttrusted = true\n\tbranchPrefix = agent/\n[core]\n\tsparseCheckout = true\n"), 0o644)
+	s := read(t, repo, Start)
+	if v, ok := s.Get("wt.trusted"); ok {
+		t.Errorf("wt.trusted from config.worktree applies: %+v", v)
+	}
+	if s.BranchPrefix == "agent/" {
+		t.Error("wt.branchPrefix from config.worktree applies")
+	}
+	if v, ok := s.Get("core.sparseCheckout"); !ok || v.Value != "true" {
+		t.Errorf("core.sparseCheckout from config.worktree: %+v, %v", v, ok)
+	}
+}

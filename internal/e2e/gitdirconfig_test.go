@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect git-wt from the config files an agent can write in
 // the git dir (SPEC §19): a worktree's config.worktree (read by every git
 // once extensions.worktreeConfig is on, as a sparse task turns it on), a

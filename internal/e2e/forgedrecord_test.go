@@ -163,3 +163,38 @@ func TestForgedRecordNeverHasNewWriteOutsideTheBaseDir(t *testing.T) {
 		})
 	}
 }
+
+// .git/worktrees swapped for a link to another clone's worktrees folder
+// makes git list that clone's worktrees as this repository's: a record
+// naming one (and its branch) is still no removal of it (the second
+// review's repro: plain rm deleted it and its admin entry).
+func TestLinkedWorktreesFolderNeverRemovesAnotherClonesWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "a")
+	root := filepath.Dir(s.Repo)
+	other, victim := filepath.Join(root, "other"), filepath.Join(root, "other-wt")
+	s.Git(root, "clone", "-q", s.Repo, other)
+	s.Git(other, "worktree", "add", "-q", "-b", "feat", victim)
+	secret := filepath.Join(victim, ".env")
+	s.Write(secret, "TOKEN=s3cret\n")
+	for _, repo := range []string{other, s.Repo} {
+		s.Write(filepath.Join(repo, ".git", "info", "exclude"), ".env\n")
+	}
+	worktrees := filepath.Join(s.Repo, ".git", "worktrees")
+	if err := os.Rename(worktrees, worktrees+".bak"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(other, ".git", "worktrees"), worktrees); err != nil {
+		t.Fatal(err)
+	}
+	rec := readRecord(t, s, "a")
+	rec["task"], rec["slug"], rec["path"], rec["branch"] = "v", "v", victim, "feat"
+	writeRecord(t, s, "v", rec)
+	r := s.WT("rm", "v")
+	if !testutil.Exists(secret) {
+		t.Fatalf("rm v deleted another clone's worktree %s reached through a linked .git/worktrees: %s", victim, r)
+	}
+	if r.Code != 3 || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("rm of another clone's worktree: want exit 3 with one line, got %s", r)
+	}
+}

@@ -109,6 +109,9 @@ func (m *Remover) gitFileOf(path string) gitFile {
 // isAdminEntry says whether dir is an entry of this repository's
 // worktrees folder (as written, or with its symlinks resolved).
 func (m *Remover) isAdminEntry(dir string) bool {
+	if git.AdminEntriesLinked(m.Repo.CommonDir) {
+		return false // another repository's entries, reached through a link
+	}
 	worktrees := filepath.Join(m.Repo.CommonDir, "worktrees")
 	if filepath.Dir(filepath.Clean(dir)) == worktrees {
 		return true

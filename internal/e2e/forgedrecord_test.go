@@ -198,3 +198,39 @@ func TestLinkedWorktreesFolderNeverRemovesAnotherClonesWorktree(t *testing.T) {
 		t.Fatalf("rm of another clone's worktree: want exit 3 with one line, got %s", r)
 	}
 }
+
+// takenOver makes the tasks a and b, an ignored .env in b's worktree, and
+// rewrites a's record to name b's worktree (change edits it further).
+func takenOver(t *testing.T, change func(rec map[string]any)) (s *testutil.Sandbox, b, secret string) {
+	t.Helper()
+	s = testutil.NewSandbox(t)
+	s.MustWT("new", "a")
+	b = s.MustWT("new", "b").Out()
+	s.Write(filepath.Join(s.Repo, ".git", "info", "exclude"), ".env\n")
+	secret = filepath.Join(b, ".env")
+	s.Write(secret, "TOKEN=s3cret\n")
+	rec := readRecord(t, s, "a")
+	rec["path"] = b
+	if change != nil {
+		change(rec)
+	}
+	writeRecord(t, s, "a", rec)
+	return s, b, secret
+}
+
+// A record that names ANOTHER task's worktree is no removal of it, even
+// with --force (the second review's repro: rm a deleted b, its .env too).
+func TestRmOfARecordNamingAnotherTasksWorktreeKeepsIt(t *testing.T) {
+	for _, args := range [][]string{{"rm", "a"}, {"rm", "--force", "a"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			s, b, secret := takenOver(t, nil)
+			r := s.WT(args...)
+			if !testutil.Exists(secret) {
+				t.Fatalf("git wt %s deleted b's worktree %s, which a's record named: %s", strings.Join(args, " "), b, r)
+			}
+			if r.Code != 3 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, b) {
+				t.Fatalf("want exit 3 with one line naming %s, got %s", b, r)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package removal
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 
@@ -60,11 +61,19 @@ func whyNotOurs(f folderFacts, force bool) string {
 }
 
 // refuseNotOurs refuses (exit 3, even with --force) to remove the folder
-// the record names when git-wt cannot tell it is the task's worktree.
-func (m *Remover) refuseNotOurs(rec *record.Record, wts []git.Worktree, force bool) error {
+// the record names when git-wt cannot tell it is the task's worktree, or
+// can tell it is another task's.
+func (m *Remover) refuseNotOurs(ctx context.Context, rec *record.Record, wts []git.Worktree, force bool) error {
 	why := whyNotOurs(m.folderFacts(rec.Path, wts), force)
 	if why == "" {
-		return nil
+		other, err := m.OtherTasksWorktree(ctx, rec, task.FindWorktree(wts, rec.Path))
+		if err != nil {
+			return err
+		}
+		if other == "" {
+			return nil
+		}
+		why = "is another task's worktree (" + other + ")"
 	}
 	return m.Refuse(rec, "not-ours", "%s %s, so git-wt never deletes it (the record of task %q names it, and records can be edited by hand)", rec.Path, why, rec.Task)
 }

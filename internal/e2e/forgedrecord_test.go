@@ -234,3 +234,19 @@ func TestRmOfARecordNamingAnotherTasksWorktreeKeepsIt(t *testing.T) {
 		})
 	}
 }
+
+// A stuck creation whose record names another task's worktree does not
+// take it over (the second review's repro: new a pointed b's HEAD at wt/a).
+func TestResumedCreationNeverTakesOverAnotherTasksWorktree(t *testing.T) {
+	s, b, _ := takenOver(t, func(rec map[string]any) {
+		rec["state"], rec["creator_pid"] = "creating", 999999
+		rec["created_at"], rec["changed_at"] = "2020-01-01T00:00:00Z", "2020-01-01T00:00:00Z"
+	})
+	r := s.WT("new", "a")
+	if head := s.Git(b, "symbolic-ref", "HEAD"); head != "refs/heads/wt/b" {
+		t.Fatalf("new a moved b's worktree to %s: %s", head, r)
+	}
+	if r.Code != 3 || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("new a over b's worktree: want exit 3 with one line, got %s", r)
+	}
+}

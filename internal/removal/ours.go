@@ -40,14 +40,19 @@ const (
 // folderFacts is what removal knows of the folder a record names.
 type folderFacts struct {
 	Listed bool // git lists this repository's worktree there, and its .git file names it back
-	InBase bool // inside the base dir (not the base dir itself), its symlinks resolved
-	Git    gitFile
+	// LinkedEntries: the common dir's worktrees folder is a link, so what
+	// git lists may be another repository's worktrees.
+	LinkedEntries bool
+	InBase        bool // inside the base dir (not the base dir itself), its symlinks resolved
+	Git           gitFile
 }
 
 // whyNotOurs is "" when the folder may be removed (with force: --force
 // or a rollback's own recheck), else why not, to follow its path.
 func whyNotOurs(f folderFacts, force bool) string {
 	switch {
+	case f.LinkedEntries:
+		return "is reached through git's worktrees folder, which is a link (perhaps to another repository's), not the folder git made"
 	case f.Listed:
 		return ""
 	case !f.InBase:
@@ -83,7 +88,7 @@ func (m *Remover) folderFacts(path string, wts []git.Worktree) folderFacts {
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path {
 		return folderFacts{Git: foreignGitFile} // no record git-wt wrote
 	}
-	f := folderFacts{InBase: m.InBaseDir(path)}
+	f := folderFacts{InBase: m.InBaseDir(path), LinkedEntries: git.AdminEntriesLinked(m.Repo.CommonDir)}
 	if st, err := os.Lstat(path); err == nil && !st.IsDir() {
 		return f // a link or file: only it goes, never what it points at
 	}
@@ -118,9 +123,6 @@ func (m *Remover) gitFileOf(path string) gitFile {
 // isAdminEntry says whether dir is an entry of this repository's
 // worktrees folder (as written, or with its symlinks resolved).
 func (m *Remover) isAdminEntry(dir string) bool {
-	if git.AdminEntriesLinked(m.Repo.CommonDir) {
-		return false // another repository's entries, reached through a link
-	}
 	worktrees := filepath.Join(m.Repo.CommonDir, "worktrees")
 	if filepath.Dir(filepath.Clean(dir)) == worktrees {
 		return true

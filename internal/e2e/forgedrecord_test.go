@@ -165,3 +165,90 @@ func TestForgedRecordNeverHasNewWriteOutsideTheBaseDir(t *testing.T) {
 		})
 	}
 }
+
+// .git/worktrees swapped for a link to another clone's worktrees folder
+// makes git list that clone's worktrees as this repository's: a record
+// naming one (and its branch) is still no removal of it (the second
+// review's repro: plain rm deleted it and its admin entry).
+func TestLinkedWorktreesFolderNeverRemovesAnotherClonesWorktree(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "a")
+	root := filepath.Dir(s.Repo)
+	other, victim := filepath.Join(root, "other"), filepath.Join(root, "other-wt")
+	s.Git(root, "clone", "-q", s.Repo, other)
+	s.Git(other, "worktree", "add", "-q", "-b", "feat", victim)
+	secret := filepath.Join(victim, ".env")
+	s.Write(secret, "TOKEN=s3cret\n")
+	for _, repo := range []string{other, s.Repo} {
+		s.Write(filepath.Join(repo, ".git", "info", "exclude"), ".env\n")
+	}
+	worktrees := filepath.Join(s.Repo, ".git", "worktrees")
+	if err := os.Rename(worktrees, worktrees+".bak"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(other, ".git", "worktrees"), worktrees); err != nil {
+		t.Fatal(err)
+	}
+	rec := readRecord(t, s, "a")
+	rec["task"], rec["slug"], rec["path"], rec["branch"] = "v", "v", victim, "feat"
+	writeRecord(t, s, "v", rec)
+	r := s.WT("rm", "v")
+	if !testutil.Exists(secret) {
+		t.Fatalf("rm v deleted another clone's worktree %s reached through a linked .git/worktrees: %s", victim, r)
+	}
+	if r.Code != 3 || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("rm of another clone's worktree: want exit 3 with one line, got %s", r)
+	}
+}
+
+// takenOver makes the tasks a and b, an ignored .env in b's worktree, and
+// rewrites a's record to name b's worktree (change edits it further).
+func takenOver(t *testing.T, change func(rec map[string]any)) (s *testutil.Sandbox, b, secret string) {
+	t.Helper()
+	s = testutil.NewSandbox(t)
+	s.MustWT("new", "a")
+	b = s.MustWT("new", "b").Out()
+	s.Write(filepath.Join(s.Repo, ".git", "info", "exclude"), ".env\n")
+	secret = filepath.Join(b, ".env")
+	s.Write(secret, "TOKEN=s3cret\n")
+	rec := readRecord(t, s, "a")
+	rec["path"] = b
+	if change != nil {
+		change(rec)
+	}
+	writeRecord(t, s, "a", rec)
+	return s, b, secret
+}
+
+// A record that names ANOTHER task's worktree is no removal of it, even
+// with --force (the second review's repro: rm a deleted b, its .env too).
+func TestRmOfARecordNamingAnotherTasksWorktreeKeepsIt(t *testing.T) {
+	for _, args := range [][]string{{"rm", "a"}, {"rm", "--force", "a"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			s, b, secret := takenOver(t, nil)
+			r := s.WT(args...)
+			if !testutil.Exists(secret) {
+				t.Fatalf("git wt %s deleted b's worktree %s, which a's record named: %s", strings.Join(args, " "), b, r)
+			}
+			if r.Code != 3 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, b) {
+				t.Fatalf("want exit 3 with one line naming %s, got %s", b, r)
+			}
+		})
+	}
+}
+
+// A stuck creation whose record names another task's worktree does not
+// take it over (the second review's repro: new a pointed b's HEAD at wt/a).
+func TestResumedCreationNeverTakesOverAnotherTasksWorktree(t *testing.T) {
+	s, b, _ := takenOver(t, func(rec map[string]any) {
+		rec["state"], rec["creator_pid"] = "creating", 999999
+		rec["created_at"], rec["changed_at"] = "2020-01-01T00:00:00Z", "2020-01-01T00:00:00Z"
+	})
+	r := s.WT("new", "a")
+	if head := s.Git(b, "symbolic-ref", "HEAD"); head != "refs/heads/wt/b" {
+		t.Fatalf("new a moved b's worktree to %s: %s", head, r)
+	}
+	if r.Code != 3 || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("new a over b's worktree: want exit 3 with one line, got %s", r)
+	}
+}

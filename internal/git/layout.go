@@ -85,6 +85,10 @@ func ProveLinked(commonDir, dir, registered string) (string, error) {
 	if !samePath(named, admin) || admin == worktrees {
 		return refuse("its .git file names %q, not an entry of %s", written, worktrees)
 	}
+	realAdmin, why := realAdminEntry(commonDir, admin)
+	if why != "" {
+		return refuse("%s", why)
+	}
 	back, err := os.ReadFile(filepath.Join(admin, "gitdir"))
 	if err != nil {
 		return refuse("git's entry %s cannot be read (%v)", admin, fsutil.UnwrapPathErr(err))
@@ -93,10 +97,46 @@ func ProveLinked(commonDir, dir, registered string) (string, error) {
 		return refuse("git's entry %s belongs to another folder", admin)
 	}
 	common, ok := CommonDirWritten(admin)
-	if !ok || !samePath(Resolve(admin, common), commonDir) {
+	if !ok || !sameRealPath(Resolve(realAdmin, common), commonDir) {
 		return refuse("git's entry %s names another common dir", admin)
 	}
 	return admin, nil
+}
+
+// AdminEntriesLinked says whether the worktrees folder of the common dir
+// commonDir is a link (or anything but a folder): git follows it, and
+// `git worktree list` then lists another repository's worktrees as this
+// one's. Nothing git writes is a link there (SPEC §19).
+func AdminEntriesLinked(commonDir string) bool {
+	st, err := os.Lstat(filepath.Join(commonDir, "worktrees"))
+	return err == nil && !st.IsDir()
+}
+
+// realAdminEntry checks the admin entry admin, <commonDir>/worktrees/<id>,
+// is one git made: the worktrees folder and the entry are real folders,
+// not links to another repository's, and the entry, its links resolved,
+// lies in the common dir, its links resolved. It returns the entry's real
+// path, or why not.
+func realAdminEntry(commonDir, admin string) (realAdmin, why string) {
+	for _, dir := range []string{filepath.Dir(admin), admin} {
+		if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+			return "", fmt.Sprintf("%s is not a folder git made (a link or missing)", dir)
+		}
+	}
+	realAdmin, err1 := filepath.EvalSymlinks(admin)
+	realCommon, err2 := filepath.EvalSymlinks(commonDir)
+	if err1 != nil || err2 != nil || filepath.Dir(filepath.Dir(realAdmin)) != realCommon {
+		return "", fmt.Sprintf("git's entry %s lies outside the common dir %s", admin, commonDir)
+	}
+	return realAdmin, ""
+}
+
+// sameRealPath says whether a and b are the same place once every link
+// on their way is resolved.
+func sameRealPath(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
 }
 
 // samePath says whether the paths a and b name the same place: equal once

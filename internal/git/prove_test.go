@@ -80,6 +80,12 @@ func TestProveLinked(t *testing.T) {
 		{name: "the entry's gitdir gone", change: func(t *testing.T, common, wts string) {
 			os.Remove(filepath.Join(common, "worktrees", "a", "gitdir"))
 		}},
+		{name: "the worktrees folder a link to another clone's", change: func(t *testing.T, common, wts string) {
+			moveAndLink(t, filepath.Join(common, "worktrees"), filepath.Join(wts, "other", ".git", "worktrees"))
+		}},
+		{name: "the entry a link to another clone's", change: func(t *testing.T, common, wts string) {
+			moveAndLink(t, filepath.Join(common, "worktrees", "a"), filepath.Join(wts, "other", ".git", "worktrees", "a"))
+		}},
 		{name: "a copy of the worktree", change: func(t *testing.T, common, wts string) {
 			mustWrite(t, filepath.Join(common, "worktrees", "a", "gitdir"), filepath.Join(wts, "elsewhere", ".git")+"\n")
 		}},
@@ -105,6 +111,37 @@ func TestProveLinked(t *testing.T) {
 				t.Errorf("ProveLinked = %q, %v; want a *NotLinkedError", admin, err)
 			}
 		})
+	}
+}
+
+// moveAndLink moves the folder from to to, and leaves a link to it where
+// it was.
+func moveAndLink(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(to, from); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A repository reached through a link in the folders above it (a home
+// folder on another disk) is still proven: only links git never makes,
+// inside the common dir, fail.
+func TestProveLinkedThroughALinkAbove(t *testing.T) {
+	common, wts := linkedLayout(t)
+	root := filepath.Dir(filepath.Dir(common))
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	viaLink := filepath.Join(link, "repo", ".git")
+	if admin, err := ProveLinked(viaLink, filepath.Join(wts, "a"), filepath.Join(wts, "a")); err != nil || admin != filepath.Join(viaLink, "worktrees", "a") {
+		t.Fatalf("ProveLinked through a link above = %q, %v; want a's entry", admin, err)
 	}
 }
 

@@ -23,6 +23,9 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 		return nil, exitcode.RefusedAs(exitcode.KindUnsafeInput, "the record of task %q names %s, outside the base dir %s, where git-wt makes no worktree (it may have been edited by hand): remove the task with git wt rm %s, then git wt new again",
 			e.Record.Task, e.Record.Path, m.Settings.BaseDir, text.ShellQuote(e.Record.Task))
 	}
+	if err := m.refuseOthersWorktree(ctx, e.Record); err != nil {
+		return nil, err
+	}
 	u := Undo{task: e.Record}
 	defer func() {
 		if err != nil {
@@ -79,4 +82,30 @@ func (m *Handler) resume(ctx context.Context, e *record.Entry, o CreateOptions) 
 	}
 	m.LogEvent(rec, "created", "resumed an unfinished creation")
 	return &Created{Record: rec}, nil
+}
+
+// refuseOthersWorktree refuses (exit 3, before anything is touched) to
+// resume a creation whose record names a worktree that is not the one it
+// was making: another record names the path, or git lists a worktree
+// there with a branch checked out other than the task's (a creation's is
+// detached until it points HEAD at the task's branch). Finishing would
+// point that worktree's HEAD at this task's branch.
+func (m *Handler) refuseOthersWorktree(ctx context.Context, rec *record.Record) error {
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	if err != nil {
+		return err
+	}
+	wt := task.FindWorktree(wts, rec.Path)
+	why, err := m.OtherTasksWorktree(ctx, rec, wt)
+	if err != nil {
+		return err
+	}
+	if why == "" && wt != nil && wt.Branch != "" && wt.Branch != task.BranchRef(rec.Branch) {
+		why = "it has " + wt.Branch + " checked out"
+	}
+	if why == "" {
+		return nil
+	}
+	return exitcode.RefusedAs(exitcode.KindUnsafeInput, "the record of task %q names %s, which is not the worktree its creation was making (%s; records can be edited by hand): if you did not write it, delete it with git update-ref -d %s",
+		rec.Task, rec.Path, why, record.Ref(rec.Slug))
 }

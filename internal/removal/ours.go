@@ -1,6 +1,7 @@
 package removal
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 
@@ -39,14 +40,19 @@ const (
 // folderFacts is what removal knows of the folder a record names.
 type folderFacts struct {
 	Listed bool // git lists this repository's worktree there, and its .git file names it back
-	InBase bool // inside the base dir (not the base dir itself), its symlinks resolved
-	Git    gitFile
+	// LinkedEntries: the common dir's worktrees folder is a link, so what
+	// git lists may be another repository's worktrees.
+	LinkedEntries bool
+	InBase        bool // inside the base dir (not the base dir itself), its symlinks resolved
+	Git           gitFile
 }
 
 // whyNotOurs is "" when the folder may be removed (with force: --force
 // or a rollback's own recheck), else why not, to follow its path.
 func whyNotOurs(f folderFacts, force bool) string {
 	switch {
+	case f.LinkedEntries:
+		return "is reached through git's worktrees folder, which is a link (perhaps to another repository's), not the folder git made"
 	case f.Listed:
 		return ""
 	case !f.InBase:
@@ -60,11 +66,19 @@ func whyNotOurs(f folderFacts, force bool) string {
 }
 
 // refuseNotOurs refuses (exit 3, even with --force) to remove the folder
-// the record names when git-wt cannot tell it is the task's worktree.
-func (m *Remover) refuseNotOurs(rec *record.Record, wts []git.Worktree, force bool) error {
+// the record names when git-wt cannot tell it is the task's worktree, or
+// can tell it is another task's.
+func (m *Remover) refuseNotOurs(ctx context.Context, rec *record.Record, wts []git.Worktree, force bool) error {
 	why := whyNotOurs(m.folderFacts(rec.Path, wts), force)
 	if why == "" {
-		return nil
+		other, err := m.OtherTasksWorktree(ctx, rec, task.FindWorktree(wts, rec.Path))
+		if err != nil {
+			return err
+		}
+		if other == "" {
+			return nil
+		}
+		why = "is another task's worktree (" + other + ")"
 	}
 	return m.Refuse(rec, "not-ours", "%s %s, so git-wt never deletes it (the record of task %q names it, and records can be edited by hand)", rec.Path, why, rec.Task)
 }
@@ -74,7 +88,7 @@ func (m *Remover) folderFacts(path string, wts []git.Worktree) folderFacts {
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path {
 		return folderFacts{Git: foreignGitFile} // no record git-wt wrote
 	}
-	f := folderFacts{InBase: m.InBaseDir(path)}
+	f := folderFacts{InBase: m.InBaseDir(path), LinkedEntries: git.AdminEntriesLinked(m.Repo.CommonDir)}
 	if st, err := os.Lstat(path); err == nil && !st.IsDir() {
 		return f // a link or file: only it goes, never what it points at
 	}

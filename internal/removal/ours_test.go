@@ -23,6 +23,7 @@ func TestWhyNotOurs(t *testing.T) {
 		{"pruned task in the base dir", folderFacts{InBase: true, Git: ownGitFile}, false, true},
 		{"killed add in the base dir, no .git", folderFacts{InBase: true, Git: noGitFile}, false, false},
 		{"killed add in the base dir, no .git, --force", folderFacts{InBase: true, Git: noGitFile}, true, true},
+		{"listed through a linked worktrees folder, --force", folderFacts{Listed: true, LinkedEntries: true, InBase: true, Git: ownGitFile}, true, false},
 	} {
 		if got := whyNotOurs(tc.f, tc.force) == ""; got != tc.ok {
 			t.Errorf("%s: removable %v, want %v (%q)", tc.name, got, tc.ok, whyNotOurs(tc.f, tc.force))

@@ -297,7 +297,7 @@ func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 		// would delete someone else's files.
 		return KeptNotOurs, m.Refuse(rec, "not-a-directory", "%s is no longer a directory (a symlink or file replaced the worktree): remove it yourself, or use --force to drop only the link and the task", rec.Path)
 	}
-	if err := m.refuseNotOurs(rec, wts, o.Force); err != nil {
+	if err := m.refuseNotOurs(ctx, rec, wts, o.Force); err != nil {
 		return KeptNotOurs, err
 	}
 	if !st.IsDir() {

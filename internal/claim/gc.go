@@ -1,6 +1,10 @@
 package claim
 
-import "time"
+import (
+	"time"
+
+	"github.com/git-wt/git-wt/internal/git"
+)
 
 // GCView is what gc sees besides a claim: this machine, its clock, and
 // the answers it asks of this clone (SPEC §18, as §19 revises it).
@@ -35,22 +39,9 @@ func (v GCView) Release(h *Held) string {
 		return ""
 	case v.Took(h) && v.Now.Sub(h.HeartbeatAt) >= v.Grace && !v.TaskHere(h.Task):
 		return "the task is gone here"
-	case isObjectID(h.Tip) && v.Merged(h.Tip) && v.Stale(h):
+	// The tip is another machine's word: it reaches git only as an id.
+	case git.IsObjectID(h.Tip) && v.Merged(h.Tip) && v.Stale(h):
 		return "its branch tip " + h.Tip[:12] + " is merged into " + v.Remote + "'s default branch and nobody refreshed the claim for wt.claimTTL"
 	}
 	return ""
-}
-
-// isObjectID reports whether s is a full object id, SHA-1 or SHA-256:
-// a claim's tip is another machine's word, and reaches git only as that.
-func isObjectID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/child"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 )
 
@@ -202,16 +203,11 @@ func (r Runner) AllPRs(ctx context.Context) ([]Listed, error) {
 	return list, nil
 }
 
-// commitID is s when it is a full commit id (SHA-1 or SHA-256, lower
-// case hex), else "": it goes to git's command line.
+// commitID is s when it is a full commit id (git.IsObjectID), else "":
+// it goes to git's command line.
 func commitID(s string) string {
-	if len(s) != 40 && len(s) != 64 {
+	if !git.IsObjectID(s) {
 		return ""
-	}
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return ""
-		}
 	}
 	return s
 }

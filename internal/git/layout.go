@@ -258,7 +258,7 @@ func FileRefs(commonDir string, prefixes ...string) (refs []Ref, ok bool) {
 			}
 			data, err := readRefFile(p)
 			oid := strings.TrimSpace(string(data))
-			if rel, rerr := filepath.Rel(commonDir, p); err == nil && rerr == nil && isObjectID(oid) {
+			if rel, rerr := filepath.Rel(commonDir, p); err == nil && rerr == nil && IsObjectID(oid) {
 				loose[filepath.ToSlash(rel)] = oid
 			}
 			return nil
@@ -273,7 +273,7 @@ func FileRefs(commonDir string, prefixes ...string) (refs []Ref, ok bool) {
 			line, rest, _ := bytes.Cut(packed, []byte("\n"))
 			packed = rest
 			oid, name, found := bytes.Cut(line, []byte(" "))
-			if found && hasAnyPrefix(name, prefixes) && isObjectID(string(oid)) {
+			if found && hasAnyPrefix(name, prefixes) && IsObjectID(string(oid)) {
 				byName[string(name)] = string(oid)
 			}
 		}
@@ -298,9 +298,10 @@ func hasAnyPrefix(s []byte, prefixes []string) bool {
 // symbolic ref, is shorter.
 const refFileMax = 256
 
-// isObjectID reports whether s is a full hexadecimal object id (SHA-1 or
-// SHA-256).
-func isObjectID(s string) bool {
+// IsObjectID reports whether s is a full lower-case hexadecimal object id
+// (SHA-1 or SHA-256): what may stand for a commit that another machine or
+// the forge names, before it reaches git.
+func IsObjectID(s string) bool {
 	if len(s) != 40 && len(s) != 64 {
 		return false
 	}

@@ -484,7 +484,8 @@ func (c *checker) exitCodesAndMessages() {
 	for _, r := range c.runs {
 		switch {
 		case r.hung:
-			c.add("hung", "%s: still running after %s", r, opTimeout)
+			c.add("hung", "%s: still running after %s; its processes then:\n%s\nits stderr's end (Go's stacks on SIGQUIT):\n%s",
+				r, opTimeout, r.hungIn, tail(r.stderr, 6000))
 		case r.args[0] == "list" && !r.killed && r.end.Sub(r.start) > listBound:
 			c.add("slow-list", "%s: took %s (more than %s)", r, r.end.Sub(r.start).Round(time.Millisecond), listBound)
 		case !r.killed && (r.code < 0 || r.code > 5):
@@ -572,4 +573,12 @@ func (c *checker) events(tasks []string, n int) string {
 		return " none (the path that deleted it logs no branch outcome)"
 	}
 	return strings.Join(hits[max(0, len(hits)-n):], "")
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,10 +28,11 @@ type run struct {
 	pid        int  // the process the runner started (unshare's, in a PID namespace)
 	pidns      bool // git-wt ran in a PID namespace of its own (see pidns)
 	start, end time.Time
-	code       int  // exit status; -1 when a signal ended it
-	killed     bool // the test sent it SIGKILL
-	hung       bool // it outlived opTimeout (and was then killed)
-	leftOver   bool // something it started still held its output after it exited
+	code       int    // exit status; -1 when a signal ended it
+	killed     bool   // the test sent it SIGKILL
+	hung       bool   // it outlived opTimeout (and was then killed)
+	hungIn     string // then: the processes of its group (ps)
+	leftOver   bool   // something it started still held its output after it exited
 	stdout     string
 	stderr     string
 }
@@ -119,6 +121,14 @@ func (rn *runner) launch(r *run, killAfter time.Duration) *run {
 	}
 	hung := false
 	timers = append(timers, time.AfterFunc(opTimeout, func() {
+		// Before the kill, what the hung group was doing: its
+		// processes, and (SIGQUIT) the Go stacks of git-wt on stderr.
+		procs := groupProcesses(r.pid)
+		p.mu.Lock()
+		r.hungIn = procs
+		p.mu.Unlock()
+		syscall.Kill(-r.pid, syscall.SIGQUIT)
+		time.Sleep(2 * time.Second)
 		if p.kill() {
 			hung = true
 		}
@@ -159,4 +169,11 @@ func exitStatus(err error) int {
 	default:
 		return -2
 	}
+}
+
+// groupProcesses lists the processes of process group pgid as ps shows
+// them (pid, parent, elapsed time, command line), for a hang's report.
+func groupProcesses(pgid int) string {
+	out, _ := exec.Command("ps", "-o", "pid,ppid,etime,args", "-g", strconv.Itoa(pgid)).CombinedOutput()
+	return string(out)
 }

@@ -115,7 +115,13 @@ func (s *syncRun) forkPoint(ctx context.Context, rec *record.Record, tip, baseTi
 }
 
 // syncConflict is a sync that would conflict: nothing was changed.
-type syncConflict struct{ paths []string }
+type syncConflict struct {
+	paths []string
+	// abortedClean: git's rebase --abort left the temporary worktree
+	// with no change and no operation under way, so it can serve the
+	// next rebase.
+	abortedClean bool
+}
 
 func (c *syncConflict) Error() string { return "conflicts in " + text.ListSome(c.paths, 10) }
 
@@ -156,7 +162,7 @@ func (m *Flow) makeTip(ctx context.Context, step *syncStep, dryRun bool, tmp *te
 			paths := m.Git.Index().UnmergedPaths(ctx, dir)
 			m.Git.Index().Abort(ctx, dir, git.OpRebase)
 			if len(paths) > 0 {
-				return &syncConflict{paths: paths}
+				return &syncConflict{paths: paths, abortedClean: m.cleanAfterAbort(ctx, dir)}
 			}
 			return exitcode.Failedf("rebasing %s onto %s failed, so nothing was changed: %v", step.rec.Branch, shortRef(step.base), err)
 		}
@@ -277,12 +283,23 @@ func (m *Flow) endSync(e *record.Entry, step *syncStep) {
 	}
 }
 
+// cleanAfterAbort reports whether the temporary worktree at dir is clean
+// after a rebase --abort: no change, no untracked file, no rebase left
+// under way.
+func (m *Flow) cleanAfterAbort(ctx context.Context, dir string) bool {
+	st, err := m.Git.Status(ctx, dir, git.StatusOptions{Untracked: "all"})
+	return err == nil && len(st.Entries) == 0 && m.Git.InProgress(ctx, dir) == ""
+}
+
 // tempTree is the temporary detached worktree a sync rebases in, made at
 // its first rebase and kept for the next: git goes from the last tip made
 // straight to the next base, so after a big move of the base each task's
 // rebase writes only its own files, not the whole checkout and the
-// base's changes again. A rebase that failed, conflicts included, leaves
-// it to be removed and made anew at the next.
+// base's changes again. A conflict that git's rebase --abort took back
+// leaves it clean, so it is kept too (under a fleet's load, a checkout
+// of the whole base after each conflict made a sync --all run for
+// minutes); any other failure leaves it to be removed and made anew at
+// the next.
 type tempTree struct {
 	dir  string
 	drop func()
@@ -300,7 +317,8 @@ func (t *tempTree) use(ctx context.Context, m *Flow, commit string, fn func(dir 
 		t.dir, t.drop = dir, drop
 	}
 	err := fn(t.dir)
-	if err != nil {
+	var conflict *syncConflict
+	if err != nil && !(errors.As(err, &conflict) && conflict.abortedClean) {
 		t.close()
 	}
 	return err

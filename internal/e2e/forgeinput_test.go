@@ -86,12 +86,7 @@ func TestGCMergedNeverCountsAnEarlierTasksPullRequest(t *testing.T) {
 }
 
 func TestGCMergedKeepsCommitsMadeAfterTheMerge(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	withRemote(s)
-	s.Git(s.Repo, "push", "-q", "origin", "main")
-	path := s.MustWT("new", "T").Out()
-	prHead := commitFile(s, path, "a.txt", "a", "the pull request's work")
-	s.MustWT("push", "T")
+	s, path, prHead := pushedPRWork(t)
 	opened := time.Now().Add(time.Second) // after the task was made
 	later := commitFile(s, path, "b.txt", "b", "made after the pull request was merged")
 	gh, _, _ := withGh(t, s)
@@ -117,12 +112,7 @@ func TestGCMergedKeepsCommitsMadeAfterTheMerge(t *testing.T) {
 // commit: a commit made on the task after it is not merged, so neither
 // gc's retention nor rm deletes it with the branch.
 func TestAMergedPullRequestLeavesCommitsAfterItsHeadUnmerged(t *testing.T) {
-	s := testutil.NewSandbox(t)
-	withRemote(s)
-	s.Git(s.Repo, "push", "-q", "origin", "main")
-	path := s.MustWT("new", "T").Out()
-	prHead := commitFile(s, path, "a.txt", "a", "the pull request's work")
-	s.MustWT("push", "T")
+	s, path, prHead := pushedPRWork(t)
 	gh, _, state := withGh(t, s)
 	gh = withVars(gh, "GH_HEAD_OID="+prHead)
 	os.WriteFile(state, []byte("MERGED"), 0o644)
@@ -266,4 +256,13 @@ func TestNewFromAPullRequestChecksTheLimitFirstAndOwnsTheBranchItMakes(t *testin
 	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/feature") {
 		t.Errorf("rm kept the branch new --pr made at %s", head)
 	}
+}
+
+// pushedPRWork is task T with one commit pushed, main on the remote too:
+// the work of a pull request.
+func pushedPRWork(t *testing.T) (s *testutil.Sandbox, path, prHead string) {
+	s, _, path, prHead = pushSetup(t)
+	s.Git(s.Repo, "push", "-q", "origin", "main")
+	s.MustWT("push", "T")
+	return s, path, prHead
 }

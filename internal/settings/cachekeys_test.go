@@ -90,16 +90,11 @@ func read(t *testing.T, repo string, start func(context.Context, *git.Runner, st
 // and for a harmless one (list) wt.trusted where a .gitwt needs it; the
 // base dir for both.
 func TestSettingsThatActComeFromGitWhenTheListingIsKept(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("HOME", root)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	repo := filepath.Join(root, "repo")
-	gitIn(t, root, "init", "-q", repo)
+	repo := hermeticRepo(t)
 	gitIn(t, repo, "config", "wt.init", "make")
 	gitIn(t, repo, "config", "wt.baseDir", "/trees")
-	age(root)
-	read(t, repo, Start) // keeps the listing
+	age(filepath.Dir(repo)) // the home and the repository
+	read(t, repo, Start)    // keeps the listing
 	if run, _ := read(t, repo, Start).InitCommands(); !slices.Equal(run, []string{"make"}) {
 		t.Fatalf("from a kept listing wt.init is %q, want git's make", run)
 	}
@@ -114,7 +109,7 @@ func TestSettingsThatActComeFromGitWhenTheListingIsKept(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, GitwtFile), []byte(gitwt), 0o644)
 	sum := sha256.Sum256([]byte(gitwt))
 	gitIn(t, repo, "config", "wt.trusted", hex.EncodeToString(sum[:]))
-	age(root)
+	age(filepath.Dir(repo)) // the home and the repository
 	read(t, repo, Start)
 	if s := read(t, repo, StartHarmless); !s.GitwtTrusted() || len(s.Warnings) != 0 {
 		t.Fatalf("a harmless read from a kept listing: trusted %v, warnings %q; want the .gitwt trusted", s.GitwtTrusted(), s.Warnings)

@@ -321,12 +321,7 @@ func TestClaimRefIsARefFolder(t *testing.T) {
 // A .gitwt is git-wt's settings file (SPEC §4): its wt.* keys apply, and
 // every other key is ignored, said once however often it is set.
 func TestGitwtSetsOnlyWtKeys(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("HOME", root)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	repo := filepath.Join(root, "repo")
-	gitIn(t, root, "init", "-q", repo)
+	repo := hermeticRepo(t)
 	os.WriteFile(filepath.Join(repo, GitwtFile), []byte("[wt]\n\tbranchPrefix = team/\n[remote]\n\tpushDefault = upstream\n"+
 		"[branch \"wt/x\"]\n\tpushRemote = upstream\n[merge]\n\tff = only\n\tff = false\n[core]\n\tignoreCase = true\n"+
 		"[extensions]\n\tworktreeConfig = true\n[color]\n\twt = always\n"), 0o644)
@@ -357,12 +352,7 @@ func TestGitwtSetsOnlyWtKeys(t *testing.T) {
 // A worktree's config.worktree is the agent's to write (SPEC §19): git's
 // sparse settings come from it, git-wt's own never do.
 func TestAWorktreeConfigSetsOnlyGitsSparseSettings(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("HOME", root)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	repo := filepath.Join(root, "repo")
-	gitIn(t, root, "init", "-q", repo)
+	repo := hermeticRepo(t)
 	gitIn(t, repo, "config", "extensions.worktreeConfig", "true")
 	os.WriteFile(filepath.Join(repo, ".git", "config.worktree"), []byte("[wt]\n\ttrusted = true\n\tbranchPrefix = agent/\n[core]\n\tsparseCheckout = true\n"), 0o644)
 	s := read(t, repo, Start)
@@ -375,4 +365,17 @@ func TestAWorktreeConfigSetsOnlyGitsSparseSettings(t *testing.T) {
 	if v, ok := s.Get("core.sparseCheckout"); !ok || v.Value != "true" {
 		t.Errorf("core.sparseCheckout from config.worktree: %+v, %v", v, ok)
 	}
+}
+
+// hermeticRepo is a new repository whose git reads no config but its own:
+// HOME and XDG_CONFIG_HOME in a temporary folder, no system file.
+func hermeticRepo(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	t.Setenv("HOME", root)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	repo := filepath.Join(root, "repo")
+	gitIn(t, root, "init", "-q", repo)
+	return repo
 }

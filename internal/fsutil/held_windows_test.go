@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/windows"
 )
 
 // heldFile is a new file, open; it is removed at the test's end (best
@@ -58,5 +60,17 @@ func TestRenameReportsAHoldThatLasts(t *testing.T) {
 	}
 	if _, err := os.Lstat(path); err != nil {
 		t.Fatalf("the file is not where it was: %v", err)
+	}
+}
+
+func TestWindowsErrorsAreReadAsTheirUnixTwins(t *testing.T) {
+	if !NoSpace(&os.PathError{Op: "write", Path: `C:\wt\f`, Err: windows.ERROR_DISK_FULL}) || !NoSpace(windows.ERROR_HANDLE_DISK_FULL) {
+		t.Error("Windows' disk full is not NoSpace")
+	}
+	if !CrossDevice(&os.LinkError{Op: "rename", Old: `C:\wt\a`, New: `D:\t\a`, Err: windows.ERROR_NOT_SAME_DEVICE}) {
+		t.Error("ERROR_NOT_SAME_DEVICE is not CrossDevice")
+	}
+	if !Held(windows.ERROR_SHARING_VIOLATION) || Held(windows.ERROR_FILE_NOT_FOUND) {
+		t.Error("Held misreads a sharing violation or a missing file")
 	}
 }

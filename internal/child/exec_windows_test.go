@@ -27,27 +27,39 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// tempDir is a new folder, removed at the test's end as far as it can be
+// (t.TempDir fails a test whose folder Wine cannot delete).
+func tempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "exec-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 // execTestBinary runs the test binary through Exec in dir and returns
 // what Exec returned and what the program printed on git-wt's stdout.
-func execTestBinary(t *testing.T, dir, code string) (error, string) {
+func execTestBinary(t *testing.T, dir, code string) (printed string, err error) {
 	t.Helper()
-	t.Chdir(t.TempDir()) // Exec enters dir: the test's folder comes back after
-	out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	t.Chdir(tempDir(t)) // Exec enters dir: the test's folder comes back after
+	out, err := os.Create(filepath.Join(tempDir(t), "stdout"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	stdout := os.Stdout
+	realStdout := os.Stdout
 	os.Stdout = out
-	defer func() { os.Stdout = stdout }()
-	runErr := Cmd{Path: os.Args[0], Dir: dir, Env: []string{"GIT_WT_TEST_EXEC_EXIT=" + code, "WT_TASK=t1"}}.Exec()
-	printed, _ := os.ReadFile(out.Name())
-	return runErr, strings.TrimSpace(string(printed))
+	defer func() { os.Stdout = realStdout }()
+	err = Cmd{Path: os.Args[0], Dir: dir, Env: []string{"GIT_WT_TEST_EXEC_EXIT=" + code, "WT_TASK=t1"}}.Exec()
+	written, _ := os.ReadFile(out.Name())
+	return strings.TrimSpace(string(written)), err
 }
 
 func TestExecRunsTheProgramInItsFolderAndPassesItsStatus(t *testing.T) {
-	dir := t.TempDir()
-	err, printed := execTestBinary(t, dir, "7")
+	dir := tempDir(t)
+	printed, err := execTestBinary(t, dir, "7")
 	var exited *exitcode.Exited
 	if !errors.As(err, &exited) || exited.Code != 7 || exitcode.Of(err) != 7 {
 		t.Fatalf("Exec returned %v, want the program's status 7", err)
@@ -56,7 +68,7 @@ func TestExecRunsTheProgramInItsFolderAndPassesItsStatus(t *testing.T) {
 	if !strings.EqualFold(filepath.Clean(gotDir), filepath.Clean(dir)) || task != "t1" {
 		t.Fatalf("the program printed %q, want %s|t1", printed, dir)
 	}
-	if err, _ := execTestBinary(t, dir, "0"); err != nil {
+	if _, err := execTestBinary(t, dir, "0"); err != nil {
 		t.Fatalf("a program that exits 0: Exec returned %v, want nil", err)
 	}
 }

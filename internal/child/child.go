@@ -21,7 +21,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/git"
@@ -146,9 +145,13 @@ func (c Cmd) Detach() (int, error) {
 	return pid, cmd.Process.Release()
 }
 
-// Exec replaces git-wt with c's program, as env(1) does: the program's
-// stdin, stdout, stderr, terminal and exit status are git-wt's own. It
-// returns only when the program could not be started.
+// Exec runs c's program in git-wt's place, as env(1) does: the program's
+// stdin, stdout, stderr, terminal and exit status are git-wt's own. Where
+// the system can (unix), git-wt becomes the program (execve) and this
+// returns only when it could not be started; on Windows, which cannot
+// replace a process, the program runs as git-wt's child while git-wt
+// waits (exec_windows.go), and this returns nil when it exited 0, an
+// *exitcode.Exited with its status otherwise.
 func (c Cmd) Exec() error {
 	if c.Dir != "" {
 		if err := os.Chdir(c.Dir); err != nil {
@@ -162,7 +165,7 @@ func (c Cmd) Exec() error {
 	if err != nil {
 		return err
 	}
-	return syscall.Exec(path, append([]string{c.Path}, c.Args...), Env(c.Env...))
+	return replace(path, append([]string{c.Path}, c.Args...), Env(c.Env...))
 }
 
 func (c Cmd) name() string {

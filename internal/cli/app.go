@@ -113,6 +113,10 @@ func (e *env) report(ctx context.Context, err error) int {
 	if errors.As(err, &silent) {
 		return silent.code
 	}
+	var exited *exitcode.Exited
+	if errors.As(err, &exited) {
+		return exited.Code // the program's own status, its messages its own
+	}
 	code := exitcode.Of(err)
 	switch {
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):

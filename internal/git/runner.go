@@ -181,6 +181,10 @@ type Runner struct {
 
 	envOnce sync.Once
 	env     []string
+
+	shellOnce sync.Once // Shell: found once
+	shell     string
+	shellErr  error
 }
 
 // Run runs git with args in dir and returns its stdout.

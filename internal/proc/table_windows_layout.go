@@ -180,21 +180,31 @@ func readCurrentDirectory(read memReader, peb uint64) (string, error) {
 	return dosPath(raw)
 }
 
-// dosPath decodes a UTF-16LE path and drops the backslash that ends a
-// process's current directory, but for a root's (C:\).
+// dosPath decodes a UTF-16LE path, which must be absolute (C:\… or
+// \\server\…), and drops the backslash that ends a process's current
+// directory, but for a root's (C:\).
 func dosPath(raw []byte) (string, error) {
 	units := make([]uint16, len(raw)/2)
 	for i := range units {
 		units[i] = le.Uint16(raw[2*i:])
 	}
 	p := string(utf16.Decode(units))
-	if strings.IndexByte(p, 0) >= 0 || !strings.ContainsRune(p, '\\') {
+	if strings.IndexByte(p, 0) >= 0 || !absolute(p) {
 		return "", fmt.Errorf("its current directory is no path: %q", p)
 	}
 	if strings.HasSuffix(p, `\`) && !strings.HasSuffix(p, `:\`) && strings.Trim(p, `\`) != "" {
 		p = strings.TrimSuffix(p, `\`)
 	}
 	return p, nil
+}
+
+// absolute reports whether p is an absolute Windows path: a drive's
+// (C:\) or a share's (\\server\share, \\?\C:\).
+func absolute(p string) bool {
+	if strings.HasPrefix(p, `\\`) {
+		return true
+	}
+	return len(p) >= 3 && p[1] == ':' && p[2] == '\\' && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z')
 }
 
 // The Restart Manager's RM_PROCESS_INFO (<RestartManager.h>): the

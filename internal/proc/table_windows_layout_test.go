@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"unicode/utf16"
@@ -219,6 +220,8 @@ func TestReadCurrentDirectory(t *testing.T) {
 		{"an empty path", processMemory(`C:\x\`, 0), 0x7ff000, "", true},
 		{"a length beyond the buffer", processMemory(`C:\x\`, 600), 0x7ff000, "", true},
 		{"no backslash: no path", processMemory(`garbage`, -1), 0x7ff000, "", true},
+		{"a relative path: no current directory", processMemory(`src\wt\`, -1), 0x7ff000, "", true},
+		{"a drive without its backslash", processMemory(`C:`, -1), 0x7ff000, "", true},
 		{"a NUL inside: no path", processMemory("C:\\a\x00b\\", -1), 0x7ff000, "", true},
 	}
 	for _, tt := range tests {
@@ -253,4 +256,28 @@ func TestParseRMProcessInfo(t *testing.T) {
 	if _, err := parseRMProcessInfo(list[:1000], 2); !errors.Is(err, errShort) {
 		t.Fatalf("a short list: %v, want errShort", err)
 	}
+}
+
+// Another process's memory is what that process wrote: whatever its
+// current directory holds, what is read is a path or an error.
+func FuzzReadCurrentDirectory(f *testing.F) {
+	f.Add(utf16le(`C:\Users\ann\src\wt\task\`), 0)
+	f.Add(utf16le(`\\?\C:\x\`), 0)
+	f.Add([]byte{0x00, 0xd8, 0x5c, 0x00}, 0) // a lone surrogate, then a backslash
+	f.Add([]byte{}, 3)
+	f.Fuzz(func(t *testing.T, path []byte, lengthDelta int) {
+		length := len(path) + lengthDelta%8
+		if length < 0 || length > 0xffff {
+			return
+		}
+		mem := processMemory("", length)
+		mem[0x30000] = path
+		dir, err := readCurrentDirectory(mem.read, 0x7ff000)
+		if err != nil {
+			return
+		}
+		if dir == "" || strings.IndexByte(dir, 0) >= 0 || !strings.ContainsRune(dir, '\\') {
+			t.Fatalf("%q read as the path %q", path, dir)
+		}
+	})
 }

@@ -32,9 +32,10 @@ var rmLoad = sync.OnceValue(func() error {
 	return nil
 })
 
-// rmCall runs one Restart Manager call, whose answer is an error code.
-func rmCall(p *windows.LazyProc, args ...uintptr) error {
-	r, _, _ := p.Call(args...)
+// rmError is a Restart Manager call's answer, an error code. (The
+// calls convert their pointers in LazyProc.Call's own arguments, which
+// keeps what they point at in place while the call runs.)
+func rmError(r uintptr, _ uintptr, _ error) error {
 	if r != 0 {
 		return syscall.Errno(r)
 	}
@@ -55,12 +56,12 @@ func restartManagerHolders(path string) ([]rmHolder, error) {
 	}
 	var session uint32
 	var key [33]uint16 // CCH_RM_SESSION_KEY+1
-	if err := rmCall(rmStartSession, uintptr(unsafe.Pointer(&session)), 0, uintptr(unsafe.Pointer(&key[0]))); err != nil {
+	if err := rmError(rmStartSession.Call(uintptr(unsafe.Pointer(&session)), 0, uintptr(unsafe.Pointer(&key[0])))); err != nil {
 		return nil, fmt.Errorf("RmStartSession: %w", err)
 	}
-	defer rmCall(rmEndSession, uintptr(session))
+	defer rmEndSession.Call(uintptr(session))
 	names := []*uint16{name}
-	if err := rmCall(rmRegisterResources, uintptr(session), 1, uintptr(unsafe.Pointer(&names[0])), 0, 0, 0, 0); err != nil {
+	if err := rmError(rmRegisterResources.Call(uintptr(session), 1, uintptr(unsafe.Pointer(&names[0])), 0, 0, 0, 0)); err != nil {
 		return nil, fmt.Errorf("RmRegisterResources: %w", err)
 	}
 	// The list may grow between the call that sizes it and the one that
@@ -69,7 +70,7 @@ func restartManagerHolders(path string) ([]rmHolder, error) {
 		buf := make([]byte, int(n)*rmProcessInfoSize)
 		var needed, got uint32 = 0, n
 		var reasons uint32
-		err := rmCall(rmGetList, uintptr(session), uintptr(unsafe.Pointer(&needed)), uintptr(unsafe.Pointer(&got)), uintptr(unsafe.Pointer(&buf[0])), uintptr(unsafe.Pointer(&reasons)))
+		err := rmError(rmGetList.Call(uintptr(session), uintptr(unsafe.Pointer(&needed)), uintptr(unsafe.Pointer(&got)), uintptr(unsafe.Pointer(&buf[0])), uintptr(unsafe.Pointer(&reasons))))
 		switch {
 		case err == errorMoreData:
 			n = needed + 8

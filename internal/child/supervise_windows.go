@@ -140,6 +140,11 @@ func joinNewJob() (windows.Handle, error) {
 	return job, nil
 }
 
+// setInformationJobObject is kernel32's, called through LazyProc.Call:
+// x/sys's wrapper takes the structure as a uintptr converted before the
+// call, which a move of the goroutine's stack would leave stale.
+var setInformationJobObject = windows.NewLazySystemDLL("kernel32.dll").NewProc("SetInformationJobObject")
+
 // setKillOnClose sets or lifts the job's JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
 // (its only limit).
 func setKillOnClose(job windows.Handle, on bool) error {
@@ -147,6 +152,9 @@ func setKillOnClose(job windows.Handle, on bool) error {
 	if on {
 		info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
 	}
-	_, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation, uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
-	return err
+	ok, _, err := setInformationJobObject.Call(uintptr(job), windows.JobObjectExtendedLimitInformation, uintptr(unsafe.Pointer(&info)), unsafe.Sizeof(info))
+	if ok == 0 {
+		return err
+	}
+	return nil
 }

@@ -40,7 +40,9 @@ type Cmd struct {
 	// SIGTERM when ctx ends (and SIGKILL after GraceDelay), and it is
 	// killed when git-wt dies, even by SIGKILL (Linux: the parent-death
 	// signal; the caller must start it on a locked OS thread, see
-	// exec.Cmd and PR_SET_PDEATHSIG).
+	// exec.Cmd and PR_SET_PDEATHSIG). Windows has no process groups: there
+	// every Group command is Supervised, its group the supervisor's job
+	// object, and a cancel kills it at once (there is no SIGTERM).
 	Group bool
 	// Supervised (with Group): the group is led by git-wt's supervisor
 	// (Supervise), which runs the command as its child and ends the whole
@@ -79,7 +81,7 @@ func (c Cmd) Command(ctx context.Context) *exec.Cmd {
 	if c.Group {
 		// The program is looked up here (cmd.Err) as without the
 		// supervisor, so that a missing one fails the same way, on Start.
-		supervised := c.Supervised && cmd.Err == nil && supervise(cmd)
+		supervised := (c.Supervised || everyGroupSupervised) && cmd.Err == nil && supervise(cmd)
 		cmd.SysProcAttr = groupAttr(supervised)
 		cmd.Cancel = func() error { return terminateGroup(cmd.Process) }
 		cmd.WaitDelay = c.GraceDelay

@@ -8,24 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
-
-// TestMain makes the test binary the program exec runs when asked to:
-// it prints its folder and WT_TASK, then exits with the status asked for.
-func TestMain(m *testing.M) {
-	if code, ok := os.LookupEnv("GIT_WT_TEST_EXEC_EXIT"); ok {
-		dir, _ := os.Getwd()
-		os.Stdout.WriteString(dir + "|" + os.Getenv("WT_TASK") + "\n")
-		n, _ := strconv.Atoi(code)
-		os.Exit(n)
-	}
-	os.Exit(m.Run())
-}
 
 // tempDir is a new folder, removed at the test's end as far as it can be
 // (t.TempDir fails a test whose folder Wine cannot delete).

@@ -129,11 +129,11 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT", "MADE BY"},
 	}
 	surveyed := o.Worktrees && o.Status
+	if surveyed { // before PATH, which stays last but for SIZE
+		t.header = append(t.header[:len(t.header)-1], "MADE BY", "ACTIVE", "VERDICT", "PATH")
+	}
 	if o.Size {
 		t.header = append(t.header, "SIZE")
-	}
-	if surveyed {
-		t.header = append(t.header, "MADE BY", "ACTIVE", "VERDICT")
 	}
 	now := time.Now()
 	for _, v := range views {
@@ -147,13 +147,13 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 			{age(now, v.CreatedAt), nil},
 			{age(now, v.LastAccessAt), nil},
 			{prCell(v.PR), nil},
-			{v.Path, nil},
-		}
-		if o.Size {
-			row = append(row, cell{sizeText(v.SizeBytes), nil})
 		}
 		if surveyed {
 			row = append(row, cell{cmp.Or(v.MadeBy, "-"), nil}, activeCell(now, v.LastActivity), e.verdictCell(v))
+		}
+		row = append(row, cell{v.Path, nil})
+		if o.Size {
+			row = append(row, cell{sizeText(v.SizeBytes), nil})
 		}
 		t.add(row...)
 	}

@@ -122,11 +122,11 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 	// with --size, so kept longest). TASK, BRANCH, STATE, DIRTY and PATH
 	// always stay: TASK, BRANCH and PATH are cut instead (PATH keeping
 	// its end, which tells worktrees apart). With --all's survey, ACTIVE
-	// goes first and MADE BY last; VERDICT, what to do next, stays.
+	// goes first, MADE BY and then VERDICT, what to do next, last of all.
 	t := &table{
 		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGENT", "AGE", "USED", "PR", "PATH"},
 		cut:    map[string]bool{"TASK": false, "BRANCH": false, "PATH": true},
-		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT", "MADE BY"},
+		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT", "MADE BY", "VERDICT"},
 	}
 	surveyed := o.Worktrees && o.Status
 	if surveyed { // before PATH, which stays last but for SIZE

@@ -226,3 +226,30 @@ func (r History) CountFoundNowhereElse(ctx context.Context, dir, branch string, 
 	}
 	return strconv.Atoi(strings.TrimSpace(out))
 }
+
+// NotOnRemotes is the part of the history of heads (commit ids) that no
+// remote-tracking ref reaches and none of also (full refs or commit ids)
+// does — the commits on no remote and merged into none of them — as each
+// such commit's parents: one process for any number of heads, so that a
+// caller counts each head's commits from the graph. A head that is not a
+// commit id is left out. Read only.
+func (r History) NotOnRemotes(ctx context.Context, dir string, heads []string, also ...string) (map[string][]string, error) {
+	var in strings.Builder
+	for _, h := range heads {
+		if IsObjectID(h) {
+			in.WriteString(h + "\n")
+		}
+	}
+	args := append([]string{"rev-list", "--parents", "--stdin", "--not", "--remotes"}, also...)
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: ReadOnly, Stdin: strings.NewReader(in.String()), Args: append(args, "--")})
+	if err != nil {
+		return nil, err
+	}
+	graph := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		if f := strings.Fields(line); len(f) > 0 {
+			graph[f[0]] = f[1:]
+		}
+	}
+	return graph, nil
+}

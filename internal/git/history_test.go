@@ -4,6 +4,7 @@ package git_test
 
 import (
 	"context"
+	"io"
 	"reflect"
 	"testing"
 	"time"
@@ -155,6 +156,18 @@ func TestCountFoundNowhereElseLeavesTheBranchItselfOut(t *testing.T) {
 	f.Expect("rev-list", "--count", "--ignore-missing", "refs/heads/wt/t", "--not", "--exclude=wt/t", "--branches", "--remotes", h1, "--").Out("3\n")
 	if n, err := f.Git().History().CountFoundNowhereElse(context.Background(), "/r", "wt/t", h1); n != 3 || err != nil {
 		t.Fatalf("got %d, %v", n, err)
+	}
+}
+
+func TestNotOnRemotesReadsTheGraphOfEveryHeadInOneProcess(t *testing.T) {
+	f := gittest.New(t)
+	call := f.Expect("rev-list", "--parents", "--stdin", "--not", "--remotes", "refs/heads/main", "--").Out(h1 + " " + h2 + "\n" + h2 + "\n")
+	got, err := f.Git().History().NotOnRemotes(context.Background(), "/r", []string{h1, "-not-an-id", h3}, "refs/heads/main")
+	if err != nil || !reflect.DeepEqual(got, map[string][]string{h1: {h2}, h2: {}}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if in, _ := io.ReadAll(call.Got.Stdin); string(in) != h1+"\n"+h3+"\n" {
+		t.Errorf("stdin %q: only the commit ids", in)
 	}
 }
 

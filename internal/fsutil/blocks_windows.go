@@ -12,6 +12,13 @@ func allocated(info fs.FileInfo) int64 {
 	return info.Size()
 }
 
+// fileKey tells files apart across the paths DiskUsage walks.
+type fileKey struct{}
+
+// hardLinked says whether the file has more than one hard link: Go's file
+// info on Windows does not say, so each link counts.
+func hardLinked(fs.FileInfo) (fileKey, bool) { return fileKey{}, false }
+
 // FreeSpace is the space the calling user may still write on the volume
 // that holds path.
 func FreeSpace(path string) (int64, error) {

@@ -90,19 +90,33 @@ func removeAll(path string) error {
 	return os.RemoveAll(path)
 }
 
-// DiskUsage is the disk space the tree at path takes, in bytes (allocated
-// blocks, as du counts them; links are not followed).
-func DiskUsage(path string) int64 {
+// DiskUsage is the disk space the trees at paths take together, in bytes
+// (allocated blocks, as du counts them; links are not followed; a file
+// with several hard links is counted once, as du counts it: a pnpm or
+// cargo tree links one file into many places, and deleting one of them
+// frees it once).
+func DiskUsage(paths ...string) int64 {
 	var total int64
-	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if info, err := d.Info(); err == nil {
+	seen := map[fileKey]bool{}
+	for _, path := range paths {
+		filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			if key, linked := hardLinked(info); linked {
+				if seen[key] {
+					return nil
+				}
+				seen[key] = true
+			}
 			total += allocated(info)
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	return total
 }
 

@@ -77,8 +77,8 @@ func leastRecentlyUsed(lives []inspect.Live) []*inspect.Live {
 func (m *Remover) reclaimOne(ctx context.Context, l *inspect.Live, dryRun bool) (r Reclaimed, ok bool) {
 	e := l.Entry
 	rec := e.Record
-	if rec.State != record.Active && rec.State != record.Adopted {
-		return r, false // something runs in it (a creation, a sync), or it failed
+	if rec.State != record.Active && rec.State != record.Adopted || rec.Init.Status == record.InitRunning {
+		return r, false // something runs in it (a creation, a sync, an adopted task's init), or it failed
 	}
 	r = Reclaimed{Task: rec.Task, Path: rec.Path, Folders: []string{}}
 	folders, err := m.BuildOutput(ctx, rec.Path)
@@ -90,6 +90,7 @@ func (m *Remover) reclaimOne(ctx context.Context, l *inspect.Live, dryRun bool) 
 		return r, false
 	}
 	r.Folders = folders
+	defer func() { l.Entry = e }() // as read again, and noted: retention, next, removes from there
 	if why := m.keepsBuildOutput(ctx, &e, l.LastAccess); why != "" {
 		r.Outcome = "kept: " + why
 		return r, true

@@ -3,7 +3,8 @@
 // These tests protect gc --reclaim (SPEC §20): in idle tasks it deletes
 // only the build output git ignores whole — never a tracked file, an
 // untracked file git does not ignore, or anything a symlink leads to —
-// reports the bytes as du counts them, leaves tasks in use, locked or
+// reports the bytes as du counts them, leaves tasks in use (or whose
+// processes it cannot see), locked or
 // active alone, deletes nothing in a dry run, and git wt init (or the
 // task's next new) sets the task up again; over wt.maxTotalSize the build
 // output goes before the pool and before any task.
@@ -273,4 +274,23 @@ func TestMaxTotalSizeReclaimsBuildOutputBeforeThePoolAndTheTasks(t *testing.T) {
 	if got := doc.outcomes(); got["T"] != "reclaimed" || len(doc.Pool) != 1 || doc.Pool[0].Outcome != "removed" || len(doc.Retention) != 1 || doc.Retention[0].Outcome != "removed" {
 		t.Fatalf("gc over a limit the build output cannot meet: %+v, want it reclaimed, the pool drained, the task removed", doc)
 	}
+}
+
+// Where git-wt cannot see every process (SPEC §15), whether one works in
+// an idle task is unknown: gc --reclaim keeps its build output and says
+// why.
+func TestBlindReclaimKeepsWhatItCannotSee(t *testing.T) {
+	forEachBlindPlace(t, func(t *testing.T, blind func(*testutil.Sandbox, string, ...string) testutil.Result) {
+		s := reclaimSandbox(t)
+		path := s.MustWT("new", "T").Out()
+		idle(t, s, "T", path, 4*24*time.Hour)
+		r := blind(s, s.Repo, "gc", "--reclaim", "--json")
+		var doc reclaimDoc
+		if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || r.Code != 0 {
+			t.Fatalf("gc --reclaim: %v\n%s", err, r)
+		}
+		if got := doc.outcomes()["T"]; !strings.HasPrefix(got, "kept: cannot tell whether a process works in it") || !testutil.Exists(filepath.Join(path, "node_modules", "marker")) {
+			t.Fatalf("gc --reclaim where processes cannot be seen: %q; the build output must stay", got)
+		}
+	})
 }

@@ -4,10 +4,10 @@
 // only the build output git ignores whole — never a tracked file, an
 // untracked file git does not ignore, or anything a symlink leads to —
 // reports the bytes as du counts them, leaves tasks in use (or whose
-// processes it cannot see), locked or
-// active alone, deletes nothing in a dry run, and git wt init (or the
-// task's next new) sets the task up again; over wt.maxTotalSize the build
-// output goes before the pool and before any task.
+// processes it cannot see), locked or active alone, deletes nothing in a
+// dry run, and git wt init (or the task's next new) sets the task up
+// again; over wt.maxTotalSize the build output goes before the pool and
+// before any task.
 package e2e
 
 import (

@@ -294,3 +294,38 @@ func TestBlindReclaimKeepsWhatItCannotSee(t *testing.T) {
 		}
 	})
 }
+
+// What changes between gc --reclaim's listing and its deletion is seen:
+// a file git tracks now (git add -f) keeps the folder, a lock keeps the
+// task.
+func TestReclaimLooksAgainBeforeItDeletes(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		meanwhile  func(s *testutil.Sandbox, path string)
+	}{
+		{"a file tracked since", "kept: git tracks a file in each folder now", func(s *testutil.Sandbox, path string) {
+			s.Git(path, "add", "-f", "node_modules/marker")
+			then := time.Now().Add(-4 * 24 * time.Hour) // the add is no activity to this test
+			data, _ := os.ReadFile(filepath.Join(path, ".git"))
+			os.Chtimes(filepath.Join(strings.TrimSpace(strings.TrimPrefix(string(data), "gitdir: ")), "index"), then, then)
+		}},
+		{"locked since", "kept: locked", func(s *testutil.Sandbox, path string) { s.MustWT("lock", "T") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := reclaimSandbox(t)
+			path := s.MustWT("new", "T").Out()
+			idle(t, s, "T", path, 4*24*time.Hour)
+			cmd, stdout, _, goOn := paused(t, s, s.Repo, "reclaim:listed", "gc", "--reclaim", "--json")
+			tc.meanwhile(s, path)
+			goOn()
+			if code := exitCode(cmd); code != 0 {
+				t.Fatalf("gc --reclaim: exit %d\n%s", code, stdout)
+			}
+			var doc reclaimDoc
+			json.Unmarshal(stdout.Bytes(), &doc)
+			if got := doc.outcomes()["T"]; got != tc.want || !testutil.Exists(filepath.Join(path, "node_modules", "marker")) {
+				t.Fatalf("gc --reclaim: %q, want %q; the build output must stay", got, tc.want)
+			}
+		})
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // Reclaimed is what gc --reclaim did, or would do, with one task's build
@@ -90,12 +91,16 @@ func (m *Remover) reclaimOne(ctx context.Context, l *inspect.Live, dryRun bool) 
 		return r, false
 	}
 	r.Folders = folders
+	task.Checkpoint(ctx, "reclaim:listed")
 	defer func() { l.Entry = e }() // as read again, and noted: retention, next, removes from there
 	if why := m.keepsBuildOutput(ctx, &e, l.LastAccess); why != "" {
 		r.Outcome = "kept: " + why
 		return r, true
 	}
-	r.Folders = m.untracked(ctx, rec.Path, folders)
+	if r.Folders = m.untracked(ctx, rec.Path, folders); len(r.Folders) == 0 {
+		r.Folders, r.Outcome = folders, "kept: git tracks a file in each folder now"
+		return r, true
+	}
 	paths := make([]string, len(r.Folders))
 	for i, f := range r.Folders {
 		paths[i] = filepath.Join(rec.Path, f)

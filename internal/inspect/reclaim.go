@@ -51,7 +51,8 @@ func (m *Inspector) BuildOutputSize(ctx context.Context, dir string) int64 {
 
 // MatchReclaim keeps, of the folders git ignores whole (relative paths as
 // git writes them, with /), those whose own name is one of names, the
-// outermost only: a match inside another match goes with it.
+// outermost only: a match inside another match goes with it. Paths come
+// back clean; one that would lead out of the worktree is left out.
 func MatchReclaim(ignored, names []string) []string {
 	wanted := map[string]bool{}
 	for _, n := range names {
@@ -62,8 +63,8 @@ func MatchReclaim(ignored, names []string) []string {
 	kept := map[string]bool{}
 	var out []string
 	for _, p := range sorted {
-		p = strings.TrimSuffix(p, "/")
-		if !wanted[path.Base(p)] || insideAny(p, kept) {
+		p = path.Clean(p)
+		if !local(p) || !wanted[path.Base(p)] || insideAny(p, kept) {
 			continue
 		}
 		kept[p] = true
@@ -73,7 +74,13 @@ func MatchReclaim(ignored, names []string) []string {
 	return out
 }
 
-func depth(p string) int { return strings.Count(strings.TrimSuffix(p, "/"), "/") }
+func depth(p string) int { return strings.Count(path.Clean(p), "/") }
+
+// local says whether the clean path p stays inside the worktree: git
+// lists nothing else, and a listing that did is not acted on.
+func local(p string) bool {
+	return p != "." && p != ".." && !strings.HasPrefix(p, "../") && !path.IsAbs(p)
+}
 
 // insideAny says whether a folder above p is in set.
 func insideAny(p string, set map[string]bool) bool {

@@ -4,7 +4,11 @@
 package inspect
 
 import (
+	"path"
+	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +29,7 @@ func TestMatchReclaim(t *testing.T) {
 		{"a folder inside a non-matching ignored one", []string{"out/target"}, []string{"out/target"}},
 		{"names are exact", []string{"Node_Modules", "TARGET"}, nil},
 		{"nothing ignored", nil, nil},
+		{"paths git would not write", []string{"../node_modules", "/abs/target", "./build/", "a//.venv"}, []string{"a/.venv", "build"}},
 	} {
 		if got := MatchReclaim(tc.ignored, names); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: MatchReclaim(%q) = %q, want %q", tc.name, tc.ignored, got, tc.want)
@@ -33,4 +38,32 @@ func TestMatchReclaim(t *testing.T) {
 	if got := MatchReclaim([]string{"node_modules"}, nil); got != nil {
 		t.Errorf("an empty wt.reclaim matches nothing, got %q", got)
 	}
+}
+
+// Whatever names git lists (a branch's folders can be named anything),
+// MatchReclaim returns only folders git listed, named in wt.reclaim, none
+// inside another.
+func FuzzMatchReclaim(f *testing.F) {
+	f.Add("node_modules\x00packages/a/node_modules/\x00target/build\x00target")
+	f.Add("../node_modules\x00/abs/target\x00a//build\x00./.venv/\x00node_modules/node_modules")
+	f.Add("")
+	names := []string{"node_modules", "target", ".venv", "build"}
+	f.Fuzz(func(t *testing.T, listing string) {
+		ignored := strings.Split(listing, "\x00")
+		got := MatchReclaim(ignored, names)
+		listed := map[string]bool{}
+		for _, p := range ignored {
+			listed[path.Clean(p)] = true
+		}
+		for _, p := range got {
+			if !listed[p] || !slices.Contains(names, path.Base(p)) || !filepath.IsLocal(p) {
+				t.Fatalf("MatchReclaim(%q) returned %q", ignored, p)
+			}
+			for _, q := range got {
+				if q != p && strings.HasPrefix(p, q+"/") {
+					t.Fatalf("MatchReclaim(%q) returned %q inside %q", ignored, p, q)
+				}
+			}
+		}
+	})
 }

@@ -114,29 +114,33 @@ func removeAll(path string) error {
 	return os.RemoveAll(path)
 }
 
-// DiskUsage is the disk space the tree at path takes, in bytes (allocated
-// blocks, as du counts them: symlinks are not followed, and a file
-// hard-linked at several paths of the tree counts once).
-func DiskUsage(path string) int64 {
+// DiskUsage is the disk space the trees at paths take together, in bytes
+// (allocated blocks, as du counts them; links are not followed; a file
+// with several hard links is counted once, as du counts it: a pnpm or
+// cargo tree links one file into many places, and deleting one of them
+// frees it once).
+func DiskUsage(paths ...string) int64 {
 	var total int64
-	seen := map[[2]uint64]bool{}
-	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		if id, linked := linkID(info); linked {
-			if seen[id] {
+	seen := map[fileKey]bool{}
+	for _, path := range paths {
+		filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
 				return nil
 			}
-			seen[id] = true
-		}
-		total += allocated(info)
-		return nil
-	})
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			if key, linked := hardLinked(info); linked {
+				if seen[key] {
+					return nil
+				}
+				seen[key] = true
+			}
+			total += allocated(info)
+			return nil
+		})
+	}
 	return total
 }
 

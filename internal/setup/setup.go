@@ -69,7 +69,7 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 			return err
 		}
 		if (e.Record.State == record.Adopted || e.Record.State == record.Active) && p.o.Init {
-			return nil // git wt init with nothing to copy or run: nothing to record
+			return m.clearReclaimed(ctx, e) // git wt init with nothing to copy or run: set up as far as it goes
 		}
 		return m.settleState(ctx, e, record.Active, p.SettleEmpty)
 	}
@@ -187,6 +187,16 @@ func (m *Handler) settleState(ctx context.Context, e *record.Entry, to record.St
 	return m.Update(ctx, e, func(r *record.Record) error { also(r); return nil })
 }
 
+// clearReclaimed drops the record's note that gc reclaimed the task's
+// build output (SPEC §20), when it has one: a setup with nothing to copy
+// or run sets the task up as far as it goes.
+func (m *Handler) clearReclaimed(ctx context.Context, e *record.Entry) error {
+	if e.Record.Reclaimed == nil {
+		return nil
+	}
+	return m.Update(ctx, e, func(r *record.Record) error { r.Reclaimed = nil; return nil })
+}
+
 // settled is the state a task reaches when its setup ends.
 func settled(ok bool) record.State {
 	if ok {
@@ -203,6 +213,9 @@ func (m *Handler) settle(ctx context.Context, e *record.Entry, status record.Ini
 	err := m.settleState(ctx, e, settled(ok), func(rec *record.Record) {
 		rec.Init.FinishedAt = &end
 		rec.Init.Status, rec.Init.Error = status, failure
+		if ok {
+			rec.Reclaimed = nil // the setup made the build output again
+		}
 	})
 	m.LogEvent(e.Record, "init-"+string(status), failure)
 	if err != nil {

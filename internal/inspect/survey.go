@@ -120,7 +120,7 @@ func (m *Inspector) readFacts(ctx context.Context, f *Facts, wt git.Worktree, ta
 		return
 	}
 	f.Dirty = m.dirtyOf(ctx, wt.Path, task)
-	f.LastActivity = lastActivity(wt.Path, m.gitDirOf(wt.Path, f.Main))
+	f.LastActivity = LastActivity(wt.Path, m.gitDirOf(wt.Path, f.Main))
 	if size {
 		if task != nil && task.Exists {
 			f.Size = task.Size
@@ -265,10 +265,10 @@ func (m *Inspector) gitDirOf(path string, main bool) string {
 	return admin
 }
 
-// lastActivity is the newest of the worktree's index and HEAD's reflog
+// LastActivity is the newest of the worktree's index and HEAD's reflog
 // (in gitDir, when known) and of the mtimes of its top-level entries (not
 // followed through links); zero when none could be read.
-func lastActivity(path, gitDir string) time.Time {
+func LastActivity(path, gitDir string) time.Time {
 	var newest time.Time
 	see := func(info os.FileInfo, err error) {
 		if err == nil && info.ModTime().After(newest) {
@@ -276,8 +276,8 @@ func lastActivity(path, gitDir string) time.Time {
 		}
 	}
 	if gitDir != "" {
-		see(os.Stat(filepath.Join(gitDir, "index")))
-		see(os.Stat(filepath.Join(gitDir, "logs", "HEAD")))
+		see(os.Lstat(filepath.Join(gitDir, "index")))
+		see(os.Lstat(filepath.Join(gitDir, "logs", "HEAD")))
 	}
 	entries, _ := os.ReadDir(path)
 	for _, e := range entries {

@@ -3,7 +3,6 @@ package removal
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -134,7 +133,7 @@ func (m *Remover) keepsBuildOutput(ctx context.Context, e *record.Entry, lastAcc
 	if err != nil {
 		return err.Error()
 	}
-	used := lastUse(lastAccess, lastActivity(admin, rec.Path))
+	used := lastUse(lastAccess, inspect.LastActivity(rec.Path, admin))
 	if why := notIdle(used, time.Now(), m.Settings.ReclaimAfter); why != "" {
 		return why
 	}
@@ -194,25 +193,6 @@ func lastUse(lastAccess, activity time.Time) time.Time {
 		return activity
 	}
 	return lastAccess
-}
-
-// lastActivity is the newest change seen in the worktree at dir (SPEC
-// §20's last activity): of its index and HEAD's reflog, in its admin
-// folder admin, and of its top-level entries. Zero when none can be read.
-func lastActivity(admin, dir string) time.Time {
-	var newest time.Time
-	see := func(st os.FileInfo, err error) {
-		if err == nil && st.ModTime().After(newest) {
-			newest = st.ModTime()
-		}
-	}
-	see(os.Lstat(filepath.Join(admin, "index")))
-	see(os.Lstat(filepath.Join(admin, "logs", "HEAD")))
-	entries, _ := os.ReadDir(dir)
-	for _, ent := range entries {
-		see(ent.Info())
-	}
-	return newest
 }
 
 // notIdle says why a task last used at used is not idle for after at now

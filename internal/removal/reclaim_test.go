@@ -5,8 +5,6 @@
 package removal
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -34,34 +32,6 @@ func TestTheIdleRule(t *testing.T) {
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
-	}
-}
-
-func TestLastActivityIsTheNewestOfIndexReflogAndTopLevelEntries(t *testing.T) {
-	root := t.TempDir()
-	admin, dir := filepath.Join(root, "admin"), filepath.Join(root, "wt")
-	os.MkdirAll(filepath.Join(admin, "logs"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "src", "deep"), 0o755)
-	old := time.Now().Add(-240 * time.Hour).Truncate(time.Second)
-	files := map[string]time.Time{
-		filepath.Join(admin, "index"):        old,
-		filepath.Join(admin, "logs", "HEAD"): old.Add(time.Hour),
-		filepath.Join(dir, "README"):         old.Add(2 * time.Hour),
-		filepath.Join(dir, "src"):            old.Add(3 * time.Hour),
-		filepath.Join(dir, "src", "deep"):    old.Add(100 * time.Hour), // below the top level: not looked at
-	}
-	for p, at := range files {
-		if _, err := os.Stat(p); err != nil {
-			os.WriteFile(p, nil, 0o644)
-		}
-		os.Chtimes(p, at, at)
-	}
-	if got, want := lastActivity(admin, dir), old.Add(3*time.Hour); !got.Equal(want) {
-		t.Fatalf("lastActivity = %v, want %v (src, the newest top-level entry)", got, want)
-	}
-	os.Chtimes(filepath.Join(admin, "index"), old.Add(5*time.Hour), old.Add(5*time.Hour))
-	if got, want := lastActivity(admin, dir), old.Add(5*time.Hour); !got.Equal(want) {
-		t.Fatalf("lastActivity = %v, want %v (the index, written by a git add)", got, want)
 	}
 }
 

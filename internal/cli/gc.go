@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -72,6 +73,7 @@ func gcCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				report.Orphans = nonNil(report.Orphans)
 				report.Retention = nonNil(report.Retention)
+				report.Trash = nonNil(report.Trash)
 				if err := writeJSON(e.stdout, struct {
 					*policy.GCReport
 					Pool   []poolDrainView    `json:"pool"`
@@ -85,7 +87,7 @@ func gcCommand(e *env) *cli.Command {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("merged"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
-			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(merged) == 0 {
+			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(merged)+len(report.Trash) == 0 {
 				e.infof("nothing to clean")
 			}
 			for _, d := range report.Pool {
@@ -99,8 +101,21 @@ func gcCommand(e *env) *cli.Command {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
+			e.printExpiredTrash(report.Trash, o.DryRun)
 			return gcFailed(report, merged)
 		},
+	}
+}
+
+// printExpiredTrash lists the saved states gc deleted, or would.
+func (e *env) printExpiredTrash(expired []policy.ExpiredState, dryRun bool) {
+	outcome := "deleted"
+	if dryRun {
+		outcome = "would_delete"
+	}
+	for _, x := range expired {
+		// terminal: the outcome and the time are git-wt's own
+		fmt.Fprintf(e.stdout, "%s: %s (task %s, saved %s) [%s]\n", e.out.yellow("trash"), text.Terminal(x.ID), text.Terminal(x.Task), x.SavedAt.Format(time.RFC3339), outcome)
 	}
 }
 

@@ -87,6 +87,9 @@ func (e *env) reportRemoval(r *removal.Removal, o removal.RemoveOptions) {
 	if !o.DryRun {
 		e.infof("removed %s", r.Path)
 	}
+	if r.Saved != "" {
+		e.infof("saved what it held that no commit has as %s: git wt restore %s brings it back", r.Saved, r.Saved)
+	}
 }
 
 // removalView is one task in rm --json: what happened, and the error of

@@ -61,6 +61,9 @@ type RemoveOptions struct {
 	Background bool
 	// Wait (with Background): the removal waits for its deleter to end.
 	Wait bool
+	// Why names, in a saved state's info, what removed the task with
+	// Force ("" for rm --force; save.go).
+	Why string
 }
 
 // Outcome is what a removal did, or would do, with the worktree or with
@@ -98,6 +101,7 @@ type Removal struct {
 	Dirty           int      `json:"dirty,omitempty"`
 	Unmerged        int      `json:"unmerged_commits,omitempty"`
 	Reaped          []Reaped `json:"reaped,omitempty"`
+	Saved           string   `json:"saved,omitempty"` // the saved state's ID (save.go): git wt restore takes it
 	Err             error    `json:"-"`
 	branchSHA       string   // where the branch was when rm read it
 	callersAway     bool     // RemoveOptions.CallersAway, for the second look
@@ -192,8 +196,10 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force, !o.DryRun && !o.IgnoreInUse) // beside the worktree list
 	// Whether deleting the branch would lose commits is asked beside the
 	// status too, when the branch may be deleted: a refused rm wastes it.
-	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
+	// With Force, the same answers say what to save first (save.go).
+	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged || saves(o)) && o.MergedTip == ""
 	unmerged := early(mayDelete, func() (int, error) { return m.UnmergedCommits(ctx, rec) })
+	toSave := m.startSaveCount(ctx, rec.Path, o)
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		r.WorktreeOutcome, r.Err = Failed, err
@@ -214,6 +220,10 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		if r.BranchOutcome == Deleted {
 			r.BranchOutcome = WouldDelete
 		}
+		return r
+	}
+	if r.Err = m.saveDiscarded(ctx, rec, wts, o, r, toSave, unmerged); r.Err != nil {
+		r.WorktreeOutcome = KeptDirty
 		return r
 	}
 	if outcome, err := m.beforeRemoval(ctx, rec, o, r); err != nil {
@@ -744,7 +754,7 @@ func (m *Remover) removeUnknown(ctx context.Context, arg string) *Removal {
 // RemoveForRepair removes an orphaned task. Branches with commits found
 // nowhere else are always kept: repair never loses commits.
 func (m *Remover) RemoveForRepair(ctx context.Context, e *record.Entry, force bool) error {
-	r := m.RemoveEntry(ctx, e, RemoveOptions{Force: force, KeepUnmerged: true})
+	r := m.RemoveEntry(ctx, e, RemoveOptions{Force: force, KeepUnmerged: true, Why: "an orphan's removal with --force (gc, doctor --fix)"})
 	if r.Err != nil {
 		return r.Err
 	}

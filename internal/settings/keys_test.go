@@ -56,7 +56,7 @@ func TestEveryDefaultParsesAndIsTheSnapshotOfNoConfig(t *testing.T) {
 		"wt.branchPrefix": s.BranchPrefix, "wt.maxWorktrees": s.MaxWorktrees, "wt.maxAge": s.MaxAge,
 		"wt.maxCount": s.MaxCount, "wt.maxTotalSize": s.MaxTotalSize, "wt.cleanupOnMerge": s.CleanupOnMerge,
 		"wt.deleteBranch": s.DeleteBranch, "wt.containerWorkdir": s.ContainerWorkdir, "wt.lockTimeout": s.LockTimeout,
-		"wt.orphanGrace": s.OrphanGrace, "wt.gcInterval": s.GCInterval, "wt.portRange": s.PortRange.String(),
+		"wt.orphanGrace": s.OrphanGrace, "wt.gcInterval": s.GCInterval, "wt.trashKeep": s.TrashKeep, "wt.portRange": s.PortRange.String(),
 	} {
 		if printed := printedDefault(t, name); fmt.Sprint(formatLike(got)) != printed {
 			t.Errorf("%s: the man page says the default is %q, the snapshot holds %v", name, printed, got)

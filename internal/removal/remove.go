@@ -199,7 +199,7 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 	// With Force, the same answers say what to save first (save.go).
 	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged || saves(o)) && o.MergedTip == ""
 	unmerged := early(mayDelete, func() (int, error) { return m.UnmergedCommits(ctx, rec) })
-	toSave := m.startSaveCount(ctx, rec.Path, o)
+	snapshot := m.startSnapshot(ctx, rec.Path, o)
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		r.WorktreeOutcome, r.Err = Failed, err
@@ -222,7 +222,7 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		}
 		return r
 	}
-	if r.Err = m.saveDiscarded(ctx, rec, wts, o, r, toSave, unmerged); r.Err != nil {
+	if r.Err = m.saveDiscarded(ctx, rec, wts, o, r, snapshot, unmerged); r.Err != nil {
 		r.WorktreeOutcome = KeptDirty
 		return r
 	}
@@ -410,20 +410,20 @@ func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted, mayR
 
 // early runs f at once in the background when now is true, else when its
 // answer is first asked for, and returns the function that asks.
-func early(now bool, f func() (int, error)) func() (int, error) {
+func early[T any](now bool, f func() (T, error)) func() (T, error) {
 	if !now {
 		return sync.OnceValues(f)
 	}
 	type result struct {
-		n   int
+		v   T
 		err error
 	}
 	c := make(chan result, 1)
 	go func() {
-		n, err := f()
-		c <- result{n, err}
+		v, err := f()
+		c <- result{v, err}
 	}()
-	return sync.OnceValues(func() (int, error) { r := <-c; return r.n, r.err })
+	return sync.OnceValues(func() (T, error) { r := <-c; return r.v, r.err })
 }
 
 // decideBranch says what happens to the task's branch: deleted when that

@@ -21,40 +21,50 @@ import (
 // through internal/saved, before anything is destroyed; a save that
 // fails refuses the removal. Only a forced removal can discard any of
 // these (without --force rm refuses a dirty worktree and keeps an
-// unmerged branch), so only a forced one looks: one status and one
-// count of the branch's own commits, both started beside rm's other
-// questions, and nothing more when they find nothing.
+// unmerged branch), so only a forced one looks: it writes the tree of the
+// worktree's files (one git add -A into a copy of its index, cheaper than
+// the status it stands for: a new worktree's racily clean index makes a
+// status read every file) and counts the branch's own commits, both
+// started beside rm's other questions; when the tree is HEAD's and no
+// commit is lost, nothing more happens and nothing is written.
 
 // saves says whether a removal with options o saves what it discards.
 func saves(o RemoveOptions) bool { return o.Force && !o.DryRun }
 
-// startSaveCount starts counting the changes a forced removal would
-// discard in the worktree at path (none when it is not a folder).
-func (m *Remover) startSaveCount(ctx context.Context, path string, o RemoveOptions) func() (int, error) {
+// startSnapshot starts writing the tree of the files of the worktree at
+// path, when a forced removal may discard them ("" for none: not a
+// folder).
+func (m *Remover) startSnapshot(ctx context.Context, path string, o RemoveOptions) func() (string, error) {
 	st, err := os.Lstat(path)
 	now := saves(o) && err == nil && st.IsDir()
-	return early(now, func() (int, error) {
+	return early(now, func() (string, error) {
 		if !now {
-			return 0, nil
+			return "", nil
 		}
-		return m.DirtyCount(ctx, path)
+		return saved.Of(m.Git, m.Repo).Snapshot(ctx, path, "")
 	})
 }
 
 // saveDiscarded saves what the removal r is about to discard, if
-// anything: the worktree's files when dirty says it has changes (or
-// cannot say), the branch's commits when it goes with unmerged ones.
-func (m *Remover) saveDiscarded(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty, unmerged func() (int, error)) error {
+// anything: the worktree's files when their tree is not HEAD's (or could
+// not be written: a folder git lost, saved over the branch's tip), the
+// branch's commits when it goes with unmerged ones.
+func (m *Remover) saveDiscarded(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, snapshot func() (string, error), unmerged func() (int, error)) error {
 	if !saves(o) {
 		return nil
 	}
-	d := saved.Discard{Info: m.discardInfo(rec, o)}
+	store := saved.Of(m.Git, m.Repo)
+	d := saved.Discard{Info: m.discardInfo(rec, o), Head: r.branchSHA}
+	if wt := task.FindWorktree(wts, rec.Path); wt != nil && wt.Head != "" {
+		d.Head = wt.Head
+	}
 	if r.WorktreeOutcome == Deleted {
-		if n, err := dirty(); err != nil || n > 0 {
-			d.Dir, d.Info.Dirty = rec.Path, n
-			if wt := task.FindWorktree(wts, rec.Path); wt != nil {
-				d.Head = wt.Head
-			}
+		tree, err := snapshot()
+		switch {
+		case err != nil:
+			d.Dir = rec.Path // Save tries again over d.Head, and saves only a change
+		case tree != "" && !store.SameTree(ctx, tree, d.Head):
+			d.Dir, d.Tree = rec.Path, tree
 		}
 	}
 	if r.BranchOutcome == Deleted && !o.KeepUnmerged && o.MergedTip == "" {
@@ -65,10 +75,9 @@ func (m *Remover) saveDiscarded(ctx context.Context, rec *record.Record, wts []g
 	if d.Dir == "" && d.Tip == "" {
 		return nil // nothing in no commit: nothing written
 	}
-	d.Head = cmp.Or(d.Head, r.branchSHA)
-	e, err := saved.Of(m.Git, m.Repo).Save(ctx, d, time.Now())
+	e, err := store.Save(ctx, d, time.Now())
 	if err == nil && e == nil {
-		return nil // the files were the commit's after all (a folder git lost, whose status failed)
+		return nil // the files were the commit's after all
 	}
 	if err != nil {
 		reason := "save-failed" // kind dirty: changes would be lost

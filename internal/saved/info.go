@@ -27,9 +27,7 @@ type Info struct {
 	Path    string `json:"path"`
 	Why     string `json:"why"` // the command that removed it: "rm --force", "gc --force"
 	By      By     `json:"by"`
-	// Dirty is the count of uncommitted changes the removal saw; Commits
-	// the count of the branch's commits that were nowhere else.
-	Dirty   int `json:"dirty"`
+	// Commits is the count of the branch's commits that were nowhere else.
 	Commits int `json:"unmerged_commits"`
 }
 
@@ -92,7 +90,7 @@ func (i *Info) check(refSlug string) error {
 		return fmt.Errorf("invalid base %q", i.Base)
 	case i.Path != "" && (!filepath.IsAbs(i.Path) || filepath.Clean(i.Path) != i.Path || hasControl(i.Path)):
 		return fmt.Errorf("the path %q is not a clean absolute path", i.Path)
-	case i.Dirty < 0 || i.Commits < 0 || i.By.PID < 0:
+	case i.Commits < 0 || i.By.PID < 0:
 		return errors.New("a negative count")
 	}
 	for _, s := range []string{i.Task, i.Path, i.Why, i.By.User, i.By.Host, i.By.Command} {

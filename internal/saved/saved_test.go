@@ -66,7 +66,7 @@ func TestRefNames(t *testing.T) {
 
 func good() Info {
 	return Info{Task: "fix: bug #1", Slug: "fix-_bug_-1", Branch: "wt/fix-_bug_-1", Base: "refs/heads/main", Path: "/w/r-worktrees/fix-_bug_-1", Why: "rm --force",
-		By: By{User: "u", Host: "h", PID: 7, Command: "git wt rm --force x"}, Dirty: 3}
+		By: By{User: "u", Host: "h", PID: 7, Command: "git wt rm --force x"}, Commits: 3}
 }
 
 func TestParseReadsWhatEncodeWrites(t *testing.T) {
@@ -99,7 +99,7 @@ func TestParseRefusesWhatGitWtDoesNotWrite(t *testing.T) {
 		"relative path":        func(i *Info) string { i.Path = "../../etc"; return i.Slug },
 		"unclean path":         func(i *Info) string { i.Path = "/w/../etc"; return i.Slug },
 		"path with escape":     func(i *Info) string { i.Path = "/w/\x1b[2J"; return i.Slug },
-		"negative count":       func(i *Info) string { i.Dirty = -1; return i.Slug },
+		"negative count":       func(i *Info) string { i.Commits = -1; return i.Slug },
 		"long why":             func(i *Info) string { i.Why = strings.Repeat("x", maxText+1); return i.Slug },
 	} {
 		i := good()

@@ -52,7 +52,11 @@ type Entry struct {
 type Discard struct {
 	// Dir is the worktree's folder, whose files are saved; "" when only
 	// commits are lost (the folder is gone, or clean).
-	Dir  string
+	Dir string
+	// Tree is the tree of Dir's files when the caller wrote it already
+	// (Snapshot) and found it differs from Head's; "" to have Save write
+	// it, and save nothing when it is Head's after all.
+	Tree string
 	Head string // the commit checked out in Dir
 	// Tip is the tip of the branch the removal deletes with commits found
 	// nowhere else; "" when the branch stays.
@@ -73,15 +77,13 @@ func (s *Store) Save(ctx context.Context, d Discard, now time.Time) (*Entry, err
 	if first == "" {
 		return nil, errors.New("nothing to save it onto: no branch tip and no HEAD")
 	}
-	tree := first + "^{tree}"
-	if d.Dir != "" {
+	tree := cmp.Or(d.Tree, first+"^{tree}")
+	if d.Dir != "" && d.Tree == "" {
 		var err error
-		if tree, err = s.snapshot(ctx, d.Dir, cmp.Or(d.Head, first)); err != nil {
+		if tree, err = s.Snapshot(ctx, d.Dir, cmp.Or(d.Head, first)); err != nil {
 			return nil, fmt.Errorf("cannot save the files of %s: %w", d.Dir, err)
 		}
-		// A count of 0 is a status that failed (a folder git lost): the
-		// files may be the commit's after all.
-		if d.Tip == "" && d.Info.Dirty == 0 && s.sameTree(ctx, tree, cmp.Or(d.Head, first)) {
+		if d.Tip == "" && s.SameTree(ctx, tree, cmp.Or(d.Head, first)) {
 			return nil, nil // nothing in no commit
 		}
 	}
@@ -113,13 +115,21 @@ func (s *Store) Save(ctx context.Context, d Discard, now time.Time) (*Entry, err
 	return nil, fmt.Errorf("%d states of task %q saved in one second", maxSameSecond, d.Info.Task)
 }
 
-// snapshot writes the tree of every file of the worktree at dir that git
+// ErrNoHead is Snapshot asked for a folder whose files it can save only
+// over a commit (no index to copy, or no worktree git knows), without one.
+var ErrNoHead = errors.New("no commit to save the files over")
+
+// Snapshot writes the tree of every file of the worktree at dir that git
 // does not ignore, through a copy of its index (whose stat data spares
 // git reading the unchanged files again, and whose sparse-checkout bits
-// keep files outside the checkout from counting as deleted), or HEAD read
-// into an index when it has none.
-func (s *Store) snapshot(ctx context.Context, dir, head string) (tree string, err error) {
+// keep files outside the checkout from counting as deleted); without an
+// index, or for a folder git lost the admin entry of, over head (which
+// must then be given: else ErrNoHead).
+func (s *Store) Snapshot(ctx context.Context, dir, head string) (tree string, err error) {
 	if _, err := git.WorktreeGitDir(dir, s.CommonDir); err != nil {
+		if head == "" {
+			return "", ErrNoHead
+		}
 		return s.snapshotFolder(ctx, dir, head)
 	}
 	err = s.withIndexCopy(ctx, dir, head, func(index string) error {
@@ -143,8 +153,8 @@ func (s *Store) snapshotFolder(ctx context.Context, dir, head string) (string, e
 	return s.Git.Index().SnapshotFolder(ctx, s.CommonDir, dir, index, head)
 }
 
-// sameTree says whether tree is the tree of commit.
-func (s *Store) sameTree(ctx context.Context, tree, commit string) bool {
+// SameTree says whether tree is the tree of commit.
+func (s *Store) SameTree(ctx context.Context, tree, commit string) bool {
 	ids, err := s.Git.ObjectIDs(ctx, s.Dir, commit+"^{tree}")
 	return err == nil && len(ids) == 1 && ids[0] == tree
 }
@@ -177,6 +187,9 @@ func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(inde
 	copied := copyInto(tmp, filepath.Join(admin, "index"))
 	if err := tmp.Close(); err != nil {
 		return err
+	}
+	if !copied && head == "" {
+		return ErrNoHead
 	}
 	if !copied {
 		os.Remove(index) // read-tree writes a new one

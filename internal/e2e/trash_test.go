@@ -213,6 +213,19 @@ func TestRemovalsWithNothingToSaveWriteNothing(t *testing.T) {
 	// Clean, removed with --force.
 	s.MustWT("new", "clean")
 	s.MustWT("rm", "--force", "clean")
+	// Merged by git wt merge, which cleans up; and one gc's retention
+	// removes. Neither discards anything (both refuse a dirty worktree
+	// and keep an unmerged branch): they go through rm's save, which
+	// finds nothing.
+	path = s.MustWT("new", "bymerge").Out()
+	s.Write(filepath.Join(path, "b.txt"), "b\n")
+	s.MustWT("commit", "bymerge", "-m", "b")
+	s.MustWT("merge", "bymerge")
+	s.MustWT("new", "old1")
+	s.MustWT("new", "old2")
+	if r := s.MustWT("gc", "--max-count", "1"); !strings.Contains(r.Stdout, "retention") {
+		t.Fatalf("gc must remove a task by retention: %s", r)
+	}
 	if refs := trashRefs(s); len(refs) != 0 {
 		t.Fatalf("removals that lost nothing saved %v", refs)
 	}

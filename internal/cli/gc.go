@@ -22,7 +22,8 @@ func gcCommand(e *env) *cli.Command {
 		Description: "Orphans: records whose worktree is gone, git admin entries whose folder is gone, task " +
 			"branches with neither worktree nor record (when no commit is lost), creations whose process died. " +
 			"Retention then removes clean, unlocked, unused worktrees whose commits are merged or pushed, least " +
-			"recently used first. Dirty or unpushed work is kept and reported.",
+			"recently used first. Dirty or unpushed work is kept and reported. Last, the states removals saved " +
+			"(git wt trash) older than wt.trashKeep are deleted.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done and do nothing"},
 			&cli.StringFlag{Name: "max-age", Usage: "remove worktrees unused for longer than `DUR` (7d, 36h); overrides wt.maxAge"},

@@ -313,3 +313,32 @@ func TestForcedRepairOfADirtyOrphanSavesItsFiles(t *testing.T) {
 		t.Fatalf("restore of the orphan: %s", r)
 	}
 }
+
+// A change git can tell only by reading the file (same size, same mtime
+// as the index entry, in the second the index was written: "racily
+// clean") is saved: the copy of the index the save works through keeps
+// the index's own time, or git would trust the entry's stat data.
+func TestASaveSeesAChangeOnlyItsContentShows(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Git(s.Repo, "config", "core.trustctime", "false") // the change's ctime must not give it away
+	path := s.MustWT("new", "T").Out()
+	file := filepath.Join(path, "README.md")
+	index := filepath.Join(s.Repo, ".git", "worktrees", "T", "index")
+	past := time.Now().Add(-100 * time.Second).Truncate(time.Second)
+	os.Chtimes(file, past, past)
+	s.Git(path, "update-index", "-q", "--refresh") // the entry records the past time
+	s.Write(file, "HELLO\n")                       // the same size as "hello\n"
+	os.Chtimes(file, past, past)
+	os.Chtimes(index, past, past) // the entry is as old as the index: racily clean
+	if st := s.Git(path, "--no-optional-locks", "status", "--porcelain"); !strings.Contains(st, "README.md") {
+		t.Fatalf("git itself must see the change: %q", st)
+	}
+	s.MustWT("rm", "--force", "T")
+	if refs := trashRefs(s); len(refs) != 2 {
+		t.Fatalf("the change was not saved: %v", refs)
+	}
+	s.MustWT("restore", "T")
+	if b, _ := os.ReadFile(file); string(b) != "HELLO\n" {
+		t.Fatalf("restored README.md = %q, want the change", b)
+	}
+}

@@ -200,15 +200,25 @@ func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(inde
 	return f(index)
 }
 
-// copyInto copies the file at path into dst, and says whether it did.
+// copyInto copies the index file at path into dst, its time too, and
+// says whether it did. The time matters: git trusts an entry's stat data
+// only when the entry is older than the index file, so a copy newer than
+// the original would hide a change made in the second the index was
+// written, to a file of the same size ("racily clean").
 func copyInto(dst *os.File, path string) bool {
 	src, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer src.Close()
-	_, err = io.Copy(dst, src)
-	return err == nil
+	st, err := src.Stat()
+	if err != nil {
+		return false
+	}
+	if _, err = io.Copy(dst, src); err != nil {
+		return false
+	}
+	return os.Chtimes(dst.Name(), st.ModTime(), st.ModTime()) == nil
 }
 
 // message is the saved commit's message: what it holds, and what not.

@@ -16,6 +16,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -392,8 +393,12 @@ func benchRmSave(env []string, root string) []row {
 			index := filepath.Join(repo, ".git", "worktrees", filepath.Base(p), "index")
 			start := time.Now()
 			data, err := os.ReadFile(index)
+			st, serr := os.Stat(index)
 			if err == nil {
-				err = os.WriteFile(index+".save", data, 0o644)
+				err = cmp.Or(serr, os.WriteFile(index+".save", data, 0o644))
+			}
+			if err == nil { // the copy keeps the index's time, as git-wt's does (racily clean entries)
+				err = os.Chtimes(index+".save", st.ModTime(), st.ModTime())
 			}
 			if err != nil {
 				fail(err)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/slug"
@@ -91,17 +92,21 @@ func (s *Store) Save(ctx context.Context, d Discard, now time.Time) (*Entry, err
 	if d.Head != "" && d.Head != first {
 		parents = append(parents, d.Head) // the worktree had another commit checked out
 	}
+	// The blob and the update-ref's start go beside the commit: a removal
+	// waits for each git one after another otherwise.
+	info := async.Start(func() (string, error) { return s.Git.HashObject(ctx, s.Dir, d.Info.Encode()) })
+	u := s.Git.StartRefUpdate(ctx, s.Dir, false)
 	commit, err := s.Git.History().CommitSnapshot(ctx, s.Dir, tree, message(d.Info), parents...)
-	if err != nil {
-		return nil, err
-	}
-	blob, err := s.Git.HashObject(ctx, s.Dir, d.Info.Encode())
-	if err != nil {
+	blob, berr := info.Get()
+	if err = cmp.Or(err, berr); err != nil {
+		u.Cancel()
 		return nil, err
 	}
 	for n := 1; n <= maxSameSecond; n++ {
 		stamp := Stamp(now, n)
-		u := s.Git.StartRefUpdate(ctx, s.Dir, false)
+		if n > 1 {
+			u = s.Git.StartRefUpdate(ctx, s.Dir, false)
+		}
 		err := u.Create(ctx, []git.Ref{{Name: CommitRef(d.Info.Slug, stamp), OID: commit}, {Name: InfoRef(d.Info.Slug, stamp), OID: blob}})
 		if errors.Is(err, git.ErrStale) {
 			continue // saved in this second already: the next number

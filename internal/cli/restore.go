@@ -14,8 +14,8 @@ func restoreCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "restore",
 		Usage:     "make a removed task again from the state its removal saved (git wt trash lists them), and print its path",
-		ArgsUsage: "TASK|ID",
-		Description: "ID is a state's <slug>/<stamp> (or the stamp alone); TASK picks the task's newest state. The task " +
+		ArgsUsage: "ID",
+		Description: "ID is a state's <slug>/<stamp> (or the stamp alone), or a task id or slug, which picks that task's newest state. The task " +
 			"is made as new makes it (at its usual place, or --path; its setup runs as new's does), its branch at the " +
 			"commit it had, and the saved files written as uncommitted changes, byte for byte: modified, added, deleted " +
 			"and untracked files, executable bits, symbolic links. Ignored files were not saved. A task or branch of " +
@@ -26,7 +26,7 @@ func restoreCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return exitcode.Usagef("git wt restore takes exactly one TASK or ID (git wt trash lists them)")
+				return exitcode.Usagef("git wt restore takes exactly one ID: a saved state, or a task id for its newest (git wt trash lists them)")
 			}
 			m, err := e.manager(c.Context, "restore")
 			if err != nil {

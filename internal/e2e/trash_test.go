@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -340,5 +341,46 @@ func TestASaveSeesAChangeOnlyItsContentShows(t *testing.T) {
 	s.MustWT("restore", "T")
 	if b, _ := os.ReadFile(file); string(b) != "HELLO\n" {
 		t.Fatalf("restored README.md = %q, want the change", b)
+	}
+}
+
+// A saved state's info blob comes from a ref anyone who can push may have
+// written (SPEC §19): one that names another task is listed as corrupt
+// and never restored; the path one records is never where restore writes.
+func TestAForgedSavedStateIsNeverActedOn(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write("more.txt", "more\n") // a commit with a parent, as a saved one has
+	s.Git(s.Repo, "add", "more.txt")
+	s.Git(s.Repo, "commit", "-q", "-m", "more")
+	head := s.Git(s.Repo, "rev-parse", "main")
+	forge := func(slug, stamp, info string) {
+		hash := exec.Command("git", "hash-object", "-w", "--stdin")
+		hash.Dir, hash.Env, hash.Stdin = s.Repo, s.Env, strings.NewReader(info)
+		blob, err := hash.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Git(s.Repo, "update-ref", saved.CommitRef(slug, stamp), head)
+		s.Git(s.Repo, "update-ref", saved.InfoRef(slug, stamp), strings.TrimSpace(string(blob)))
+	}
+	forge("victim", "20261128T025000Z", `{"version":1,"task":"other","slug":"other","branch":"wt/other","path":"/tmp"}`)
+	r := s.MustWT("trash", "--json")
+	if !strings.Contains(r.Stdout, `"corrupt"`) {
+		t.Fatalf("a forged state must be listed as corrupt: %s", r)
+	}
+	r = s.WT("restore", "--json", "victim/20261128T025000Z")
+	if r.Code != 3 || !strings.Contains(r.Stdout, "unsafe_input") {
+		t.Fatalf("restore of a forged state: %s", r)
+	}
+	if s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/other") || s.GitOK(s.Repo, "rev-parse", "--verify", "-q", "refs/git-wt/tasks/other") {
+		t.Fatal("a refused restore made something")
+	}
+	// Well formed, but its path points elsewhere: restore makes the task
+	// at its usual place.
+	elsewhere := filepath.Join(t.TempDir(), "elsewhere")
+	forge("x", "20261128T025000Z", `{"version":1,"task":"x","slug":"x","branch":"wt/x","path":"`+elsewhere+`"}`)
+	r = s.MustWT("restore", "x")
+	if want := filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "x"); r.Out() != want || testutil.Exists(elsewhere) {
+		t.Fatalf("restore must make the task at %s, never at the recorded path: %s", want, r)
 	}
 }

@@ -17,7 +17,9 @@ import (
 // that can write the git dir, may have written (SPEC §19): Parse checks
 // it, and restore takes from it only the task id (whose slug must be the
 // ref's), the branch name (checked as git checks one) and the base
-// (resolved as new resolves --base); the path is shown, never written to.
+// (resolved as new resolves --base); the path is shown (quoted), never
+// written to, so a folder name git-wt itself accepted (any character)
+// never makes its own save unrestorable.
 type Info struct {
 	Version int    `json:"version"`
 	Task    string `json:"task"`
@@ -45,8 +47,8 @@ const infoVersion = 1
 // MaxInfo bounds an info blob: a bigger one is corrupt, never read whole.
 const MaxInfo = 64 << 10
 
-// maxText bounds each text field of an info blob.
-const maxText = 4096
+// maxName bounds a branch or base name in an info blob.
+const maxName = 4096
 
 // Encode is the blob of info.
 func (i Info) Encode() []byte {
@@ -88,17 +90,12 @@ func (i *Info) check(refSlug string) error {
 		return fmt.Errorf("invalid branch name %q", i.Branch)
 	case i.Base != "" && !plainName(i.Base):
 		return fmt.Errorf("invalid base %q", i.Base)
-	case i.Path != "" && (!filepath.IsAbs(i.Path) || filepath.Clean(i.Path) != i.Path || hasControl(i.Path)):
+	case i.Path != "" && (!filepath.IsAbs(i.Path) || filepath.Clean(i.Path) != i.Path):
 		return fmt.Errorf("the path %q is not a clean absolute path", i.Path)
 	case i.Commits < 0 || i.By.PID < 0:
 		return errors.New("a negative count")
 	}
-	for _, s := range []string{i.Task, i.Path, i.Why, i.By.User, i.By.Host, i.By.Command} {
-		if len(s) > maxText || !utf8.ValidString(s) {
-			return errors.New("a text field too long or not UTF-8")
-		}
-	}
-	return nil
+	return nil // the texts: JSON's are UTF-8, and the blob's bound bounds them
 }
 
 // ofSlug says whether the task id task is kept under the slug s (its
@@ -112,7 +109,7 @@ func ofSlug(task, s string) bool {
 // empty, not an option, no space or control character (git's own check
 // of a branch name comes after, at restore).
 func plainName(s string) bool {
-	return s != "" && len(s) <= maxText && !strings.HasPrefix(s, "-") && utf8.ValidString(s) &&
+	return s != "" && len(s) <= maxName && !strings.HasPrefix(s, "-") && utf8.ValidString(s) &&
 		!strings.ContainsAny(s, " \t") && !hasControl(s)
 }
 

@@ -98,9 +98,8 @@ func TestParseRefusesWhatGitWtDoesNotWrite(t *testing.T) {
 		"base an option":       func(i *Info) string { i.Base = "-x"; return i.Slug },
 		"relative path":        func(i *Info) string { i.Path = "../../etc"; return i.Slug },
 		"unclean path":         func(i *Info) string { i.Path = "/w/../etc"; return i.Slug },
-		"path with escape":     func(i *Info) string { i.Path = "/w/\x1b[2J"; return i.Slug },
 		"negative count":       func(i *Info) string { i.Commits = -1; return i.Slug },
-		"long why":             func(i *Info) string { i.Why = strings.Repeat("x", maxText+1); return i.Slug },
+		"long branch":          func(i *Info) string { i.Branch = strings.Repeat("x", maxName+1); return i.Slug },
 	} {
 		i := good()
 		refSlug := change(&i)

@@ -16,6 +16,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -79,6 +80,7 @@ func main() {
 		{"listall", func(env []string) []row { return benchListAll(env, root) }},
 		{"history", func(env []string) []row { return benchListHistory(env, root) }},
 		{"rm", func(env []string) []row { return benchRm(env, root) }},
+		{"rmsave", func(env []string) []row { return benchRmSave(env, root) }},
 		{"ports", func(env []string) []row { return benchPorts(env, root) }},
 		{"hooks", func(env []string) []row { return benchHooks(env, root) }},
 		{"sync", func(env []string) []row { return benchSync(env, root) }},
@@ -361,6 +363,51 @@ func benchRm(env []string, root string) []row {
 			return git(env, repo, "worktree", "remove", p) + git(env, repo, "branch", "-q", "-d", fmt.Sprintf("plain/%d", i))
 		})
 	return []row{ratioRow("rm of a clean worktree, 5,000 files", 1.10, wtD, gitD)}
+}
+
+// benchRmSave measures rm --force of a task with 100 changed files,
+// which saves them first (SPEC §20), against SPEC §9's bar: a plain forced
+// removal (git worktree remove --force, git branch -D) plus one git add -A
+// into a temporary index (a copy of the worktree's).
+func benchRmSave(env []string, root string) []row {
+	repo := filepath.Join(root, "rmsave", "repo")
+	makeRepo(env, repo, 5000, 200)
+	change := func(dir string) {
+		for i := 0; i < 100; i++ {
+			p := filepath.Join(dir, fmt.Sprintf("d%03d", i%200), fmt.Sprintf("f%05d.txt", i))
+			if err := os.WriteFile(p, []byte(fmt.Sprintf("changed %d\n", i)), 0o644); err != nil {
+				fail(err)
+			}
+		}
+	}
+	wtD, gitD := interleave(*rounds,
+		func(i int) time.Duration {
+			id := fmt.Sprintf("t%d", i)
+			wt(env, repo, "new", "--no-init", "--quiet", id)
+			change(filepath.Join(repo+"-worktrees", id))
+			return wt(env, repo, "rm", "--force", "--quiet", id)
+		},
+		func(i int) time.Duration {
+			p, branch := plainWorktree(repo, i), fmt.Sprintf("plain/%d", i)
+			git(env, repo, "worktree", "add", "-q", "-b", branch, p)
+			change(p)
+			index := filepath.Join(repo, ".git", "worktrees", filepath.Base(p), "index")
+			start := time.Now()
+			data, err := os.ReadFile(index)
+			st, serr := os.Stat(index)
+			if err == nil {
+				err = cmp.Or(serr, os.WriteFile(index+".save", data, 0o644))
+			}
+			if err == nil { // the copy keeps the index's time, as git-wt's does (racily clean entries)
+				err = os.Chtimes(index+".save", st.ModTime(), st.ModTime())
+			}
+			if err != nil {
+				fail(err)
+			}
+			d := time.Since(start) + git(append(env, "GIT_INDEX_FILE="+index+".save"), p, "add", "-A")
+			return d + git(env, repo, "worktree", "remove", "--force", p) + git(env, repo, "branch", "-q", "-D", branch)
+		})
+	return []row{ratioRow("rm --force, 100 changed files, saving them (vs plain forced removal + git add -A)", 1.10, wtD, gitD)}
 }
 
 // benchHooks measures what the installed hooks add to git's own commands

@@ -208,6 +208,8 @@ func commands(e *env) []*cli.Command {
 		countCommand(e),
 		rmCommand(e),
 		gcCommand(e),
+		trashCommand(e),
+		restoreCommand(e),
 		doctorCommand(e),
 		lockCommand(e),
 		unlockCommand(e),

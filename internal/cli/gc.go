@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -24,7 +25,8 @@ func gcCommand(e *env) *cli.Command {
 			"Retention then removes clean, unlocked, unused worktrees whose commits are merged or pushed, least " +
 			"recently used first. Dirty or unpushed work is kept and reported. Over wt.maxTotalSize, idle tasks' " +
 			"build output goes first, then warm pool entries, then tasks. --reclaim does only the first: the folders " +
-			"wt.reclaim names that git ignores whole, never a tracked or unignored file, never through a symlink.",
+			"wt.reclaim names that git ignores whole, never a tracked or unignored file, never through a symlink. Last, the states removals saved " +
+			"(git wt trash) older than wt.trashKeep are deleted.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done and do nothing"},
 			&cli.StringFlag{Name: "max-age", Usage: "remove worktrees unused for longer than `DUR` (7d, 36h); overrides wt.maxAge"},
@@ -93,6 +95,7 @@ func gcCommand(e *env) *cli.Command {
 				report.Orphans = nonNil(report.Orphans)
 				report.Retention = nonNil(report.Retention)
 				report.Reclaim = nonNil(report.Reclaim)
+				report.Trash = nonNil(report.Trash)
 				if err := writeJSON(e.stdout, struct {
 					*policy.GCReport
 					ReclaimedBytes int64              `json:"reclaimed_bytes"`
@@ -107,7 +110,7 @@ func gcCommand(e *env) *cli.Command {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("merged"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
-			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(report.Reclaim)+len(merged) == 0 {
+			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(report.Reclaim)+len(merged)+len(report.Trash) == 0 {
 				e.infof("nothing to clean")
 			}
 			e.printReclaimed(report.Reclaim)
@@ -122,8 +125,21 @@ func gcCommand(e *env) *cli.Command {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("retention"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
+			e.printExpiredTrash(report.Trash, o.DryRun)
 			return gcFailed(report, merged)
 		},
+	}
+}
+
+// printExpiredTrash lists the saved states gc deleted, or would.
+func (e *env) printExpiredTrash(expired []policy.ExpiredState, dryRun bool) {
+	outcome := "deleted"
+	if dryRun {
+		outcome = "would_delete"
+	}
+	for _, x := range expired {
+		// terminal: the outcome and the time are git-wt's own
+		fmt.Fprintf(e.stdout, "%s: %s (task %s, saved %s) [%s]\n", e.out.yellow("trash"), text.Terminal(x.ID), text.Terminal(x.Task), x.SavedAt.Format(time.RFC3339), outcome)
 	}
 }
 

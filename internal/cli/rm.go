@@ -21,7 +21,7 @@ func rmCommand(e *env) *cli.Command {
 			"branch kept, with a warning. A branch that existed before the task is always kept. " +
 			"Removing a task that does not exist succeeds.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "discard uncommitted changes, ignore locks and use, delete unmerged branches that git-wt created"},
+			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "discard uncommitted changes, ignore locks and use, delete unmerged branches that git-wt created; what no commit holds is saved first (git wt trash, git wt restore)"},
 			&cli.BoolFlag{Name: "ignore-in-use", Usage: "skip only the check for processes working in the worktree (for an agent in a sandbox, which cannot see them); every other check stays"},
 			&cli.BoolFlag{Name: "reap", Usage: "end the processes working in the worktree (SIGTERM, then SIGKILL after 5s), never your own shell, then remove it; refused when they cannot be seen; not --force"},
 			&cli.BoolFlag{Name: "keep-branch", Usage: "keep the task's branch"},
@@ -86,6 +86,9 @@ func (e *env) reportRemoval(r *removal.Removal, o removal.RemoveOptions) {
 	}
 	if !o.DryRun {
 		e.infof("removed %s", r.Path)
+	}
+	if r.Saved != "" {
+		e.infof("saved what it held that no commit has as %s: git wt restore %s brings it back", r.Saved, r.Saved)
 	}
 }
 

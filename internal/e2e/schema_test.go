@@ -130,6 +130,12 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("sync", 5, s.WT("sync", "--json", "U", "no-such-task"))
 	check("merge", 0, s.WT("merge", "--json", "U"))
 	check("rm", 3, s.WT("rm", "--json", "D", "no-such-task"))
+	// A forced removal saves the dirty task (SPEC §20); trash lists it,
+	// restore makes it again, and refuses once it exists.
+	check("rm", 0, s.WT("rm", "--json", "--force", "D"))
+	check("trash", 0, s.WT("trash", "--json"))
+	check("restore", 0, s.WT("restore", "--json", "D"))
+	check("error", 3, s.WT("restore", "--json", "D"))
 
 	// doctor and gc with a problem to report: a task whose folder is gone.
 	gone := newTaskWithCommit(s, "G")

@@ -86,6 +86,9 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 			return nil, false, exitcode.Usagef("invalid branch %q (check wt.branchPrefix)", branch)
 		}
 	}
+	if b, seenIt := seen.branches[branch]; o.Fill != nil && !(seenIt && b.Missing) {
+		return nil, false, exitcode.RefusedAs(exitcode.KindConflict, "branch %s exists: delete or rename it first (git branch -m), then restore again", branch)
+	}
 	path, err := place.WorktreePath(baseDir, m.Settings.BaseDir, name, o.Path)
 	if err != nil {
 		// What was seen may be old: a folder that is there now may be the
@@ -125,7 +128,7 @@ func (m *Handler) claim(ctx context.Context, held *lock.Lock, o CreateOptions, b
 	// Only a branch made here, with the record, is git-wt's to delete.
 	rec.SetBranchCreated(len(also) > 0)
 	oid, err := m.storeRecord(ctx, rec, also, pc)
-	if errors.Is(err, git.ErrStale) && len(also) > 0 {
+	if errors.Is(err, git.ErrStale) && len(also) > 0 && o.Fill == nil {
 		// The record or the branch appeared meanwhile: if the branch, take
 		// it like any existing one.
 		if fresh, gerr := m.Store.Get(ctx, name); gerr == nil && len(fresh) == 0 {

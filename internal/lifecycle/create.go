@@ -38,6 +38,10 @@ type CreateOptions struct {
 	// is a bare commit records as the task's base the branch checked out
 	// where git-wt was started.
 	ForRunner bool
+	// Fill, for git wt restore, writes the worktree's files once it is
+	// checked out, before its setup (restore.go). With Fill the task and
+	// its branch must not exist yet: either is a refusal (exit 3).
+	Fill func(ctx context.Context, dir string) error
 }
 
 // Created is what `new` made, or found.
@@ -74,6 +78,9 @@ func (m *Handler) create(ctx context.Context, o CreateOptions) (*Created, error)
 			return nil, err
 		}
 		e := seen.task(o.TaskID)
+		if e != nil && o.Fill != nil {
+			return nil, exitcode.RefusedAs(exitcode.KindConflict, "task %q exists (%s): remove it first (git wt rm), then restore again", o.TaskID, e.Record.Path)
+		}
 		if e == nil {
 			c, err := m.createNew(ctx, o, seen)
 			if joinable(err) && races < task.MaxRaces {
@@ -388,6 +395,11 @@ func (m *Handler) finish(ctx context.Context, e *record.Entry, o CreateOptions, 
 			return err
 		}
 		task.Checkpoint(ctx, "new:checked-out")
+	}
+	if o.Fill != nil && rec.State == record.Creating {
+		if err := o.Fill(ctx, rec.Path); err != nil {
+			return err
+		}
 	}
 	err := m.Apply(settleCtx, e, plan)
 	if err == nil || errors.Is(err, setup.ErrInitFailed) {

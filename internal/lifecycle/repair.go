@@ -59,7 +59,7 @@ func (m *Handler) RepairStuckCreation(ctx context.Context, e *record.Entry) erro
 	// Counted in place, but an agent may write into the worktree until it
 	// is moved aside: the removal counts again in the moved folder, and
 	// puts it back (the task failed, kept) if it holds such a file now.
-	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{Force: true, KeepUnmerged: true,
+	r := m.RemoveEntry(ctx, e, removal.RemoveOptions{Force: true, KeepUnmerged: true, Why: "the rollback of a stopped creation",
 		Recheck: func(ctx context.Context, dir string) (int, error) { return m.foreignContent(ctx, dir, state, trees) }})
 	if r.Err != nil && e.Record.State == record.Failed {
 		// Put back and kept: the record says why the creation stopped,

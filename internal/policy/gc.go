@@ -11,6 +11,8 @@ import (
 	"github.com/git-wt/git-wt/internal/pool"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
+	"github.com/git-wt/git-wt/internal/saved"
+	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -36,6 +38,16 @@ type GCReport struct {
 	// Pool are the pool entries drained (SPEC §11): for wt.maxTotalSize,
 	// before any task, and the stale ones.
 	Pool []pool.Drained `json:"-"`
+	// Trash are the saved states of removed tasks that expired
+	// (wt.trashKeep; SPEC §20): deleted, or in a dry run to be.
+	Trash []ExpiredState `json:"trash"`
+}
+
+// ExpiredState is a saved state gc deleted (or would).
+type ExpiredState struct {
+	ID      string    `json:"id"`
+	Task    string    `json:"task,omitempty"` // "" when its info is corrupt
+	SavedAt time.Time `json:"saved_at"`
 }
 
 // Failed says whether a repair gc tried failed (a deletion of leftover
@@ -86,7 +98,42 @@ func (m *Doctor) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
 		return nil, err
 	}
 	r.Pool = append(retained.Drained, stale...)
+	r.Trash = m.expireTrash(ctx, o.DryRun)
 	return r, nil
+}
+
+// expireTrash deletes the saved states older than wt.trashKeep (none
+// when it is 0), by the time in their ref names, and says which. A
+// failure is a warning: the states stay for the next gc.
+func (m *Doctor) expireTrash(ctx context.Context, dryRun bool) []ExpiredState {
+	if m.Settings.TrashKeep <= 0 {
+		return nil
+	}
+	store := saved.Of(m.Git, m.Repo)
+	entries, err := store.List(ctx)
+	if err != nil {
+		m.Warn("cannot read the saved states of removed tasks: %v", err)
+		return nil
+	}
+	old := saved.Expired(entries, time.Now().Add(-m.Settings.TrashKeep))
+	if len(old) == 0 {
+		return nil
+	}
+	if !dryRun {
+		if err := store.Delete(ctx, old); err != nil {
+			m.Warn("cannot delete the saved states older than %s: %v", settings.FormatDuration(m.Settings.TrashKeep), err)
+			return nil
+		}
+	}
+	expired := make([]ExpiredState, 0, len(old))
+	for _, e := range old {
+		x := ExpiredState{ID: e.ID, SavedAt: e.At}
+		if e.Info != nil {
+			x.Task = e.Info.Task
+		}
+		expired = append(expired, x)
+	}
+	return expired
 }
 
 // drainStale drains the pool entries older than wt.poolMaxAge or too far

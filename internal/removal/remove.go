@@ -61,6 +61,9 @@ type RemoveOptions struct {
 	Background bool
 	// Wait (with Background): the removal waits for its deleter to end.
 	Wait bool
+	// Why names, in a saved state's info, what removed the task with
+	// Force ("" for rm --force; save.go).
+	Why string
 }
 
 // Outcome is what a removal did, or would do, with the worktree or with
@@ -98,6 +101,7 @@ type Removal struct {
 	Dirty           int      `json:"dirty,omitempty"`
 	Unmerged        int      `json:"unmerged_commits,omitempty"`
 	Reaped          []Reaped `json:"reaped,omitempty"`
+	Saved           string   `json:"saved,omitempty"` // the saved state's ID (save.go): git wt restore takes it
 	Err             error    `json:"-"`
 	branchSHA       string   // where the branch was when rm read it
 	callersAway     bool     // RemoveOptions.CallersAway, for the second look
@@ -192,8 +196,10 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 	dirty := m.startDirtyCount(ctx, rec.Path, !o.Force, !o.DryRun && !o.IgnoreInUse) // beside the worktree list
 	// Whether deleting the branch would lose commits is asked beside the
 	// status too, when the branch may be deleted: a refused rm wastes it.
-	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged) && o.MergedTip == ""
+	// With Force, the same answers say what to save first (save.go).
+	mayDelete := !o.KeepBranch && m.Settings.DeleteBranch && rec.CreatedBranch(m.Settings.BranchPrefix) && (!o.Force || o.KeepUnmerged || saves(o)) && o.MergedTip == ""
 	unmerged := early(mayDelete, func() (int, error) { return m.UnmergedCommits(ctx, rec) })
+	snapshot := m.startSnapshot(ctx, rec.Path, o)
 	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
 	if err != nil {
 		r.WorktreeOutcome, r.Err = Failed, err
@@ -214,6 +220,10 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		if r.BranchOutcome == Deleted {
 			r.BranchOutcome = WouldDelete
 		}
+		return r
+	}
+	if r.Err = m.saveDiscarded(ctx, rec, wts, o, r, snapshot, unmerged); r.Err != nil {
+		r.WorktreeOutcome = KeptDirty
 		return r
 	}
 	if outcome, err := m.beforeRemoval(ctx, rec, o, r); err != nil {
@@ -400,20 +410,20 @@ func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted, mayR
 
 // early runs f at once in the background when now is true, else when its
 // answer is first asked for, and returns the function that asks.
-func early(now bool, f func() (int, error)) func() (int, error) {
+func early[T any](now bool, f func() (T, error)) func() (T, error) {
 	if !now {
 		return sync.OnceValues(f)
 	}
 	type result struct {
-		n   int
+		v   T
 		err error
 	}
 	c := make(chan result, 1)
 	go func() {
-		n, err := f()
-		c <- result{n, err}
+		v, err := f()
+		c <- result{v, err}
 	}()
-	return sync.OnceValues(func() (int, error) { r := <-c; return r.n, r.err })
+	return sync.OnceValues(func() (T, error) { r := <-c; return r.v, r.err })
 }
 
 // decideBranch says what happens to the task's branch: deleted when that
@@ -749,7 +759,7 @@ func (m *Remover) removeUnknown(ctx context.Context, arg string) *Removal {
 // RemoveForRepair removes an orphaned task. Branches with commits found
 // nowhere else are always kept: repair never loses commits.
 func (m *Remover) RemoveForRepair(ctx context.Context, e *record.Entry, force bool) error {
-	r := m.RemoveEntry(ctx, e, RemoveOptions{Force: force, KeepUnmerged: true})
+	r := m.RemoveEntry(ctx, e, RemoveOptions{Force: force, KeepUnmerged: true, Why: "an orphan's removal with --force (gc, doctor --fix)"})
 	if r.Err != nil {
 		return r.Err
 	}

@@ -57,7 +57,7 @@ func TestEveryDefaultParsesAndIsTheSnapshotOfNoConfig(t *testing.T) {
 		"wt.branchPrefix": s.BranchPrefix, "wt.maxWorktrees": s.MaxWorktrees, "wt.maxAge": s.MaxAge, "wt.idleAfter": s.IdleAfter,
 		"wt.maxCount": s.MaxCount, "wt.maxTotalSize": s.MaxTotalSize, "wt.cleanupOnMerge": s.CleanupOnMerge,
 		"wt.deleteBranch": s.DeleteBranch, "wt.containerWorkdir": s.ContainerWorkdir, "wt.lockTimeout": s.LockTimeout,
-		"wt.orphanGrace": s.OrphanGrace, "wt.gcInterval": s.GCInterval, "wt.portRange": s.PortRange.String(),
+		"wt.orphanGrace": s.OrphanGrace, "wt.gcInterval": s.GCInterval, "wt.trashKeep": s.TrashKeep, "wt.portRange": s.PortRange.String(),
 		"wt.reclaim": strings.Join(s.Reclaim, " "), "wt.reclaimAfter": s.ReclaimAfter,
 	} {
 		if printed := printedDefault(t, name); fmt.Sprint(formatLike(got)) != printed {

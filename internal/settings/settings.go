@@ -106,6 +106,7 @@ type Settings struct {
 	OrphanGrace      time.Duration
 	RmWait           time.Duration // wt.rmWait
 	GCInterval       time.Duration
+	TrashKeep        time.Duration // wt.trashKeep: how long gc keeps saved states (0: for ever)
 	ClaimRemote      string        // wt.claimRemote: "" for local claims only
 	ClaimRef         string        // wt.claimRef: the claim refs' folder, ending in /
 	ClaimHeartbeat   time.Duration // wt.claimHeartbeat

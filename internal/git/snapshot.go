@@ -1,0 +1,84 @@
+package git
+
+import (
+	"context"
+	"strings"
+)
+
+// The git operations that save a worktree's whole state before git-wt
+// discards it, and bring it back (SPEC §20, "Every removal can be
+// undone"). Both work through an index file of their own (index), so the
+// worktree's own index is never touched.
+
+// snapshotIdentity is who the commits of saved states are by: a removal
+// must not fail where the user set no user.name (the user who removed
+// the task is in the state's info blob).
+var snapshotIdentity = []string{
+	"GIT_AUTHOR_NAME=git-wt", "GIT_AUTHOR_EMAIL=git-wt@localhost",
+	"GIT_COMMITTER_NAME=git-wt", "GIT_COMMITTER_EMAIL=git-wt@localhost",
+}
+
+// SnapshotTree stages every file of the worktree at dir that git does
+// not ignore, untracked ones included, into the index file index (a copy
+// of the worktree's index, or HEAD read into one), and writes its tree.
+func (r Index) SnapshotTree(ctx context.Context, dir, index string) (string, error) {
+	env := []string{"GIT_INDEX_FILE=" + index}
+	if _, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"add", "-A"}}); err != nil {
+		return "", err
+	}
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"write-tree"}})
+	return strings.TrimSpace(string(out)), err
+}
+
+// SnapshotFolder is SnapshotTree for a folder that is no longer a
+// worktree git knows (its admin entry is gone): git runs with the common
+// dir as its repository and dir as its work tree, and head is read into
+// the index file first, so only the changed files are new objects.
+func (r Index) SnapshotFolder(ctx context.Context, commonDir, dir, index, head string) (string, error) {
+	env := []string{"GIT_DIR=" + commonDir, "GIT_WORK_TREE=" + dir, "GIT_INDEX_FILE=" + index}
+	for _, args := range [][]string{{"read-tree", head}, {"add", "-A"}} {
+		if _, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: env, Args: args}); err != nil {
+			return "", err
+		}
+	}
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: env, Args: []string{"write-tree"}})
+	return strings.TrimSpace(string(out)), err
+}
+
+// CommitSnapshot writes a commit of tree with parents and message msg, as
+// git-wt, unsigned whatever commit.gpgSign says (a removal must not wait
+// for a passphrase); no ref moves.
+func (r History) CommitSnapshot(ctx context.Context, dir, tree, msg string, parents ...string) (string, error) {
+	args := []string{"commit-tree", "--no-gpg-sign"}
+	for _, p := range parents {
+		args = append(args, "-p", p)
+	}
+	args = append(args, "-F", "-", tree)
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: snapshotIdentity, Stdin: strings.NewReader(msg), Args: args})
+	return strings.TrimSpace(string(out)), err
+}
+
+// WriteFilesOf brings the files of the worktree at dir from commit from
+// to commit to (`read-tree -m -u`, a two-tree merge) through the index
+// file index: the worktree's own index stays at from, so what to adds
+// shows as uncommitted changes, files new in to as untracked.
+func (r Index) WriteFilesOf(ctx context.Context, dir, index, from, to string) error {
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_INDEX_FILE=" + index},
+		Args: []string{"read-tree", "-m", "-u", "--no-recurse-submodules", from, to}})
+	return err
+}
+
+// CommitParents reads the parents of a commit object's data, in order.
+func CommitParents(data []byte) []string {
+	var parents []string
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSuffix(line, "\n")
+		if line == "" {
+			break // the header ends at the first blank line
+		}
+		if p, ok := strings.CutPrefix(line, "parent "); ok && IsObjectID(p) {
+			parents = append(parents, p)
+		}
+	}
+	return parents
+}

@@ -1,0 +1,87 @@
+// These tests hold the operations that save and restore a worktree's
+// state (SPEC §20) to their argv, their index file and their parsing,
+// against the fake git of gittest.
+package git_test
+
+import (
+	"context"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/git/gittest"
+)
+
+func TestSnapshotTreeStagesEverythingIntoItsOwnIndex(t *testing.T) {
+	f := gittest.New(t)
+	add := f.Expect("add", "-A")
+	write := f.Expect("write-tree").Out("4b825dc642cb6eb9a060e54bf8d69288fbee4904\n")
+	tree, err := f.Git().Index().SnapshotTree(context.Background(), "/w", "/tmp/idx")
+	if err != nil || tree != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
+		t.Fatalf("SnapshotTree = %q, %v", tree, err)
+	}
+	for _, c := range []*gittest.Call{add, write} {
+		if !slices.Contains(c.Got.Env, "GIT_INDEX_FILE=/tmp/idx") || !c.Got.InWorktree {
+			t.Errorf("git %v ran with env %v, in worktree %v: want its own index, pinned to the worktree", c.Got.Args, c.Got.Env, c.Got.InWorktree)
+		}
+	}
+}
+
+func TestCommitSnapshotIsUnsignedByGitWtWithTheMessageOnStdin(t *testing.T) {
+	f := gittest.New(t)
+	c := f.Expect("commit-tree", "--no-gpg-sign", "-p", "aaa", "-p", "bbb", "-F", "-", "ttt").Out("ccc\n")
+	got, err := f.Git().History().CommitSnapshot(context.Background(), "/m", "ttt", "-m is not an option here", "aaa", "bbb")
+	if err != nil || got != "ccc" {
+		t.Fatalf("CommitSnapshot = %q, %v", got, err)
+	}
+	msg, _ := io.ReadAll(c.Got.Stdin)
+	if string(msg) != "-m is not an option here" || !slices.Contains(c.Got.Env, "GIT_COMMITTER_NAME=git-wt") {
+		t.Errorf("message %q, env %v", msg, c.Got.Env)
+	}
+}
+
+func TestWriteFilesOfMovesOnlyItsOwnIndex(t *testing.T) {
+	f := gittest.New(t)
+	c := f.Expect("read-tree", "-m", "-u", "--no-recurse-submodules", "aaa", "bbb")
+	if err := f.Git().Index().WriteFilesOf(context.Background(), "/w", "/tmp/idx", "aaa", "bbb"); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(c.Got.Env, "GIT_INDEX_FILE=/tmp/idx") {
+		t.Errorf("env %v: want its own index", c.Got.Env)
+	}
+}
+
+func TestCommitParents(t *testing.T) {
+	a := "1111111111111111111111111111111111111111"
+	b := "2222222222222222222222222222222222222222"
+	for _, tc := range []struct {
+		data string
+		want []string
+	}{
+		{"tree " + a + "\nparent " + a + "\nparent " + b + "\nauthor x\n\nparent " + b + "\n", []string{a, b}},
+		{"tree " + a + "\nauthor x\n\nmsg\n", nil},
+		{"tree " + a + "\nparent not-an-id\n\n", nil},
+		{"", nil},
+	} {
+		if got := git.CommitParents([]byte(tc.data)); !slices.Equal(got, tc.want) {
+			t.Errorf("CommitParents(%q) = %v, want %v", tc.data, got, tc.want)
+		}
+	}
+}
+
+func TestSnapshotFolderNamesTheRepositoryAndTheFolder(t *testing.T) {
+	f := gittest.New(t)
+	calls := []*gittest.Call{f.Expect("read-tree", "aaa"), f.Expect("add", "-A"), f.Expect("write-tree").Out("ttt\n")}
+	tree, err := f.Git().Index().SnapshotFolder(context.Background(), "/r/.git", "/w", "/r/.git/idx", "aaa")
+	if err != nil || tree != "ttt" {
+		t.Fatalf("SnapshotFolder = %q, %v", tree, err)
+	}
+	for _, c := range calls {
+		for _, v := range []string{"GIT_DIR=/r/.git", "GIT_WORK_TREE=/w", "GIT_INDEX_FILE=/r/.git/idx"} {
+			if !slices.Contains(c.Got.Env, v) {
+				t.Errorf("git %v: env %v lacks %s", c.Got.Args, c.Got.Env, v)
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/machine"
 	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -225,6 +226,7 @@ func (e *env) finder(ctx context.Context, command string) (*task.Manager, error)
 }
 
 func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *task.Manager {
+	registerRepo(repo)
 	m := task.New(e.git, repo, s, command)
 	if e.records != nil {
 		m.Store.Use(e.records)
@@ -259,6 +261,16 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 		}
 	}
 	return m
+}
+
+// registerRepo adds the repository to this machine's registry (list
+// --machine, SPEC §20), where a command opens it: a small read, and a
+// write only the first time; a registry that cannot be written is left
+// alone, silently.
+func registerRepo(repo *git.Repo) {
+	if path, ok := machine.RegistryPath(os.Getenv); ok {
+		machine.Register(path, repo.CommonDir)
+	}
 }
 
 // meters gives the domain's task.Progress the terminal's progress line.

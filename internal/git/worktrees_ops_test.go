@@ -58,3 +58,18 @@ func TestAFailedWorktreeOperationIsAnError(t *testing.T) {
 		t.Fatalf("got %v, want git's exit 128", err)
 	}
 }
+
+func TestWorktreesOfAnotherRepositoryArePinnedAndReadOnly(t *testing.T) {
+	f := gittest.New(t)
+	call := f.Expect("worktree", "list", "--porcelain").Out("worktree /r\nHEAD " + h1 + "\nbranch refs/heads/main\n\nworktree /w/a\nHEAD " + h1 + "\ndetached\nprunable gone\n\n")
+	wts, err := f.Git().WorktreesOf(context.Background(), "/r/.git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wts) != 2 || wts[0].Path != "/r" || wts[0].Branch != "refs/heads/main" || wts[1].Path != "/w/a" || !wts[1].Prunable {
+		t.Errorf("parsed %+v", wts)
+	}
+	if got := call.Got; got.Dir != "/r/.git" || got.InWorktree || !slices.Equal(got.Env, []string{"GIT_DIR=/r/.git", "GIT_OPTIONAL_LOCKS=0"}) {
+		t.Errorf("git ran in %q with %v: want GIT_DIR pinned to the common dir, and no optional locks", got.Dir, got.Env)
+	}
+}

@@ -156,8 +156,12 @@ func readBounded(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		return nil, os.ErrInvalid
 	}
-	return io.ReadAll(io.LimitReader(f, maxRegistry))
+	// One read of the size the file has (it grows only by appends).
+	buf := bytes.NewBuffer(make([]byte, 0, min(st.Size(), maxRegistry)+512))
+	_, err = buf.ReadFrom(io.LimitReader(f, maxRegistry))
+	return buf.Bytes(), err
 }

@@ -152,3 +152,16 @@ func TestReadRegistryOfNoFileListsNone(t *testing.T) {
 		t.Errorf("got %q %v", got, err)
 	}
 }
+
+// BenchmarkRegisterListed is what every command pays: the registry read,
+// for a repository it lists among 200.
+func BenchmarkRegisterListed(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "repos")
+	for i := range 200 {
+		Register(path, filepath.Join("/home/user/src", strings.Repeat("r", i%40)+string(rune('a'+i%26)), ".git"))
+	}
+	Register(path, "/home/user/src/this/.git")
+	for b.Loop() {
+		Register(path, "/home/user/src/this/.git")
+	}
+}

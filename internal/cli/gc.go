@@ -28,6 +28,7 @@ func gcCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "max-count", Usage: "keep at most `N` task worktrees; overrides wt.maxCount"},
 			&cli.BoolFlag{Name: "force", Usage: "also delete dirty orphans, and prune when most worktrees look missing"},
 			&cli.BoolFlag{Name: "merged", Usage: "ask gh once for the tasks' pull requests, record their states, and remove the clean tasks whose PR was merged with every commit of their branch (default: wt.gcMerged)"},
+			&cli.BoolFlag{Name: "foreign", Usage: "instead, remove the worktrees git-wt did not make (Claude Code's, Codex's, plain git's, ...) whose verdict in list --all is safe, as git worktree remove would: never forced, no branch deleted"},
 			&cli.BoolFlag{Name: "closed", Usage: "with --merged, also remove the clean tasks whose PR was closed and whose commits are all pushed"},
 			jsonFlag,
 		},
@@ -55,6 +56,9 @@ func gcCommand(e *env) *cli.Command {
 			m, err := e.manager(c.Context, "gc")
 			if err != nil {
 				return err
+			}
+			if c.Bool("foreign") {
+				return e.gcForeign(c, m)
 			}
 			var merged []removal.Retained
 			if c.Bool("merged") || c.Bool("closed") || !c.IsSet("merged") && m.Settings.GCMerged {

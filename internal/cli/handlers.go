@@ -22,6 +22,7 @@ type handlers struct {
 	lifecycle *lifecycle.Handler
 	workflow  *workflow.Flow
 	policy    *policy.Doctor
+	foreign   *policy.Foreign
 	pool      *pool.Pool
 }
 
@@ -37,6 +38,7 @@ func handlersOf(m *task.Manager, early *inspect.EarlyStatuses) *handlers {
 	h.lifecycle = lifecycle.New(m, h.removal, h.setup, h.inspect, sweeper, h.pool)
 	h.workflow = workflow.New(m, h.removal, h.lifecycle, h.inspect, sweeper)
 	h.policy = policy.New(m, h.removal, h.lifecycle, h.inspect, sweeper, h.pool)
+	h.foreign = policy.NewForeign(m, h.inspect)
 	return h
 }
 

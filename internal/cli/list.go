@@ -71,6 +71,9 @@ func listCommand(e *env) *cli.Command {
 			}
 			if c.Bool("all") {
 				views = append(unmanagedViews(wts, lives, m.Place.InPool), views...)
+				if o.Status {
+					withFacts(c.Context, e.handlers(m).inspect, m, views, lives, wts, o.Size)
+				}
 			}
 			if c.Bool("json") {
 				return writeJSON(e.stdout, views)
@@ -122,14 +125,19 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 	// next go first: USED, AGE, PR, AHEAD/BEHIND, then SIZE (asked for
 	// with --size, so kept longest). TASK, BRANCH, STATE, DIRTY and PATH
 	// always stay: TASK, BRANCH and PATH are cut instead (PATH keeping
-	// its end, which tells worktrees apart).
+	// its end, which tells worktrees apart). With --all's survey, ACTIVE
+	// goes first and MADE BY last; VERDICT, what to do next, stays.
 	t := &table{
 		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGENT", "AGE", "USED", "PR", "PATH"},
 		cut:    map[string]bool{"TASK": false, "BRANCH": false, "PATH": true},
-		drop:   []string{"USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT"},
+		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT", "MADE BY"},
 	}
+	surveyed := o.Worktrees && o.Status
 	if o.Size {
 		t.header = append(t.header, "SIZE")
+	}
+	if surveyed {
+		t.header = append(t.header, "MADE BY", "ACTIVE", "VERDICT")
 	}
 	now := time.Now()
 	for _, v := range views {
@@ -147,6 +155,9 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 		}
 		if o.Size {
 			row = append(row, cell{sizeText(v.SizeBytes), nil})
+		}
+		if surveyed {
+			row = append(row, cell{cmp.Or(v.MadeBy, "-"), nil}, activeCell(now, v.LastActivity), e.verdictCell(v))
 		}
 		t.add(row...)
 	}

@@ -38,6 +38,14 @@ type taskView struct {
 	GitLockReason string    `json:"git_lock_reason,omitempty"`
 	// Agent shadows the record's own, to add whether its runner is gone.
 	Agent *agentView `json:"agent,omitempty"`
+
+	// list --all's survey (SPEC §20): who made the worktree, what it
+	// holds, and the verdict.
+	MadeBy       string     `json:"made_by,omitempty"`
+	Verdict      string     `json:"verdict,omitempty"`
+	Unpushed     *int       `json:"unpushed,omitempty"`
+	LastActivity *time.Time `json:"last_activity,omitempty"`
+	InUse        string     `json:"in_use,omitempty"`
 }
 
 // agentView is the record's agent, and gone when its runner's process is

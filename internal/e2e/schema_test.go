@@ -130,6 +130,8 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("gc", 0, s.WT("gc", "--json", "--dry-run"))
 	check("doctor", 0, s.WT("doctor", "--json", "--fix"))
 	check("log", 0, s.WT("log", "--json", "-n", "50"))
+	s.Git(s.Repo, "worktree", "add", "-q", "--detach", filepath.Join(root, "plain")) // made by plain git
+	check("gc-foreign", 0, s.WT("gc", "--foreign", "--json", "--dry-run"))
 
 	// The warm pool: its status, a fill, a drain.
 	s.Git(s.Repo, "config", "wt.pool", "1")

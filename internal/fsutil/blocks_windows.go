@@ -12,6 +12,10 @@ func allocated(info fs.FileInfo) int64 {
 	return info.Size()
 }
 
+// linkID is unknown on Windows (a file's id needs a handle): a
+// hard-linked file counts once per link there.
+func linkID(fs.FileInfo) (id [2]uint64, ok bool) { return id, false }
+
 // FreeSpace is the space the calling user may still write on the volume
 // that holds path.
 func FreeSpace(path string) (int64, error) {

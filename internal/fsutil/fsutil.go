@@ -91,16 +91,26 @@ func removeAll(path string) error {
 }
 
 // DiskUsage is the disk space the tree at path takes, in bytes (allocated
-// blocks, as du counts them; links are not followed).
+// blocks, as du counts them: symlinks are not followed, and a file
+// hard-linked at several paths of the tree counts once).
 func DiskUsage(path string) int64 {
 	var total int64
+	seen := map[[2]uint64]bool{}
 	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		if info, err := d.Info(); err == nil {
-			total += allocated(info)
+		info, err := d.Info()
+		if err != nil {
+			return nil
 		}
+		if id, linked := linkID(info); linked {
+			if seen[id] {
+				return nil
+			}
+			seen[id] = true
+		}
+		total += allocated(info)
 		return nil
 	})
 	return total

@@ -226,3 +226,16 @@ func (r History) CountFoundNowhereElse(ctx context.Context, dir, branch string, 
 	}
 	return strconv.Atoi(strings.TrimSpace(out))
 }
+
+// CountNotOnRemotes counts the commits of commit (an object id) that no
+// remote-tracking ref reaches and none of also (full refs or commit ids)
+// do: the commits that are on no remote and merged into none of them.
+// Read only.
+func (r History) CountNotOnRemotes(ctx context.Context, dir, commit string, also ...string) (int, error) {
+	args := append([]string{"rev-list", "--count", commit, "--not", "--remotes"}, also...)
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: ReadOnly, Args: append(args, "--")})
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
+}

@@ -158,6 +158,14 @@ func TestCountFoundNowhereElseLeavesTheBranchItselfOut(t *testing.T) {
 	}
 }
 
+func TestCountNotOnRemotesLeavesOutEveryRemoteAndTheBase(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("rev-list", "--count", h1, "--not", "--remotes", "refs/heads/main", "--").Out("2\n")
+	if n, err := f.Git().History().CountNotOnRemotes(context.Background(), "/r", h1, "refs/heads/main"); n != 2 || err != nil {
+		t.Fatalf("got %d, %v", n, err)
+	}
+}
+
 func TestBlobsOfATreeSkipFoldersAndSubmodules(t *testing.T) {
 	f := gittest.New(t)
 	f.Expect("--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", h1, "--", "a b.txt", "sub", "bin/run").

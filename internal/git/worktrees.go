@@ -115,6 +115,15 @@ func (r *Runner) RemoveWorktree(ctx context.Context, mainDir, path string) error
 	return err
 }
 
+// RemoveCleanWorktree removes the worktree at path and its admin entry as
+// plain `git worktree remove` does: git itself refuses a dirty worktree
+// (untracked files count), a locked one, and one with submodules, and
+// deletes no branch. For worktrees git-wt did not make (gc --foreign).
+func (r *Runner) RemoveCleanWorktree(ctx context.Context, mainDir, path string) error {
+	_, err := r.Run(ctx, mainDir, "worktree", "remove", "--", path)
+	return err
+}
+
 // MoveWorktree moves the worktree at from to to (a rename, with git's
 // admin entry following), refusing a locked worktree or a to that exists.
 func (r *Runner) MoveWorktree(ctx context.Context, mainDir, from, to string) error {

@@ -23,6 +23,8 @@ func TestWorktreeOperationsArgv(t *testing.T) {
 			[]string{"worktree", "add", "--no-checkout", "--detach", "--", "/w/-odd", h1}},
 		{"remove, even dirty or locked", func(g *git.Runner) error { return g.RemoveWorktree(ctx, "/r", "/w/t") },
 			[]string{"worktree", "remove", "--force", "--force", "/w/t"}},
+		{"remove as plain git would, never forced", func(g *git.Runner) error { return g.RemoveCleanWorktree(ctx, "/r", "/w/-t") },
+			[]string{"worktree", "remove", "--", "/w/-t"}},
 		{"move, a rename", func(g *git.Runner) error { return g.MoveWorktree(ctx, "/r", "/b/.pool/-a", "/b/t") },
 			[]string{"worktree", "move", "--", "/b/.pool/-a", "/b/t"}},
 		{"refresh the index", func(g *git.Runner) error { return g.Index().Refresh(ctx, "/w/t") },

@@ -40,6 +40,7 @@ var Table = []Setting{
 	text("wt.branchPrefix", "wt/", "prefix of task branches; may not start with git-wt/", func(s *Settings) *string { return &s.BranchPrefix }),
 	count("wt.maxWorktrees", "0", "most task worktrees at once (0: no limit); new beyond it exits 4", func(s *Settings) *int { return &s.MaxWorktrees }),
 	duration("wt.maxAge", "0", "gc removes clean, fully merged or pushed worktrees idle longer than this (7d, 36h; 0: never)", func(s *Settings) *time.Duration { return &s.MaxAge }),
+	duration("wt.idleAfter", "7d", "a worktree nothing has touched for this long (its index, HEAD's reflog, its top-level entries) counts as idle: list --all's verdict says safe only then, and gc --foreign removes only such worktrees", func(s *Settings) *time.Duration { return &s.IdleAfter }),
 	count("wt.maxCount", "0", "gc keeps at most this many (0: no limit), removing the least recently used clean ones first", func(s *Settings) *int { return &s.MaxCount }),
 	size("wt.maxTotalSize", "0", "gc removes least recently used clean worktrees until all together use less disk than this (20G; 0: no limit); warm pool entries count, go first, and a fill makes none that would reach it", func(s *Settings) *int64 { return &s.MaxTotalSize }),
 	{Name: "wt.init", Runs: true, Meaning: "shell command run (sh -c) in each new worktree; multi-valued: run in order, stopping at the first failure; it and what it starts end when its git wt is killed"},

@@ -53,7 +53,7 @@ func TestEveryDefaultParsesAndIsTheSnapshotOfNoConfig(t *testing.T) {
 		t.Fatalf("a default does not parse: %v", err)
 	}
 	for name, got := range map[string]any{
-		"wt.branchPrefix": s.BranchPrefix, "wt.maxWorktrees": s.MaxWorktrees, "wt.maxAge": s.MaxAge,
+		"wt.branchPrefix": s.BranchPrefix, "wt.maxWorktrees": s.MaxWorktrees, "wt.maxAge": s.MaxAge, "wt.idleAfter": s.IdleAfter,
 		"wt.maxCount": s.MaxCount, "wt.maxTotalSize": s.MaxTotalSize, "wt.cleanupOnMerge": s.CleanupOnMerge,
 		"wt.deleteBranch": s.DeleteBranch, "wt.containerWorkdir": s.ContainerWorkdir, "wt.lockTimeout": s.LockTimeout,
 		"wt.orphanGrace": s.OrphanGrace, "wt.gcInterval": s.GCInterval, "wt.portRange": s.PortRange.String(),

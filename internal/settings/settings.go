@@ -81,8 +81,9 @@ type Settings struct {
 	MaxWorktrees     int
 	MaxAge           time.Duration
 	MaxCount         int
-	StaleAfter       int // wt.staleAfter: behind more than this is stale
-	Pool             int // wt.pool: spare checkouts kept ready (trusted values only)
+	IdleAfter        time.Duration // wt.idleAfter: idle this long, a worktree may be safe to remove (SPEC §20)
+	StaleAfter       int           // wt.staleAfter: behind more than this is stale
+	Pool             int           // wt.pool: spare checkouts kept ready (trusted values only)
 	PoolMaxAge       time.Duration
 	PoolMaxBehind    int
 	Sparse           []string // wt.sparse: the directories new tasks check out

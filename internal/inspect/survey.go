@@ -1,0 +1,266 @@
+package inspect
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-wt/git-wt/internal/async"
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/madeby"
+	"github.com/git-wt/git-wt/internal/proc"
+	"github.com/git-wt/git-wt/internal/record"
+)
+
+// SurveyOptions say what Survey reads beyond the facts every worktree
+// gets.
+type SurveyOptions struct {
+	Size bool // disk use: a walk of each worktree
+	// Env is what madeby needs of the user's environment (madeby.EnvFrom).
+	Env madeby.Env
+	Now time.Time // when the verdicts' idle time is measured; zero: now
+}
+
+// Survey is every worktree of the repository, whoever made it, with what
+// it holds and its verdict (SPEC §20), in git's order (the main worktree
+// first; a bare entry left out). It only reads: git status runs without
+// the index lock (git.ReadOnly), nothing is written in any worktree, and
+// it may be called for any repository git-wt can open (list --all here,
+// list --machine for each repository of the machine).
+func (m *Inspector) Survey(ctx context.Context, o SurveyOptions) ([]Facts, error) {
+	lives, wts, err := m.Inspect(ctx, LiveOptions{Status: true, Size: o.Size, Worktrees: true})
+	if err != nil {
+		return nil, err
+	}
+	return m.FactsOf(ctx, lives, wts, o), nil
+}
+
+// FactsOf is Survey's work on a listing Inspect already made, with the
+// statuses (and, with o.Size, the sizes): a task's are used as read, so
+// list --all runs no second status in a task.
+func (m *Inspector) FactsOf(ctx context.Context, lives []Live, wts []git.Worktree, o SurveyOptions) []Facts {
+	return m.factsOf(ctx, lives, wts, o, func(string) bool { return true })
+}
+
+// FactsOfOne reads again the facts and verdict of the one worktree at
+// path (as git lists it), for gc --foreign just before it removes it: the
+// records and git's list anew, then that worktree's status, commits,
+// files and processes. ok is false when git no longer lists it.
+func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions) (f Facts, ok bool, err error) {
+	lives, wts, err := m.Inspect(ctx, LiveOptions{Worktrees: true}) // no status yet: one worktree's is enough
+	if err != nil {
+		return Facts{}, false, err
+	}
+	for i := range lives {
+		if l := &lives[i]; l.Worktree != nil && l.Worktree.Path == path {
+			m.fill(ctx, l, LiveOptions{Status: true, Size: o.Size})
+			m.markMerged(ctx, lives[i:i+1])
+		}
+	}
+	facts := m.factsOf(ctx, lives, wts, o, func(p string) bool { return p == path })
+	if len(facts) == 0 {
+		return Facts{}, false, nil
+	}
+	return facts[0], true, nil
+}
+
+// factsOf reads the facts and verdicts of the worktrees of wts that want
+// picks.
+func (m *Inspector) factsOf(ctx context.Context, lives []Live, wts []git.Worktree, o SurveyOptions, want func(path string) bool) []Facts {
+	tasks := map[string]*Live{}
+	for i := range lives {
+		if l := &lives[i]; l.Entry.Record != nil && l.Worktree != nil {
+			tasks[l.Worktree.Path] = l
+		}
+	}
+	base := repositoryBase(wts)
+	var facts []Facts
+	var listed []git.Worktree
+	for _, wt := range wts {
+		if !wt.Bare && want(wt.Path) {
+			facts = append(facts, m.cheapFacts(wt, tasks[wt.Path], o.Env))
+			listed = append(listed, wt)
+		}
+	}
+	async.Each(len(facts), 0, func(i int) { m.readFacts(ctx, &facts[i], listed[i], tasks[listed[i].Path], base, o.Size) })
+	m.forgiveMerged(ctx, facts, base)
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	for i := range facts {
+		facts[i].Verdict = Judge(facts[i], now, m.Settings.IdleAfter)
+	}
+	return facts
+}
+
+// cheapFacts are what git's listing, the task's record and the paths say.
+func (m *Inspector) cheapFacts(wt git.Worktree, task *Live, env madeby.Env) Facts {
+	f := Facts{Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Head: wt.Head,
+		Main: wt.Path == filepath.Clean(m.Repo.MainDir), Locked: wt.Locked, Size: -1}
+	if task != nil {
+		f.Task = task.Entry.Record
+		f.Locked = f.Locked || f.Task.Locked
+	}
+	f.Pooled = f.Task == nil && !f.Main && m.Place.InPool(wt.Path)
+	f.MadeBy = madeby.Of(madeby.Worktree{Path: wt.Path, Main: m.Repo.MainDir, Branch: f.Branch, Own: f.Task != nil || f.Pooled}, env)
+	return f
+}
+
+// readFacts reads what the worktree holds: from its files, one git status
+// (a task's, already read, is reused), one rev-list, and the process
+// table.
+func (m *Inspector) readFacts(ctx context.Context, f *Facts, wt git.Worktree, task *Live, base string, size bool) {
+	if st, err := os.Stat(wt.Path); err != nil || !st.IsDir() {
+		f.Missing = true
+		return
+	}
+	f.Dirty = m.dirtyOf(ctx, wt.Path, task)
+	f.Unpushed = m.unpushedOf(ctx, wt, task, base)
+	f.LastActivity = lastActivity(wt.Path, m.gitDirOf(wt.Path, f.Main))
+	f.InUse = inUse(wt.Path)
+	if size {
+		if task != nil && task.Exists {
+			f.Size = task.Size
+		} else {
+			f.Size = fsutil.DiskUsage(wt.Path)
+		}
+	}
+}
+
+// dirtyOf counts the worktree's changes; -1 when git status failed.
+func (m *Inspector) dirtyOf(ctx context.Context, path string, task *Live) int {
+	if task != nil && task.Exists {
+		return task.Dirty // Inspect's status: -1 when it failed
+	}
+	st, err := readStatus(ctx, m.Git, path, nil, false)
+	if err != nil {
+		return -1
+	}
+	return st.dirty
+}
+
+// unpushedOf counts the commits of the worktree's HEAD on no remote and
+// not in its base: a task's recorded base, else the repository's (the
+// branch the main worktree has checked out). A task merged by SPEC §7's
+// definition (a squash, a rebase) has none. -1 when git failed.
+func (m *Inspector) unpushedOf(ctx context.Context, wt git.Worktree, task *Live, base string) int {
+	if wt.Head == "" {
+		return 0 // an unborn branch has no commits
+	}
+	if task != nil {
+		if task.Merged {
+			return 0
+		}
+		base = baseRev(task.Entry.Record)
+	}
+	var also []string
+	if base != "" {
+		also = append(also, base)
+	}
+	n, err := m.Git.History().CountNotOnRemotes(ctx, m.Repo.MainDir, wt.Head, also...)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// forgiveMerged clears the unpushed commits of the worktrees, made by
+// anyone but git-wt, whose branch SPEC §7 calls merged into the
+// repository's base (a squash or a rebase merge leaves the branch's own
+// commits on no remote): the same MergedSet as tasks, for a record made
+// up of the branch, the base and their merge base.
+func (m *Inspector) forgiveMerged(ctx context.Context, facts []Facts, base string) {
+	if base == "" {
+		return
+	}
+	byPath := map[string]*Facts{}
+	var recs []*record.Record
+	for i := range facts {
+		f := &facts[i]
+		if f.Task != nil || f.Main || f.Branch == "" || f.Unpushed <= 0 {
+			continue
+		}
+		fork, err := m.Git.History().MergeBase(ctx, m.Repo.MainDir, f.Head, base)
+		if err != nil || fork == "" {
+			continue
+		}
+		byPath[f.Path] = f
+		recs = append(recs, &record.Record{Slug: f.Path, Branch: f.Branch, Base: base, BaseSHA: fork})
+	}
+	if len(recs) == 0 {
+		return
+	}
+	merged, err := m.MergedSet(ctx, recs, "")
+	if err != nil {
+		return
+	}
+	for path, f := range byPath {
+		if merged[path] {
+			f.Unpushed = 0
+		}
+	}
+}
+
+// repositoryBase is what a worktree git-wt did not make is merged into:
+// the branch the main worktree (git's first) has checked out, else its
+// commit.
+func repositoryBase(wts []git.Worktree) string {
+	if len(wts) == 0 || wts[0].Bare {
+		return ""
+	}
+	if wts[0].Branch != "" {
+		return wts[0].Branch
+	}
+	return wts[0].Head
+}
+
+// gitDirOf is the git dir of the worktree at path: the common dir for the
+// main worktree, else its admin entry as git registered it (proven, SPEC
+// §19; "" when the proof fails).
+func (m *Inspector) gitDirOf(path string, main bool) string {
+	if main {
+		return m.Repo.CommonDir
+	}
+	admin, err := git.ProveLinked(m.Repo.CommonDir, path, path)
+	if err != nil {
+		return ""
+	}
+	return admin
+}
+
+// lastActivity is the newest of the worktree's index and HEAD's reflog
+// (in gitDir, when known) and of the mtimes of its top-level entries (not
+// followed through links); zero when none could be read.
+func lastActivity(path, gitDir string) time.Time {
+	var newest time.Time
+	see := func(info os.FileInfo, err error) {
+		if err == nil && info.ModTime().After(newest) {
+			newest = info.ModTime()
+		}
+	}
+	if gitDir != "" {
+		see(os.Stat(filepath.Join(gitDir, "index")))
+		see(os.Stat(filepath.Join(gitDir, "logs", "HEAD")))
+	}
+	entries, _ := os.ReadDir(path)
+	for _, e := range entries {
+		see(e.Info())
+	}
+	return newest
+}
+
+// inUse asks the process table whether a process works in the folder.
+func inUse(path string) InUse {
+	users, err := proc.UsersOf(path)
+	switch {
+	case err != nil:
+		return InUseUnknown
+	case len(users) > 0:
+		return InUseAlive
+	}
+	return InUseNone
+}

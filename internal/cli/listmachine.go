@@ -1,14 +1,21 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/machine"
+	"github.com/git-wt/git-wt/internal/madeby"
+	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/task"
 )
 
 // listMachine is list --machine (SPEC §20): every repository git-wt has
@@ -45,10 +52,90 @@ func (e *env) listMachine(c *cli.Context) error {
 
 // surveyor is what judges another repository's worktrees for list
 // --machine.
-func (e *env) surveyor() machine.Surveyor {
-	// A runner of its own: e.git, once it located a repository, runs
-	// git in that one's worktrees only.
-	return machine.Lister{Git: &git.Runner{Trace: e.git.Trace}}
+func (e *env) surveyor() machine.Surveyor { return repoSurveyor{trace: e.git.Trace} }
+
+// repoSurveyor surveys another repository of the machine as list --all
+// surveys this one (inspect.Survey: who made each worktree, what it
+// holds, its verdict), made unable to write there: its git runs with
+// git.ReadOnly (objects aside, no optional locks), its settings are read
+// from git without the config cache, its records without the record
+// cache, and no command-wide work (the registry, reports of failed
+// deletions) runs for it. A bare repository has no main worktree for
+// the survey to stand on: its worktrees are listed (machine.Lister),
+// not judged.
+type repoSurveyor struct{ trace io.Writer }
+
+func (s repoSurveyor) Survey(ctx context.Context, commonDir string, size bool) (string, []machine.Worktree, error) {
+	// What git-wt checks before it runs git in any repository (SPEC §19).
+	if err := git.CheckGitDirConfig(commonDir, commonDir); err != nil {
+		return "", nil, err
+	}
+	scratch, err := os.MkdirTemp("", "git-wt-survey-")
+	if err != nil {
+		return "", nil, err
+	}
+	defer os.RemoveAll(scratch)
+	g := &git.Runner{Trace: s.trace}
+	g.ReadOnly(commonDir, scratch)
+	main, err := mainWorktreeOf(ctx, g, commonDir)
+	if err != nil {
+		return "", nil, err
+	}
+	if main == "" {
+		return machine.Lister{Git: g}.Survey(ctx, commonDir, size)
+	}
+	repo := &git.Repo{Toplevel: main, GitDir: commonDir, CommonDir: commonDir, MainDir: main, HooksDir: filepath.Join(commonDir, "hooks")}
+	g.SetRepository(commonDir, main)
+	st, err := settings.Start(ctx, g, main, nil).Finish(main)
+	if err != nil {
+		return "", nil, err
+	}
+	m := task.New(g, repo, st, "list")
+	m.Store.Cache = "" // that repository's record cache is its own git-wt's to write
+	facts, err := inspect.New(m, nil).Survey(ctx, inspect.SurveyOptions{Size: size, Env: madeby.EnvFrom(os.Getenv, st.IgnoreCase)})
+	if err != nil {
+		return "", nil, err
+	}
+	var out []machine.Worktree
+	for i := range facts {
+		if !facts[i].Missing { // git's entry of a folder that is gone: nothing on disk
+			out = append(out, machineWorktree(&facts[i]))
+		}
+	}
+	return main, out, nil
+}
+
+// mainWorktreeOf is the main worktree of the repository at commonDir, ""
+// for a bare one: the folder holding it when it is a .git there (no
+// process), else as git lists it; either way only where its own .git is
+// that common dir (machine.Belongs).
+func mainWorktreeOf(ctx context.Context, g *git.Runner, commonDir string) (string, error) {
+	if filepath.Base(commonDir) == ".git" && machine.Belongs(commonDir, filepath.Dir(commonDir), true) {
+		return filepath.Dir(commonDir), nil
+	}
+	wts, err := g.WorktreesOf(ctx, commonDir)
+	if err != nil || len(wts) == 0 || wts[0].Bare || !machine.Belongs(commonDir, wts[0].Path, true) {
+		return "", err
+	}
+	return wts[0].Path, nil
+}
+
+// machineWorktree is a worktree's facts as list --machine shows them.
+func machineWorktree(f *inspect.Facts) machine.Worktree {
+	dirty, unpushed, last := f.Dirty, f.Unpushed, f.LastActivity
+	w := machine.Worktree{Path: f.Path, Branch: f.Branch, Main: f.Main, MadeBy: string(f.MadeBy), Verdict: f.Verdict,
+		Dirty: &dirty, Unpushed: &unpushed, InUse: string(f.InUse), Locked: f.Locked}
+	if !last.IsZero() {
+		w.LastActivity = &last
+	}
+	if f.Task != nil {
+		w.Task = f.Task.Task
+	}
+	if f.Size >= 0 {
+		size := f.Size
+		w.SizeBytes = &size
+	}
+	return w
 }
 
 // machineTable prints one line per repository, then the total.

@@ -27,24 +27,31 @@ import (
 	"github.com/git-wt/git-wt/internal/testutil"
 )
 
+// worktreeView is one worktree in list --machine --json.
+type worktreeView struct {
+	Path      string `json:"path"`
+	Main      bool   `json:"main"`
+	SizeBytes *int64 `json:"size_bytes"`
+	MadeBy    string `json:"made_by"`
+	Verdict   string `json:"verdict"`
+}
+
 // machineReport is list --machine --json, the fields the tests read.
 type machineReport struct {
 	Repositories []struct {
-		CommonDir  string   `json:"common_dir"`
-		Registered bool     `json:"registered"`
-		FoundUnder []string `json:"found_under"`
-		Worktrees  []struct {
-			Path      string `json:"path"`
-			Main      bool   `json:"main"`
-			SizeBytes *int64 `json:"size_bytes"`
-		} `json:"worktrees"`
-		WorktreeCount    int    `json:"worktree_count"`
-		SizeBytes        *int64 `json:"size_bytes"`
-		ReclaimableBytes *int64 `json:"reclaimable_bytes"`
+		CommonDir        string         `json:"common_dir"`
+		Registered       bool           `json:"registered"`
+		FoundUnder       []string       `json:"found_under"`
+		Worktrees        []worktreeView `json:"worktrees"`
+		WorktreeCount    int            `json:"worktree_count"`
+		SafeCount        int            `json:"safe_count"`
+		SizeBytes        *int64         `json:"size_bytes"`
+		ReclaimableBytes *int64         `json:"reclaimable_bytes"`
 	} `json:"repositories"`
 	Skipped []struct{ Path, Reason string } `json:"skipped"`
 	Total   struct {
 		WorktreeCount    int    `json:"worktree_count"`
+		SafeCount        int    `json:"safe_count"`
 		SizeBytes        *int64 `json:"size_bytes"`
 		ReclaimableBytes *int64 `json:"reclaimable_bytes"`
 	} `json:"total"`
@@ -53,8 +60,9 @@ type machineReport struct {
 // machineSandbox is a home with five repositories: three git-wt ran in
 // (repo, with a task; r2 and r3, registered by a list) and two it never
 // did, each with a worktree plain git made under an agent runner's root
-// (~/.codex/worktrees, ~/.cursor/worktrees). It returns the common dirs,
-// the registered ones first.
+// (~/.codex/worktrees, ~/.cursor/worktrees); c1 counts a worktree idle
+// at once (wt.idleAfter 0), so its Codex worktree is safe. It returns the
+// common dirs, the registered ones first.
 func machineSandbox(t *testing.T) (*testutil.Sandbox, []string) {
 	s := testutil.NewSandbox(t)
 	root := filepath.Dir(s.Repo)
@@ -75,6 +83,7 @@ func machineSandbox(t *testing.T) (*testutil.Sandbox, []string) {
 			t.Fatalf("list in %s: %s", r, res)
 		}
 	}
+	s.Git(repos[3], "config", "wt.idleAfter", "0")
 	s.Git(repos[3], "worktree", "add", "-q", "-b", "codex-task", filepath.Join(s.Home, ".codex", "worktrees", "ab12", "c1"))
 	s.Git(repos[4], "worktree", "add", "-q", "-b", "feature", filepath.Join(s.Home, ".cursor", "worktrees", "c2", "feature"))
 	var commons []string
@@ -165,10 +174,30 @@ func TestListMachineListsEveryRepositoryOnceLargestFirstAndWritesNone(t *testing
 		t.Errorf("total %+v; the repositories add up to %d worktrees, %d bytes", report.Total, worktrees, total)
 	}
 	for _, r := range report.Repositories {
-		if r.CommonDir == commons[3] && !slices.Equal(r.FoundUnder, []string{"codex"}) ||
-			r.CommonDir == commons[4] && !slices.Equal(r.FoundUnder, []string{"cursor"}) {
-			t.Errorf("%s found under %q", r.CommonDir, r.FoundUnder)
+		switch r.CommonDir {
+		case commons[3]:
+			// The Codex worktree: clean, at main's commit, idle (wt.idleAfter
+			// 0), no process in it: safe, and all of it reclaimable.
+			w := r.Worktrees[slices.IndexFunc(r.Worktrees, func(w worktreeView) bool { return !w.Main })]
+			if !slices.Equal(r.FoundUnder, []string{"codex"}) || w.MadeBy != "codex" || w.Verdict != "safe" ||
+				r.SafeCount != 1 || *r.ReclaimableBytes != *w.SizeBytes {
+				t.Errorf("c1: found under %q, its worktree %+v, %d safe, %d reclaimable", r.FoundUnder, w, r.SafeCount, *r.ReclaimableBytes)
+			}
+		case commons[4]:
+			w := r.Worktrees[slices.IndexFunc(r.Worktrees, func(w worktreeView) bool { return !w.Main })]
+			if !slices.Equal(r.FoundUnder, []string{"cursor"}) || w.MadeBy != "cursor" || !strings.HasPrefix(w.Verdict, "active") || *r.ReclaimableBytes != 0 {
+				t.Errorf("c2: found under %q, its worktree %+v, %d reclaimable", r.FoundUnder, w, *r.ReclaimableBytes)
+			}
+		case commons[0]:
+			for _, w := range r.Worktrees {
+				if !w.Main && w.MadeBy != "git-wt" {
+					t.Errorf("task t1 made by %q", w.MadeBy)
+				}
+			}
 		}
+	}
+	if report.Total.SafeCount != 1 {
+		t.Errorf("%d safe worktrees in all, want c1's one", report.Total.SafeCount)
 	}
 	if len(report.Skipped) != 0 {
 		t.Errorf("skipped %+v", report.Skipped)

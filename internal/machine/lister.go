@@ -39,7 +39,7 @@ func (l Lister) Survey(ctx context.Context, commonDir string, size bool) (string
 		if isMain {
 			main = wt.Path
 		}
-		wts = append(wts, Worktree{Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Main: isMain})
+		wts = append(wts, Worktree{Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Main: isMain, Locked: wt.Locked})
 	}
 	if size {
 		async.Each(len(wts), 0, func(i int) {

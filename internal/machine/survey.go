@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/async"
 )
@@ -94,6 +95,17 @@ type Worktree struct {
 	// Verdict is "safe" or the first reason it is not (SPEC §20); empty
 	// when the surveyor does not judge.
 	Verdict string `json:"verdict,omitempty"`
+	// What it holds (SPEC §20), where the surveyor reads it: the task
+	// id of a git-wt task, its uncommitted changes and its commits on no
+	// remote and merged nowhere (-1: git could not tell), when it was
+	// last touched, whether a process works in it (alive, none,
+	// unknown), and git's or the task's lock.
+	Task         string     `json:"task,omitempty"`
+	Dirty        *int       `json:"dirty,omitempty"`
+	Unpushed     *int       `json:"unpushed,omitempty"`
+	LastActivity *time.Time `json:"last_activity,omitempty"`
+	InUse        string     `json:"in_use,omitempty"`
+	Locked       bool       `json:"locked"`
 	// BuildBytes is the build output `gc --reclaim` would delete in it
 	// (SPEC §20): reclaimable even where the worktree is not safe to
 	// remove. nil until a surveyor measures it.

@@ -39,8 +39,12 @@ func (e *env) listMachine(c *cli.Context) error {
 			e.warnf("cannot read the registry of repositories %s: %v", path, err)
 		}
 	}
+	version, err := (&git.Runner{}).AskVersion(c.Context)
+	if err != nil {
+		return err
+	}
 	repos, skipped := machine.Collect(registered, machine.Discover(machine.Roots(os.Getenv)))
-	report := machine.Survey(c.Context, repos, skipped, e.surveyor(), c.Bool("size"))
+	report := machine.Survey(c.Context, repos, skipped, repoSurveyor{trace: e.git.Trace, version: version}, c.Bool("size"))
 	if c.Bool("json") {
 		return writeJSON(e.stdout, report)
 	}
@@ -49,10 +53,6 @@ func (e *env) listMachine(c *cli.Context) error {
 	}
 	return e.machineTable(report, c.Bool("size"))
 }
-
-// surveyor is what judges another repository's worktrees for list
-// --machine.
-func (e *env) surveyor() machine.Surveyor { return repoSurveyor{trace: e.git.Trace} }
 
 // repoSurveyor surveys another repository of the machine as list --all
 // surveys this one (inspect.Survey: who made each worktree, what it
@@ -63,7 +63,10 @@ func (e *env) surveyor() machine.Surveyor { return repoSurveyor{trace: e.git.Tra
 // deletions) runs for it. A bare repository has no main worktree for
 // the survey to stand on: its worktrees are listed (machine.Lister),
 // not judged.
-type repoSurveyor struct{ trace io.Writer }
+type repoSurveyor struct {
+	trace   io.Writer
+	version git.Version // git's, asked once for every repository
+}
 
 func (s repoSurveyor) Survey(ctx context.Context, commonDir string, size bool) (string, []machine.Worktree, error) {
 	// What git-wt checks before it runs git in any repository (SPEC §19).
@@ -76,6 +79,7 @@ func (s repoSurveyor) Survey(ctx context.Context, commonDir string, size bool) (
 	}
 	defer os.RemoveAll(scratch)
 	g := &git.Runner{Trace: s.trace}
+	g.SetVersion(s.version)
 	g.ReadOnly(commonDir, scratch)
 	main, err := mainWorktreeOf(ctx, g, commonDir)
 	if err != nil {
@@ -84,7 +88,8 @@ func (s repoSurveyor) Survey(ctx context.Context, commonDir string, size bool) (
 	if main == "" {
 		return machine.Lister{Git: g}.Survey(ctx, commonDir, size)
 	}
-	repo := &git.Repo{Toplevel: main, GitDir: commonDir, CommonDir: commonDir, MainDir: main, HooksDir: filepath.Join(commonDir, "hooks")}
+	repo := &git.Repo{Toplevel: main, GitDir: commonDir, CommonDir: commonDir, MainDir: main,
+		HooksDir: filepath.Join(commonDir, "hooks"), Version: s.version}
 	g.SetRepository(commonDir, main)
 	st, err := settings.Start(ctx, g, main, nil).Finish(main)
 	if err != nil {

@@ -60,7 +60,8 @@ type machineReport struct {
 // machineSandbox is a home with five repositories: three git-wt ran in
 // (repo, with a task; r2 and r3, registered by a list) and two it never
 // did, each with a worktree plain git made under an agent runner's root
-// (~/.codex/worktrees, ~/.cursor/worktrees); c1 counts a worktree idle
+// (~/.codex/worktrees, ~/.cursor/worktrees; the Cursor one with a commit
+// of its own); c1 counts a worktree idle
 // at once (wt.idleAfter 0), so its Codex worktree is safe. It returns the
 // common dirs, the registered ones first.
 func machineSandbox(t *testing.T) (*testutil.Sandbox, []string) {
@@ -85,7 +86,13 @@ func machineSandbox(t *testing.T) (*testutil.Sandbox, []string) {
 	}
 	s.Git(repos[3], "config", "wt.idleAfter", "0")
 	s.Git(repos[3], "worktree", "add", "-q", "-b", "codex-task", filepath.Join(s.Home, ".codex", "worktrees", "ab12", "c1"))
-	s.Git(repos[4], "worktree", "add", "-q", "-b", "feature", filepath.Join(s.Home, ".cursor", "worktrees", "c2", "feature"))
+	cursor := filepath.Join(s.Home, ".cursor", "worktrees", "c2", "feature")
+	s.Git(repos[4], "worktree", "add", "-q", "-b", "feature", cursor)
+	// A commit on no remote and merged nowhere, whose file main changed
+	// too: the survey's merged check runs git merge-tree, which writes
+	// the conflicted merge's objects (into a scratch folder only).
+	commitFile(s, cursor, "new.txt", "work\n", "work")
+	commitFile(s, repos[4], "new.txt", "other\n", "other")
 	var commons []string
 	for _, r := range repos {
 		commons = append(commons, filepath.Join(r, ".git"))
@@ -185,7 +192,7 @@ func TestListMachineListsEveryRepositoryOnceLargestFirstAndWritesNone(t *testing
 			}
 		case commons[4]:
 			w := r.Worktrees[slices.IndexFunc(r.Worktrees, func(w worktreeView) bool { return !w.Main })]
-			if !slices.Equal(r.FoundUnder, []string{"cursor"}) || w.MadeBy != "cursor" || !strings.HasPrefix(w.Verdict, "active") || *r.ReclaimableBytes != 0 {
+			if !slices.Equal(r.FoundUnder, []string{"cursor"}) || w.MadeBy != "cursor" || w.Verdict != "unpushed 1" || *r.ReclaimableBytes != 0 {
 				t.Errorf("c2: found under %q, its worktree %+v, %d reclaimable", r.FoundUnder, w, *r.ReclaimableBytes)
 			}
 		case commons[0]:

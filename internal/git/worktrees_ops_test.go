@@ -75,3 +75,22 @@ func TestWorktreesOfAnotherRepositoryArePinnedAndReadOnly(t *testing.T) {
 		t.Errorf("git ran in %q with %v: want GIT_DIR pinned to the common dir, and no optional locks", got.Dir, got.Env)
 	}
 }
+
+func TestAskVersionKeepsGitsVersionForTheRunnersCommands(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("version").Out("git version 2.39.5\n")
+	f.Expect("worktree", "list", "--porcelain", "-z").Out("worktree /r\x00HEAD " + h1 + "\x00locked two\nlines\x00\x00")
+	g := f.Git()
+	v, err := g.AskVersion(context.Background())
+	if err != nil || v != (git.Version{Major: 2, Minor: 39}) {
+		t.Fatalf("AskVersion = %v, %v", v, err)
+	}
+	wts, err := g.Worktrees(context.Background(), "/r")
+	if err != nil || len(wts) != 1 || wts[0].LockReason != "two\nlines" {
+		t.Errorf("worktrees %+v %v: a runner that knows its git reads the listing with -z", wts, err)
+	}
+	f.Expect("version").Out("git version 2.30.1\n")
+	if _, err := f.Git().AskVersion(context.Background()); err == nil {
+		t.Error("git 2.30 accepted: git-wt needs 2.31")
+	}
+}

@@ -76,6 +76,7 @@ func main() {
 		{"new-disk", func(env []string) []row { return benchNew(env, diskRoot, "disk") }},
 		{"path", func(env []string) []row { return benchPath(env, root) }},
 		{"list", func(env []string) []row { return benchList(env, root) }},
+		{"listall", func(env []string) []row { return benchListAll(env, root) }},
 		{"history", func(env []string) []row { return benchListHistory(env, root) }},
 		{"rm", func(env []string) []row { return benchRm(env, root) }},
 		{"ports", func(env []string) []row { return benchPorts(env, root) }},

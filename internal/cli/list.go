@@ -126,18 +126,18 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 	// with --size, so kept longest). TASK, BRANCH, STATE, DIRTY and PATH
 	// always stay: TASK, BRANCH and PATH are cut instead (PATH keeping
 	// its end, which tells worktrees apart). With --all's survey, ACTIVE
-	// goes first and MADE BY last; VERDICT, what to do next, stays.
+	// goes first, MADE BY and then VERDICT, what to do next, last of all.
 	t := &table{
 		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGENT", "AGE", "USED", "PR", "PATH"},
 		cut:    map[string]bool{"TASK": false, "BRANCH": false, "PATH": true},
-		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT", "MADE BY"},
+		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT", "MADE BY", "VERDICT"},
 	}
 	surveyed := o.Worktrees && o.Status
+	if surveyed { // before PATH, which stays last but for SIZE
+		t.header = append(t.header[:len(t.header)-1], "MADE BY", "ACTIVE", "VERDICT", "PATH")
+	}
 	if o.Size {
 		t.header = append(t.header, "SIZE")
-	}
-	if surveyed {
-		t.header = append(t.header, "MADE BY", "ACTIVE", "VERDICT")
 	}
 	now := time.Now()
 	for _, v := range views {
@@ -151,13 +151,13 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 			{age(now, v.CreatedAt), nil},
 			{age(now, v.LastAccessAt), nil},
 			{prCell(v.PR), nil},
-			{v.Path, nil},
-		}
-		if o.Size {
-			row = append(row, cell{sizeText(v.SizeBytes), nil})
 		}
 		if surveyed {
 			row = append(row, cell{cmp.Or(v.MadeBy, "-"), nil}, activeCell(now, v.LastActivity), e.verdictCell(v))
+		}
+		row = append(row, cell{v.Path, nil})
+		if o.Size {
+			row = append(row, cell{sizeText(v.SizeBytes), nil})
 		}
 		t.add(row...)
 	}

@@ -110,7 +110,7 @@ func TestNewClaimsAReadyPoolEntry(t *testing.T) {
 	if out := s.MustWT("list").Stdout; strings.Contains(out, ".pool") {
 		t.Errorf("list shows pool entries:\n%s", out)
 	}
-	if out := s.MustWT("list", "--all").Stdout; strings.Count(out, "pooled") != 2 {
+	if out := s.MustWT("list", "--all").Stdout; strings.Count(out, "/.pool/") != 2 {
 		t.Errorf("list --all does not show the two entries:\n%s", out)
 	}
 	if ready, _ := poolEntries(t, s); ready != 2 {

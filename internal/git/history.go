@@ -227,15 +227,29 @@ func (r History) CountFoundNowhereElse(ctx context.Context, dir, branch string, 
 	return strconv.Atoi(strings.TrimSpace(out))
 }
 
-// CountNotOnRemotes counts the commits of commit (an object id) that no
+// NotOnRemotes is the part of the history of heads (commit ids) that no
 // remote-tracking ref reaches and none of also (full refs or commit ids)
-// do: the commits that are on no remote and merged into none of them.
-// Read only.
-func (r History) CountNotOnRemotes(ctx context.Context, dir, commit string, also ...string) (int, error) {
-	args := append([]string{"rev-list", "--count", commit, "--not", "--remotes"}, also...)
-	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: ReadOnly, Args: append(args, "--")})
-	if err != nil {
-		return 0, err
+// does — the commits on no remote and merged into none of them — as each
+// such commit's parents: one process for any number of heads, so that a
+// caller counts each head's commits from the graph. A head that is not a
+// commit id is left out. Read only.
+func (r History) NotOnRemotes(ctx context.Context, dir string, heads []string, also ...string) (map[string][]string, error) {
+	var in strings.Builder
+	for _, h := range heads {
+		if IsObjectID(h) {
+			in.WriteString(h + "\n")
+		}
 	}
-	return strconv.Atoi(strings.TrimSpace(string(out)))
+	args := append([]string{"rev-list", "--parents", "--stdin", "--not", "--remotes"}, also...)
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: ReadOnly, Stdin: strings.NewReader(in.String()), Args: append(args, "--")})
+	if err != nil {
+		return nil, err
+	}
+	graph := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		if f := strings.Fields(line); len(f) > 0 {
+			graph[f[0]] = f[1:]
+		}
+	}
+	return graph, nil
 }

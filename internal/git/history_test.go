@@ -4,6 +4,7 @@ package git_test
 
 import (
 	"context"
+	"io"
 	"reflect"
 	"testing"
 	"time"
@@ -158,11 +159,15 @@ func TestCountFoundNowhereElseLeavesTheBranchItselfOut(t *testing.T) {
 	}
 }
 
-func TestCountNotOnRemotesLeavesOutEveryRemoteAndTheBase(t *testing.T) {
+func TestNotOnRemotesReadsTheGraphOfEveryHeadInOneProcess(t *testing.T) {
 	f := gittest.New(t)
-	f.Expect("rev-list", "--count", h1, "--not", "--remotes", "refs/heads/main", "--").Out("2\n")
-	if n, err := f.Git().History().CountNotOnRemotes(context.Background(), "/r", h1, "refs/heads/main"); n != 2 || err != nil {
-		t.Fatalf("got %d, %v", n, err)
+	call := f.Expect("rev-list", "--parents", "--stdin", "--not", "--remotes", "refs/heads/main", "--").Out(h1 + " " + h2 + "\n" + h2 + "\n")
+	got, err := f.Git().History().NotOnRemotes(context.Background(), "/r", []string{h1, "-not-an-id", h3}, "refs/heads/main")
+	if err != nil || !reflect.DeepEqual(got, map[string][]string{h1: {h2}, h2: {}}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if in, _ := io.ReadAll(call.Got.Stdin); string(in) != h1+"\n"+h3+"\n" {
+		t.Errorf("stdin %q: only the commit ids", in)
 	}
 }
 

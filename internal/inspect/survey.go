@@ -85,7 +85,9 @@ func (m *Inspector) factsOf(ctx context.Context, lives []Live, wts []git.Worktre
 			listed = append(listed, wt)
 		}
 	}
-	async.Each(len(facts), 0, func(i int) { m.readFacts(ctx, &facts[i], listed[i], tasks[listed[i].Path], base, o.Size) })
+	async.Each(len(facts), 0, func(i int) { m.readFacts(ctx, &facts[i], listed[i], tasks[listed[i].Path], o.Size) })
+	markInUse(facts)
+	m.countUnpushed(ctx, facts, tasks, base)
 	m.forgiveMerged(ctx, facts, base)
 	now := o.Now
 	if now.IsZero() {
@@ -111,17 +113,14 @@ func (m *Inspector) cheapFacts(wt git.Worktree, task *Live, env madeby.Env) Fact
 }
 
 // readFacts reads what the worktree holds: from its files, one git status
-// (a task's, already read, is reused), one rev-list, and the process
-// table.
-func (m *Inspector) readFacts(ctx context.Context, f *Facts, wt git.Worktree, task *Live, base string, size bool) {
+// (a task's, already read, is reused), and the process table.
+func (m *Inspector) readFacts(ctx context.Context, f *Facts, wt git.Worktree, task *Live, size bool) {
 	if st, err := os.Stat(wt.Path); err != nil || !st.IsDir() {
 		f.Missing = true
 		return
 	}
 	f.Dirty = m.dirtyOf(ctx, wt.Path, task)
-	f.Unpushed = m.unpushedOf(ctx, wt, task, base)
 	f.LastActivity = lastActivity(wt.Path, m.gitDirOf(wt.Path, f.Main))
-	f.InUse = inUse(wt.Path)
 	if size {
 		if task != nil && task.Exists {
 			f.Size = task.Size
@@ -143,29 +142,63 @@ func (m *Inspector) dirtyOf(ctx context.Context, path string, task *Live) int {
 	return st.dirty
 }
 
-// unpushedOf counts the commits of the worktree's HEAD on no remote and
-// not in its base: a task's recorded base, else the repository's (the
-// branch the main worktree has checked out). A task merged by SPEC §7's
-// definition (a squash, a rebase) has none. -1 when git failed.
-func (m *Inspector) unpushedOf(ctx context.Context, wt git.Worktree, task *Live, base string) int {
-	if wt.Head == "" {
-		return 0 // an unborn branch has no commits
-	}
-	if task != nil {
-		if task.Merged {
-			return 0
+// countUnpushed counts, for each worktree, the commits of its HEAD on no
+// remote and not in its base: a task's recorded base, else the
+// repository's (the branch the main worktree has checked out). A task
+// whose status found it merged (SPEC §7: a squash, a rebase too) or
+// nothing ahead of its base has none, with no git at all; the others take
+// one rev-list per base, whatever their number. -1 where git failed.
+func (m *Inspector) countUnpushed(ctx context.Context, facts []Facts, tasks map[string]*Live, base string) {
+	byBase := map[string][]*Facts{}
+	for i := range facts {
+		f := &facts[i]
+		if f.Missing || f.Head == "" { // an unborn branch has no commits
+			continue
 		}
-		base = baseRev(task.Entry.Record)
+		b := base
+		if task := tasks[f.Path]; task != nil {
+			if rec := task.Entry.Record; task.StatusErr == nil && f.Branch == rec.Branch && (task.Merged || task.Ahead == 0) {
+				continue
+			}
+			b = baseRev(task.Entry.Record)
+		}
+		byBase[b] = append(byBase[b], f)
 	}
-	var also []string
-	if base != "" {
-		also = append(also, base)
+	for b, group := range byBase {
+		heads := make([]string, len(group))
+		for i, f := range group {
+			heads[i] = f.Head
+		}
+		var also []string
+		if b != "" {
+			also = append(also, b)
+		}
+		graph, err := m.Git.History().NotOnRemotes(ctx, m.Repo.MainDir, heads, also...)
+		for _, f := range group {
+			f.Unpushed = -1
+			if err == nil {
+				f.Unpushed = reachableIn(graph, f.Head)
+			}
+		}
 	}
-	n, err := m.Git.History().CountNotOnRemotes(ctx, m.Repo.MainDir, wt.Head, also...)
-	if err != nil {
-		return -1
+}
+
+// reachableIn counts the commits of graph (a commit's parents by its id)
+// that head reaches through it: head's own commits among them.
+func reachableIn(graph map[string][]string, head string) int {
+	seen := map[string]bool{}
+	todo := []string{head}
+	for len(todo) > 0 {
+		c := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		parents, in := graph[c]
+		if !in || seen[c] {
+			continue
+		}
+		seen[c] = true
+		todo = append(todo, parents...)
 	}
-	return n
+	return len(seen)
 }
 
 // forgiveMerged clears the unpushed commits of the worktrees, made by
@@ -253,14 +286,26 @@ func lastActivity(path, gitDir string) time.Time {
 	return newest
 }
 
-// inUse asks the process table whether a process works in the folder.
-func inUse(path string) InUse {
-	users, err := proc.UsersOf(path)
-	switch {
-	case err != nil:
-		return InUseUnknown
-	case len(users) > 0:
-		return InUseAlive
+// markInUse asks the process table, once, whether a process works in
+// each worktree whose folder is there.
+func markInUse(facts []Facts) {
+	var dirs []string
+	var present []*Facts
+	for i := range facts {
+		if !facts[i].Missing {
+			dirs = append(dirs, facts[i].Path)
+			present = append(present, &facts[i])
+		}
 	}
-	return InUseNone
+	users, err := proc.UsersOfEach(dirs)
+	for i, f := range present {
+		switch {
+		case err != nil:
+			f.InUse = InUseUnknown
+		case len(users[i]) > 0:
+			f.InUse = InUseAlive
+		default:
+			f.InUse = InUseNone
+		}
+	}
 }

@@ -54,3 +54,13 @@ func TestJudgeSaysSafeOrTheFirstReasonNot(t *testing.T) {
 		}
 	}
 }
+
+func TestReachableInCountsEachCommitOfTheGraphOnce(t *testing.T) {
+	// d merges b and c, both on a; e is another head's; x is outside.
+	graph := map[string][]string{"d": {"b", "c"}, "b": {"a"}, "c": {"a"}, "a": {"x"}, "e": {"a"}}
+	for head, want := range map[string]int{"d": 4, "b": 2, "e": 2, "x": 0, "absent": 0} {
+		if got := reachableIn(graph, head); got != want {
+			t.Errorf("from %s: %d, want %d", head, got, want)
+		}
+	}
+}

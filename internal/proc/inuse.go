@@ -28,19 +28,28 @@ type User struct {
 // working directory this user may not read (another user's) are not
 // counted, as before.
 func UsersOf(dir string) ([]User, error) {
+	users, err := UsersOfEach([]string{dir})
+	if err != nil {
+		return nil, err
+	}
+	return users[0], nil
+}
+
+// UsersOfEach is UsersOf for each of dirs, from one reading of the
+// process table (list --all asks it of every worktree at once).
+func UsersOfEach(dirs []string) ([][]User, error) {
 	if err := Sight(); err != nil {
 		return nil, err
 	}
-	root, err := os.Stat(dir)
-	if err != nil {
-		return nil, nil
+	targets := make([]usedDir, len(dirs))
+	present := false
+	for i, dir := range dirs {
+		targets[i] = usedDirOf(dir)
+		present = present || !targets[i].absent
 	}
-	rootID := dirID(root)
-	// The table gives working directories resolved (macOS's /tmp is
-	// /private/tmp): dir is compared as given and resolved.
-	dirs := []string{dir}
-	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
-		dirs = append(dirs, real)
+	users := make([][]User, len(dirs))
+	if !present {
+		return users, nil
 	}
 	pids, err := sys.pids()
 	if err != nil {
@@ -52,7 +61,6 @@ func UsersOf(dir string) ([]User, error) {
 		skip[p] = true // git's dispatcher: it exits when this process does
 	}
 	callers := ancestors()
-	var users []User
 	for _, pid := range pids {
 		if skip[pid] {
 			continue
@@ -61,28 +69,63 @@ func UsersOf(dir string) ([]User, error) {
 		if err != nil {
 			continue
 		}
-		in := withinAny(dirs, filepath.Clean(cwd)) || rootID != (fileID{}) && id == rootID
-		if !in {
-			continue
+		var st *stat
+		for i, t := range targets {
+			if !t.holds(filepath.Clean(cwd), id) {
+				continue
+			}
+			if st == nil {
+				s, err := sys.stat(pid)
+				// A child of this process (a git it started, caught between fork
+				// and exec with this process's working directory) is its own.
+				if err != nil || s.exited || s.ppid == me || gitWtsOwn(s) {
+					break // gone since its cwd was read, or another git-wt's
+				}
+				st = &s
+			}
+			users[i] = append(users[i], User{PID: pid, Name: st.name, Cwd: cwd, Caller: callers[pid]})
 		}
-		st, err := sys.stat(pid)
-		// A child of this process (a git it started, caught between fork
-		// and exec with this process's working directory) is its own.
-		if err != nil || st.exited || st.ppid == me || gitWtsOwn(st) {
-			continue // gone since its cwd was read, or another git-wt's
-		}
-		users = append(users, User{PID: pid, Name: st.name, Cwd: cwd, Caller: callers[pid]})
 	}
-	slices.SortStableFunc(users, func(a, b User) int {
-		switch {
-		case a.Caller == b.Caller:
-			return 0
-		case a.Caller:
-			return -1
-		}
-		return 1
-	})
+	for _, u := range users {
+		slices.SortStableFunc(u, func(a, b User) int {
+			switch {
+			case a.Caller == b.Caller:
+				return 0
+			case a.Caller:
+				return -1
+			}
+			return 1
+		})
+	}
 	return users, nil
+}
+
+// usedDir is a folder whose users are looked for: its paths as given and
+// resolved, and its device and inode; a folder that is not there has no
+// users.
+type usedDir struct {
+	paths  []string
+	id     fileID
+	absent bool
+}
+
+func usedDirOf(dir string) usedDir {
+	root, err := os.Stat(dir)
+	if err != nil {
+		return usedDir{absent: true}
+	}
+	// The table gives working directories resolved (macOS's /tmp is
+	// /private/tmp): dir is compared as given and resolved.
+	d := usedDir{paths: []string{dir}, id: dirID(root)}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		d.paths = append(d.paths, real)
+	}
+	return d
+}
+
+// holds says whether a working directory (as a path and an id) lies in d.
+func (d usedDir) holds(cwd string, id fileID) bool {
+	return !d.absent && (withinAny(d.paths, cwd) || d.id != (fileID{}) && id == d.id)
 }
 
 // ancestors is this process and every process above it.

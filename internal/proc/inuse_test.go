@@ -54,3 +54,36 @@ func TestUsersOfAFolderReachedThroughASymlink(t *testing.T) {
 	}
 	t.Fatalf("UsersOf(%s) = %+v, missing the sleep (pid %d) in %s", link, users, sleeper, sub)
 }
+
+func TestUsersOfEachAnswersEveryFolderFromOneReading(t *testing.T) {
+	needSight(t)
+	a, b, none := t.TempDir(), t.TempDir(), t.TempDir()
+	// A grandchild: UsersOf leaves this process's own children out.
+	cmd := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
+	cmd.Dir = a
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleeper, _ := strconv.Atoi(strings.TrimSpace(line))
+	t.Cleanup(func() { kill(sleeper, syscall.SIGKILL) })
+	users, err := UsersOfEach([]string{a, b, none, filepath.Join(none, "gone")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := map[int]bool{}
+	for _, u := range users[0] {
+		pids[u.PID] = true
+	}
+	if len(users) != 4 || !pids[sleeper] || len(users[1])+len(users[2])+len(users[3]) != 0 {
+		t.Errorf("got %+v: want the sleep (pid %d) in the first folder only", users, sleeper)
+	}
+}

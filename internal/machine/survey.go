@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -207,11 +208,12 @@ func Survey(ctx context.Context, repos []Repo, skipped []Skipped, s Surveyor, si
 }
 
 // sum orders the repository's worktrees largest first (the main one first
-// among equals) and adds them up.
+// among equals) and adds them up, each byte once.
 func (sv *Surveyed) sum(size bool) {
 	if sv.Worktrees == nil {
 		sv.Worktrees = []Worktree{}
 	}
+	withoutNested(sv.Worktrees)
 	slices.SortStableFunc(sv.Worktrees, func(a, b Worktree) int {
 		return cmp.Or(cmp.Compare(size0(b.SizeBytes), size0(a.SizeBytes)), boolOrder(b.Main, a.Main), cmp.Compare(a.Path, b.Path))
 	})
@@ -227,6 +229,47 @@ func (sv *Surveyed) sum(size bool) {
 	if size {
 		sv.SizeBytes, sv.ReclaimableBytes = &bytes, &reclaimable
 	}
+}
+
+// withoutNested takes out of each worktree's size the worktrees that lie
+// inside it and are listed on their own (Claude Code's
+// .claude/worktrees/<name> in the main worktree, a base dir inside the
+// repository): the walk that measured it counted them too.
+func withoutNested(wts []Worktree) {
+	walked := make([]*int64, len(wts)) // as measured, before any is changed
+	for i := range wts {
+		walked[i] = wts[i].SizeBytes
+	}
+	for i := range wts {
+		if walked[i] == nil {
+			continue
+		}
+		own := *walked[i]
+		for j := range wts {
+			if i != j && walked[j] != nil && inside(wts[i].Path, wts[j].Path) && !nestedDeeper(wts, i, j) {
+				own -= *walked[j]
+			}
+		}
+		own = max(own, 0)
+		wts[i].SizeBytes = &own
+	}
+}
+
+// nestedDeeper says whether the worktree j lies inside another worktree
+// that itself lies inside i: its size was taken out of that one's already.
+func nestedDeeper(wts []Worktree, i, j int) bool {
+	for k := range wts {
+		if k != i && k != j && inside(wts[i].Path, wts[k].Path) && inside(wts[k].Path, wts[j].Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// inside says whether path lies strictly inside the folder dir.
+func inside(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // total adds up every repository's sums.

@@ -6,6 +6,7 @@ package machine
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -131,5 +132,27 @@ func TestListerListsTheRepositorysOwnWorktreesWithSizes(t *testing.T) {
 	}
 	if wts[1].SizeBytes == nil || *wts[1].SizeBytes <= 0 {
 		t.Errorf("no size for %+v", wts[1])
+	}
+}
+
+func TestAWorktreeInsideAnotherIsCountedOnce(t *testing.T) {
+	s := fakeSurveyor{"/r/.git": {
+		{Path: "/r/.claude/worktrees/a", SizeBytes: n(300), Verdict: VerdictSafe}, // inner ones first: the order must not matter
+		{Path: "/r/.claude/worktrees/a/inner", SizeBytes: n(100)},
+		{Path: "/r", Main: true, SizeBytes: n(1000)}, // its walk counted the two below and the one in them
+		{Path: "/r/.claude/worktrees/b", SizeBytes: n(200)},
+		{Path: "/r-other", SizeBytes: n(50)}, // beside, not inside
+	}}
+	r := Survey(context.Background(), []Repo{{CommonDir: "/r/.git"}}, nil, s, true)
+	sizes := map[string]int64{}
+	for _, w := range r.Repositories[0].Worktrees {
+		sizes[w.Path] = *w.SizeBytes
+	}
+	want := map[string]int64{"/r": 500, "/r/.claude/worktrees/a": 200, "/r/.claude/worktrees/a/inner": 100, "/r/.claude/worktrees/b": 200, "/r-other": 50}
+	if !maps.Equal(sizes, want) {
+		t.Errorf("sizes %v, want %v", sizes, want)
+	}
+	if *r.Total.SizeBytes != 1050 || *r.Total.ReclaimableBytes != 200 {
+		t.Errorf("total %d, reclaimable %d: want 1050 (each byte once) and 200", *r.Total.SizeBytes, *r.Total.ReclaimableBytes)
 	}
 }

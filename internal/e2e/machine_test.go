@@ -312,3 +312,13 @@ func TestARegistryThatCannotBeWrittenFailsNothing(t *testing.T) {
 		t.Errorf("with no registry to write: %s", r)
 	}
 }
+
+func TestListMachineTakesNoRepositoryFlags(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, flag := range []string{"--all", "--remote", "--no-status"} {
+		r := s.WT("list", "--machine", flag, "--json")
+		if r.Code != 2 || !strings.Contains(r.Stderr, "--machine cannot be used with "+flag) || !strings.Contains(r.Stdout, `"kind": "usage"`) {
+			t.Errorf("list --machine %s: %s", flag, r)
+		}
+	}
+}

@@ -58,6 +58,11 @@ func gcCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.Bool("foreign") {
+				for _, other := range []string{"max-age", "max-count", "force", "merged", "closed"} {
+					if c.IsSet(other) {
+						return exitcode.Usagef("--foreign does not take --%s: it removes only the safe worktrees git-wt did not make", other)
+					}
+				}
 				return e.gcForeign(c, m)
 			}
 			var merged []removal.Retained

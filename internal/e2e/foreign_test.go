@@ -310,3 +310,12 @@ func adminDirOf(path string) string {
 	}
 	return strings.TrimSpace(strings.TrimPrefix(string(data), "gitdir:"))
 }
+
+func TestGCForeignTakesNoneOfPlainGCsFlags(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, flag := range []string{"--force", "--max-age=1d", "--merged"} {
+		if r := s.WT("gc", "--foreign", flag); r.Code != 2 || !strings.Contains(r.Stderr, "--foreign does not take") {
+			t.Errorf("gc --foreign %s: %s", flag, r)
+		}
+	}
+}

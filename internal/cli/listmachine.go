@@ -16,6 +16,7 @@ import (
 	"github.com/git-wt/git-wt/internal/madeby"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
+	"github.com/git-wt/git-wt/internal/text"
 )
 
 // listMachine is list --machine (SPEC §20): every repository git-wt has
@@ -49,9 +50,9 @@ func (e *env) listMachine(c *cli.Context) error {
 		return writeJSON(e.stdout, report)
 	}
 	for _, s := range report.Skipped {
-		e.infof("skipped %s: %s", s.Path, s.Reason)
+		e.infof("skipped %s: %s", s.Path, text.OneLine(s.Reason)) // a git error may span lines
 	}
-	return e.machineTable(report, c.Bool("size"))
+	return e.machineTable(report)
 }
 
 // repoSurveyor surveys another repository of the machine as list --all
@@ -144,7 +145,7 @@ func machineWorktree(f *inspect.Facts) machine.Worktree {
 }
 
 // machineTable prints one line per repository, then the total.
-func (e *env) machineTable(r machine.Report, size bool) error {
+func (e *env) machineTable(r machine.Report) error {
 	if len(r.Repositories) == 0 {
 		e.infof("no repositories: git-wt has run in none on this machine, and no agent runner's worktree folder holds one")
 		return nil

@@ -46,7 +46,7 @@ func Roots(getenv func(string) string) []Root {
 }
 
 // Found is a repository found under a runner's root: its common dir, the
-// runner, and the first of its worktrees seen there.
+// runner, and the first of its worktrees seen under that runner's root.
 type Found struct {
 	CommonDir string
 	Runner    string
@@ -68,7 +68,7 @@ const (
 
 // Discover walks each root, never through a link, at most maxDepth
 // folders deep, and returns the repositories whose worktrees it holds,
-// each once (by common dir, in the order found). A folder holding a .git
+// each once for each runner (by common dir, in the order found). A folder holding a .git
 // is a worktree and is not walked further. Every .git found is another
 // program's file (SPEC §19): only a regular file of at most maxGitFile
 // bytes that points at an admin entry of a repository, whose own files
@@ -76,14 +76,15 @@ const (
 // a clone's own repository. Anything else is skipped.
 func Discover(roots []Root) []Found {
 	var found []Found
-	seen := map[string]bool{}
+	type key struct{ common, runner string }
+	seen := map[key]bool{}
 	for _, root := range roots {
 		walkRoot(root.Path, func(dir string) {
 			common, ok := WorktreeCommonDir(dir)
-			if !ok || seen[common] {
+			if !ok || seen[key{common, root.Runner}] {
 				return
 			}
-			seen[common] = true
+			seen[key{common, root.Runner}] = true
 			found = append(found, Found{CommonDir: common, Runner: root.Runner, Worktree: dir})
 		})
 	}

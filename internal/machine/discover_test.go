@@ -90,17 +90,24 @@ func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
 	b := repoWithWorktree(t, filepath.Join(h, "src", "b"), filepath.Join(gwq, "github.com", "o", "b", "feat", "x"))
 	// A clone of its own under a root is a repository too.
 	gitIn(t, h, "init", "-q", filepath.Join(gwq, "github.com", "o", "c"))
+	// a's worktree under Cursor's root too: found for each runner.
+	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "cursor", filepath.Join(h, ".cursor", "worktrees", "a", "x"))
 	got := Discover(Roots(os.Getenv))
 	var commons []string
 	for _, f := range got {
 		commons = append(commons, f.CommonDir)
 	}
-	want := []string{a, filepath.Join(gwq, "github.com", "o", "c", ".git"), b} // breadth first: the shallower first
+	// Root by root; in a root breadth first, the shallower first.
+	want := []string{a, a, filepath.Join(gwq, "github.com", "o", "c", ".git"), b}
 	if !slices.Equal(commons, want) {
 		t.Errorf("found %q, want %q", commons, want)
 	}
-	if got[0].Runner != "codex" || got[1].Runner != "gwq" || got[2].Runner != "gwq" {
-		t.Errorf("runners %+v", got)
+	var runners []string
+	for _, f := range got {
+		runners = append(runners, f.Runner)
+	}
+	if !slices.Equal(runners, []string{"codex", "cursor", "gwq", "gwq"}) {
+		t.Errorf("runners %q", runners)
 	}
 }
 

@@ -6,7 +6,7 @@
 #                   (completions/);
 #                   prefix, bindir, mandir and DESTDIR as usual
 #   make uninstall  remove exactly what make install installed
-#   make dist       release archives, SHA256SUMS and a Homebrew formula in dist/
+#   make dist       release archives, SHA256SUMS, Homebrew, Scoop and winget manifests in dist/
 #   make lint       gofmt and go vet
 
 GO      ?= go
@@ -105,8 +105,11 @@ cross:
 
 # make dist: release archives in dist/ (release/dist.sh): linux and darwin
 # × amd64 and arm64, freebsd amd64, each with the binary, the man page,
-# the completions and install.sh; SHA256SUMS; a Homebrew formula
-# (dist/git-wt.rb) for them, at DIST_URL (default: the GitHub release).
+# the completions and install.sh; windows amd64 and arm64 zips with
+# git-wt.exe and the completions; SHA256SUMS; a Homebrew formula
+# (dist/git-wt.rb), a Scoop manifest (dist/git-wt.json) and a winget
+# manifest (dist/winget/) for them, at DIST_URL (default: the GitHub
+# release). The same bytes from the same commit (SOURCE_DATE_EPOCH).
 DIST_PLATFORMS ?=
 dist:
 	GO='$(GO)' release/dist.sh '$(VERSION)' dist $(DIST_PLATFORMS)

@@ -21,7 +21,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/git"
@@ -41,7 +40,9 @@ type Cmd struct {
 	// SIGTERM when ctx ends (and SIGKILL after GraceDelay), and it is
 	// killed when git-wt dies, even by SIGKILL (Linux: the parent-death
 	// signal; the caller must start it on a locked OS thread, see
-	// exec.Cmd and PR_SET_PDEATHSIG).
+	// exec.Cmd and PR_SET_PDEATHSIG). Windows has no process groups: there
+	// every Group command is Supervised, its group the supervisor's job
+	// object, and a cancel kills it at once (there is no SIGTERM).
 	Group bool
 	// Supervised (with Group): the group is led by git-wt's supervisor
 	// (Supervise), which runs the command as its child and ends the whole
@@ -80,7 +81,7 @@ func (c Cmd) Command(ctx context.Context) *exec.Cmd {
 	if c.Group {
 		// The program is looked up here (cmd.Err) as without the
 		// supervisor, so that a missing one fails the same way, on Start.
-		supervised := c.Supervised && cmd.Err == nil && supervise(cmd)
+		supervised := (c.Supervised || everyGroupSupervised) && cmd.Err == nil && supervise(cmd)
 		cmd.SysProcAttr = groupAttr(supervised)
 		cmd.Cancel = func() error { return terminateGroup(cmd.Process) }
 		cmd.WaitDelay = c.GraceDelay
@@ -146,9 +147,13 @@ func (c Cmd) Detach() (int, error) {
 	return pid, cmd.Process.Release()
 }
 
-// Exec replaces git-wt with c's program, as env(1) does: the program's
-// stdin, stdout, stderr, terminal and exit status are git-wt's own. It
-// returns only when the program could not be started.
+// Exec runs c's program in git-wt's place, as env(1) does: the program's
+// stdin, stdout, stderr, terminal and exit status are git-wt's own. Where
+// the system can (unix), git-wt becomes the program (execve) and this
+// returns only when it could not be started; on Windows, which cannot
+// replace a process, the program runs as git-wt's child while git-wt
+// waits (exec_windows.go), and this returns nil when it exited 0, an
+// *exitcode.Exited with its status otherwise.
 func (c Cmd) Exec() error {
 	if c.Dir != "" {
 		if err := os.Chdir(c.Dir); err != nil {
@@ -162,7 +167,7 @@ func (c Cmd) Exec() error {
 	if err != nil {
 		return err
 	}
-	return syscall.Exec(path, append([]string{c.Path}, c.Args...), Env(c.Env...))
+	return replace(path, append([]string{c.Path}, c.Args...), Env(c.Env...))
 }
 
 func (c Cmd) name() string {

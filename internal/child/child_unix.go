@@ -7,6 +7,10 @@ import (
 	"syscall"
 )
 
+// everyGroupSupervised: a unix Group command leads a process group
+// itself; the supervisor is asked for (Cmd.Supervised).
+const everyGroupSupervised = false
+
 // terminateGroup sends SIGTERM to the process group p leads.
 func terminateGroup(p *os.Process) error { return syscall.Kill(-p.Pid, syscall.SIGTERM) }
 

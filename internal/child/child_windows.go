@@ -7,14 +7,14 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// terminateGroup kills p: Windows has neither process groups nor SIGTERM,
-// and what p started lives on until a job object ends the tree (SPEC §21,
-// not written yet).
+// terminateGroup kills p, the supervisor of a Group command: Windows has
+// no SIGTERM, and the supervisor's end closes its job object, whose
+// processes Windows then kills (Supervise).
 func terminateGroup(p *os.Process) error { return p.Kill() }
 
-// KillGroup does nothing on Windows, which has no process groups: what a
-// command started lives on until a job object ends the tree (SPEC §21,
-// not written yet).
+// KillGroup does nothing on Windows, which has no process groups: a
+// cancel killed the Group command's supervisor, and with it, by its job
+// object, the whole tree.
 func KillGroup(int) {}
 
 // detachAttr starts a process without git-wt's console and in a process

@@ -15,39 +15,6 @@ import (
 	"github.com/git-wt/git-wt/internal/proc"
 )
 
-// supervise makes cmd, its program looked up, the supervisor's command:
-// git-wt itself, which runs cmd's program with cmd's arguments. Where
-// git-wt cannot find its own program (Linux without /proc, say), cmd is
-// left as it is and leads its group itself: false.
-func supervise(cmd *exec.Cmd) bool {
-	self := ownProgram()
-	if self == "" {
-		return false
-	}
-	cmd.Args = append(append(SupervisorArgs(os.Getpid()), cmd.Path), cmd.Args...)
-	cmd.Path = self
-	return true
-}
-
-// ownProgram is the file of the program this process runs, "" when it
-// cannot be found: the system's own name for it (selfExe) where it has
-// one, else os.Executable, else the program's name looked up in PATH (as
-// git runs git-wt).
-func ownProgram() string {
-	if selfExe != "" {
-		if _, err := os.Stat(selfExe); err == nil {
-			return selfExe
-		}
-	}
-	if p, err := os.Executable(); err == nil {
-		return p
-	}
-	if p, err := exec.LookPath(os.Args[0]); err == nil {
-		return p
-	}
-	return ""
-}
-
 // Supervise is git-wt run as a supervisor: the leader of a new process
 // group (git-wt started it so: Cmd.Supervised), it runs the command as its
 // child in that group and waits for it. When its git-wt dies, however it

@@ -36,6 +36,13 @@ func version() string {
 	return pickVersion(Version, info.Main.Version)
 }
 
+// versionLine is what git wt --version prints: the version and where this
+// git-wt comes from, which tells it from other programs named git-wt
+// (worktrunk's Windows packages install a git-wt.exe too; SPEC §21).
+func versionLine(v string) string {
+	return "git-wt version " + v + " (github.com/git-wt/git-wt)"
+}
+
 func pickVersion(stamped, module string) string {
 	if stamped != "dev" || module == "" || module == "(devel)" {
 		return stamped
@@ -106,6 +113,10 @@ func (e *env) report(ctx context.Context, err error) int {
 	if errors.As(err, &silent) {
 		return silent.code
 	}
+	var exited *exitcode.Exited
+	if errors.As(err, &exited) {
+		return exited.Code // the program's own status, its messages its own
+	}
 	code := exitcode.Of(err)
 	switch {
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
@@ -146,6 +157,9 @@ func newApp(e *env) *cli.App {
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version", DisableDefaultText: true}
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}
 	cli.HelpPrinter = e.printHelp
+	cli.VersionPrinter = func(*cli.Context) {
+		fmt.Fprintln(e.stdout, versionLine(version())) // terminal: stamped at build time
+	}
 	app := &cli.App{
 		Name:      "git-wt",
 		HelpName:  "git wt",

@@ -49,7 +49,8 @@ func (e *env) newPainter(w io.Writer) *painter {
 // wantColor decides colour for w as git does for its own commands: never
 // with --no-color or NO_COLOR; else as git's color.wt (or, unset,
 // color.ui) says: "always", "never"/"false", or "auto"/"true"/unset,
-// which means on a terminal that is not "dumb".
+// which means on a terminal that is not "dumb". Never where w cannot show
+// it (showsColor: a Windows console without virtual-terminal sequences).
 func (e *env) wantColor(w io.Writer) bool {
 	if e.noColor || os.Getenv("NO_COLOR") != "" {
 		return false
@@ -58,9 +59,9 @@ func (e *env) wantColor(w io.Writer) bool {
 	case "never", "false", "no", "off", "0":
 		return false
 	case "always":
-		return true
+		return showsColor(w)
 	}
-	return e.isTerminal(w) && os.Getenv("TERM") != "dumb"
+	return e.isTerminal(w) && os.Getenv("TERM") != "dumb" && showsColor(w)
 }
 
 // colorSetting is color.wt, else color.ui, from the settings if a command

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"syscall"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/text"
@@ -43,7 +43,7 @@ func errorDocument(ctx context.Context, err error, code int) errorDoc {
 
 // errorKind is the kind of err: the one its maker named, else what the
 // error is (an interrupt, git failing, a lock that was not free, a full
-// disk), else what its exit code says.
+// disk: ENOSPC, or Windows' disk full), else what its exit code says.
 func errorKind(ctx context.Context, err error) exitcode.Kind {
 	var e *exitcode.Error
 	if errors.As(err, &e) && e.Kind != "" {
@@ -59,7 +59,7 @@ func errorKind(ctx context.Context, err error) exitcode.Kind {
 		return exitcode.KindNotARepository
 	case errors.As(err, &timeout):
 		return exitcode.KindLockTimeout
-	case errors.Is(err, syscall.ENOSPC):
+	case fsutil.NoSpace(err):
 		return exitcode.KindNoSpace
 	}
 	if kind, ok := exitcode.KindOfCode(exitcode.Of(err)); ok {

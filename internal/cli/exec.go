@@ -14,7 +14,8 @@ func execCommand(e *env) *cli.Command {
 		Description: "CMD runs with the worktree as its working directory and WT_TASK, WT_SLUG, " +
 			"WT_BRANCH, WT_PATH, WT_MAIN and WT_BASE set. git-wt becomes CMD (exec): stdin, stdout, " +
 			"stderr and signals are CMD's, and the exit status is CMD's (127: no such command, " +
-			"126: it cannot be run). Everything after TASK is the command, flags included; the " +
+			"126: it cannot be run). On Windows, which cannot replace a process, git-wt runs CMD and " +
+			"waits for it, through Ctrl+C, which reaches CMD. Everything after TASK is the command, flags included; the " +
 			"\"--\" before it is optional. Counts as a use of the task.",
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,7 +22,9 @@ func gcCommand(e *env) *cli.Command {
 		Description: "Orphans: records whose worktree is gone, git admin entries whose folder is gone, task " +
 			"branches with neither worktree nor record (when no commit is lost), creations whose process died. " +
 			"Retention then removes clean, unlocked, unused worktrees whose commits are merged or pushed, least " +
-			"recently used first. Dirty or unpushed work is kept and reported.",
+			"recently used first. Dirty or unpushed work is kept and reported. Over wt.maxTotalSize, idle tasks' " +
+			"build output goes first, then warm pool entries, then tasks. --reclaim does only the first: the folders " +
+			"wt.reclaim names that git ignores whole, never a tracked or unignored file, never through a symlink.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done and do nothing"},
 			&cli.StringFlag{Name: "max-age", Usage: "remove worktrees unused for longer than `DUR` (7d, 36h); overrides wt.maxAge"},
@@ -30,6 +33,7 @@ func gcCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "merged", Usage: "ask gh once for the tasks' pull requests, record their states, and remove the clean tasks whose PR was merged with every commit of their branch (default: wt.gcMerged)"},
 			&cli.BoolFlag{Name: "foreign", Usage: "instead, remove the worktrees git-wt did not make (Claude Code's, Codex's, plain git's, ...) whose verdict in list --all is safe, as git worktree remove would: never forced, no branch deleted"},
 			&cli.BoolFlag{Name: "closed", Usage: "with --merged, also remove the clean tasks whose PR was closed and whose commits are all pushed"},
+			&cli.BoolFlag{Name: "reclaim", Usage: "only delete the build output (wt.reclaim folders git ignores) of tasks idle for wt.reclaimAfter, not locked, no process working in them; they keep their worktrees, and git wt init sets them up again"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -38,7 +42,14 @@ func gcCommand(e *env) *cli.Command {
 			}
 			// A flag given, even as 0 (no limit), overrides the setting:
 			// IsSet, not the zero value, tells them apart (SPEC §14).
-			o := policy.GCOptions{DryRun: c.Bool("dry-run"), Force: c.Bool("force")}
+			o := policy.GCOptions{DryRun: c.Bool("dry-run"), Force: c.Bool("force"), Reclaim: c.Bool("reclaim")}
+			if o.Reclaim {
+				for _, f := range []string{"max-age", "max-count", "force", "merged", "closed"} {
+					if c.IsSet(f) {
+						return exitcode.Usagef("--reclaim does not go with --%s: it deletes only build output", f)
+					}
+				}
+			}
 			if c.IsSet("max-age") {
 				d, err := settings.ParseDuration(c.String("max-age"))
 				if err != nil {
@@ -66,7 +77,7 @@ func gcCommand(e *env) *cli.Command {
 				return e.gcForeign(c, m)
 			}
 			var merged []removal.Retained
-			if c.Bool("merged") || c.Bool("closed") || !c.IsSet("merged") && m.Settings.GCMerged {
+			if !o.Reclaim && (c.Bool("merged") || c.Bool("closed") || !c.IsSet("merged") && m.Settings.GCMerged) {
 				// First: a task the forge merged goes as merged, not by age.
 				mo := workflow.MergedOptions{Closed: c.Bool("closed"), DryRun: o.DryRun}
 				if merged, err = e.handlers(m).workflow.CleanMergedPRs(c.Context, mo); err != nil {
@@ -81,11 +92,13 @@ func gcCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				report.Orphans = nonNil(report.Orphans)
 				report.Retention = nonNil(report.Retention)
+				report.Reclaim = nonNil(report.Reclaim)
 				if err := writeJSON(e.stdout, struct {
 					*policy.GCReport
-					Pool   []poolDrainView    `json:"pool"`
-					Merged []removal.Retained `json:"merged,omitempty"`
-				}{report, poolDrainViews(c.Context, report.Pool), merged}); err != nil {
+					ReclaimedBytes int64              `json:"reclaimed_bytes"`
+					Pool           []poolDrainView    `json:"pool"`
+					Merged         []removal.Retained `json:"merged,omitempty"`
+				}{report, reclaimedBytes(report.Reclaim), poolDrainViews(c.Context, report.Pool), merged}); err != nil {
 					return err
 				}
 				return gcFailed(report, merged)
@@ -94,9 +107,10 @@ func gcCommand(e *env) *cli.Command {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("merged"), text.Terminal(r.Path), text.TerminalLine(r.Reason), r.Outcome)
 			}
-			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(merged) == 0 {
+			if len(report.Orphans)+len(report.Retention)+len(report.Pool)+len(report.Reclaim)+len(merged) == 0 {
 				e.infof("nothing to clean")
 			}
+			e.printReclaimed(report.Reclaim)
 			for _, d := range report.Pool {
 				// terminal: the outcome is git-wt's own word
 				fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("pool"), text.Terminal(d.Path), text.TerminalLine(d.Reason), d.Outcome)
@@ -131,4 +145,33 @@ func gcFailed(report *policy.GCReport, merged []removal.Retained) error {
 		return nil
 	}
 	return &silentError{code: code}
+}
+
+// reclaimedBytes is what a reclaim freed (in a dry run: would free) in all.
+func reclaimedBytes(rs []removal.Reclaimed) int64 {
+	var n int64
+	for _, r := range rs {
+		if r.Outcome == removal.OutcomeReclaimed || r.Outcome == removal.OutcomeWouldReclaim {
+			n += r.Bytes
+		}
+	}
+	return n
+}
+
+// printReclaimed prints a line per task whose build output gc looked at,
+// then the total freed (would be, in a dry run).
+func (e *env) printReclaimed(rs []removal.Reclaimed) {
+	tasks, did := 0, ""
+	for _, r := range rs {
+		outcome := r.Outcome
+		if r.Outcome == removal.OutcomeReclaimed || r.Outcome == removal.OutcomeWouldReclaim {
+			tasks, did = tasks+1, r.Outcome
+			outcome += " " + settings.FormatSize(r.Bytes)
+		}
+		// terminal: the outcome's words are git-wt's own, its reasons quoted
+		fmt.Fprintf(e.stdout, "%s: %s (%s) [%s]\n", e.out.yellow("reclaim"), text.Terminal(r.Path), text.Terminal(strings.Join(r.Folders, ", ")), text.TerminalLine(outcome))
+	}
+	if tasks > 0 {
+		e.infof("%s %s of build output in %d %s", did, settings.FormatSize(reclaimedBytes(rs)), tasks, text.Plural(tasks, "task", "tasks"))
+	}
 }

@@ -26,7 +26,7 @@ func listCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			jsonFlag,
 			&cli.BoolFlag{Name: "no-status", Usage: "skip git status (dirty, ahead/behind, merged): faster"},
-			&cli.BoolFlag{Name: "size", Usage: "add each worktree's disk use"},
+			&cli.BoolFlag{Name: "size", Usage: "add each worktree's disk use, and the build output gc --reclaim would free there (RECLAIM)"},
 			&cli.BoolFlag{Name: "all", Usage: "also list the main worktree and worktrees git-wt did not make"},
 			&cli.BoolFlag{Name: "remote", Usage: "list every machine's claims on wt.claimRemote (or on the remote named after the flag) instead"},
 			&cli.BoolFlag{Name: "machine", Usage: "list every repository on this machine instead: those git-wt ran in and those under agent runners' worktree folders"},
@@ -122,7 +122,7 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 		return nil
 	}
 	// On a narrow terminal the columns that say least about what to do
-	// next go first: USED, AGE, PR, AHEAD/BEHIND, then SIZE (asked for
+	// next go first: USED, AGE, PR, AHEAD/BEHIND, then RECLAIM and SIZE (asked for
 	// with --size, so kept longest). TASK, BRANCH, STATE, DIRTY and PATH
 	// always stay: TASK, BRANCH and PATH are cut instead (PATH keeping
 	// its end, which tells worktrees apart). With --all's survey, ACTIVE
@@ -130,14 +130,14 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 	t := &table{
 		header: []string{"TASK", "BRANCH", "STATE", "DIRTY", "AHEAD/BEHIND", "AGENT", "AGE", "USED", "PR", "PATH"},
 		cut:    map[string]bool{"TASK": false, "BRANCH": false, "PATH": true},
-		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "SIZE", "AGENT", "MADE BY", "VERDICT"},
+		drop:   []string{"ACTIVE", "USED", "AGE", "PR", "AHEAD/BEHIND", "RECLAIM", "SIZE", "AGENT", "MADE BY", "VERDICT"},
 	}
 	surveyed := o.Worktrees && o.Status
 	if surveyed { // before PATH, which stays last but for SIZE
 		t.header = append(t.header[:len(t.header)-1], "MADE BY", "ACTIVE", "VERDICT", "PATH")
 	}
 	if o.Size {
-		t.header = append(t.header, "SIZE")
+		t.header = append(t.header, "SIZE", "RECLAIM")
 	}
 	now := time.Now()
 	for _, v := range views {
@@ -157,7 +157,7 @@ func (e *env) listTable(views []taskView, o inspect.LiveOptions) error {
 		}
 		row = append(row, cell{v.Path, nil})
 		if o.Size {
-			row = append(row, cell{sizeText(v.SizeBytes), nil})
+			row = append(row, cell{sizeText(v.SizeBytes), nil}, cell{sizeText(v.Reclaimable), nil})
 		}
 		t.add(row...)
 	}
@@ -181,6 +181,9 @@ func (e *env) stateCell(v taskView) cell {
 	}
 	if len(v.Sparse) > 0 {
 		parts = append(parts, "sparse")
+	}
+	if v.Reclaimed != nil {
+		parts = append(parts, "reclaimed") // its build output went: git wt init sets it up again
 	}
 	if v.Init.Status == record.InitFailed || v.Init.Status == record.InitUntrusted {
 		parts = append(parts, "init:"+string(v.Init.Status))

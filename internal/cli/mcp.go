@@ -5,10 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
 )
 
@@ -42,23 +42,28 @@ func mcpCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			argv := []string{server, "--git-wt", exe, "--version", version()}
+			args := []string{"--git-wt", exe, "--version", version()}
 			if c.Bool("allow-force") {
-				argv = append(argv, "--allow-force")
+				args = append(args, "--allow-force")
 			}
 			// In git wt mcp's place: the client's stdin, stdout and
-			// signals are the server's, with no process between.
-			err = syscall.Exec(server, argv, os.Environ())
+			// signals are the server's, with no process between (on
+			// Windows, git-wt waits for it and ends with its status).
+			err = child.Cmd{Path: server, Args: args}.Exec()
+			var exited *exitcode.Exited
+			if err == nil || errors.As(err, &exited) {
+				return err
+			}
 			return exitcode.Failedf("cannot run %s: %v", server, err)
 		},
 	}
 }
 
 // findMCPServer is git-wt-mcp beside exe (where install.sh, make install
-// and go install put it), else on PATH.
+// and go install put it), else on PATH. Both are looked up as a command
+// is (exec.LookPath), so that Windows finds git-wt-mcp.exe.
 func findMCPServer(exe string) (string, error) {
-	beside := filepath.Join(filepath.Dir(exe), mcpServer)
-	if _, err := os.Stat(beside); err == nil {
+	if beside, err := exec.LookPath(filepath.Join(filepath.Dir(exe), mcpServer)); err == nil {
 		return beside, nil
 	}
 	onPath, err := exec.LookPath(mcpServer)

@@ -13,7 +13,11 @@ import (
 
 // shells are the shells git-wt supports, as ArgsUsage shows them (which
 // is also where completion finds the choices).
-const shells = "bash|zsh|fish"
+const shells = "bash|zsh|fish|pwsh"
+
+// shellAliases are other names of a shell: Windows PowerShell is
+// powershell.exe, PowerShell 7 pwsh.
+var shellAliases = map[string]string{"powershell": "pwsh"}
 
 func completionCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -22,7 +26,8 @@ func completionCommand(e *env) *cli.Command {
 		ArgsUsage: shells,
 		Description: "make install and install.sh install these scripts where each shell looks for them. " +
 			"To load one by hand instead: bash: eval \"$(git wt completion bash)\" (after git's own completion); " +
-			"zsh: eval \"$(git wt completion zsh)\" (after compinit); fish: git wt completion fish | source.",
+			"zsh: eval \"$(git wt completion zsh)\" (after compinit); fish: git wt completion fish | source; " +
+			"PowerShell ($PROFILE; powershell is the same as pwsh): git wt completion pwsh | Out-String | Invoke-Expression.",
 		Action: func(c *cli.Context) error {
 			sh, err := shellArg(c)
 			if err != nil {
@@ -47,7 +52,8 @@ func shellInitCommand(e *env) *cli.Command {
 		ArgsUsage: shells,
 		Description: "Add to your shell's startup file: bash (~/.bashrc): eval \"$(git wt shell-init bash)\"; " +
 			"zsh (~/.zshrc, after compinit): eval \"$(git wt shell-init zsh)\"; " +
-			"fish (~/.config/fish/config.fish): git wt shell-init fish | source. " +
+			"fish (~/.config/fish/config.fish): git wt shell-init fish | source; " +
+			"PowerShell ($PROFILE): git wt shell-init pwsh | Out-String | Invoke-Expression. " +
 			"Then \"wtcd TASK\" cds into the task's worktree (made with git wt new if there is none, " +
 			"saying so on stderr; more arguments go to git wt new), \"wtcd -n TASK\" only cds and never creates one, " +
 			"and \"wtcd\" alone cds back to the main worktree. " +
@@ -78,6 +84,9 @@ func shellArg(c *cli.Context) (string, error) {
 	sh, err := oneArg(c, "SHELL")
 	if err != nil {
 		return "", err
+	}
+	if alias, ok := shellAliases[sh]; ok {
+		sh = alias
 	}
 	if _, ok := completions.Script(sh); !ok {
 		return "", exitcode.Usagef("git wt %s: unknown shell %q: use one of %s", c.Command.Name, sh, shells)

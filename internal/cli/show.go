@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
 	"github.com/git-wt/git-wt/internal/text"
 	"github.com/urfave/cli/v2"
@@ -65,6 +66,10 @@ func (e *env) showText(v taskView) error {
 	}
 	if v.LockReason != "" {
 		field("lock reason", v.LockReason)
+	}
+	if r := v.Reclaimed; r != nil {
+		field("reclaimed", fmt.Sprintf("%s of build output, %s (git wt init %s sets it up again)",
+			settings.FormatSize(r.Bytes), r.At.Local().Format("2006-01-02 15:04:05"), text.ShellQuote(v.Slug)))
 	}
 	if env := task.PortEnv(v.Record); len(env) > 0 {
 		field("ports", strings.Join(env[:len(env)-1], " ")) // all but WT_PORTS

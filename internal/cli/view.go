@@ -31,6 +31,7 @@ type taskView struct {
 	Merged        *bool     `json:"merged,omitempty"`
 	Stale         *bool     `json:"stale,omitempty"` // behind more than wt.staleAfter
 	SizeBytes     *int64    `json:"size_bytes,omitempty"`
+	Reclaimable   *int64    `json:"reclaimable_bytes,omitempty"` // its build output, which gc --reclaim would free
 	Unmanaged     bool      `json:"unmanaged,omitempty"`
 	RecordError   string    `json:"record_error,omitempty"`
 	StatusError   string    `json:"status_error,omitempty"`
@@ -91,6 +92,9 @@ func newTaskView(l *inspect.Live, o inspect.LiveOptions, staleAfter int) taskVie
 	}
 	if o.Size {
 		v.SizeBytes = &l.Size
+		if l.Exists {
+			v.Reclaimable = &l.Reclaimable
+		}
 	}
 	return v
 }

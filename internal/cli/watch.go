@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/git"
@@ -36,7 +37,8 @@ func watchCommand(e *env) *cli.Command {
 			"without running git), fitted to the terminal's width. Up and down (or k and j) select a task, " +
 			"Enter prints its path on stdout and exits, so that cd \"$(git wt watch)\" goes there; q quits. " +
 			"The screen is drawn on the terminal (/dev/tty), so stdout may be a pipe. Without a terminal on " +
-			"stdin it prints plain lines instead: the fleet, then again each time it changes.",
+			"stdin, or on one it cannot drive (Windows' console, so far), it prints plain lines instead: the fleet, " +
+			"then again each time it changes.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 0 {
 				return noArgs(c)
@@ -48,6 +50,10 @@ func watchCommand(e *env) *cli.Command {
 			w := &watcher{e: e, m: m}
 			tty, ok := openTTY(e.stdin)
 			if !ok {
+				if f, isFile := e.stdin.(*os.File); isFile && isatty.IsTerminal(f.Fd()) {
+					// A terminal watch cannot drive (Windows' console, so far).
+					e.infof("git wt watch cannot drive this terminal: printing the fleet as plain lines instead")
+				}
 				return w.plain(c.Context)
 			}
 			defer tty.Close()

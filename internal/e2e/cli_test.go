@@ -119,7 +119,7 @@ func TestGlobalFlags(t *testing.T) {
 	if r := s.WT("--verbose", "path", "T"); !strings.Contains(r.Stderr, "git cat-file") {
 		t.Fatalf("--verbose must show git commands: %s", r)
 	}
-	if r := s.WT("--version"); r.Code != 0 || !strings.Contains(r.Stdout, "git-wt version") {
+	if r := s.WT("--version"); r.Code != 0 || !strings.HasPrefix(r.Stdout, "git-wt version ") || !strings.HasSuffix(r.Stdout, " (github.com/git-wt/git-wt)\n") {
 		t.Fatalf("--version: %s", r)
 	}
 	s.Git(s.Repo, "config", "color.wt", "always")

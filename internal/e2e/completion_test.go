@@ -50,7 +50,7 @@ var completionCases = []completionCase{
 	{"git wt --no-color path --m", []string{"--main"}, false},
 	{"git wt new --branch=wt/T", []string{"--branch=wt/T-1"}, false},
 	{"git wt merge T-1 --into ", []string{"main", "wt/T-1", "wt/fix-_bug_-1"}, false},
-	{"git wt completion ", []string{"bash", "fish", "zsh"}, false},
+	{"git wt completion ", []string{"bash", "fish", "pwsh", "zsh"}, false},
 	{"git -C ../other wt show ", []string{"OTHER-9"}, false},
 	{"git-wt sh", []string{"shell-init", "show"}, false},
 	{"git-wt show ", []string{"T-1", "fix-_bug_-1"}, false},

@@ -101,7 +101,7 @@ func TestInstallShIntoAPrefixAndUninstall(t *testing.T) {
 		t.Fatalf("binary: %v %v", st, err)
 	}
 	describe := strings.TrimSpace(runIn(t, env, "git", "describe", "--tags", "--always", "--dirty"))
-	if v := runIn(t, env, filepath.Join(prefix, "bin", "git-wt"), "--version"); v != "git-wt version "+describe+"\n" {
+	if v := runIn(t, env, filepath.Join(prefix, "bin", "git-wt"), "--version"); v != "git-wt version "+describe+" (github.com/git-wt/git-wt)\n" {
 		t.Errorf("version not stamped: %q, want %q", v, describe)
 	}
 

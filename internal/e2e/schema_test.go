@@ -111,6 +111,16 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("pr", 0, s.WT("pr", "--json", "T", "--set-url", "https://github.com/o/r/pull/7", "--number", "7", "--title", "T", "--state", "OPEN"))
 	check("docker-args", 0, s.WT("docker-args", "--json", "T"))
 
+	// gc --reclaim, and a record that notes it (wt.reclaimAfter 0: idle at once).
+	s.Write(filepath.Join(s.Repo, ".git", "info", "exclude"), "node_modules\n")
+	s.Write(filepath.Join(path, "node_modules", "x.js"), "x\n")
+	s.Git(s.Repo, "config", "wt.reclaimAfter", "0")
+	check("gc", 0, s.WT("gc", "--json", "--reclaim", "--dry-run"))
+	check("gc", 0, s.WT("gc", "--json", "--reclaim"))
+	check("task", 0, s.WT("show", "--json", "T"))
+	check("list", 0, s.WT("list", "--json", "--size"))
+	s.Git(s.Repo, "config", "--unset", "wt.reclaimAfter")
+
 	// sync: a task to rebase, a dirty one to skip.
 	newTaskWithCommit(s, "U")
 	dirty := newTaskWithCommit(s, "D")

@@ -83,3 +83,19 @@ func TestShellInitAndCompletionRefuseBadInput(t *testing.T) {
 		}
 	}
 }
+
+// PowerShell's scripts (which no test here can run: see
+// completions/pwsh_test.go) are printed for pwsh and for powershell, the
+// name Windows PowerShell goes by.
+func TestPowerShellIsPwshOrPowershell(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, cmd := range []struct{ which, want string }{
+		{"completion", "Register-ArgumentCompleter -Native -CommandName git-wt"},
+		{"shell-init", "function wtcd {"},
+	} {
+		pwsh := s.MustWT(cmd.which, "pwsh").Stdout
+		if powershell := s.MustWT(cmd.which, "powershell").Stdout; powershell != pwsh || !strings.Contains(pwsh, cmd.want) {
+			t.Errorf("git wt %s pwsh and powershell differ, or lack %q:\n%s", cmd.which, cmd.want, pwsh)
+		}
+	}
+}

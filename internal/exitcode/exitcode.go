@@ -127,8 +127,16 @@ func NotFoundf(format string, args ...any) error { return newf(NotFound, format,
 // Failedf reports a failure: exit 1.
 func Failedf(format string, args ...any) error { return newf(Failed, format, args...) }
 
+// Exited is the exit status of a program git-wt ran in its own place
+// (exec, mcp) where the system cannot replace a process (Windows): git-wt
+// ends with the same status and adds nothing, the program having said
+// what it had to.
+type Exited struct{ Code int }
+
+func (e *Exited) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
 // Of returns the exit code for err: 0 for nil, the code of the first
-// *Error in its chain, and 1 for anything else.
+// *Error or *Exited in its chain, and 1 for anything else.
 func Of(err error) int {
 	if err == nil {
 		return OK
@@ -136,6 +144,10 @@ func Of(err error) int {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
+	}
+	var exited *Exited
+	if errors.As(err, &exited) {
+		return exited.Code
 	}
 	return Failed
 }

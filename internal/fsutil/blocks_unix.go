@@ -15,14 +15,17 @@ func allocated(info fs.FileInfo) int64 {
 	return info.Size()
 }
 
-// linkID names a file that has more than one hard link, so that a walk
-// counts its blocks once; ok is false for a file with one link.
-func linkID(info fs.FileInfo) (id [2]uint64, ok bool) {
-	st, isStat := info.Sys().(*syscall.Stat_t)
-	if !isStat || st.Nlink < 2 || info.IsDir() {
-		return id, false
+// fileKey tells files apart across the paths DiskUsage walks.
+type fileKey struct{ dev, ino uint64 }
+
+// hardLinked says whether the file has more than one hard link, and its
+// key when it has.
+func hardLinked(info fs.FileInfo) (fileKey, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok || st.Nlink < 2 || info.IsDir() {
+		return fileKey{}, false
 	}
-	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+	return fileKey{uint64(st.Dev), uint64(st.Ino)}, true
 }
 
 // FreeSpace is the space an unprivileged user may still write on the file

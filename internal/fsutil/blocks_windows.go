@@ -12,9 +12,12 @@ func allocated(info fs.FileInfo) int64 {
 	return info.Size()
 }
 
-// linkID is unknown on Windows (a file's id needs a handle): a
-// hard-linked file counts once per link there.
-func linkID(fs.FileInfo) (id [2]uint64, ok bool) { return id, false }
+// fileKey tells files apart across the paths DiskUsage walks.
+type fileKey struct{}
+
+// hardLinked says whether the file has more than one hard link: Go's file
+// info on Windows does not say, so each link counts.
+func hardLinked(fs.FileInfo) (fileKey, bool) { return fileKey{}, false }
 
 // FreeSpace is the space the calling user may still write on the volume
 // that holds path.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/async"
 )
@@ -52,7 +53,30 @@ func ResolveExisting(path string) (string, error) {
 // RemoveAll removes path and everything below it, also when the tree holds
 // read-only folders (a Go module cache, say), which os.RemoveAll cannot
 // empty. It never follows a symlink: a link is removed, not its target.
+// On Windows it never follows a junction either, and deletes a read-only
+// file without making it writable first: os.RemoveAll opens each entry
+// with FILE_OPEN_REPARSE_POINT (a link or junction is deleted as itself)
+// and deletes with FILE_DISPOSITION_IGNORE_READONLY_ATTRIBUTE (on a
+// system without it, it clears the attribute of the file it is about to
+// delete); a deletion that another process's hold on a file refuses is
+// tried again for about 2 s (Held) before it is reported, the error
+// naming the file.
 func RemoveAll(path string) error {
+	return retryHeld(func() error { return removeAllWritable(path) }, Held, time.Sleep)
+}
+
+// Rename is os.Rename, tried again for about 2 s while another process's
+// hold on a file refuses it (Held: Windows; a folder's rename fails while
+// any file in it is open). Over an existing file it replaces it in one
+// step everywhere: on Windows os.Rename is MoveFileEx with
+// MOVEFILE_REPLACE_EXISTING.
+func Rename(oldpath, newpath string) error {
+	return retryHeld(func() error { return os.Rename(oldpath, newpath) }, Held, time.Sleep)
+}
+
+// removeAllWritable is RemoveAll's one try: the folders made writable
+// when the first pass fails.
+func removeAllWritable(path string) error {
 	err := removeAll(path)
 	if err == nil {
 		return nil
@@ -90,29 +114,33 @@ func removeAll(path string) error {
 	return os.RemoveAll(path)
 }
 
-// DiskUsage is the disk space the tree at path takes, in bytes (allocated
-// blocks, as du counts them: symlinks are not followed, and a file
-// hard-linked at several paths of the tree counts once).
-func DiskUsage(path string) int64 {
+// DiskUsage is the disk space the trees at paths take together, in bytes
+// (allocated blocks, as du counts them; links are not followed; a file
+// with several hard links is counted once, as du counts it: a pnpm or
+// cargo tree links one file into many places, and deleting one of them
+// frees it once).
+func DiskUsage(paths ...string) int64 {
 	var total int64
-	seen := map[[2]uint64]bool{}
-	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		if id, linked := linkID(info); linked {
-			if seen[id] {
+	seen := map[fileKey]bool{}
+	for _, path := range paths {
+		filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
 				return nil
 			}
-			seen[id] = true
-		}
-		total += allocated(info)
-		return nil
-	})
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			if key, linked := hardLinked(info); linked {
+				if seen[key] {
+					return nil
+				}
+				seen[key] = true
+			}
+			total += allocated(info)
+			return nil
+		})
+	}
 	return total
 }
 

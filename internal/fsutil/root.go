@@ -84,3 +84,35 @@ func FirstSymlink(dir, rel string) string {
 	}
 	return ""
 }
+
+// RemoveUnder removes the folder rel under dir and everything below it,
+// read-only folders too, never outside dir: dir is opened as an os.Root,
+// and a symlink on the way to rel, or rel itself being one, is refused
+// (*SymlinkOnPath) rather than followed, even to a folder inside dir. It
+// is how git-wt deletes in a task's worktree, whose files come from its
+// branch and its agent (SPEC §19, §20).
+func RemoveUnder(dir, rel string) error {
+	rel = filepath.Clean(rel)
+	if !filepath.IsLocal(rel) || rel == "." {
+		return fmt.Errorf("%s is not under %s", rel, dir)
+	}
+	root, err := OpenRootDir(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if link := FirstSymlink(dir, rel); link != "" {
+		return &SymlinkOnPath{Path: link}
+	}
+	if err := root.RemoveAll(rel); err == nil {
+		return nil
+	}
+	// Make every folder writable (the walk follows no link), then try again.
+	fs.WalkDir(root.FS(), filepath.ToSlash(rel), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			root.Chmod(filepath.FromSlash(p), 0o700)
+		}
+		return nil
+	})
+	return root.RemoveAll(rel)
+}

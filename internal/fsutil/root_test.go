@@ -88,3 +88,36 @@ func TestFirstSymlink(t *testing.T) {
 		}
 	}
 }
+
+func TestRemoveUnderDeletesOnlyInsideAndNeverThroughALink(t *testing.T) {
+	top := t.TempDir()
+	dir, outside := filepath.Join(top, "wt"), filepath.Join(top, "outside")
+	os.MkdirAll(filepath.Join(dir, "node_modules", "ro", "deep"), 0o755)
+	os.WriteFile(filepath.Join(dir, "node_modules", "ro", "deep", "f"), []byte("x"), 0o644)
+	os.Chmod(filepath.Join(dir, "node_modules", "ro"), 0o555) // read-only, as a module cache
+	os.MkdirAll(filepath.Join(outside, "node_modules"), 0o755)
+	os.WriteFile(filepath.Join(outside, "node_modules", "keep"), []byte("keep"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "pkg"))
+	os.Symlink(filepath.Join(outside, "node_modules"), filepath.Join(dir, "target"))
+	os.Symlink(outside, filepath.Join(dir, "node_modules", "escape"))
+
+	for _, rel := range []string{"pkg/node_modules", "target", "../outside/node_modules", "."} {
+		if err := RemoveUnder(dir, rel); err == nil {
+			t.Errorf("RemoveUnder(%q) succeeded", rel)
+		}
+	}
+	if err := RemoveUnder(dir, "node_modules"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "node_modules")); !os.IsNotExist(err) {
+		t.Errorf("node_modules is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "node_modules", "keep")); err != nil {
+		t.Errorf("a file outside went: %v", err)
+	}
+	for _, link := range []string{"pkg", "target"} {
+		if _, err := os.Lstat(filepath.Join(dir, link)); err != nil {
+			t.Errorf("the link %s went: %v", link, err)
+		}
+	}
+}

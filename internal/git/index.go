@@ -176,6 +176,27 @@ func (r Index) Untracked(ctx context.Context, dir string, ignored bool, folders 
 	return splitNul(out), err
 }
 
+// IgnoredFolders lists the folders of the worktree at dir that git's
+// ignore rules (.gitignore, info/exclude, core.excludesFile) ignore as a
+// whole, relative to dir and without their trailing slash: git lists a
+// folder once when nothing below it is tracked or left unignored, and
+// the ignored entries of any other folder one by one. Ignored files and
+// symlinks (git lists a link as a file) are left out.
+func (r Index) IgnoredFolders(ctx context.Context, dir string) ([]string, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly,
+		Args: []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"}})
+	if err != nil {
+		return nil, err
+	}
+	var folders []string
+	for _, p := range splitNul(out) {
+		if f, ok := strings.CutSuffix(p, "/"); ok && f != "" {
+			folders = append(folders, f)
+		}
+	}
+	return folders, nil
+}
+
 // splitNul splits NUL-terminated output, leaving out empty entries.
 func splitNul(out []byte) []string {
 	var list []string

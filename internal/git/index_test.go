@@ -154,3 +154,30 @@ func TestUnstageTakesLiteralPaths(t *testing.T) {
 		t.Fatalf("reset ran with %+v", call.Got)
 	}
 }
+
+func TestIgnoredFoldersKeepsTheFoldersGitListsWhole(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, out string
+		want      []string
+	}{
+		{"folders, files and a link", "build/out.o\x00node_modules/\x00packages/a/node_modules/\x00target\x00", []string{"node_modules", "packages/a/node_modules"}},
+		{"a name with a space and a line break", "a b/\x00odd\nname/\x00", []string{"a b", "odd\nname"}},
+		{"nothing ignored", "", nil},
+	} {
+		f := gittest.New(t)
+		call := f.Expect("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory").Out(tc.out)
+		got, err := f.Git().Index().IgnoredFolders(ctx, "/w")
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+		if !call.Got.InWorktree || !slices.Contains(call.Got.Env, "GIT_OPTIONAL_LOCKS=0") {
+			t.Errorf("%s: ls-files ran with %+v: inside the proven worktree, taking no lock", tc.name, call.Got)
+		}
+	}
+	f := gittest.New(t)
+	f.Expect("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory").Fail(128, "fatal: not a git repository")
+	if _, err := f.Git().Index().IgnoredFolders(ctx, "/w"); err == nil {
+		t.Error("a failed listing must be an error, never no folders")
+	}
+}

@@ -184,6 +184,10 @@ type Runner struct {
 	// aside is added to every git's environment once ReadOnly was
 	// called: objects written aside, no optional locks.
 	aside []string
+
+	shellOnce sync.Once // Shell: found once
+	shell     string
+	shellErr  error
 }
 
 // ReadOnly makes every git this runner starts leave the repository whose

@@ -28,6 +28,9 @@ type Live struct {
 	StatusErr error
 
 	Size int64 // bytes on disk; only with the size asked for
+	// Reclaimable is the disk its build output takes (BuildOutput), which
+	// gc --reclaim would free; only with the size asked for.
+	Reclaimable int64
 }
 
 // LiveOptions say how much to find out about each task.
@@ -150,5 +153,6 @@ func (m *Inspector) fill(ctx context.Context, l *Live, o LiveOptions) {
 	}
 	if o.Size {
 		l.Size = fsutil.DiskUsage(rec.Path)
+		l.Reclaimable = m.BuildOutputSize(ctx, rec.Path)
 	}
 }

@@ -230,6 +230,13 @@ func (m *Handler) existing(ctx context.Context, e *record.Entry, o CreateOptions
 			return nil, err
 		}
 	}
+	if rec.Reclaimed != nil && !o.NoInit {
+		// gc reclaimed its build output (SPEC §20): the task resumed is
+		// set up again, as git wt init would.
+		if err := m.Setup(ctx, e, setup.Options{Copy: !o.NoCopy, Init: true}); err != nil {
+			return nil, err
+		}
+	}
 	return &Created{Record: e.Record, Existed: true}, nil
 }
 

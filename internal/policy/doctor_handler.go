@@ -54,7 +54,8 @@ type unmerged interface {
 // remover is what doctor and gc need of removal.
 type remover interface {
 	RetentionPolicy(maxAge *time.Duration, maxCount *int) removal.Retention
-	Retain(ctx context.Context, p removal.Retention, dryRun bool) ([]removal.Retained, []record.PoolDrained, error)
+	Retain(ctx context.Context, p removal.Retention, dryRun bool) (*removal.Retainment, error)
+	Reclaim(ctx context.Context, dryRun bool) ([]removal.Reclaimed, error)
 	DiagnoseRemoval(e *record.Entry, p *task.Problem, alive proc.Liveness) *task.Problem
 	RemovalTrash(rec *record.Record, trash map[string]bool)
 }

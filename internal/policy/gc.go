@@ -21,20 +21,32 @@ type GCOptions struct {
 	Force    bool // delete dirty orphans; prune even when most worktrees look missing
 	MaxAge   *time.Duration
 	MaxCount *int
+	// Reclaim is gc --reclaim: only the build output of idle tasks goes
+	// (SPEC §20), no orphan, no task.
+	Reclaim bool
 }
 
 // GCReport is what gc found and did.
 type GCReport struct {
 	Orphans   []*task.Problem    `json:"orphans"`
 	Retention []removal.Retained `json:"retention"`
+	// Reclaim is the build output reclaimed (SPEC §20): by --reclaim, or
+	// first of all over wt.maxTotalSize.
+	Reclaim []removal.Reclaimed `json:"reclaim"`
 	// Pool are the pool entries drained (SPEC §11): for wt.maxTotalSize,
 	// before any task, and the stale ones.
 	Pool []pool.Drained `json:"-"`
 }
 
 // Failed says whether a repair gc tried failed (a deletion of leftover
-// trash that still cannot be deleted): gc then exits 1.
+// trash that still cannot be deleted), or a deletion of build output did:
+// gc then exits 1.
 func (r *GCReport) Failed() bool {
+	for _, c := range r.Reclaim {
+		if strings.HasPrefix(c.Outcome, "failed: ") {
+			return true
+		}
+	}
 	for _, p := range r.Orphans {
 		if strings.HasPrefix(p.Outcome, task.RepairFailed) {
 			return true
@@ -52,23 +64,28 @@ var orphanKinds = map[task.Kind]bool{
 	pool.OrphanEntry: true, pool.UnfinishedEntry: true,
 }
 
-// GC cleans orphans, then applies the retention policy (SPEC §7).
+// GC cleans orphans, then applies the retention policy (SPEC §7); with
+// o.Reclaim, it reclaims idle tasks' build output only (SPEC §20).
 func (m *Doctor) GC(ctx context.Context, o GCOptions) (*GCReport, error) {
+	if o.Reclaim {
+		reclaimed, err := m.Reclaim(ctx, o.DryRun)
+		return &GCReport{Reclaim: reclaimed}, err
+	}
 	orphans, err := m.collectOrphans(ctx, task.RepairOptions{Force: o.Force, DryRun: o.DryRun})
 	if err != nil {
 		return nil, err
 	}
 	policy := m.RetentionPolicy(o.MaxAge, o.MaxCount)
-	retained, shrunk, err := m.Retain(ctx, policy, o.DryRun)
+	retained, err := m.Retain(ctx, policy, o.DryRun)
 	if err != nil {
 		return nil, err
 	}
-	r := &GCReport{Orphans: orphans, Retention: retained}
-	stale, err := m.drainStale(ctx, shrunk, o.DryRun)
+	r := &GCReport{Orphans: orphans, Retention: retained.Retained, Reclaim: retained.Reclaimed}
+	stale, err := m.drainStale(ctx, retained.Drained, o.DryRun)
 	if err != nil {
 		return nil, err
 	}
-	r.Pool = append(shrunk, stale...)
+	r.Pool = append(retained.Drained, stale...)
 	return r, nil
 }
 

@@ -1,3 +1,5 @@
+//go:build unix
+
 // These tests protect UsersOf: a folder reached through a symlink (macOS's
 // /tmp is /private/tmp) still shows the processes working below it, whose
 // working directories the table gives resolved.

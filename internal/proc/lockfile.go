@@ -43,6 +43,10 @@ func lockHolder(path string, seen fs.FileInfo, ownWrite bool, dirs []string) Liv
 	if err != nil {
 		return Unknown
 	}
+	held, err := sys.holders(path)
+	if err != nil {
+		return Unknown
+	}
 	for i, dir := range dirs {
 		if real, err := filepath.EvalSymlinks(dir); err == nil {
 			dirs[i] = real
@@ -57,7 +61,7 @@ func lockHolder(path string, seen fs.FileInfo, ownWrite bool, dirs []string) Liv
 		if err == nil && st.exited {
 			continue
 		}
-		if held, _ := sys.holds(pid, path); held {
+		if held[pid] {
 			return Alive
 		}
 		if err != nil || st.name != "git" || ownWrite && st.ppid == self {

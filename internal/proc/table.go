@@ -4,9 +4,10 @@ package proc
 // backend lives in its own build-tagged file (table_linux.go: /proc;
 // table_darwin.go: sysctl kern.proc and libproc, whose answers
 // table_darwin_layout.go reads on every platform so that its tests run
-// here; the fallback, table_other.go, used on other systems and by a
-// build with -tags gitwt_noprocfs, knows nothing and says so). The rest
-// of the package asks only this.
+// here; table_windows.go: the Win32 API, read and judged likewise by
+// table_windows_layout.go; the fallback, table_other.go, used on other
+// systems and by a build with -tags gitwt_noprocfs, knows nothing and
+// says so). The rest of the package asks only this.
 type table interface {
 	// blind is "" when the table shows every process of this process's
 	// PID namespace, else why it does not.
@@ -32,8 +33,10 @@ type table interface {
 	args(pid int) ([]string, error)
 	// env is the environment a process was started with.
 	env(pid int) ([]string, error)
-	// holds reports whether a process has the file at path open.
-	holds(pid int, path string) (bool, error)
+	// holders are the processes that have the file at path open; a
+	// process whose open files cannot be read is not among them. An error
+	// says that the table cannot tell at all (the holders are unknown).
+	holders(path string) (map[int]bool, error)
 	// rename sets this process's name (what stat's name reads), where the
 	// platform allows it.
 	rename(name string)
@@ -50,6 +53,23 @@ type stat struct {
 	// clock time in seconds, 0 where unknown.
 	start     string
 	startUnix float64
+}
+
+// eachHolds lists the holders of path by asking each process of the
+// table whether it has the file open (holds): the backends that read a
+// process's open files one process at a time.
+func eachHolds(pids func() ([]int, error), holds func(pid int, path string) (bool, error), path string) (map[int]bool, error) {
+	all, err := pids()
+	if err != nil {
+		return nil, err
+	}
+	holders := map[int]bool{}
+	for _, pid := range all {
+		if held, _ := holds(pid, path); held {
+			holders[pid] = true
+		}
+	}
+	return holders, nil
 }
 
 // fileID names a directory by device and inode; zero when unknown.

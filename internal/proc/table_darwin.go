@@ -131,6 +131,10 @@ func procArgs2(pid int) (args, env []string, err error) {
 	return parseProcArgs2(b)
 }
 
+func (t kernProc) holders(path string) (map[int]bool, error) {
+	return eachHolds(t.pids, t.holds, path)
+}
+
 func (kernProc) holds(pid int, path string) (bool, error) {
 	// With no buffer, proc_pidinfo says how many bytes the list needs;
 	// room for a few more descriptors covers files opened meanwhile.

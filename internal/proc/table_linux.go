@@ -213,6 +213,10 @@ func readNULList(pid int, name string) ([]string, error) {
 	return strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00"), nil
 }
 
+func (t procfs) holders(path string) (map[int]bool, error) {
+	return eachHolds(t.pids, t.holds, path)
+}
+
 func (procfs) holds(pid int, path string) (bool, error) {
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	fds, err := os.ReadDir(dir)

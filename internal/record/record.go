@@ -137,6 +137,11 @@ type Record struct {
 	// what doctor needs to finish it or put it back if its process dies.
 	Sync *SyncStep `json:"sync,omitempty"`
 
+	// Reclaimed says that gc deleted the task's ignored build output
+	// (SPEC §20), when and how much; the setup that makes it again (git
+	// wt init, or the task's next new) clears it.
+	Reclaimed *Reclaimed `json:"reclaimed,omitempty"`
+
 	// Agent is what the agent runner working in the task last reported
 	// (SPEC §16), and Sessions the runners' sessions seen in it, oldest
 	// first.
@@ -170,6 +175,13 @@ type Session struct {
 
 // MaxSessions is how many sessions a record keeps: the most recent.
 const MaxSessions = 20
+
+// Reclaimed is what gc --reclaim deleted from a task: its build output,
+// at At, Bytes on disk in all (over every reclaim since the last setup).
+type Reclaimed struct {
+	At    time.Time `json:"at"`
+	Bytes int64     `json:"bytes"`
+}
 
 // SyncStep is one sync of a task's branch: the branch moves from From to
 // To, then the files; Base and BaseSHA are what the record says once it

@@ -183,7 +183,7 @@ func (m *Remover) handOver(rec *record.Record, trash string) *deleter {
 	case err != nil:
 	case proc.WriteChildStamp(place.StampOf(d.folder), pid) != nil:
 		// the deleter finds nothing to delete, and ends
-	case os.Rename(trash, d.folder) != nil:
+	case fsutil.Rename(trash, d.folder) != nil:
 		os.Remove(place.StampOf(d.folder))
 	default:
 		return d

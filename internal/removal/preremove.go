@@ -26,9 +26,20 @@ func (m *Remover) preRemove(ctx context.Context, rec *record.Record, force bool)
 		m.Warn("skipped %d wt.preRemove %s from %s, which you have not trusted (git wt trust)",
 			len(untrusted), text.Plural(len(untrusted), "command", "commands"), filepath.Join(m.Repo.MainDir, ".gitwt"))
 	}
+	if len(run) == 0 {
+		return nil
+	}
+	sh, err := m.Git.Shell(ctx, rec.Path)
+	if err != nil {
+		if force {
+			m.Warn("cannot run wt.preRemove in %s (%v): removing it anyway (--force)", rec.Path, err)
+			return nil
+		}
+		return m.Refuse(rec, "pre-remove", "cannot run wt.preRemove in %s (%v), so the task was kept: use --force to remove it without", rec.Path, err)
+	}
 	for _, c := range run {
 		err := runLocked(func() error {
-			return child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: rec.Path, Env: m.OwnEnv(rec),
+			return child.Cmd{Path: sh, Args: []string{"-c", c}, Dir: rec.Path, Env: m.OwnEnv(rec),
 				Stdout: m.HookOutput, Stderr: m.HookOutput, Group: true, GraceDelay: preRemoveKillDelay}.Run(ctx)
 		})
 		if err == nil {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
@@ -93,7 +92,7 @@ func (m *Remover) moveAside(ctx context.Context, rec *record.Record) (string, er
 			return trash, nil
 		}
 		os.Remove(filepath.Dir(trash)) // only if empty
-		if !errors.Is(err, syscall.EXDEV) {
+		if !fsutil.CrossDevice(err) {
 			break
 		}
 	}
@@ -113,7 +112,7 @@ func renameInto(ctx context.Context, path, dest string) error {
 		if attempt == 0 {
 			task.Checkpoint(ctx, "rm:trash-made")
 		}
-		err = os.Rename(path, dest)
+		err = fsutil.Rename(path, dest)
 		if _, serr := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) || serr != nil {
 			return err // done, or failed for another reason than the folder
 		}
@@ -339,7 +338,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		if m.Registered(ctx, rec.Path) {
 			// The removal had not passed its second check: the folder goes
 			// back, and is looked at again like any other.
-			if err := os.Rename(trash, rec.Path); err != nil {
+			if err := fsutil.Rename(trash, rec.Path); err != nil {
 				return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, err)
 			}
 			os.Remove(checkedMark(trash))
@@ -354,7 +353,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		// holds anything its branch does not goes back, and is kept.
 		if _, err := os.Lstat(checkedMark(trash)); err != nil {
 			if n, err := m.unsavedInTrash(ctx, rec, trash); err != nil || n > 0 {
-				if err := os.Rename(trash, rec.Path); err != nil {
+				if err := fsutil.Rename(trash, rec.Path); err != nil {
 					return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, err)
 				}
 				os.Remove(filepath.Dir(trash)) // only if empty

@@ -39,8 +39,8 @@ type poolRoom interface {
 }
 
 // inspector is what removal needs to know before it removes: whether the
-// worktree is dirty, whether its commits are merged, and the listing the
-// retention policy ranks.
+// worktree is dirty, whether its commits are merged, the listing the
+// retention policy ranks, and the build output a reclaim deletes.
 type inspector interface {
 	DirtyCount(ctx context.Context, path string) (int, error)
 	DirtyCountRefreshing(ctx context.Context, path string) (int, error)
@@ -48,6 +48,7 @@ type inspector interface {
 	UnmergedCommits(ctx context.Context, rec *record.Record) (int, error)
 	SubmoduleOnlyCommits(ctx context.Context, dir string) (int, error)
 	Inspect(ctx context.Context, o inspect.LiveOptions) ([]inspect.Live, []git.Worktree, error)
+	BuildOutput(ctx context.Context, dir string) ([]string, error)
 }
 
 // sweeper takes back what a merge killed mid-checkout left in the

@@ -46,31 +46,77 @@ func (m *Remover) RetentionPolicy(maxAge *time.Duration, maxCount *int) Retentio
 	return p
 }
 
+// Retainment is what the retention policy did (in a dry run: would do),
+// in its order (SPEC §20): over wt.maxTotalSize, idle tasks' build output
+// reclaimed first, then pool entries drained, then tasks removed.
+type Retainment struct {
+	Reclaimed []Reclaimed
+	Drained   []record.PoolDrained
+	Retained  []Retained
+}
+
 // Retain applies the policy to clean, unlocked, unused worktrees whose
 // commits are merged or pushed, least recently used first; over
-// wt.maxTotalSize it drains pool entries first, and says which.
-func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) ([]Retained, []record.PoolDrained, error) {
+// wt.maxTotalSize it reclaims idle tasks' build output first, then
+// drains pool entries, and says which.
+func (m *Remover) Retain(ctx context.Context, p Retention, dryRun bool) (*Retainment, error) {
 	if p.none() {
-		return nil, nil, nil
+		return &Retainment{}, nil
 	}
 	lives, _, err := m.Inspect(ctx, inspect.LiveOptions{Size: p.maxTotalSize > 0})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	pooled, drained := m.pooledSize(ctx, p, lives, dryRun)
-	return p.apply(lives, pooled, func(l *inspect.Live) string { return m.retire(ctx, l, dryRun) }), drained, nil
+	var pooled int64
+	if p.maxTotalSize > 0 && m.Pool != nil {
+		pooled = m.Pool.Size(ctx)
+	}
+	r := &Retainment{}
+	r.Reclaimed = p.reclaimFirst(lives, pooled, func(l *inspect.Live) (Reclaimed, bool) { return m.reclaimOne(ctx, l, dryRun) })
+	pooled, r.Drained = m.shrinkPool(ctx, p, lives, pooled, dryRun)
+	r.Retained = p.apply(lives, pooled, func(l *inspect.Live) string { return m.retire(ctx, l, dryRun) })
+	return r, nil
 }
 
-// pooledSize is the disk the warm pool's entries take, for
-// wt.maxTotalSize: over the limit, entries are drained first, oldest
-// first, and only what the tasks still need beyond them retires tasks. A
-// dry run counts what its drain would free, so that it names the tasks
-// the real run removes.
-func (m *Remover) pooledSize(ctx context.Context, p Retention, lives []inspect.Live, dryRun bool) (int64, []record.PoolDrained) {
+// reclaimFirst reclaims the build output of tasks, least recently used
+// first, while the tasks and the pool (pooled) together pass
+// wt.maxTotalSize, and lowers each task's size by what went (or would).
+// reclaim does one task, and is false where there was nothing to look at.
+func (p Retention) reclaimFirst(lives []inspect.Live, pooled int64, reclaim func(*inspect.Live) (Reclaimed, bool)) []Reclaimed {
+	if p.maxTotalSize <= 0 {
+		return nil
+	}
+	total := pooled
+	for _, l := range lives {
+		total += l.Size
+	}
+	var out []Reclaimed
+	for _, l := range leastRecentlyUsed(lives) {
+		if total < p.maxTotalSize {
+			break
+		}
+		r, ok := reclaim(l)
+		if !ok {
+			continue
+		}
+		if r.freed() {
+			l.Size -= r.Bytes
+			total -= r.Bytes
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// shrinkPool drains the warm pool's entries, oldest first, while the
+// tasks and the pool (pooled bytes) pass wt.maxTotalSize, and says what
+// the pool takes after: only what the tasks still need beyond it retires
+// tasks. A dry run counts what its drain would free, so that it names
+// the tasks the real run removes.
+func (m *Remover) shrinkPool(ctx context.Context, p Retention, lives []inspect.Live, pooled int64, dryRun bool) (int64, []record.PoolDrained) {
 	if p.maxTotalSize <= 0 || m.Pool == nil {
 		return 0, nil
 	}
-	pooled := m.Pool.Size(ctx)
 	var tasks int64
 	for _, l := range lives {
 		tasks += l.Size

@@ -134,7 +134,7 @@ func (m *Remover) EnsureSpace(ctx context.Context, dir string, need int64) error
 	}
 	if p := m.RetentionPolicy(nil, nil); !p.none() {
 		m.Warn("%s has %s free and the checkout needs %s: applying the retention policy", dir, settings.FormatSize(free), settings.FormatSize(need))
-		if _, _, err := m.Retain(ctx, p, false); err == nil {
+		if _, err := m.Retain(ctx, p, false); err == nil {
 			if free, err = fsutil.FreeSpace(dir); err == nil && free >= need {
 				return nil
 			}

@@ -42,7 +42,10 @@ var Table = []Setting{
 	duration("wt.maxAge", "0", "gc removes clean, fully merged or pushed worktrees idle longer than this (7d, 36h; 0: never)", func(s *Settings) *time.Duration { return &s.MaxAge }),
 	duration("wt.idleAfter", "7d", "a worktree nothing has touched for this long (its index, HEAD's reflog, its top-level entries) counts as idle: list --all's verdict says safe only then, and gc --foreign removes only such worktrees", func(s *Settings) *time.Duration { return &s.IdleAfter }),
 	count("wt.maxCount", "0", "gc keeps at most this many (0: no limit), removing the least recently used clean ones first", func(s *Settings) *int { return &s.MaxCount }),
-	size("wt.maxTotalSize", "0", "gc removes least recently used clean worktrees until all together use less disk than this (20G; 0: no limit); warm pool entries count, go first, and a fill makes none that would reach it", func(s *Settings) *int64 { return &s.MaxTotalSize }),
+	size("wt.maxTotalSize", "0", "gc frees disk until all worktrees together use less than this (20G; 0: no limit): first idle tasks' build output (wt.reclaim), then warm pool entries, then least recently used clean worktrees; a fill makes no entry that would reach it", func(s *Settings) *int64 { return &s.MaxTotalSize }),
+	trusted(Setting{Name: "wt.reclaim", Default: DefaultReclaim, Meaning: "names of build-output folders (space-separated) that gc --reclaim, and gc over wt.maxTotalSize, deletes from idle tasks where git ignores them whole: never a tracked or unignored file, never through a symlink; git wt init sets the task up again (\"\": none)",
+		read: func(s *Settings, v string) (err error) { s.Reclaim, err = ParseReclaim(v); return err }}),
+	duration("wt.reclaimAfter", "3d", "gc --reclaim leaves a task's build output alone until the task has been idle this long (no git wt use, no change to its index, HEAD or top-level entries)", func(s *Settings) *time.Duration { return &s.ReclaimAfter }),
 	{Name: "wt.init", Runs: true, Meaning: "shell command run (sh -c) in each new worktree; multi-valued: run in order, stopping at the first failure; it and what it starts end when its git wt is killed"},
 	{Name: "wt.hook", Runs: true, Meaning: "read as wt.init when wt.init is unset (the key of k1LoW's git-wt)"},
 	{Name: "wt.copy", Meaning: "multi-valued; gitignore-style patterns of ignored files and folders copied from the main worktree into each new worktree (a committed .worktreeinclude adds more)"},
@@ -185,4 +188,21 @@ func (s *Settings) inEffect(k Setting) (Value, bool) {
 		return v, true
 	}
 	return Value{}, false
+}
+
+// DefaultReclaim is wt.reclaim's default: the build output and dependency
+// folders of the common toolchains.
+const DefaultReclaim = "node_modules target dist build .next .venv __pycache__ .gradle .turbo"
+
+// ParseReclaim reads wt.reclaim: folder names separated by spaces. A name
+// is one path component: no separator, not . or .., not .git (deleting
+// a worktree's .git would unregister it).
+func ParseReclaim(v string) ([]string, error) {
+	names := strings.Fields(v)
+	for _, n := range names {
+		if n == "." || n == ".." || strings.EqualFold(n, ".git") || strings.ContainsAny(n, "/\\\x00") {
+			return nil, fmt.Errorf("%q is not a folder name (one path component, not .git)", n)
+		}
+	}
+	return names, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -57,6 +58,7 @@ func TestEveryDefaultParsesAndIsTheSnapshotOfNoConfig(t *testing.T) {
 		"wt.maxCount": s.MaxCount, "wt.maxTotalSize": s.MaxTotalSize, "wt.cleanupOnMerge": s.CleanupOnMerge,
 		"wt.deleteBranch": s.DeleteBranch, "wt.containerWorkdir": s.ContainerWorkdir, "wt.lockTimeout": s.LockTimeout,
 		"wt.orphanGrace": s.OrphanGrace, "wt.gcInterval": s.GCInterval, "wt.portRange": s.PortRange.String(),
+		"wt.reclaim": strings.Join(s.Reclaim, " "), "wt.reclaimAfter": s.ReclaimAfter,
 	} {
 		if printed := printedDefault(t, name); fmt.Sprint(formatLike(got)) != printed {
 			t.Errorf("%s: the man page says the default is %q, the snapshot holds %v", name, printed, got)
@@ -118,6 +120,26 @@ func TestTheReadmeTableListsEverySetting(t *testing.T) {
 			t.Errorf("the README says %s applies from .gitwt %q; it runs commands or pushes: %v", k.Name, row[1], k.Runs || k.Reaches)
 		case k.UntrustedOnly != "" && !strings.Contains(row[1], "`"+k.UntrustedOnly+"` applies"):
 			t.Errorf("the README says %s applies from .gitwt %q; only `%s` applies untrusted", k.Name, row[1], k.UntrustedOnly)
+		}
+	}
+}
+
+func TestParseReclaim(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  []string
+		bad   bool
+	}{
+		{"node_modules  target\t.venv", []string{"node_modules", "target", ".venv"}, false},
+		{"", []string{}, false},
+		{"node_modules ../x", nil, true},
+		{"a/b", nil, true},
+		{".", nil, true},
+		{".GIT", nil, true},
+	} {
+		got, err := ParseReclaim(tc.value)
+		if (err != nil) != tc.bad || !tc.bad && !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ParseReclaim(%q) = %q, %v", tc.value, got, err)
 		}
 	}
 }

@@ -92,7 +92,9 @@ type Settings struct {
 	ComposeProject   bool     // wt.composeProject
 	GCMerged         bool     // wt.gcMerged: gc also does gc --merged
 	MaxTotalSize     int64
-	Init             []Value // trust decided by scope; see InitCommands
+	Reclaim          []string      // wt.reclaim: the build-output folder names gc --reclaim deletes
+	ReclaimAfter     time.Duration // wt.reclaimAfter: how long a task is idle before its build output goes
+	Init             []Value       // trust decided by scope; see InitCommands
 	Copy             []string
 	Ports            []string    // wt.port: the names of the variables that get a port each
 	PortRange        ports.Range // wt.portRange

@@ -29,5 +29,5 @@ func (m *Handler) PreparePoolEntry(ctx context.Context, dir, base string, log io
 			len(untrusted), text.Plural(len(untrusted), "command", "commands"), filepath.Join(m.Repo.MainDir, ".gitwt"))
 	}
 	env := []string{"WT_MAIN=" + m.Repo.MainDir, "WT_BASE=" + base, "WT_PATH=" + dir}
-	return len(run) > 0, runCommands(ctx, dir, env, run, log, log, started, func(int64) {})
+	return len(run) > 0, m.runCommands(ctx, dir, env, run, log, log, started, func(int64) {})
 }

@@ -69,7 +69,7 @@ func (m *Handler) Apply(ctx context.Context, e *record.Entry, p Plan) error {
 			return err
 		}
 		if (e.Record.State == record.Adopted || e.Record.State == record.Active) && p.o.Init {
-			return nil // git wt init with nothing to copy or run: nothing to record
+			return m.clearReclaimed(ctx, e) // git wt init with nothing to copy or run: set up as far as it goes
 		}
 		return m.settleState(ctx, e, record.Active, p.SettleEmpty)
 	}
@@ -187,6 +187,16 @@ func (m *Handler) settleState(ctx context.Context, e *record.Entry, to record.St
 	return m.Update(ctx, e, func(r *record.Record) error { also(r); return nil })
 }
 
+// clearReclaimed drops the record's note that gc reclaimed the task's
+// build output (SPEC §20), when it has one: a setup with nothing to copy
+// or run sets the task up as far as it goes.
+func (m *Handler) clearReclaimed(ctx context.Context, e *record.Entry) error {
+	if e.Record.Reclaimed == nil {
+		return nil
+	}
+	return m.Update(ctx, e, func(r *record.Record) error { r.Reclaimed = nil; return nil })
+}
+
 // settled is the state a task reaches when its setup ends.
 func settled(ok bool) record.State {
 	if ok {
@@ -203,6 +213,9 @@ func (m *Handler) settle(ctx context.Context, e *record.Entry, status record.Ini
 	err := m.settleState(ctx, e, settled(ok), func(rec *record.Record) {
 		rec.Init.FinishedAt = &end
 		rec.Init.Status, rec.Init.Error = status, failure
+		if ok {
+			rec.Reclaimed = nil // the setup made the build output again
+		}
 	})
 	m.LogEvent(e.Record, "init-"+string(status), failure)
 	if err != nil {
@@ -236,7 +249,7 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 	}
 	meter := m.StartMeter("init in "+rec.Path, int64(len(commands)), false)
 	defer meter.Done()
-	return runCommands(ctx, rec.Path, m.OwnEnv(rec), commands, log, out, func(pgid int, start string) (ended func()) {
+	return m.runCommands(ctx, rec.Path, m.OwnEnv(rec), commands, log, out, func(pgid int, start string) (ended func()) {
 		// Not cut short by an interrupt: a record write killed half way
 		// leaves the ref's lock file, or a record the rollback no longer
 		// knows, and the rollback could not delete it.
@@ -250,17 +263,25 @@ func (m *Handler) runInit(ctx context.Context, e *record.Entry, commands []strin
 	}, meter.Add)
 }
 
-// runCommands runs commands with `sh -c` in dir, in order, stopping at
+// runCommands runs commands with `sh -c` in dir (on Windows, Git for
+// Windows' sh.exe: git.Runner.Shell), in order, stopping at
 // the first failure, each in its own process group led by a supervisor
 // (child.Supervise), which ends the whole group, the command's own
 // children included, when this process dies, even by SIGKILL, which no
 // handler sees; started learns each group (the supervisor's pid and start
 // time) and returns what to call once the command has ended, done counts
 // each command that succeeded.
-func runCommands(ctx context.Context, dir string, env, commands []string, log, out io.Writer, started func(pgid int, start string) (ended func()), done func(int64)) error {
+func (m *Handler) runCommands(ctx context.Context, dir string, env, commands []string, log, out io.Writer, started func(pgid int, start string) (ended func()), done func(int64)) error {
+	if len(commands) == 0 {
+		return nil
+	}
+	sh, err := m.Git.Shell(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("cannot run `%s`: %v", firstLine(commands[0]), err)
+	}
 	for _, c := range commands {
 		fmt.Fprintf(log, "$ %s\n", c)
-		cmd := child.Cmd{Path: "sh", Args: []string{"-c", c}, Dir: dir, Env: env, Stdout: out, Stderr: out,
+		cmd := child.Cmd{Path: sh, Args: []string{"-c", c}, Dir: dir, Env: env, Stdout: out, Stderr: out,
 			Group: true, Supervised: true, GraceDelay: initKillDelay}.Command(ctx)
 		if err := runWatched(ctx, cmd, started); err != nil {
 			var ee *exec.ExitError

@@ -22,7 +22,8 @@ import (
 // git-wt's pid reaches the command, and the exit status is the command's.
 // It counts as a use of the task. It returns only when the command could
 // not be started: exit 127 when there is no such command, 126 when it
-// cannot be run.
+// cannot be run. On Windows the command runs as git-wt's child and this
+// returns its end (child.Cmd.Exec): nil, or its exit status.
 //
 // The command gets git-wt's environment without the variables that would
 // point git elsewhere (GIT_DIR, GIT_WORK_TREE, ...): its git commands act
@@ -42,6 +43,10 @@ func (m *Flow) Exec(rec *record.Record, argv []string) error {
 	m.Touch(rec.Slug)
 	// Looked up after the chdir: "./run.sh" is the worktree's.
 	err := child.Cmd{Path: argv[0], Args: argv[1:], Env: append(m.OwnEnv(rec), "PWD="+rec.Path)}.Exec()
+	var exited *exitcode.Exited
+	if err == nil || errors.As(err, &exited) {
+		return err // it ran (Windows)
+	}
 	return cannotRun(rec, argv[0], err)
 }
 

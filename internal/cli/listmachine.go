@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/exitcode"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
@@ -98,7 +99,8 @@ func (s repoSurveyor) Survey(ctx context.Context, commonDir string, size bool) (
 	}
 	m := task.New(g, repo, st, "list")
 	m.Store.Cache = "" // that repository's record cache is its own git-wt's to write
-	facts, err := inspect.New(m, nil).Survey(ctx, inspect.SurveyOptions{Size: size, Env: madeby.EnvFrom(os.Getenv, st.IgnoreCase)})
+	in := inspect.New(m, nil)
+	facts, err := in.Survey(ctx, inspect.SurveyOptions{Size: size, Env: madeby.EnvFrom(os.Getenv, st.IgnoreCase)})
 	if err != nil {
 		return "", nil, err
 	}
@@ -108,7 +110,23 @@ func (s repoSurveyor) Survey(ctx context.Context, commonDir string, size bool) (
 			out = append(out, machineWorktree(&facts[i]))
 		}
 	}
+	if size {
+		withBuildOutput(ctx, in, out)
+	}
 	return main, out, nil
+}
+
+// withBuildOutput measures the build output gc --reclaim would delete in
+// each git-wt task that is not safe to remove whole (a safe one counts
+// whole), as list --size does: reclaim acts on tasks only, which
+// git wt init sets up again.
+func withBuildOutput(ctx context.Context, in *inspect.Inspector, wts []machine.Worktree) {
+	async.Each(len(wts), 0, func(i int) {
+		if w := &wts[i]; w.Task != "" && !w.Safe() {
+			n := in.BuildOutputSize(ctx, w.Path)
+			w.BuildBytes = &n
+		}
+	})
 }
 
 // mainWorktreeOf is the main worktree of the repository at commonDir, ""

@@ -34,6 +34,8 @@ type worktreeView struct {
 	SizeBytes *int64 `json:"size_bytes"`
 	MadeBy    string `json:"made_by"`
 	Verdict   string `json:"verdict"`
+	// BuildBytes is a task's build output, which gc --reclaim frees.
+	BuildBytes *int64 `json:"reclaimable_build_bytes"`
 }
 
 // machineReport is list --machine --json, the fields the tests read.
@@ -68,6 +70,9 @@ func machineSandbox(t *testing.T) (*testutil.Sandbox, []string) {
 	s := testutil.NewSandbox(t)
 	root := filepath.Dir(s.Repo)
 	s.MustWT("new", "t1", "--quiet")
+	// Build output in the task (build/ is ignored, and in wt.reclaim):
+	// reclaimable though the task is not safe to remove (active).
+	s.Write(filepath.Join(filepath.Dir(s.Repo), "repo-worktrees", "t1", "build", "out.bin"), strings.Repeat("b", 256<<10))
 	repos := []string{s.Repo}
 	for i, name := range []string{"r2", "r3", "c1", "c2"} {
 		dir := filepath.Join(root, name)
@@ -196,10 +201,9 @@ func TestListMachineListsEveryRepositoryOnceLargestFirstAndWritesNone(t *testing
 				t.Errorf("c2: found under %q, its worktree %+v, %d reclaimable", r.FoundUnder, w, *r.ReclaimableBytes)
 			}
 		case commons[0]:
-			for _, w := range r.Worktrees {
-				if !w.Main && w.MadeBy != "git-wt" {
-					t.Errorf("task t1 made by %q", w.MadeBy)
-				}
+			w := r.Worktrees[slices.IndexFunc(r.Worktrees, func(w worktreeView) bool { return !w.Main })]
+			if w.MadeBy != "git-wt" || w.BuildBytes == nil || *w.BuildBytes < 256<<10 || *r.ReclaimableBytes != *w.BuildBytes {
+				t.Errorf("task t1 %+v; repository reclaimable %d: want its build output", w, *r.ReclaimableBytes)
 			}
 		}
 	}

@@ -109,7 +109,8 @@ type Worktree struct {
 	Locked       bool       `json:"locked"`
 	// BuildBytes is the build output `gc --reclaim` would delete in it
 	// (SPEC §20): reclaimable even where the worktree is not safe to
-	// remove. nil until a surveyor measures it.
+	// remove. nil where the surveyor did not measure it (no --size, not
+	// a git-wt task).
 	BuildBytes *int64 `json:"reclaimable_build_bytes,omitempty"`
 }
 

@@ -100,9 +100,21 @@ func machineSandbox(t *testing.T) (*testutil.Sandbox, []string) {
 	commitFile(s, repos[4], "new.txt", "other\n", "other")
 	var commons []string
 	for _, r := range repos {
-		commons = append(commons, filepath.Join(r, ".git"))
+		commons = append(commons, realPath(t, filepath.Join(r, ".git")))
 	}
 	return s, commons
+}
+
+// realPath is path with its links resolved, as list --machine and the
+// registry name repositories (a temporary folder may lie behind a link:
+// macOS's /var).
+func realPath(t *testing.T, path string) string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return real
 }
 
 // listMachine runs list --machine --json (--size) from the home folder,
@@ -240,6 +252,7 @@ func TestListMachineSkipsWhatItCannotTrust(t *testing.T) {
 	registry := filepath.Join(s.Home, ".local", "state", "git-wt", "repos")
 	notRepo := filepath.Join(s.Home, "plain")
 	os.MkdirAll(notRepo, 0o755)
+	notRepo = realPath(t, notRepo)
 	f, err := os.OpenFile(registry, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -287,7 +300,7 @@ func TestConcurrentRegistrationsKeepEveryRepository(t *testing.T) {
 	for i := range 20 {
 		name := fmt.Sprintf("repo-%02d", i)
 		s.Git(root, "init", "-q", name)
-		want = append(want, filepath.Join(root, name, ".git"))
+		want = append(want, realPath(t, filepath.Join(root, name, ".git")))
 		cmds = append(cmds, s.Cmd(filepath.Join(root, name), "count"))
 	}
 	startTogether(t, cmds)

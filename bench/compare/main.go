@@ -93,6 +93,7 @@ func main() {
 		{"pool-100k", func(env []string) []row { return benchPoolBig(env, root) }},
 		{"submodules", func(env []string) []row { return benchSubmodules(env, root) }},
 		{"claims", func(env []string) []row { return benchClaims(env, root) }},
+		{"machine", func(env []string) []row { return benchMachine(env, root) }},
 		{"real", func(env []string) []row { return benchReal(env, root) }},
 	} {
 		if *only != "" && !strings.Contains(b.name, *only) {

@@ -37,6 +37,9 @@ type early struct {
 // here gets its task's lookup.
 var earlyStarts = map[string]func(*cli.Context) early{
 	"list": func(c *cli.Context) early {
+		if c.Bool("machine") {
+			return early{} // reads other repositories, not the one it runs in
+		}
 		return early{config: true, harmless: !c.Bool("remote"), records: true, statuses: !c.Bool("no-status")}
 	},
 	"new": func(*cli.Context) early { return early{config: true, objects: true, refUpdate: true} },

@@ -13,6 +13,7 @@ import (
 	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
+	"github.com/git-wt/git-wt/internal/machine"
 	"github.com/git-wt/git-wt/internal/progress"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -41,6 +42,7 @@ type env struct {
 	// directory (nil: none, or not looked for yet: discovered).
 	found      *git.Discovered
 	discovered bool
+	registered bool           // in this machine's registry of repositories (register)
 	prefetch   *task.Prefetch // one task's records, read early for the manager's Find
 	// wantStatuses and wantObjects are what the command declared it needs
 	// started once the repository is found (early.go): every worktree's
@@ -89,6 +91,7 @@ func (e *env) setup(c *cli.Context) error {
 // locate finds the repository git-wt was started in.
 func (e *env) locate(ctx context.Context) (*git.Repo, error) {
 	if e.repo != nil {
+		e.register()
 		return e.repo, nil
 	}
 	cwd, err := os.Getwd()
@@ -100,6 +103,7 @@ func (e *env) locate(ctx context.Context) (*git.Repo, error) {
 		return nil, unsafeGitDir(err)
 	}
 	e.repo = repo
+	e.register()
 	return repo, nil
 }
 
@@ -259,6 +263,21 @@ func (e *env) newManager(repo *git.Repo, s *settings.Settings, command string) *
 		}
 	}
 	return m
+}
+
+// register adds the repository located to this machine's registry (list
+// --machine, SPEC §20), once per run, whichever way it was located (every
+// command that opens a repository asks locate): a small read, and a write
+// only the first time; a registry that cannot be written is left alone,
+// silently.
+func (e *env) register() {
+	if e.registered {
+		return
+	}
+	e.registered = true
+	if path, ok := machine.RegistryPath(os.Getenv); ok {
+		machine.Register(path, e.repo.CommonDir)
+	}
 }
 
 // meters gives the domain's task.Progress the terminal's progress line.

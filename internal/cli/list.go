@@ -29,8 +29,12 @@ func listCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "size", Usage: "add each worktree's disk use, and the build output gc --reclaim would free there (RECLAIM)"},
 			&cli.BoolFlag{Name: "all", Usage: "also list the main worktree and worktrees git-wt did not make"},
 			&cli.BoolFlag{Name: "remote", Usage: "list every machine's claims on wt.claimRemote (or on the remote named after the flag) instead"},
+			&cli.BoolFlag{Name: "machine", Usage: "list every repository on this machine instead: those git-wt ran in and those under agent runners' worktree folders"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("machine") {
+				return e.listMachine(c)
+			}
 			if c.NArg() > 1 || c.NArg() == 1 && !c.Bool("remote") {
 				return noArgs(c)
 			}

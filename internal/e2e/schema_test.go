@@ -104,6 +104,7 @@ func TestEveryJSONOutputMatchesItsSchema(t *testing.T) {
 	check("claim", 0, s.WT("claim", "--json", "T"))
 	check("claim", 0, s.WT("claim", "--json", "T", "--refresh"))
 	check("list-remote", 0, s.WT("list", "--remote", "--json"))
+	check("list-machine", 0, s.WT("list", "--machine", "--json", "--size"))
 	check("error", 4, withVars(s, "GIT_CONFIG_PARAMETERS='wt.machineId'='other'").WT("new", "--json", "T"))
 	check("claim", 0, s.WT("claim", "--json", "T", "--release"))
 	s.Git(s.Repo, "config", "--unset", "wt.claimRemote")

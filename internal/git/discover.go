@@ -223,3 +223,8 @@ func (r *Runner) Complete(ctx context.Context, repo *Repo) (*Repo, error) {
 	r.SetRepository(repo.CommonDir, repo.MainDir)
 	return repo, nil
 }
+
+// IsGitDir is git's test of a git dir (a HEAD file, objects and refs
+// folders), files only: for a folder another program named (SPEC §20's
+// runner roots).
+func IsGitDir(dir string) bool { return isGitDir(dir) }

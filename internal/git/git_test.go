@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -246,4 +248,28 @@ func repoWithTwoBlobs(t *testing.T) (ctx context.Context, r *Runner, dir, a, b s
 	a, _ = r.HashObject(ctx, dir, []byte("a"))
 	b, _ = r.HashObject(ctx, dir, []byte("b"))
 	return ctx, r, dir, a, b
+}
+
+func TestAReadOnlyRunnerWritesNoObjectIntoTheRepository(t *testing.T) {
+	ctx, _, dir, a, _ := repoWithTwoBlobs(t)
+	objects := filepath.Join(dir, ".git", "objects")
+	before, _ := filepath.Glob(filepath.Join(objects, "??", "*"))
+	scratch := t.TempDir()
+	r := &Runner{}
+	r.ReadOnly(filepath.Join(dir, ".git"), scratch)
+	c, err := r.HashObject(ctx, dir, []byte("c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := filepath.Glob(filepath.Join(objects, "??", "*"))
+	if len(after) != len(before) {
+		t.Errorf("the repository gained %d objects through a read-only runner", len(after)-len(before))
+	}
+	if _, err := os.Stat(filepath.Join(scratch, c[:2], c[2:])); err != nil {
+		t.Errorf("the new object is not in the scratch folder: %v", err)
+	}
+	// The repository's own objects are still read.
+	if out, err := r.Run(ctx, dir, "cat-file", "-t", a); err != nil || out != "blob\n" {
+		t.Errorf("cat-file of the repository's own blob: %q %v", out, err)
+	}
 }

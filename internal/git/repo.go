@@ -181,6 +181,24 @@ func (r *Runner) checkVersion(ctx context.Context, dir, commonDir string) (Versi
 	return v, nil
 }
 
+// AskVersion asks git its version (git version, run in the temporary
+// folder), refusing one older than MinVersion, and keeps it for this
+// runner's commands. Unlike Locate it keeps no stamp in any repository:
+// for a command that runs git in repositories it must not write in (list
+// --machine, SPEC §20).
+func (r *Runner) AskVersion(ctx context.Context) (Version, error) {
+	v, err := r.checkVersion(ctx, os.TempDir(), "")
+	if err == nil {
+		r.version = v
+	}
+	return v, err
+}
+
+// SetVersion tells the runner git's version, as AskVersion gave it to
+// another runner: each repository list --machine reads has a runner of
+// its own.
+func (r *Runner) SetVersion(v Version) { r.version = v }
+
 // binaryKey names the git binary on PATH by path, size, time and inode.
 func binaryKey() string {
 	path, err := exec.LookPath("git")

@@ -181,10 +181,26 @@ type Runner struct {
 
 	envOnce sync.Once
 	env     []string
+	// aside is added to every git's environment once ReadOnly was
+	// called: objects written aside, no optional locks.
+	aside []string
 
 	shellOnce sync.Once // Shell: found once
 	shell     string
 	shellErr  error
+}
+
+// ReadOnly makes every git this runner starts leave the repository whose
+// common dir is commonDir as it was: the objects git writes (a merge-tree
+// of SPEC §7's merged check) go into scratch, an empty folder of the
+// caller's (GIT_OBJECT_DIRECTORY), while the repository's own are read
+// as alternates; and no git takes an optional lock (GIT_OPTIONAL_LOCKS=0:
+// a status does not write the index back). For reading another
+// repository than the one git-wt runs in (list --machine, SPEC §20).
+// Call it before the runner starts any git.
+func (r *Runner) ReadOnly(commonDir, scratch string) {
+	r.aside = []string{"GIT_OBJECT_DIRECTORY=" + scratch,
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES=" + filepath.Join(commonDir, "objects"), "GIT_OPTIONAL_LOCKS=0"}
 }
 
 // Run runs git with args in dir and returns its stdout.
@@ -260,6 +276,7 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output, error)
 	} else {
 		cmd.Env = r.baseEnv()
 	}
+	cmd.Env = append(cmd.Env, r.aside...)
 	cmd.Env = append(cmd.Env, c.Env...)
 	cmd.Env = withConfig(cmd.Env, c.Config)
 	cmd.Env = append(cmd.Env, pinned...)

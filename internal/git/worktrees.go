@@ -35,6 +35,20 @@ func (r *Runner) Worktrees(ctx context.Context, dir string) ([]Worktree, error) 
 	return parseWorktrees(out, sep), nil
 }
 
+// WorktreesOf lists the worktrees of another repository than the one
+// git-wt runs in, whose common dir is commonDir (list --machine, SPEC §20):
+// git pinned to that git dir (GIT_DIR: nothing around the folder it runs
+// in is looked at) and reading only (GIT_OPTIONAL_LOCKS=0). Its git's
+// version is not known, so the listing is read without -z.
+func (r *Runner) WorktreesOf(ctx context.Context, commonDir string) ([]Worktree, error) {
+	out, err := r.Exec(ctx, Cmd{Dir: commonDir, Env: []string{"GIT_DIR=" + commonDir, "GIT_OPTIONAL_LOCKS=0"},
+		Args: []string{"worktree", "list", "--porcelain"}})
+	if err != nil {
+		return nil, err
+	}
+	return parseWorktrees(string(out), "\n"), nil
+}
+
 // ReadWorktrees runs a read-only git command that reads every worktree
 // (`worktree list`, `for-each-ref` with %(worktreepath)). git 2.39 fails
 // such a command while another process is half-way through `git worktree

@@ -60,3 +60,37 @@ func TestAFailedWorktreeOperationIsAnError(t *testing.T) {
 		t.Fatalf("got %v, want git's exit 128", err)
 	}
 }
+
+func TestWorktreesOfAnotherRepositoryArePinnedAndReadOnly(t *testing.T) {
+	f := gittest.New(t)
+	call := f.Expect("worktree", "list", "--porcelain").Out("worktree /r\nHEAD " + h1 + "\nbranch refs/heads/main\n\nworktree /w/a\nHEAD " + h1 + "\ndetached\nprunable gone\n\n")
+	wts, err := f.Git().WorktreesOf(context.Background(), "/r/.git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wts) != 2 || wts[0].Path != "/r" || wts[0].Branch != "refs/heads/main" || wts[1].Path != "/w/a" || !wts[1].Prunable {
+		t.Errorf("parsed %+v", wts)
+	}
+	if got := call.Got; got.Dir != "/r/.git" || got.InWorktree || !slices.Equal(got.Env, []string{"GIT_DIR=/r/.git", "GIT_OPTIONAL_LOCKS=0"}) {
+		t.Errorf("git ran in %q with %v: want GIT_DIR pinned to the common dir, and no optional locks", got.Dir, got.Env)
+	}
+}
+
+func TestAskVersionKeepsGitsVersionForTheRunnersCommands(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("version").Out("git version 2.39.5\n")
+	f.Expect("worktree", "list", "--porcelain", "-z").Out("worktree /r\x00HEAD " + h1 + "\x00locked two\nlines\x00\x00")
+	g := f.Git()
+	v, err := g.AskVersion(context.Background())
+	if err != nil || v != (git.Version{Major: 2, Minor: 39}) {
+		t.Fatalf("AskVersion = %v, %v", v, err)
+	}
+	wts, err := g.Worktrees(context.Background(), "/r")
+	if err != nil || len(wts) != 1 || wts[0].LockReason != "two\nlines" {
+		t.Errorf("worktrees %+v %v: a runner that knows its git reads the listing with -z", wts, err)
+	}
+	f.Expect("version").Out("git version 2.30.1\n")
+	if _, err := f.Git().AskVersion(context.Background()); err == nil {
+		t.Error("git 2.30 accepted: git-wt needs 2.31")
+	}
+}

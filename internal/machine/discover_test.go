@@ -1,0 +1,164 @@
+// These tests protect the discovery of repositories under the agent
+// runners' worktree roots (SPEC §20): every .git there is another
+// program's file (SPEC §19), and only one whose repository's own files
+// point back at it counts; nothing is followed through a link.
+package machine
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// home is a hermetic home folder for git: no config but the repository's.
+func home(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", root)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(k, "t")
+	}
+	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(k, "t@example.com")
+	}
+	return root
+}
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// repoWithWorktree makes a repository at main with one commit and a
+// linked worktree at wt; it returns the common dir.
+func repoWithWorktree(t *testing.T, main, wt string) string {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(main), 0o755)
+	gitIn(t, filepath.Dir(main), "init", "-q", "-b", "main", main)
+	gitIn(t, main, "commit", "-q", "--allow-empty", "-m", "one")
+	os.MkdirAll(filepath.Dir(wt), 0o755)
+	gitIn(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
+	return filepath.Join(main, ".git")
+}
+
+func TestRootsAreTheRunnersDocumentedFolders(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want []Root
+	}{
+		{"defaults", map[string]string{"HOME": "/h"}, []Root{
+			{"codex", "/h/.codex/worktrees"}, {"cursor", "/h/.cursor/worktrees"},
+			{"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
+		{"CODEX_HOME", map[string]string{"HOME": "/h", "CODEX_HOME": "/c"}, []Root{
+			{"codex", "/c/worktrees"}, {"cursor", "/h/.cursor/worktrees"},
+			{"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
+		{"a relative CODEX_HOME names nothing", map[string]string{"HOME": "/h", "CODEX_HOME": "c"}, []Root{
+			{"cursor", "/h/.cursor/worktrees"}, {"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
+		{"no home", map[string]string{"CODEX_HOME": "/c"}, []Root{{"codex", "/c/worktrees"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Roots(func(k string) string { return tc.env[k] })
+			for i := range tc.want {
+				tc.want[i].Path = filepath.FromSlash(tc.want[i].Path)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Roots = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
+	h := home(t)
+	codex := filepath.Join(h, ".codex", "worktrees")
+	gwq := filepath.Join(h, "worktrees")
+	a := repoWithWorktree(t, filepath.Join(h, "src", "a"), filepath.Join(codex, "1a2b", "a"))
+	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "second", filepath.Join(codex, "3c4d", "a"))
+	b := repoWithWorktree(t, filepath.Join(h, "src", "b"), filepath.Join(gwq, "github.com", "o", "b", "feat", "x"))
+	// A clone of its own under a root is a repository too.
+	gitIn(t, h, "init", "-q", filepath.Join(gwq, "github.com", "o", "c"))
+	// a's worktree under Cursor's root too: found for each runner.
+	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "cursor", filepath.Join(h, ".cursor", "worktrees", "a", "x"))
+	got := Discover(Roots(os.Getenv))
+	var commons []string
+	for _, f := range got {
+		commons = append(commons, f.CommonDir)
+	}
+	// Root by root; in a root breadth first, the shallower first.
+	want := []string{a, a, filepath.Join(gwq, "github.com", "o", "c", ".git"), b}
+	if !slices.Equal(commons, want) {
+		t.Errorf("found %q, want %q", commons, want)
+	}
+	var runners []string
+	for _, f := range got {
+		runners = append(runners, f.Runner)
+	}
+	if !slices.Equal(runners, []string{"codex", "cursor", "gwq", "gwq"}) {
+		t.Errorf("runners %q", runners)
+	}
+}
+
+func TestDiscoverSkipsHostileGitFiles(t *testing.T) {
+	h := home(t)
+	root := filepath.Join(h, ".cursor", "worktrees")
+	good := repoWithWorktree(t, filepath.Join(h, "src", "good"), filepath.Join(root, "good", "w"))
+	plain := filepath.Join(h, "plain")
+	os.MkdirAll(filepath.Join(plain, "worktrees", "x"), 0o755)
+	write := func(rel, content string) string {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// A pointer into a folder that is no repository.
+	write("nogit/w/.git", "gitdir: "+filepath.Join(plain, "worktrees", "x")+"\n")
+	// A pointer at the good repository's entry from a folder that is not
+	// its worktree: the entry's gitdir names another folder.
+	write("copy/w/.git", "gitdir: "+filepath.Join(good, "worktrees", "w")+"\n")
+	// Not a gitdir line; too big; a relative pointer to nowhere.
+	write("junk/w/.git", "\x1b]0;title\x07\n")
+	write("big/w/.git", "gitdir: "+strings.Repeat("/x", maxGitFile)+"\n")
+	write("rel/w/.git", "gitdir: ../../nowhere/worktrees/w\n")
+	// A link to the good worktree: never followed.
+	os.Symlink(filepath.Join(root, "good"), filepath.Join(root, "link"))
+	// A .git that is a link to the good repository's git dir.
+	os.MkdirAll(filepath.Join(root, "dotlink", "w"), 0o755)
+	os.Symlink(good, filepath.Join(root, "dotlink", "w", ".git"))
+	got := Discover([]Root{{"cursor", root}})
+	if len(got) != 1 || got[0].CommonDir != good || got[0].Worktree != filepath.Join(root, "good", "w") {
+		t.Errorf("found %+v, want only %s", got, good)
+	}
+}
+
+func TestDiscoverStopsAtItsDepth(t *testing.T) {
+	h := home(t)
+	root := filepath.Join(h, "worktrees")
+	deep := filepath.Join(root, "1", "2", "3", "4", "5", "6", "7", "w")
+	repoWithWorktree(t, filepath.Join(h, "src", "deep"), deep)
+	if got := Discover([]Root{{"gwq", root}}); len(got) != 0 {
+		t.Errorf("found %+v %d folders deep (bound %d)", got, 8, maxDepth)
+	}
+}
+
+func TestDiscoverOfRootsThatDoNotExistFindsNothing(t *testing.T) {
+	h := home(t)
+	if got := Discover(Roots(os.Getenv)); len(got) != 0 {
+		t.Errorf("found %+v in an empty home %s", got, h)
+	}
+}

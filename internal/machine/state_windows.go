@@ -1,0 +1,13 @@
+package machine
+
+import "path/filepath"
+
+// stateDir is %LocalAppData% on Windows, the folder for a user's data
+// that stays on this machine (os.UserCacheDir's answer there).
+func stateDir(getenv func(string) string) (string, bool) {
+	dir := getenv("LocalAppData")
+	if !filepath.IsAbs(dir) {
+		return "", false
+	}
+	return dir, true
+}

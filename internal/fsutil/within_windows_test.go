@@ -21,3 +21,23 @@ func TestWithinOnWindowsPaths(t *testing.T) {
 		}
 	}
 }
+
+// git prints C:/… where Go writes C:\…, and Windows ignores case: the
+// same path in each spelling is one path.
+func TestSamePathOnWindowsPaths(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{`C:\src\repo\wt\T`, `C:/src/repo/wt/T`, true},
+		{`C:\src\repo\wt\T`, `c:\SRC\Repo\wt\t`, true},
+		{`C:\src\repo\wt\T\.git`, `C:/src/repo/wt/T/.git/`, true},
+		{`C:\src\repo\wt\T`, `C:\src\repo\wt\T\..\T`, true},
+		{`C:\src\repo\wt\T`, `D:\src\repo\wt\T`, false},
+		{`C:\src\repo\wt\T`, `C:\src\repo\wt\T2`, false},
+	} {
+		if got := SamePath(tc.a, tc.b); got != tc.want {
+			t.Errorf("SamePath(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -5,21 +5,19 @@ package proc
 
 import (
 	"os"
-	"os/exec"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestCheckNeedsProofOfDeath(t *testing.T) {
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
+	gone := platform.ExitedPID(t)
 	if err := namespaceSight(); err != nil {
 		t.Skipf("this test needs this namespace's process table: %v", err)
 	}
 	me := Self()
 	dead := me
-	dead.PID, dead.Start = gone.Process.Pid, "1"
+	dead.PID, dead.Start = gone, "1"
 	tests := []struct {
 		name   string
 		change func(*ID)
@@ -65,12 +63,9 @@ func TestBlindMeansUnknown(t *testing.T) {
 	if Sight() == nil {
 		t.Skip("the process table is readable here: see TestCheckNeedsProofOfDeath")
 	}
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
+	gone := platform.ExitedPID(t)
 	id := Self()
-	id.PID = gone.Process.Pid
+	id.PID = gone
 	if got := Check(id); got == Dead && namespaceSight() != nil {
 		t.Fatal("a process was judged dead by a table that cannot be read")
 	}

@@ -51,8 +51,6 @@ func newRepo(t *testing.T, dir string) {
 	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
 }
 
-// discovered is what Discover and Confirm say from dir, completed as the
-// commands complete it, or nil.
 // requireFileIDs skips t where a file's device and inode are not known
 // (Windows: stat_windows.go): there Discover leaves finding the repository
 // to git, and the config cache is never kept.
@@ -65,6 +63,8 @@ func requireFileIDs(t *testing.T) {
 	}
 }
 
+// discovered is what Discover and Confirm say from dir, completed as the
+// commands complete it, or nil.
 func discovered(t *testing.T, dir string) *Repo {
 	t.Helper()
 	requireFileIDs(t)

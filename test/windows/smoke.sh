@@ -48,8 +48,13 @@ expect() {
 
 mkdir "$work/repo"
 echo hello >"$work/repo/README"
+# A file 170 characters deep: a worktree of it passes the 200 characters
+# new warns about (SPEC §21).
+deep=$(printf '%040d/%040d/%040d/%040d/deep.txt' 1 2 3 4)
+mkdir -p "$work/repo/$(dirname "$deep")"
+echo deep >"$work/repo/$deep"
 run 0 git.exe init -q
-run 0 git.exe add README
+run 0 git.exe add .
 run 0 git.exe commit -q -m init
 
 wts=$(win "$work/repo-worktrees")
@@ -57,6 +62,8 @@ wts=$(win "$work/repo-worktrees")
 run 0 "$exe" new T
 expect "^$(printf '%s' "$wts" | sed 's/\\/\\\\/g')\\\\T\$"
 [ -f "$work/repo-worktrees/T/README" ] || fail "new T: no checkout in repo-worktrees/T"
+[ -f "$work/repo-worktrees/T/$deep" ] || fail "new T: no checkout of the deep file"
+grep -q 'reach [0-9]* characters, over 200' "$work/err" || { fail "new T: no warning of paths over 200 characters in:"; sed 's/^/    /' "$work/err"; }
 
 run 0 "$exe" list
 expect '^T  *wt/T  *active'

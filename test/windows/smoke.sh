@@ -86,12 +86,15 @@ run 5 "$exe" show nope
 run 5 "$exe" show --json nope
 expect '"code": 5'
 
-# Reserved names make a folder Windows can use.
+# Reserved names, ':' and a trailing dot or space make a folder Windows
+# can use.
 run 0 "$exe" new CON
 expect '\\_CON$'
 run 0 "$exe" new 'a:b'
 expect '\\a-b$'
-for d in _CON a-b; do
+run 0 "$exe" new 'x. '
+expect '\\x\._$'
+for d in _CON a-b x._; do
 	run 0 git.exe -C "$wts\\$d" status --short
 	[ -f "$work/repo-worktrees/$d/README" ] || fail "no checkout in repo-worktrees/$d"
 done
@@ -104,7 +107,7 @@ run 0 "$exe" list --json
 grep -q '"task": "T"' "$work/out" && fail "rm T: T is still listed"
 
 run 0 "$exe" gc
-run 0 "$exe" rm --ignore-in-use CON a:b
+run 0 "$exe" rm --ignore-in-use CON a:b 'x. '
 run 0 "$exe" list --json
 expect '^\[\]$'
 

@@ -22,8 +22,9 @@ func TestWithinOnWindowsPaths(t *testing.T) {
 	}
 }
 
-// git prints C:/… where Go writes C:\…, and Windows ignores case: the
-// same path in each spelling is one path.
+// git prints C:/… where Go writes C:\…, Windows ignores case, and a long
+// path may carry the \\?\ prefix: the same path in each spelling is one
+// path.
 func TestSamePathOnWindowsPaths(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
@@ -33,6 +34,8 @@ func TestSamePathOnWindowsPaths(t *testing.T) {
 		{`C:\src\repo\wt\T`, `c:\SRC\Repo\wt\t`, true},
 		{`C:\src\repo\wt\T\.git`, `C:/src/repo/wt/T/.git/`, true},
 		{`C:\src\repo\wt\T`, `C:\src\repo\wt\T\..\T`, true},
+		{`C:\src\repo\wt\T`, `\\?\C:\src\repo\wt\T`, true},
+		{`\\server\share\wt\T`, `\\?\UNC\server\share\wt\T`, true},
 		{`C:\src\repo\wt\T`, `D:\src\repo\wt\T`, false},
 		{`C:\src\repo\wt\T`, `C:\src\repo\wt\T2`, false},
 	} {

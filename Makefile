@@ -1,6 +1,8 @@
 # git-wt — build, test, install.
 #   make            build bin/git-wt and bin/git-wt-mcp (git wt mcp's server)
-#   make test       every test (unit, end-to-end, fuzz seed corpora)
+#   make test       every test (unit, end-to-end, fuzz seed corpora, and
+#                   make test-windows)
+#   make test-windows  the tests as Windows programs under Wine (SPEC §21)
 #   make install    install into $(prefix) (default ~/.local, /usr/local as root):
 #                   the binary, the man page and the completion files
 #                   (completions/);
@@ -46,7 +48,7 @@ FUZZ_TARGETS := ./internal/slug:FuzzMake ./internal/record:FuzzDecode \
 	./internal/text:FuzzTerminal \
 	./internal/claim:FuzzParse
 
-.PHONY: all build test test-deps lint cross dist install uninstall clean fuzz bench stress
+.PHONY: all build test test-deps test-windows lint cross dist install uninstall clean fuzz bench stress
 
 all: build
 
@@ -58,6 +60,14 @@ build:
 test: lint cross test-deps
 	$(GO) test $(TESTFLAGS) ./...
 	$(GO) test $(TESTFLAGS) -tags gitwt_noprocfs ./internal/proc ./internal/leftover
+	$(MAKE) test-windows
+
+# The packages' tests built for Windows and run under Wine, and a smoke of
+# git-wt.exe driving the git.exe of test/windows/ (test/windows/run.sh;
+# docs/WINDOWS.md says what it runs and what Wine cannot show). Without
+# Wine it says so and succeeds.
+test-windows:
+	test/windows/run.sh '$(GO)'
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
@@ -70,7 +80,8 @@ fuzz:
 # (bash's on-demand loading of completion files) and man; and Node.js and
 # npm, which install and run the official MCP client of the mcp tests.
 # Installed when missing if we are root with apt-get (CI on a fresh Debian
-# machine); else the tests that need them are skipped.
+# machine); else the tests that need them are skipped. Wine (make
+# test-windows) too, without its recommends (fonts, sound, graphics).
 test-deps:
 	@missing=; \
 	for p in zsh:zsh fish:fish man:man-db node:nodejs npm:npm; do \
@@ -85,6 +96,10 @@ test-deps:
 	else \
 		echo "note:$$missing not installed: the tests that need them are skipped"; \
 	fi
+	@command -v wine >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && { \
+		echo "installing wine for make test-windows"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine wine64 >/dev/null; } || \
+			echo "note: could not install wine: make test-windows is skipped"; }; } || true
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/agents"
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/lifecycle"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/removal"
@@ -142,7 +143,7 @@ func (e *env) taskAt(ctx context.Context, path string) (*record.Entry, *task.Man
 		return nil, nil, err
 	}
 	for i := range all {
-		if rec := all[i].Record; rec != nil && (rec.Path == path || rec.Path == real) {
+		if rec := all[i].Record; rec != nil && (fsutil.SamePath(rec.Path, path) || fsutil.SamePath(rec.Path, real)) {
 			return &all[i], m, nil
 		}
 	}

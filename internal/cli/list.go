@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-wt/git-wt/internal/agents"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/record"
@@ -90,12 +91,12 @@ func unmanagedViews(wts []git.Worktree, lives []inspect.Live, inPool func(string
 	managed := map[string]bool{}
 	for _, l := range lives {
 		if l.Entry.Record != nil {
-			managed[l.Entry.Record.Path] = true
+			managed[fsutil.PathKey(l.Entry.Record.Path)] = true
 		}
 	}
 	var views []taskView
 	for _, wt := range wts {
-		if managed[wt.Path] || wt.Bare {
+		if managed[fsutil.PathKey(wt.Path)] || wt.Bare {
 			continue
 		}
 		branch := strings.TrimPrefix(wt.Branch, "refs/heads/")

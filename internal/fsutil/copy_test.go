@@ -8,9 +8,13 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestCopyKeepsModesTimesAndLinksAndOverwritesNothing(t *testing.T) {
+	platform.RequireUnixModes(t)
+	platform.RequireSymlinks(t)
 	src, dst := filepath.Join(t.TempDir(), "src"), filepath.Join(t.TempDir(), "dst")
 	os.MkdirAll(filepath.Join(src, "sub", "ro-dir"), 0o755)
 	os.WriteFile(filepath.Join(src, "sub", "ro-dir", "f"), []byte("in a read-only folder"), 0o644)
@@ -61,6 +65,7 @@ func TestCopyKeepsModesTimesAndLinksAndOverwritesNothing(t *testing.T) {
 // is kept as it is and never filled: nothing lands where it points, not
 // even through a link made on the way.
 func TestCopyWritesNothingThroughALinkInTheDestination(t *testing.T) {
+	platform.RequireSymlinks(t)
 	src, dst, outside := t.TempDir(), t.TempDir(), t.TempDir()
 	os.MkdirAll(filepath.Join(src, "conf"), 0o755)
 	os.WriteFile(filepath.Join(src, "conf", "local.env"), []byte("SECRET"), 0o644)

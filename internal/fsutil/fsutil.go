@@ -23,6 +23,17 @@ func Within(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, parentPrefix) && !filepath.IsAbs(rel)
 }
 
+// SamePath says whether a and b are the same path once cleaned. It is the
+// one comparison of paths: on Windows git prints C:/… where Go writes C:\…,
+// and the file system ignores case, so there a path is compared across
+// both separators and case (PathKey). Links are not resolved.
+func SamePath(a, b string) bool { return PathKey(a) == PathKey(b) }
+
+// PathKey is the form of path that SamePath compares, for a map keyed by
+// path: cleaned, and on Windows with forward slashes made back slashes
+// and lower case.
+func PathKey(path string) string { return foldPath(filepath.Clean(path)) }
+
 // parentPrefix starts a relative path that leads out of its folder: "../",
 // on Windows "..\" (what filepath.Rel gives there).
 const parentPrefix = ".." + string(filepath.Separator)

@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestRemoveAllDeletesTheTreeAndNoLinkTarget(t *testing.T) {
+	platform.RequireSymlinks(t)
 	root := t.TempDir()
 	outside := filepath.Join(root, "outside")
 	os.MkdirAll(outside, 0o755)
@@ -40,6 +43,7 @@ func TestRemoveAllDeletesTheTreeAndNoLinkTarget(t *testing.T) {
 }
 
 func TestRemoveAllOfALinkRemovesOnlyTheLink(t *testing.T) {
+	platform.RequireSymlinks(t)
 	root := t.TempDir()
 	target := filepath.Join(root, "target")
 	os.MkdirAll(target, 0o755)

@@ -5,11 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 // MkdirNoLinks makes the folders on the way and goes through no symlink,
 // one that leads out of the root or one that stays inside.
 func TestMkdirNoLinksGoesThroughNoLink(t *testing.T) {
+	platform.RequireSymlinks(t)
 	dir, outside := t.TempDir(), t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "real", "deep"), 0o755)
 	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
@@ -59,6 +62,7 @@ func TestMkdirNoLinksGoesThroughNoLink(t *testing.T) {
 
 // OpenRootDir refuses a root that is a link.
 func TestOpenRootDirRefusesALink(t *testing.T) {
+	platform.RequireSymlinks(t)
 	dir := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	os.Symlink(dir, link)
@@ -75,6 +79,7 @@ func TestOpenRootDirRefusesALink(t *testing.T) {
 
 // FirstSymlink names the first link on the way, rel itself included.
 func TestFirstSymlink(t *testing.T) {
+	platform.RequireSymlinks(t)
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
 	os.Symlink(t.TempDir(), filepath.Join(dir, "a", "out"))

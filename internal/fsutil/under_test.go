@@ -4,12 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 // OpenUnder writes inside its folder, through a link that stays there,
 // and never through one that leads out, whether the link is the file, a
 // folder on the way or the folder itself.
 func TestOpenUnderNeverWritesOutsideItsFolder(t *testing.T) {
+	platform.RequireSymlinks(t)
 	root := t.TempDir()
 	dir, outside := filepath.Join(root, "wt"), filepath.Join(root, "outside")
 	os.MkdirAll(filepath.Join(outside, "logs"), 0o755)

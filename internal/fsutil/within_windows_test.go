@@ -21,3 +21,26 @@ func TestWithinOnWindowsPaths(t *testing.T) {
 		}
 	}
 }
+
+// git prints C:/… where Go writes C:\…, Windows ignores case, and a long
+// path may carry the \\?\ prefix: the same path in each spelling is one
+// path.
+func TestSamePathOnWindowsPaths(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{`C:\src\repo\wt\T`, `C:/src/repo/wt/T`, true},
+		{`C:\src\repo\wt\T`, `c:\SRC\Repo\wt\t`, true},
+		{`C:\src\repo\wt\T\.git`, `C:/src/repo/wt/T/.git/`, true},
+		{`C:\src\repo\wt\T`, `C:\src\repo\wt\T\..\T`, true},
+		{`C:\src\repo\wt\T`, `\\?\C:\src\repo\wt\T`, true},
+		{`\\server\share\wt\T`, `\\?\UNC\server\share\wt\T`, true},
+		{`C:\src\repo\wt\T`, `D:\src\repo\wt\T`, false},
+		{`C:\src\repo\wt\T`, `C:\src\repo\wt\T2`, false},
+	} {
+		if got := SamePath(tc.a, tc.b); got != tc.want {
+			t.Errorf("SamePath(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -22,6 +22,7 @@ type cacheCase struct {
 }
 
 func newCacheCase(t *testing.T) *cacheCase {
+	requireFileIDs(t)
 	root := hermetic(t)
 	c := &cacheCase{t: t, root: root, repo: filepath.Join(root, "repo"), system: filepath.Join(root, "etc", "gitconfig")}
 	os.Unsetenv("GIT_CONFIG_NOSYSTEM")

@@ -33,7 +33,7 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 				os.MkdirAll(filepath.Join(common, "worktrees", name), 0o755)
 				for f, content := range files {
 					if content == "{path}/.git\n" {
-						content = path + "/.git\n"
+						content = filepath.ToSlash(path) + "/.git\n" // as git on Windows writes it too
 					}
 					os.WriteFile(filepath.Join(common, "worktrees", name, f), []byte(content), 0o644)
 				}
@@ -47,8 +47,8 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 			}
 			admin := filepath.Join(common, "worktrees", c.want)
 			for file, want := range map[string]string{
-				filepath.Join(path, ".git"):       "gitdir: " + admin + "\n",
-				filepath.Join(admin, "gitdir"):    path + "/.git\n",
+				filepath.Join(path, ".git"):       "gitdir: " + filepath.ToSlash(admin) + "\n",
+				filepath.Join(admin, "gitdir"):    filepath.ToSlash(path) + "/.git\n",
 				filepath.Join(admin, "HEAD"):      "ref: refs/heads/wt/T\n",
 				filepath.Join(admin, "commondir"): "../..\n",
 			} {

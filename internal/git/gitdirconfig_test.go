@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestConfigFileKeys(t *testing.T) {
@@ -112,6 +114,7 @@ func TestCheckGitDirConfig(t *testing.T) {
 }
 
 func TestCheckGitDirConfigRefusesALinkedSubmoduleGitDir(t *testing.T) {
+	platform.RequireSymlinks(t)
 	common, elsewhere := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(elsewhere, "config"), []byte("[core]\n\tfsmonitor = touch x\n"), 0o644)
 	os.MkdirAll(filepath.Join(common, "modules"), 0o755)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ResolveCommit resolves rev in the repository at dir to a commit ("" if
@@ -172,6 +173,18 @@ func parseBlobs(out string) map[string]string {
 func (r History) TracksUnder(ctx context.Context, dir, rev, path string) (bool, error) {
 	out, err := r.git.Run(ctx, dir, "--literal-pathspecs", "ls-tree", "--full-tree", "--name-only", "-z", rev, "--", path)
 	return out != "", err
+}
+
+// LongestPath is the length, in characters, of the longest path rev's
+// tree holds (relative to the repository's root): what a checkout of rev
+// adds to its worktree's path.
+func (r History) LongestPath(ctx context.Context, dir, rev string) (int, error) {
+	out, err := r.git.Run(ctx, dir, "ls-tree", "-r", "-z", "--full-tree", "--name-only", rev)
+	longest := 0
+	for name := range strings.SplitSeq(out, "\x00") {
+		longest = max(longest, utf8.RuneCountInString(name))
+	}
+	return longest, err
 }
 
 // MergedInto returns which of refs (full refs) are ancestors of (merged

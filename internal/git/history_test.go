@@ -192,3 +192,11 @@ func TestSparseTreeFilesReadsOnlyTheCone(t *testing.T) {
 		t.Fatalf("got %v, %v", got, err)
 	}
 }
+
+func TestLongestPathCountsCharacters(t *testing.T) {
+	f := gittest.New(t)
+	f.Expect("ls-tree", "-r", "-z", "--full-tree", "--name-only", "HEAD").Out("a\x00src/d\u00e9j\u00e0/x.go\x00b/c\x00")
+	if n, err := f.Git().History().LongestPath(context.Background(), "/r", "HEAD"); n != 13 || err != nil {
+		t.Errorf("LongestPath = %d, %v; want 13, not its 15 bytes (src/d\u00e9j\u00e0/x.go)", n, err)
+	}
+}

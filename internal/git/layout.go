@@ -136,7 +136,7 @@ func realAdminEntry(commonDir, admin string) (realAdmin, why string) {
 func sameRealPath(a, b string) bool {
 	ra, errA := filepath.EvalSymlinks(a)
 	rb, errB := filepath.EvalSymlinks(b)
-	return errA == nil && errB == nil && ra == rb
+	return errA == nil && errB == nil && fsutil.SamePath(ra, rb)
 }
 
 // samePath says whether the paths a and b name the same place: equal once
@@ -146,15 +146,15 @@ func sameRealPath(a, b string) bool {
 // place it leads to.
 func samePath(a, b string) bool {
 	a, b = filepath.Clean(a), filepath.Clean(b)
-	if a == b {
+	if fsutil.SamePath(a, b) {
 		return true
 	}
-	if filepath.Base(a) != filepath.Base(b) {
+	if !fsutil.SamePath(filepath.Base(a), filepath.Base(b)) {
 		return false
 	}
 	da, errA := filepath.EvalSymlinks(filepath.Dir(a))
 	db, errB := filepath.EvalSymlinks(filepath.Dir(b))
-	return errA == nil && errB == nil && da == db
+	return errA == nil && errB == nil && fsutil.SamePath(da, db)
 }
 
 // CommonDirOf is the common dir of the worktree whose git dir is gitDir, as
@@ -352,12 +352,14 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 			admin = realAdmin // git names its admin dir by its real path
 		}
 	}
+	// The files are written as git writes them: with forward slashes, also
+	// on Windows.
 	var missing []func() error
 	write := func(file, content string) func() error {
 		return func() error { return os.WriteFile(file, []byte(content), 0o666) }
 	}
 	if _, err := os.Lstat(filepath.Join(admin, "gitdir")); err != nil {
-		missing = append(missing, write(filepath.Join(admin, "gitdir"), realDotGit+"\n"))
+		missing = append(missing, write(filepath.Join(admin, "gitdir"), filepath.ToSlash(realDotGit)+"\n"))
 	}
 	if _, ok := CommonDirWritten(admin); !ok {
 		missing = append(missing, write(filepath.Join(admin, "commondir"), "../..\n"))
@@ -369,7 +371,7 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 		missing = append(missing, func() error { return WriteHead(admin, ref) })
 	}
 	if _, err := os.Lstat(dotGit); err != nil {
-		missing = append(missing, write(dotGit, "gitdir: "+admin+"\n"))
+		missing = append(missing, write(dotGit, "gitdir: "+filepath.ToSlash(admin)+"\n"))
 	}
 	if lockReason(admin) == initializing {
 		missing = append(missing, func() error { return os.Remove(filepath.Join(admin, "locked")) })
@@ -393,11 +395,12 @@ func killedAddEntry(worktrees, name string, gitdirs ...string) string {
 	for _, e := range entries {
 		dir := filepath.Join(worktrees, e.Name())
 		data, err := os.ReadFile(filepath.Join(dir, "gitdir"))
-		if err == nil && slices.Contains(gitdirs, strings.TrimRight(string(data), "\r\n")) {
+		named := strings.TrimRight(string(data), "\r\n")
+		if err == nil && slices.ContainsFunc(gitdirs, func(p string) bool { return fsutil.SamePath(p, named) }) {
 			return dir
 		}
-		number, named := strings.CutPrefix(e.Name(), name)
-		if errors.Is(err, fs.ErrNotExist) && named && strings.Trim(number, "0123456789") == "" && lockReason(dir) == initializing && unwritten == "" {
+		number, numbered := strings.CutPrefix(e.Name(), name)
+		if errors.Is(err, fs.ErrNotExist) && numbered && strings.Trim(number, "0123456789") == "" && lockReason(dir) == initializing && unwritten == "" {
 			unwritten = dir
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 // linkedLayout writes, as git worktree add does, a common dir with the
@@ -118,6 +120,7 @@ func TestProveLinked(t *testing.T) {
 // it was.
 func moveAndLink(t *testing.T, from, to string) {
 	t.Helper()
+	platform.RequireSymlinks(t)
 	if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +136,7 @@ func moveAndLink(t *testing.T, from, to string) {
 // folder on another disk) is still proven: only links git never makes,
 // inside the common dir, fail.
 func TestProveLinkedThroughALinkAbove(t *testing.T) {
+	platform.RequireSymlinks(t)
 	common, wts := linkedLayout(t)
 	root := filepath.Dir(filepath.Dir(common))
 	link := filepath.Join(t.TempDir(), "link")
@@ -153,6 +157,7 @@ func TestRunInWorktreeIsPinned(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
+	platform.RequireProgram(t, "sh") // git clone runs it, and Wine has none
 	root := t.TempDir()
 	repo, wt, fake, pwned := filepath.Join(root, "repo"), filepath.Join(root, "wt"), filepath.Join(root, "fake"), filepath.Join(root, "PWNED")
 	git := func(args ...string) {

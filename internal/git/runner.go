@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/text"
 )
 
@@ -278,7 +280,7 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output, error)
 	}
 	cmd.Env = append(cmd.Env, r.aside...)
 	cmd.Env = append(cmd.Env, c.Env...)
-	cmd.Env = withConfig(cmd.Env, c.Config)
+	cmd.Env = withConfig(cmd.Env, append(slices.Clip(platformConfig), c.Config...))
 	cmd.Env = append(cmd.Env, pinned...)
 	if c.InSubmodule {
 		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(c.Dir))
@@ -314,9 +316,9 @@ func (r *Runner) pinWorktree(ctx context.Context, dir string) ([]string, error) 
 		return nil, errors.New("git-wt runs git in a worktree only once it located the repository")
 	}
 	gitDir := repo.commonDir
-	if filepath.Clean(dir) != repo.mainDir {
+	if !fsutil.SamePath(dir, repo.mainDir) {
 		registered := dir
-		if m, ok := ctx.Value(movedAsideKey{}).(movedAside); ok && filepath.Clean(m.dir) == filepath.Clean(dir) {
+		if m, ok := ctx.Value(movedAsideKey{}).(movedAside); ok && fsutil.SamePath(m.dir, dir) {
 			registered = m.registered
 		}
 		var err error

@@ -3,6 +3,7 @@ package git_test
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestSubmoduleUpdateKeepsNamesOutOfTheArgv(t *testing.T) {
 // find from its folder.
 func TestSetOriginTakesTheURLAsAValue(t *testing.T) {
 	f := gittest.New(t)
-	call := f.Expect("config", "--file=/r/.git/worktrees/t/modules/a/config", "--", "remote.origin.url", "-u")
+	call := f.Expect("config", "--file="+filepath.FromSlash("/r/.git/worktrees/t/modules/a/config"), "--", "remote.origin.url", "-u")
 	if err := f.Git().Submodules().SetOrigin(context.Background(), "/r/.git/worktrees/t/modules/a", "-u"); err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +61,8 @@ func TestGitlinksAsksTheTreeOfThePinnedGitDir(t *testing.T) {
 
 func TestStoreOriginReadsTheModuleRepositorysConfig(t *testing.T) {
 	f := gittest.New(t)
-	f.Expect("config", "--file=/r/.git/modules/a/config", "--get", "remote.origin.url").Out("https://h/a.git\n")
-	f.Expect("config", "--file=/r/.git/modules/b/config", "--get", "remote.origin.url").Fail(1, "")
+	f.Expect("config", "--file="+filepath.FromSlash("/r/.git/modules/a/config"), "--get", "remote.origin.url").Out("https://h/a.git\n")
+	f.Expect("config", "--file="+filepath.FromSlash("/r/.git/modules/b/config"), "--get", "remote.origin.url").Fail(1, "")
 	subs := f.Git().Submodules()
 	if url, err := subs.StoreOrigin(context.Background(), "/r/.git/modules/a"); url != "https://h/a.git" || err != nil {
 		t.Errorf("StoreOrigin: %q, %v", url, err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 // Submodules with a module repository in the main worktree are cloned
@@ -136,6 +138,7 @@ func TestParseGitlinks(t *testing.T) {
 // A submodule's git dir is where git's submodule update puts it, below
 // the proven git dir of its parent, through no link.
 func TestModuleGitDir(t *testing.T) {
+	platform.RequireSymlinks(t)
 	parent, outside := t.TempDir(), t.TempDir()
 	os.MkdirAll(filepath.Join(parent, "modules", "lib"), 0o755)
 	os.MkdirAll(filepath.Join(parent, "modules", "real", "x"), 0o755)

@@ -49,6 +49,14 @@ func (r gitRepo) write(name, content string) {
 	}
 }
 
+// makeExecutable gives name the executable bit, in the index too: on
+// Windows, where files have none, git keeps it there only.
+func (r gitRepo) makeExecutable(name string) {
+	r.t.Helper()
+	os.Chmod(filepath.Join(r.dir, name), 0o755)
+	r.git("update-index", "--chmod=+x", "--", name)
+}
+
 func (r gitRepo) commit(msg string) string {
 	r.git("add", "-A")
 	r.git("commit", "-q", "--allow-empty", "-m", msg)
@@ -83,7 +91,7 @@ func mergedScenarios(t *testing.T) (gitRepo, []*record.Record, map[string]bool) 
 	task("rebased", true, func() { r.write("b.txt", "b1\n"); r.commit("b1"); r.write("c.txt", "c1\n"); r.commit("b2") })
 	task("picked-one", false, func() { r.write("d.txt", "d1\n"); r.commit("d1"); r.write("e.txt", "e1\n"); r.commit("d2") })
 	task("renamed", true, func() { r.git("mv", "x.txt", "y.txt"); r.commit("rename") })
-	task("mode", false, func() { os.Chmod(filepath.Join(r.dir, "m.txt"), 0o755); r.commit("mode") })
+	task("mode", false, func() { r.makeExecutable("m.txt"); r.commit("mode") })
 	task("untouched", false, func() { r.write("u.txt", "u\n"); r.commit("u") })
 	task("reverted", true, func() { r.write("r.txt", "r\n"); r.commit("r") })
 	task("fresh", false, func() {})
@@ -98,7 +106,7 @@ func mergedScenarios(t *testing.T) (gitRepo, []*record.Record, map[string]bool) 
 	r.git("cherry-pick", "wt/picked-one~1")
 	r.git("merge", "-q", "--squash", "wt/renamed")
 	r.commit("rename squash")
-	os.Chmod(filepath.Join(r.dir, "m.txt"), 0o755)
+	r.makeExecutable("m.txt")
 	r.commit("mode on main")
 	r.git("merge", "-q", "--no-ff", "-m", "merge reverted", "wt/reverted")
 	r.git("revert", "--no-edit", "HEAD", "-m", "1")

@@ -47,12 +47,11 @@ func (m *Handler) samePath(path, want string) bool {
 	if !filepath.IsAbs(want) {
 		want = filepath.Join(m.Settings.BaseDir, want)
 	}
-	want = filepath.Clean(want)
-	if want == path {
+	if fsutil.SamePath(want, path) {
 		return true
 	}
 	real, err := fsutil.ResolveExisting(want)
-	return err == nil && real == path
+	return err == nil && fsutil.SamePath(real, path)
 }
 
 // sameBase reports whether the resolved --base b is the task's base: the

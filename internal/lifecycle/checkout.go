@@ -72,7 +72,7 @@ func (m *Handler) hasRecord(ctx context.Context, wt *git.Worktree) (bool, error)
 	}
 	entries, err := m.Store.Get(ctx, names...)
 	for _, e := range entries {
-		if e.Record != nil && (e.Record.Path == wt.Path || e.Record.Path == m.Repo.Toplevel) {
+		if e.Record != nil && (fsutil.SamePath(e.Record.Path, wt.Path) || fsutil.SamePath(e.Record.Path, m.Repo.Toplevel)) {
 			return true, err
 		}
 	}

@@ -345,6 +345,7 @@ func (m *Handler) createNew(ctx context.Context, o CreateOptions, seen *sighting
 		return nil, err
 	}
 	u.entry = e
+	m.Place.WarnLongPaths(ctx, e.Record.Path, b.SHA)
 	task.Checkpoint(ctx, "new:record")
 	claimed, err := m.settleClaimed(ctx, e.Record, b, pc, &u)
 	if err != nil {

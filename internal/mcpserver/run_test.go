@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 // fakeWT is a git-wt that runs script.
@@ -26,6 +27,7 @@ func fakeWT(t *testing.T, script string) *runner {
 }
 
 func TestRunResults(t *testing.T) {
+	platform.RequireScripts(t)
 	cases := []struct {
 		name, script string
 		isError      bool

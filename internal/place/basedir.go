@@ -90,7 +90,7 @@ func (r *Rules) inMainWorktree(dir string) (string, bool) {
 		real = dir
 	}
 	for _, d := range []string{real, dir} {
-		if d != r.Repo.MainDir && fsutil.Within(r.Repo.MainDir, d) {
+		if !fsutil.SamePath(d, r.Repo.MainDir) && fsutil.Within(r.Repo.MainDir, d) {
 			rel, err := filepath.Rel(r.Repo.MainDir, d)
 			return rel, err == nil
 		}

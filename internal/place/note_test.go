@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 // A deleter's note is read as data of bounded size: a note someone wrote
@@ -23,6 +25,7 @@ func TestReadNoteIsBounded(t *testing.T) {
 // A link in the trash named as a note is not read: what it points at may
 // be a file the one who planted it cannot read.
 func TestReadNoteDoesNotFollowALink(t *testing.T) {
+	platform.RequireSymlinks(t)
 	dir := t.TempDir()
 	secret := filepath.Join(dir, "secret")
 	os.WriteFile(secret, []byte("secret"), 0o600)

@@ -59,7 +59,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	for i := range entries {
 		e := &entries[i]
 		if e.Record != nil {
-			byPath[e.Record.Path] = true
+			byPath[fsutil.PathKey(e.Record.Path)] = true
 			trashDirs[filepath.Dir(e.Record.Path)] = true
 			m.RemovalTrash(e.Record, removing)
 		}
@@ -70,7 +70,7 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	known := len(byPath)
 	pooled := m.pool.Owns(ctx)
 	for i, wt := range wts {
-		if i == 0 || wt.Bare || byPath[wt.Path] {
+		if i == 0 || wt.Bare || byPath[fsutil.PathKey(wt.Path)] {
 			continue
 		}
 		known++ // pool entries too: they count toward the prune guard

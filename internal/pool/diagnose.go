@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/record"
@@ -47,7 +48,7 @@ func (p *Pool) Diagnose(ctx context.Context, wts []git.Worktree) []*task.Problem
 				Detail: fmt.Sprintf("the pool entry's ref cannot be read: %v", it.Err), Fix: ""})
 			continue
 		}
-		owned[it.Entry.Path] = true
+		owned[fsutil.PathKey(it.Entry.Path)] = true
 		if pr := p.diagnoseEntry(ctx, it, filling); pr != nil {
 			problems = append(problems, pr)
 		}
@@ -111,10 +112,10 @@ func (p *Pool) Owns(ctx context.Context) func(path string) bool {
 	paths := map[string]bool{}
 	for _, it := range items {
 		if it.Err == nil {
-			paths[it.Entry.Path] = true
+			paths[fsutil.PathKey(it.Entry.Path)] = true
 		}
 	}
-	return func(path string) bool { return paths[path] }
+	return func(path string) bool { return paths[fsutil.PathKey(path)] }
 }
 
 // repairUnfinished removes an entry a killed fill left, holding the fill
@@ -139,11 +140,13 @@ func (p *Pool) repairUnfinished(ctx context.Context, it *record.PoolItem) error 
 // registered worktree or a plain folder a killed claim, drain or fill
 // left, or an entry dropped from the pool as unfit.
 func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned map[string]bool) []*task.Problem {
+	// owned and registered are keyed by fsutil.PathKey: git's spelling of
+	// a path and git-wt's may differ on Windows.
 	registered := map[string]bool{}
 	var problems []*task.Problem
 	for _, wt := range wts {
-		registered[wt.Path] = true
-		if _, err := os.Lstat(wt.Path); err == nil || owned[wt.Path] || !p.Place.InPool(wt.Path) {
+		registered[fsutil.PathKey(wt.Path)] = true
+		if _, err := os.Lstat(wt.Path); err == nil || owned[fsutil.PathKey(wt.Path)] || !p.Place.InPool(wt.Path) {
 			continue
 		}
 		path := wt.Path
@@ -152,13 +155,13 @@ func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned ma
 			FixWith: func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }})
 	}
 	for _, path := range p.ownFolders() {
-		if owned[path] {
+		if owned[fsutil.PathKey(path)] {
 			continue
 		}
 		pr := &task.Problem{Kind: OrphanEntry, Path: path, Age: folderAge(path), Fix: "remove it"}
 		linked, _ := git.LinkedWorktree(path, p.Repo.CommonDir)
 		why, halfRemoved := "", false
-		if registered[path] && linked {
+		if registered[fsutil.PathKey(path)] && linked {
 			l, ok := p.holdEntry(filepath.Base(path))
 			if !ok {
 				continue // a claim moving it out, or a drain removing it
@@ -172,7 +175,7 @@ func (p *Pool) diagnoseFolders(ctx context.Context, wts []git.Worktree, owned ma
 			// A removal killed half way: what git deleted is in git.
 			pr.Detail = "a pool worktree that no pool entry owns, half removed"
 			pr.FixWith = func(ctx context.Context, _ bool) error { return p.removeOrphan(ctx, path, true) }
-		case !registered[path] || !linked:
+		case !registered[fsutil.PathKey(path)] || !linked:
 			// git-wt's own folder, no worktree git can work in (a fill
 			// or a removal killed half way): nobody works there.
 			pr.Detail = "a folder in the pool folder that no pool entry owns and that is no worktree git can use"
@@ -211,7 +214,7 @@ func (p *Pool) removeOrphan(ctx context.Context, path string, force bool) error 
 		return err
 	}
 	for _, it := range items {
-		if it.Entry != nil && it.Entry.Path == path {
+		if it.Entry != nil && fsutil.SamePath(it.Entry.Path, path) {
 			return task.ErrMovedOn // an entry owns it now
 		}
 	}

@@ -104,14 +104,14 @@ func (p *Pool) drainUnowned(ctx context.Context, items []record.PoolItem) []Drai
 	owned := map[string]bool{}
 	for _, it := range items {
 		if it.Entry != nil {
-			owned[it.Entry.Path] = true
+			owned[fsutil.PathKey(it.Entry.Path)] = true
 		}
 	}
 	dirs, _ := os.ReadDir(p.Folder())
 	var out []Drained
 	for _, dir := range dirs {
 		path := filepath.Join(p.Folder(), dir.Name())
-		if owned[path] {
+		if owned[fsutil.PathKey(path)] {
 			continue
 		}
 		d := Drained{ID: dir.Name(), Path: path, Outcome: Removed}

@@ -5,23 +5,13 @@ package proc
 
 import (
 	"os"
-	"os/exec"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
-// exited is a process that ran and has exited: the test binary, told to
-// run no test (a true(1) that Windows has too).
-func exited(t *testing.T) *exec.Cmd {
-	t.Helper()
-	gone := exec.Command(os.Args[0], "-test.run=^$")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return gone
-}
-
 func TestCheckNeedsProofOfDeath(t *testing.T) {
-	gone := exited(t)
+	gone := platform.ExitedPID(t)
 	if err := namespaceSight(); err != nil {
 		t.Skipf("this test needs this namespace's process table: %v", err)
 	}
@@ -30,7 +20,7 @@ func TestCheckNeedsProofOfDeath(t *testing.T) {
 	}
 	me := Self()
 	dead := me
-	dead.PID, dead.Start = gone.Process.Pid, "1"
+	dead.PID, dead.Start = gone, "1"
 	tests := []struct {
 		name   string
 		change func(*ID)
@@ -76,9 +66,9 @@ func TestBlindMeansUnknown(t *testing.T) {
 	if Sight() == nil {
 		t.Skip("the process table is readable here: see TestCheckNeedsProofOfDeath")
 	}
-	gone := exited(t)
+	gone := platform.ExitedPID(t)
 	id := Self()
-	id.PID = gone.Process.Pid
+	id.PID = gone
 	if got := Check(id); got == Dead && namespaceSight() != nil {
 		t.Fatal("a process was judged dead by a table that cannot be read")
 	}

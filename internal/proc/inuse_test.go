@@ -14,9 +14,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestUsersOfAFolderReachedThroughASymlink(t *testing.T) {
+	platform.RequireSymlinks(t)
 	needSight(t)
 	base := t.TempDir()
 	real := filepath.Join(base, "real")

@@ -289,7 +289,7 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 // checkWorktree decides whether the worktree may go, and refuses (exit 3,
 // nothing changed) when it holds work or is protected.
 func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []git.Worktree, o RemoveOptions, r *Removal, dirty func() (int, error)) (Outcome, error) {
-	if rec.Path == m.Repo.MainDir || len(wts) > 0 && rec.Path == wts[0].Path {
+	if fsutil.SamePath(rec.Path, m.Repo.MainDir) || len(wts) > 0 && fsutil.SamePath(rec.Path, wts[0].Path) {
 		return KeptNotOurs, m.Refuse(rec, "main-worktree", "%s is the main worktree: git-wt never removes it", rec.Path)
 	}
 	if err := m.RefuseNested(rec, wts); err != nil {

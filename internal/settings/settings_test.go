@@ -69,7 +69,7 @@ func TestParseConfigList(t *testing.T) {
 		t.Fatalf("parsed %d values: %+v", len(kvs), kvs)
 	}
 	s := &Settings{values: layer([]keyValue{{key: "wt.basedir", Value: Value{Value: "../gitwt", Scope: ScopeGitwt}}}, kvs)}
-	if v, _ := s.Get("wt.baseDir"); v.Value != "../l" || v.Scope != ScopeLocal || v.Where() != "set in /repo/.git/config, local config" {
+	if v, _ := s.Get("wt.baseDir"); v.Value != "../l" || v.Scope != ScopeLocal || v.Where() != "set in "+filepath.FromSlash("/repo/.git/config")+", local config" {
 		t.Errorf("local must win over global and .gitwt: %+v", v)
 	}
 	if v, _ := s.Get("wt.flag"); v.Value != "true" {
@@ -322,6 +322,7 @@ func TestClaimRefIsARefFolder(t *testing.T) {
 // every other key is ignored, said once however often it is set.
 func TestGitwtSetsOnlyWtKeys(t *testing.T) {
 	repo := hermeticRepo(t)
+	gitIn(t, repo, "config", "core.ignoreCase", "false") // git init sets it true on a file system that folds case
 	os.WriteFile(filepath.Join(repo, GitwtFile), []byte("[wt]\n\tbranchPrefix = team/\n[remote]\n\tpushDefault = upstream\n"+
 		"[branch \"wt/x\"]\n\tpushRemote = upstream\n[merge]\n\tff = only\n\tff = false\n[core]\n\tignoreCase = true\n"+
 		"[extensions]\n\tworktreeConfig = true\n[color]\n\twt = always\n"), 0o644)

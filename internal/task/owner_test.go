@@ -4,27 +4,24 @@
 package task
 
 import (
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestAbandoned(t *testing.T) {
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
+	gone := platform.ExitedPID(t)
 	m := &Manager{Settings: &settings.Settings{OrphanGrace: 10 * time.Minute}}
 	now := time.Now().UTC()
 	me := Self()
 	dead := me
-	dead.PID, dead.Start = gone.Process.Pid, "1"
-	unseen := me
-	unseen.PIDNS = "another namespace"
+	dead.PID, dead.Start = gone, "1"
+	unseen := me // on another host: every system's table says unknown (a PID namespace is Linux's)
+	unseen.Host = "another host"
 	tests := []struct {
 		name  string
 		owner record.Owner

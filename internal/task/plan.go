@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // Base is the commit a new task starts from and the ref it merges back to.
@@ -48,7 +49,7 @@ func (m *Manager) ResolveBase(ctx context.Context, rev string) (Base, error) {
 	if err == nil && sha != "" {
 		return Base{SHA: sha, Ref: ref}, nil
 	}
-	if rev == "HEAD" && dir == m.Repo.MainDir {
+	if rev == "HEAD" && fsutil.SamePath(dir, m.Repo.MainDir) {
 		return Base{}, exitcode.Failedf("the main worktree %s has no commit to start from: commit something first, or give --base", dir)
 	}
 	return m.taskBase(ctx, rev)

@@ -40,7 +40,7 @@ func (m *Manager) Registered(ctx context.Context, path string) bool {
 
 func FindWorktree(wts []git.Worktree, path string) *git.Worktree {
 	for i := range wts {
-		if wts[i].Path == path {
+		if fsutil.SamePath(wts[i].Path, path) {
 			return &wts[i]
 		}
 	}
@@ -77,7 +77,7 @@ func (m *Manager) InBaseDir(path string) bool {
 // gone (prunable) holds nothing to lose.
 func (m *Manager) RefuseNested(rec *record.Record, wts []git.Worktree) error {
 	for _, wt := range wts {
-		if wt.Path != rec.Path && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
+		if !fsutil.SamePath(wt.Path, rec.Path) && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
 			return m.Refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/record"
 )
@@ -41,7 +42,7 @@ func otherOwner(rec *record.Record, branch string, records []*record.Record) str
 	for _, o := range records {
 		switch {
 		case o == nil || o.Slug == rec.Slug:
-		case o.Path == rec.Path:
+		case fsutil.SamePath(o.Path, rec.Path):
 			return fmt.Sprintf("the record of task %q names it too", o.Task)
 		case branch != "" && branch != BranchRef(rec.Branch) && branch == BranchRef(o.Branch):
 			return fmt.Sprintf("it has branch %s of task %q checked out", o.Branch, o.Task)

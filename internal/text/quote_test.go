@@ -8,9 +8,12 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestShellJoinRoundTripsThroughSh(t *testing.T) {
+	platform.RequireProgram(t, "sh")
 	words := []string{"plain", "--mount=type=bind,source=/a/b,target=/w", "with space", "it's", "", "$HOME", "`x`", "a\nb", "*", "~user", `back\slash`, `"dq"`}
 	out, err := exec.Command("sh", "-c", `eval "set -- $0"; printf '%s\0' "$@"`, ShellJoin(words)).Output()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/settings"
 	"github.com/git-wt/git-wt/internal/task"
@@ -79,7 +80,7 @@ func (m *Flow) planMerge(ctx context.Context, rec *record.Record, into string, o
 		if _, err := os.Stat(p.taskDir); err != nil {
 			return nil, exitcode.Failedf("%s, where %s is checked out, is missing, and the rebase would happen there: run git wt new %s to make it again, or merge without --rebase", p.taskDir, rec.Branch, text.ShellQuote(rec.Task))
 		}
-		if p.taskDir != rec.Path {
+		if !fsutil.SamePath(p.taskDir, rec.Path) {
 			if err := m.checkClean(ctx, rec, p.taskDir, "a rebase of "+rec.Branch+" needs it clean"); err != nil {
 				return nil, err
 			}

@@ -5,6 +5,7 @@ package saved
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -64,8 +65,17 @@ func TestRefNames(t *testing.T) {
 	}
 }
 
+// goodPath is a clean absolute path on this platform: Windows' has a
+// volume.
+func goodPath() string {
+	if runtime.GOOS == "windows" {
+		return `C:\w\r-worktrees\fix-_bug_-1`
+	}
+	return "/w/r-worktrees/fix-_bug_-1"
+}
+
 func good() Info {
-	return Info{Task: "fix: bug #1", Slug: "fix-_bug_-1", Branch: "wt/fix-_bug_-1", Base: "refs/heads/main", Path: "/w/r-worktrees/fix-_bug_-1", Why: "rm --force",
+	return Info{Task: "fix: bug #1", Slug: "fix-_bug_-1", Branch: "wt/fix-_bug_-1", Base: "refs/heads/main", Path: goodPath(), Why: "rm --force",
 		By: By{User: "u", Host: "h", PID: 7, Command: "git wt rm --force x"}, Commits: 3}
 }
 

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 const epoch = "1700000000"
@@ -89,6 +91,7 @@ func TestPackGivesTheSameBytesEveryTime(t *testing.T) {
 }
 
 func TestZipEntries(t *testing.T) {
+	platform.RequireUnixModes(t) // the modes come from the files packed
 	b := pack(t, layout(t, t.TempDir(), 0o700, 0o600, time.Now()), "r.zip")
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
@@ -118,6 +121,7 @@ func TestZipEntries(t *testing.T) {
 }
 
 func TestTarEntries(t *testing.T) {
+	platform.RequireUnixModes(t) // the modes come from the files packed
 	b := pack(t, layout(t, t.TempDir(), 0o700, 0o600, time.Now()), "r.tar.gz")
 	gz, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {

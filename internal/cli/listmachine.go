@@ -45,7 +45,8 @@ func (e *env) listMachine(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	repos, skipped := machine.Collect(registered, machine.Discover(machine.Roots(os.Getenv)))
+	roots := madeby.Roots(madeby.EnvFrom(os.Getenv, false)) // folding moves no root
+	repos, skipped := machine.Collect(registered, machine.Discover(roots))
 	report := machine.Survey(c.Context, repos, skipped, repoSurveyor{trace: e.git.Trace, version: version}, c.Bool("size"))
 	if c.Bool("json") {
 		return writeJSON(e.stdout, report)

@@ -5,12 +5,15 @@
 package machine
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/madeby"
 )
 
 // home is a hermetic home folder for git: no config but the repository's.
@@ -41,6 +44,9 @@ func gitIn(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// roots are the runners' roots in this test's home folder.
+func roots() []madeby.Root { return madeby.Roots(madeby.EnvFrom(os.Getenv, false)) }
+
 // repoWithWorktree makes a repository at main with one commit and a
 // linked worktree at wt; it returns the common dir.
 func repoWithWorktree(t *testing.T, main, wt string) string {
@@ -51,34 +57,6 @@ func repoWithWorktree(t *testing.T, main, wt string) string {
 	os.MkdirAll(filepath.Dir(wt), 0o755)
 	gitIn(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
 	return filepath.Join(main, ".git")
-}
-
-func TestRootsAreTheRunnersDocumentedFolders(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		env  map[string]string
-		want []Root
-	}{
-		{"defaults", map[string]string{"HOME": "/h"}, []Root{
-			{"codex", "/h/.codex/worktrees"}, {"cursor", "/h/.cursor/worktrees"},
-			{"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
-		{"CODEX_HOME", map[string]string{"HOME": "/h", "CODEX_HOME": "/c"}, []Root{
-			{"codex", "/c/worktrees"}, {"cursor", "/h/.cursor/worktrees"},
-			{"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
-		{"a relative CODEX_HOME names nothing", map[string]string{"HOME": "/h", "CODEX_HOME": "c"}, []Root{
-			{"cursor", "/h/.cursor/worktrees"}, {"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
-		{"no home", map[string]string{"CODEX_HOME": "/c"}, []Root{{"codex", "/c/worktrees"}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := Roots(func(k string) string { return tc.env[k] })
-			for i := range tc.want {
-				tc.want[i].Path = filepath.FromSlash(tc.want[i].Path)
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("Roots = %v, want %v", got, tc.want)
-			}
-		})
-	}
 }
 
 func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
@@ -92,7 +70,7 @@ func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
 	gitIn(t, h, "init", "-q", filepath.Join(gwq, "github.com", "o", "c"))
 	// a's worktree under Cursor's root too: found for each runner.
 	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "cursor", filepath.Join(h, ".cursor", "worktrees", "a", "x"))
-	got := Discover(Roots(os.Getenv))
+	got := Discover(roots())
 	var commons []string
 	for _, f := range got {
 		commons = append(commons, f.CommonDir)
@@ -140,7 +118,7 @@ func TestDiscoverSkipsHostileGitFiles(t *testing.T) {
 	// A .git that is a link to the good repository's git dir.
 	os.MkdirAll(filepath.Join(root, "dotlink", "w"), 0o755)
 	os.Symlink(good, filepath.Join(root, "dotlink", "w", ".git"))
-	got := Discover([]Root{{"cursor", root}})
+	got := Discover([]madeby.Root{{Maker: madeby.Cursor, Path: root}})
 	if len(got) != 1 || got[0].CommonDir != good || got[0].Worktree != filepath.Join(root, "good", "w") {
 		t.Errorf("found %+v, want only %s", got, good)
 	}
@@ -151,14 +129,40 @@ func TestDiscoverStopsAtItsDepth(t *testing.T) {
 	root := filepath.Join(h, "worktrees")
 	deep := filepath.Join(root, "1", "2", "3", "4", "5", "6", "7", "w")
 	repoWithWorktree(t, filepath.Join(h, "src", "deep"), deep)
-	if got := Discover([]Root{{"gwq", root}}); len(got) != 0 {
+	if got := Discover([]madeby.Root{{Maker: madeby.Gwq, Path: root}}); len(got) != 0 {
 		t.Errorf("found %+v %d folders deep (bound %d)", got, 8, maxDepth)
 	}
 }
 
 func TestDiscoverOfRootsThatDoNotExistFindsNothing(t *testing.T) {
 	h := home(t)
-	if got := Discover(Roots(os.Getenv)); len(got) != 0 {
+	if got := Discover(roots()); len(got) != 0 {
 		t.Errorf("found %+v in an empty home %s", got, h)
+	}
+}
+
+// Discovery walks madeby's roots: a worktree in each runner's documented
+// layout is found, under the runner that list --all names its maker.
+func TestDiscoverNamesTheRunnerMadebyNames(t *testing.T) {
+	h := home(t)
+	env := madeby.EnvFrom(os.Getenv, false)
+	main := filepath.Join(h, "src", "app")
+	for i, root := range madeby.Roots(env) {
+		wt := filepath.Join(root.Path, "github.com", "o", "app", fmt.Sprint("b", i))
+		if i == 0 {
+			repoWithWorktree(t, main, wt)
+		} else {
+			gitIn(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
+		}
+	}
+	found := Discover(madeby.Roots(env))
+	if len(found) != len(madeby.Roots(env)) {
+		t.Fatalf("found %+v under %+v", found, madeby.Roots(env))
+	}
+	for _, f := range found {
+		made := madeby.Of(madeby.Worktree{Path: f.Worktree, Main: main}, env)
+		if f.Runner != string(made) {
+			t.Errorf("%s found under %s, made by %s", f.Worktree, f.Runner, made)
+		}
 	}
 }

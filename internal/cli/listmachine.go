@@ -145,11 +145,17 @@ func mainWorktreeOf(ctx context.Context, g *git.Runner, commonDir string) (strin
 	return wts[0].Path, nil
 }
 
-// machineWorktree is a worktree's facts as list --machine shows them.
+// machineWorktree is a worktree's facts as list --machine shows them:
+// the main worktree without its changes and unpushed commits, which the
+// survey did not read (never reclaimable, its verdict is main whatever
+// they are).
 func machineWorktree(f *inspect.Facts) machine.Worktree {
 	dirty, unpushed, last := f.Dirty, f.Unpushed, f.LastActivity
 	w := machine.Worktree{Path: f.Path, Branch: f.Branch, Main: f.Main, MadeBy: string(f.MadeBy), Verdict: f.Verdict,
-		Dirty: &dirty, Unpushed: &unpushed, InUse: string(f.InUse), Locked: f.Locked}
+		InUse: string(f.InUse), Locked: f.Locked}
+	if !f.Main {
+		w.Dirty, w.Unpushed = &dirty, &unpushed
+	}
 	if !last.IsZero() {
 		w.LastActivity = &last
 	}

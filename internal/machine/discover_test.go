@@ -7,42 +7,14 @@ package machine
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/madeby"
+	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
-
-// home is a hermetic home folder for git: no config but the repository's.
-func home(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", root)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
-		t.Setenv(k, "t")
-	}
-	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
-		t.Setenv(k, "t@example.com")
-	}
-	return root
-}
-
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
 
 // roots are the runners' roots in this test's home folder.
 func roots() []madeby.Root { return madeby.Roots(madeby.EnvFrom(os.Getenv, false)) }
@@ -52,24 +24,24 @@ func roots() []madeby.Root { return madeby.Roots(madeby.EnvFrom(os.Getenv, false
 func repoWithWorktree(t *testing.T, main, wt string) string {
 	t.Helper()
 	os.MkdirAll(filepath.Dir(main), 0o755)
-	gitIn(t, filepath.Dir(main), "init", "-q", "-b", "main", main)
-	gitIn(t, main, "commit", "-q", "--allow-empty", "-m", "one")
+	githome.Git(t, filepath.Dir(main), "init", "-q", "-b", "main", main)
+	githome.Git(t, main, "commit", "-q", "--allow-empty", "-m", "one")
 	os.MkdirAll(filepath.Dir(wt), 0o755)
-	gitIn(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
+	githome.Git(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
 	return filepath.Join(main, ".git")
 }
 
 func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	codex := filepath.Join(h, ".codex", "worktrees")
 	gwq := filepath.Join(h, "worktrees")
 	a := repoWithWorktree(t, filepath.Join(h, "src", "a"), filepath.Join(codex, "1a2b", "a"))
-	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "second", filepath.Join(codex, "3c4d", "a"))
+	githome.Git(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "second", filepath.Join(codex, "3c4d", "a"))
 	b := repoWithWorktree(t, filepath.Join(h, "src", "b"), filepath.Join(gwq, "github.com", "o", "b", "feat", "x"))
 	// A clone of its own under a root is a repository too.
-	gitIn(t, h, "init", "-q", filepath.Join(gwq, "github.com", "o", "c"))
+	githome.Git(t, h, "init", "-q", filepath.Join(gwq, "github.com", "o", "c"))
 	// a's worktree under Cursor's root too: found for each runner.
-	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "cursor", filepath.Join(h, ".cursor", "worktrees", "a", "x"))
+	githome.Git(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "cursor", filepath.Join(h, ".cursor", "worktrees", "a", "x"))
 	got := Discover(roots())
 	var commons []string
 	for _, f := range got {
@@ -90,7 +62,7 @@ func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
 }
 
 func TestDiscoverSkipsHostileGitFiles(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	root := filepath.Join(h, ".cursor", "worktrees")
 	good := repoWithWorktree(t, filepath.Join(h, "src", "good"), filepath.Join(root, "good", "w"))
 	plain := filepath.Join(h, "plain")
@@ -125,7 +97,7 @@ func TestDiscoverSkipsHostileGitFiles(t *testing.T) {
 }
 
 func TestDiscoverStopsAtItsDepth(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	root := filepath.Join(h, "worktrees")
 	deep := filepath.Join(root, "1", "2", "3", "4", "5", "6", "7", "w")
 	repoWithWorktree(t, filepath.Join(h, "src", "deep"), deep)
@@ -135,7 +107,7 @@ func TestDiscoverStopsAtItsDepth(t *testing.T) {
 }
 
 func TestDiscoverOfRootsThatDoNotExistFindsNothing(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	if got := Discover(roots()); len(got) != 0 {
 		t.Errorf("found %+v in an empty home %s", got, h)
 	}
@@ -144,7 +116,7 @@ func TestDiscoverOfRootsThatDoNotExistFindsNothing(t *testing.T) {
 // Discovery walks madeby's roots: a worktree in each runner's documented
 // layout is found, under the runner that list --all names its maker.
 func TestDiscoverNamesTheRunnerMadebyNames(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	env := madeby.EnvFrom(os.Getenv, false)
 	main := filepath.Join(h, "src", "app")
 	for i, root := range madeby.Roots(env) {
@@ -152,7 +124,7 @@ func TestDiscoverNamesTheRunnerMadebyNames(t *testing.T) {
 		if i == 0 {
 			repoWithWorktree(t, main, wt)
 		} else {
-			gitIn(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
+			githome.Git(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
 		}
 	}
 	found := Discover(madeby.Roots(env))

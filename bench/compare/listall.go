@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"time"
 )
@@ -15,9 +14,7 @@ import (
 func benchListAll(env []string, root string) []row {
 	repo := filepath.Join(root, "listall", "repo")
 	makeRepo(env, repo, 200, 20)
-	for i := 0; i < 50; i++ {
-		wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%03d", i))
-	}
+	newTasks(env, repo, 50, "t%03d")
 	wtD, sizeD := interleave(*rounds,
 		func(int) time.Duration { return wt(env, repo, "list", "--all", "--size") },
 		func(int) time.Duration { return wt(env, repo, "list", "--size") })

@@ -220,7 +220,7 @@ func benchNew(env []string, root, where string) []row {
 	makeRepo(env, repo, 5000, 200)
 	blob := output(env, repo, "hash-object", "-w", "--stdin")
 	wtD, gitD := interleave(*rounds,
-		wtNew(env, repo),
+		newAndRm(env, repo),
 		func(i int) time.Duration {
 			p := plainWorktree(repo, i)
 			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
@@ -246,7 +246,7 @@ func benchSubmodules(env []string, root string) []row {
 	}
 	git(env, repo, "commit", "-q", "-m", "submodules")
 	wtD, gitD := interleave(*rounds,
-		wtNew(env, repo),
+		newAndRm(env, repo),
 		func(i int) time.Duration {
 			p := plainWorktree(repo, i)
 			d := git(env, repo, "worktree", "add", "-q", "-b", fmt.Sprintf("plain/%d", i), p)
@@ -255,15 +255,6 @@ func benchSubmodules(env []string, root string) []row {
 			return d
 		})
 	return []row{ratioRow("new, 2 submodules of 1,000 files", 1.00, wtD, gitD)}
-}
-
-// wtNew times git wt new of task t<i> (then removes it, untimed).
-func wtNew(env []string, repo string) func(i int) time.Duration {
-	return func(i int) time.Duration {
-		d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
-		wt(env, repo, "rm", "--force", "--quiet", fmt.Sprintf("t%d", i))
-		return d
-	}
 }
 
 func benchPath(env []string, root string) []row {
@@ -301,9 +292,7 @@ func benchList(env []string, root string) []row {
 	for _, n := range []int{50, 200} {
 		repo := filepath.Join(root, fmt.Sprintf("list-%d", n), "repo")
 		makeRepo(env, repo, 200, 20)
-		for i := 0; i < n; i++ {
-			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%03d", i))
-		}
+		newTasks(env, repo, n, "t%03d")
 		wts := strings.Split(output(env, repo, "for-each-ref", "--format=%(refname:lstrip=3)", "refs/git-wt/tasks/"), "\n")
 		base := filepath.Join(filepath.Dir(repo), "repo-worktrees")
 		limit := map[int]time.Duration{50: 10 * time.Millisecond, 200: 40 * time.Millisecond}[n]
@@ -443,9 +432,7 @@ func benchHooks(env []string, root string) []row {
 
 	// post-merge: 100 task worktrees, a fast-forward merge in main.
 	for _, repo := range []string{with, without} {
-		for i := 0; i < 100; i++ {
-			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%03d", i))
-		}
+		newTasks(env, repo, 100, "t%03d")
 		git(env, repo, "branch", "feature")
 		git(env, repo, "checkout", "-q", "feature")
 		os.WriteFile(filepath.Join(repo, "feature.txt"), []byte("x"), 0o644)
@@ -510,9 +497,7 @@ func benchPorts(env []string, root string) []row {
 			git(env, repo, "config", "--add", "wt.port", "PORT")
 			git(env, repo, "config", "--add", "wt.port", "API_PORT")
 		}
-		for i := 0; i < 20; i++ {
-			wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("held-%d", i))
-		}
+		newTasks(env, repo, 20, "held-%d")
 	}
 	withD, withoutD := interleave(*rounds, newAndRm(env, with), newAndRm(env, without))
 	r := absRow("ports: what two add to new", 2*time.Millisecond, withD-withoutD, 0)
@@ -520,7 +505,14 @@ func benchPorts(env []string, root string) []row {
 	return []row{r}
 }
 
-// newAndRm times new of task i in repo, then removes it untimed.
+// newTasks makes n tasks in repo, named by format and their number.
+func newTasks(env []string, repo string, n int, format string) {
+	for i := range n {
+		wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf(format, i))
+	}
+}
+
+// newAndRm times new of task t<i> in repo, then removes it untimed.
 func newAndRm(env []string, repo string) func(i int) time.Duration {
 	return func(i int) time.Duration {
 		d := wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%d", i))
@@ -535,9 +527,7 @@ func newAndRm(env []string, repo string) func(i int) time.Duration {
 func benchSync(env []string, root string) []row {
 	repo := filepath.Join(root, "sync", "repo")
 	makeRepo(env, repo, 100, 10)
-	for i := 0; i < 50; i++ {
-		wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("t%02d", i))
-	}
+	newTasks(env, repo, 50, "t%02d")
 	wtD, gitD := interleave(*rounds,
 		func(int) time.Duration { return wt(env, repo, "sync", "--all", "--quiet") },
 		func(int) time.Duration {

@@ -88,9 +88,7 @@ func realRm(env []string, repo, label string) row {
 
 // realPath is path of one task among 50.
 func realPath(env []string, repo, label string) row {
-	for i := 0; i < 50; i++ {
-		wt(env, repo, "new", "--no-init", "--quiet", fmt.Sprintf("l%02d", i))
-	}
+	newTasks(env, repo, 50, "l%02d")
 	wtD, gitD := interleave(*rounds,
 		func(i int) time.Duration { return wt(env, repo, "path", fmt.Sprintf("l%02d", i%50)) },
 		func(i int) time.Duration {

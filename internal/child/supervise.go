@@ -5,14 +5,11 @@ package child
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/proc"
 )
 
 // Supervise is git-wt run as a supervisor: the leader of a new process
@@ -31,9 +28,8 @@ func Supervise(args []string) int {
 		fmt.Fprintf(os.Stderr, "git-wt: %s PARENT PATH ARGV0 [ARGS...] is for git-wt's own use, as the leader of a process group\n", SuperviseCommand)
 		return exitcode.Usage
 	}
-	parent, err := strconv.Atoi(args[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "git-wt: %s: the parent %q is not a process id\n", SuperviseCommand, args[0])
+	parent, ok := parentArg(args[0])
+	if !ok {
 		return exitcode.Usage
 	}
 	// A signal sent to the whole group (an interrupt's SIGTERM) is the
@@ -44,16 +40,10 @@ func Supervise(args []string) int {
 	if os.Getppid() != parent {
 		return endGroup() // git-wt died before the watch began
 	}
-	// The group's id in the command's environment tells its processes
-	// as git-wt's should this supervisor be killed (proc.Group.End).
-	env := append(os.Environ(), proc.GroupEnv+"="+strconv.Itoa(os.Getpid()))
-	cmd := &exec.Cmd{Path: args[1], Args: args[2:], Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "git-wt: cannot run %s: %v\n", args[1], err)
+	cmd, exited := startCommand(args[1], args[2:])
+	if cmd == nil {
 		return 127
 	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
 	select {
 	case <-exited:
 		return passOn(cmd.ProcessState)

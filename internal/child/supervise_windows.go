@@ -4,13 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"strconv"
 	"syscall"
 	"unsafe"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
-	"github.com/git-wt/git-wt/internal/proc"
 	"golang.org/x/sys/windows"
 )
 
@@ -51,9 +48,8 @@ func Supervise(args []string) int {
 		fmt.Fprintf(os.Stderr, "git-wt: %s PARENT PATH ARGV0 [ARGS...] is for git-wt's own use\n", SuperviseCommand)
 		return exitcode.Usage
 	}
-	parent, err := strconv.Atoi(args[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "git-wt: %s: the parent %q is not a process id\n", SuperviseCommand, args[0])
+	parent, ok := parentArg(args[0])
+	if !ok {
 		return exitcode.Usage
 	}
 	watch, err := openParent(parent)
@@ -66,14 +62,10 @@ func Supervise(args []string) int {
 		fmt.Fprintf(os.Stderr, "git-wt: cannot run %s in a job object that ends it with git-wt: %v\n", args[1], err)
 		return 127
 	}
-	env := append(os.Environ(), proc.GroupEnv+"="+strconv.Itoa(os.Getpid()))
-	cmd := &exec.Cmd{Path: args[1], Args: args[2:], Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "git-wt: cannot run %s: %v\n", args[1], err)
+	cmd, exited := startCommand(args[1], args[2:])
+	if cmd == nil {
 		return 127
 	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
 	died := make(chan struct{})
 	go func() { windows.WaitForSingleObject(watch, windows.INFINITE); close(died) }()
 	select {

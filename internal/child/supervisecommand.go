@@ -1,9 +1,12 @@
 package child
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
+
+	"github.com/git-wt/git-wt/internal/proc"
 )
 
 // SuperviseCommand is the hidden first argument that makes git-wt a
@@ -19,6 +22,36 @@ const SuperviseCommand = "__supervise"
 // own (proc.Group).
 func SupervisorArgs(parent int) []string {
 	return []string{"git-wt", SuperviseCommand, strconv.Itoa(parent)}
+}
+
+// parentArg is the supervisor's first argument, the pid of the git-wt
+// that started it; false, said on stderr, when it is no number.
+func parentArg(arg string) (int, bool) {
+	parent, err := strconv.Atoi(arg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "git-wt: %s: the parent %q is not a process id\n", SuperviseCommand, arg)
+		return 0, false
+	}
+	return parent, true
+}
+
+// startCommand starts the supervisor's command, the program path with
+// the arguments argv, with the supervisor's own environment, folder,
+// input and output, which git-wt set up as the command's. The
+// supervisor's pid in its environment (proc.GroupEnv) tells its
+// processes as git-wt's should the supervisor be killed (proc.Group.End).
+// exited closes once the command has ended and been waited for. cmd is
+// nil, said on stderr, when it could not start.
+func startCommand(path string, argv []string) (cmd *exec.Cmd, exited <-chan struct{}) {
+	env := append(os.Environ(), proc.GroupEnv+"="+strconv.Itoa(os.Getpid()))
+	cmd = &exec.Cmd{Path: path, Args: argv, Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "git-wt: cannot run %s: %v\n", path, err)
+		return nil, nil
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	return cmd, done
 }
 
 // supervise makes cmd, its program looked up, the supervisor's command:

@@ -20,9 +20,12 @@ func surveyOptions(m *task.Manager, size bool) inspect.SurveyOptions {
 
 // withFacts adds to list --all's views what every worktree holds and its
 // verdict (SPEC §20), from the survey of the listing already made: the
-// tasks' statuses are not read again.
+// tasks' statuses are not read again. The main worktree's changes and
+// unpushed commits are read too: list --all shows them (DIRTY, unpushed).
 func withFacts(ctx context.Context, in *inspect.Inspector, m *task.Manager, views []taskView, lives []inspect.Live, wts []git.Worktree, size bool) {
-	facts := in.FactsOf(ctx, lives, wts, surveyOptions(m, size))
+	o := surveyOptions(m, size)
+	o.Main = true
+	facts := in.FactsOf(ctx, lives, wts, o)
 	byPath := make(map[string]*inspect.Facts, len(facts))
 	for i := range facts {
 		byPath[facts[i].Path] = &facts[i]

@@ -45,7 +45,8 @@ func (e *env) listMachine(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	repos, skipped := machine.Collect(registered, machine.Discover(machine.Roots(os.Getenv)))
+	roots := madeby.Roots(madeby.EnvFrom(os.Getenv, false)) // folding moves no root
+	repos, skipped := machine.Collect(registered, machine.Discover(roots))
 	report := machine.Survey(c.Context, repos, skipped, repoSurveyor{trace: e.git.Trace, version: version}, c.Bool("size"))
 	if c.Bool("json") {
 		return writeJSON(e.stdout, report)
@@ -144,11 +145,17 @@ func mainWorktreeOf(ctx context.Context, g *git.Runner, commonDir string) (strin
 	return wts[0].Path, nil
 }
 
-// machineWorktree is a worktree's facts as list --machine shows them.
+// machineWorktree is a worktree's facts as list --machine shows them:
+// the main worktree without its changes and unpushed commits, which the
+// survey did not read (never reclaimable, its verdict is main whatever
+// they are).
 func machineWorktree(f *inspect.Facts) machine.Worktree {
 	dirty, unpushed, last := f.Dirty, f.Unpushed, f.LastActivity
 	w := machine.Worktree{Path: f.Path, Branch: f.Branch, Main: f.Main, MadeBy: string(f.MadeBy), Verdict: f.Verdict,
-		Dirty: &dirty, Unpushed: &unpushed, InUse: string(f.InUse), Locked: f.Locked}
+		InUse: string(f.InUse), Locked: f.Locked}
+	if !f.Main {
+		w.Dirty, w.Unpushed = &dirty, &unpushed
+	}
 	if !last.IsZero() {
 		w.LastActivity = &last
 	}

@@ -132,24 +132,32 @@ func TestListAllNamesWhoMadeEachWorktreeAndCallsTheCleanPushedIdleOnesSafe(t *te
 	}
 }
 
-func TestTheVerdictNamesWhatKeepsAWorktree(t *testing.T) {
-	l := newForeignLayout(t)
+// holdWork gives four worktrees each a reason to stay: worktrunk's a
+// change, workmux's a commit on no remote, gwq's a lock, conductor's a
+// process. It returns the verdict each must get.
+func (l *foreignLayout) holdWork(t *testing.T) map[string]string {
+	t.Helper()
 	s := l.s
 	s.Write(filepath.Join(l.paths["worktrunk"], "wip.txt"), "work in progress\n")
 	commitFile(s, l.paths["workmux"], "only-here.txt", "local\n", "a commit on no remote")
 	l.idle(l.paths["workmux"])
 	s.Git(s.Repo, "worktree", "lock", l.paths["gwq"])
 	startIn(t, l.paths["conductor"], "sleep", "300")
+	return map[string]string{"worktrunk": "dirty 1", "workmux": "unpushed 1", "gwq": "locked", "conductor": "in use"}
+}
+
+func TestTheVerdictNamesWhatKeepsAWorktree(t *testing.T) {
+	l := newForeignLayout(t)
+	s := l.s
+	want := l.holdWork(t)
 	s.Write(filepath.Join(l.paths["copilot"], "fresh.txt"), "just now\n")
 	s.Git(l.paths["copilot"], "add", "fresh.txt")
 	s.Git(l.paths["copilot"], "commit", "-q", "-m", "fresh")
 	s.Git(l.paths["copilot"], "push", "-q", "origin", "HEAD")
 
+	want["copilot"], want["codex"] = "active 0s ago", "safe"
 	views := listedAll(t, s.WT("list", "--all", "--json"))
-	for maker, want := range map[string]string{
-		"worktrunk": "dirty 1", "workmux": "unpushed 1", "gwq": "locked", "conductor": "in use",
-		"copilot": "active 0s ago", "codex": "safe",
-	} {
+	for maker, want := range want {
 		if got := views[l.paths[maker]]["verdict"]; got != want {
 			t.Errorf("%s's worktree: verdict %v, want %q", maker, got, want)
 		}
@@ -162,12 +170,11 @@ func TestTheVerdictNamesWhatKeepsAWorktree(t *testing.T) {
 func TestGCForeignRemovesExactlyTheSafeOnesAndNoOtherByte(t *testing.T) {
 	l := newForeignLayout(t)
 	s := l.s
-	s.Write(filepath.Join(l.paths["worktrunk"], "wip.txt"), "work in progress\n")
-	commitFile(s, l.paths["workmux"], "only-here.txt", "local\n", "a commit on no remote")
-	l.idle(l.paths["workmux"])
-	s.Git(s.Repo, "worktree", "lock", l.paths["gwq"])
-	startIn(t, l.paths["conductor"], "sleep", "300")
-	kept := map[string]bool{"worktrunk": true, "workmux": true, "gwq": true, "conductor": true, "git-wt": true}
+	verdicts := l.holdWork(t)
+	kept := map[string]bool{"git-wt": true}
+	for maker := range verdicts {
+		kept[maker] = true
+	}
 	branches := s.Git(s.Repo, "for-each-ref", "--format=%(refname) %(objectname)")
 
 	before := hashTrees(t, s, l.paths)
@@ -213,7 +220,7 @@ func TestGCForeignRemovesExactlyTheSafeOnesAndNoOtherByte(t *testing.T) {
 	if after, want := hashTrees(t, s, keptPaths), hashOf(before, keptPaths); after != want {
 		t.Errorf("gc --foreign changed a worktree it kept:\n%s\nwas\n%s", after, want)
 	}
-	for maker, verdict := range map[string]string{"worktrunk": "dirty 1", "workmux": "unpushed 1", "gwq": "locked", "conductor": "in use"} {
+	for maker, verdict := range verdicts {
 		if got := outcomes[l.paths[maker]]; got != "kept "+verdict {
 			t.Errorf("%s's worktree: %q, want kept %s", maker, got, verdict)
 		}

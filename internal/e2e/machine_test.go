@@ -339,3 +339,36 @@ func TestListMachineTakesNoRepositoryFlags(t *testing.T) {
 		}
 	}
 }
+
+// The main worktree's verdict is main whatever it holds: list --machine
+// reads neither its changes nor its unpushed commits (a git status and a
+// rev-list a repository), while list --all, which shows them, still does.
+func TestListMachineSkipsTheMainWorktreesChangesThatListAllShows(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.Write(filepath.Join(s.Repo, "wip.txt"), "work in progress\n")
+	if main := listedAll(t, s.WT("list", "--all", "--json"))[s.Repo]; main["dirty"] != 1.0 || main["unpushed"] == nil {
+		t.Errorf("list --all's main worktree: dirty %v, unpushed %v; want 1 and a count", main["dirty"], main["unpushed"])
+	}
+	r := s.WTIn(s.Home, "list", "--machine", "--json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("list --machine: %s", r)
+	}
+	var report struct {
+		Repositories []struct {
+			Worktrees []map[string]any `json:"worktrees"`
+		} `json:"repositories"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil || len(report.Repositories) != 1 {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	for _, w := range report.Repositories[0].Worktrees {
+		if _, dirty := w["dirty"]; w["main"] == true && (dirty || w["unpushed"] != nil || w["verdict"] != "main") {
+			t.Errorf("list --machine's main worktree %v: want verdict main, no dirty, no unpushed", w)
+		}
+	}
+	for _, line := range strings.Split(r.Stderr, "\n") {
+		if strings.Contains(line, "] git status") || strings.Contains(line, "] git rev-list") {
+			t.Errorf("list --machine ran %q", line)
+		}
+	}
+}

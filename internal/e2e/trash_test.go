@@ -384,3 +384,26 @@ func TestAForgedSavedStateIsNeverActedOn(t *testing.T) {
 		t.Fatalf("restore must make the task at %s, never at the recorded path: %s", want, r)
 	}
 }
+
+// A submodule moved to another commit is a change rm --force saves (the
+// gitlink), even where the repository's config tells git to ignore that
+// submodule: the first look must not be blinded by it.
+func TestASaveSeesAMovedSubmoduleItsIgnoreSettingHides(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	remotes := submoduleRepos(t, s)
+	tool := filepath.Join(remotes, "tool")
+	s.Git(tool, "commit", "-q", "--allow-empty", "-m", "newer")
+	newer := s.Git(tool, "rev-parse", "HEAD")
+	path := s.MustWT("new", "T").Out()
+	s.Git(filepath.Join(path, "tool"), "-c", "protocol.file.allow=always", "fetch", "-q", "origin")
+	s.Git(filepath.Join(path, "tool"), "checkout", "-q", newer)
+	s.Git(s.Repo, "config", "submodule.tool.ignore", "all")
+	s.MustWT("rm", "--force", "T")
+	refs := trashRefs(s)
+	if len(refs) != 2 {
+		t.Fatalf("the moved submodule was not saved: %v", refs)
+	}
+	if got := s.Git(s.Repo, "rev-parse", refs[0]+":tool"); got != newer {
+		t.Errorf("saved gitlink of tool %s, want %s", got, newer)
+	}
+}

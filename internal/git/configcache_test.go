@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
 
 // cacheCase is one repository for the cache's tests: its main worktree,
@@ -23,7 +25,7 @@ type cacheCase struct {
 
 func newCacheCase(t *testing.T) *cacheCase {
 	requireFileIDs(t)
-	root := hermetic(t)
+	root := githome.New(t)
 	c := &cacheCase{t: t, root: root, repo: filepath.Join(root, "repo"), system: filepath.Join(root, "etc", "gitconfig")}
 	os.Unsetenv("GIT_CONFIG_NOSYSTEM")
 	t.Setenv("GIT_CONFIG_SYSTEM", c.system)
@@ -98,7 +100,7 @@ func TestAKeptListingIsWhatGitLists(t *testing.T) {
 // listing keeps the new one.
 func TestAnyChangeToWhatGitReadsIsAMiss(t *testing.T) {
 	changes := map[string]func(c *cacheCase){
-		"local config":   func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.baseDir", "/elsewhere") },
+		"local config":   func(c *cacheCase) { githome.Git(c.t, c.repo, "config", "wt.baseDir", "/elsewhere") },
 		"global created": func(c *cacheCase) { c.write(filepath.Join(c.root, ".gitconfig"), "[wt]\n\tbaseDir = /g\n") },
 		"xdg global created": func(c *cacheCase) {
 			c.write(filepath.Join(c.root, ".config", "git", "config"), "[wt]\n\tbaseDir = /x\n")
@@ -150,7 +152,7 @@ func TestAListingThatCannotBeWatchedIsNotKept(t *testing.T) {
 	t.Run("include", func(t *testing.T) {
 		c := newCacheCase(t)
 		c.write(filepath.Join(c.root, "inc"), "[wt]\n\tbaseDir = /i\n")
-		gitIn(t, c.repo, "config", "include.path", filepath.Join(c.root, "inc"))
+		githome.Git(t, c.repo, "config", "include.path", filepath.Join(c.root, "inc"))
 		c.list(c.repo)
 		if _, ok := c.kept(c.repo); ok {
 			t.Fatal("a listing with include.path was kept")
@@ -167,7 +169,7 @@ func TestAListingThatCannotBeWatchedIsNotKept(t *testing.T) {
 	t.Run("just changed", func(t *testing.T) {
 		c := newCacheCase(t)
 		c.age()
-		gitIn(t, c.repo, "config", "wt.baseDir", "/now")
+		githome.Git(t, c.repo, "config", "wt.baseDir", "/now")
 		if _, _, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo), everyKey)(); err != nil {
 			t.Fatal(err)
 		}
@@ -182,9 +184,9 @@ func TestAListingThatCannotBeWatchedIsNotKept(t *testing.T) {
 func TestEachWorktreeKeepsItsOwnListing(t *testing.T) {
 	c := newCacheCase(t)
 	linked := filepath.Join(c.root, "linked")
-	gitIn(t, c.repo, "worktree", "add", "-q", linked)
-	gitIn(t, c.repo, "config", "extensions.worktreeConfig", "true")
-	gitIn(t, linked, "config", "--worktree", "wt.baseDir", "/linked")
+	githome.Git(t, c.repo, "worktree", "add", "-q", linked)
+	githome.Git(t, c.repo, "config", "extensions.worktreeConfig", "true")
+	githome.Git(t, linked, "config", "--worktree", "wt.baseDir", "/linked")
 	c.list(c.repo)
 	c.list(linked)
 	inMain, _ := c.kept(c.repo)
@@ -218,9 +220,9 @@ func keysOf(listing string) []string {
 // git whenever the cache answers, which is said (cached).
 func TestAKeptListingHoldsOnlyTheKeptKeysAndAsksGitForTheRest(t *testing.T) {
 	c := newCacheCase(t)
-	gitIn(t, c.repo, "config", "wt.baseDir", "/b")
-	gitIn(t, c.repo, "config", "wt.init", "make")
-	gitIn(t, c.repo, "config", "http.extraHeader", "Authorization: token")
+	githome.Git(t, c.repo, "config", "wt.baseDir", "/b")
+	githome.Git(t, c.repo, "config", "wt.init", "make")
+	githome.Git(t, c.repo, "config", "http.extraHeader", "Authorization: token")
 	c.age()
 	start := func(keys ConfigKeys) (string, bool) {
 		out, cached, err := (&Runner{}).StartConfigList(context.Background(), c.repo, Discover(c.repo), keys)()
@@ -265,9 +267,9 @@ func TestAHitAsksGitOnlyWhereAFileNamesAnAskedKey(t *testing.T) {
 		setup func(c *cacheCase)
 		asks  bool
 	}{
-		"named nowhere": {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.baseDir", "/b") }, false},
-		"local":         {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "wt.init", "make") }, true},
-		"another key":   {func(c *cacheCase) { gitIn(c.t, c.repo, "config", "init.defaultBranch", "main") }, true},
+		"named nowhere": {func(c *cacheCase) { githome.Git(c.t, c.repo, "config", "wt.baseDir", "/b") }, false},
+		"local":         {func(c *cacheCase) { githome.Git(c.t, c.repo, "config", "wt.init", "make") }, true},
+		"another key":   {func(c *cacheCase) { githome.Git(c.t, c.repo, "config", "init.defaultBranch", "main") }, true},
 		"global":        {func(c *cacheCase) { c.write(filepath.Join(c.root, ".gitconfig"), "[wt]\n\tINIT = make\n") }, true},
 		"system":        {func(c *cacheCase) { c.write(c.system, "[wt]\n\tinit = make\n") }, true},
 		"an include":    {func(c *cacheCase) { c.write(c.system, "[include]\n\tpath = /elsewhere\n") }, true},

@@ -6,49 +6,19 @@ package git
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/git-wt/git-wt/internal/testutil/githome"
 	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
-
-// hermetic points git at an empty home and no system config, and returns
-// a fresh directory to work in.
-func hermetic(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", root)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_AUTHOR_NAME", "t")
-	t.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "t")
-	t.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
-	return root
-}
-
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // newRepo makes a repository with one commit at dir.
 func newRepo(t *testing.T, dir string) {
 	t.Helper()
 	os.MkdirAll(dir, 0o755)
-	gitIn(t, dir, "init", "-q")
-	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
+	githome.Git(t, dir, "init", "-q")
+	githome.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
 }
 
 // requireFileIDs skips t where a file's device and inode are not known
@@ -89,11 +59,11 @@ func discovered(t *testing.T, dir string) *Repo {
 }
 
 func TestDiscoverAgreesWithRevParse(t *testing.T) {
-	root := hermetic(t)
+	root := githome.New(t)
 	main := filepath.Join(root, "repo")
 	newRepo(t, main)
 	linked := filepath.Join(root, "linked")
-	gitIn(t, main, "worktree", "add", "-q", "-b", "topic", linked)
+	githome.Git(t, main, "worktree", "add", "-q", "-b", "topic", linked)
 	for _, dir := range []string{filepath.Join(main, "a", "b"), filepath.Join(linked, "c")} {
 		os.MkdirAll(dir, 0o755)
 	}
@@ -119,7 +89,7 @@ func TestDiscoverAgreesWithRevParse(t *testing.T) {
 }
 
 func TestDiscoverLeavesUnusualLayoutsToRevParse(t *testing.T) {
-	root := hermetic(t)
+	root := githome.New(t)
 	outer := filepath.Join(root, "outer")
 	newRepo(t, outer)
 	inner := filepath.Join(outer, "inner")
@@ -127,10 +97,10 @@ func TestDiscoverLeavesUnusualLayoutsToRevParse(t *testing.T) {
 	broken := filepath.Join(outer, "broken")
 	os.MkdirAll(filepath.Join(broken, ".git"), 0o755) // not a git dir: git looks further up
 	bare := filepath.Join(root, "bare.git")
-	gitIn(t, root, "init", "-q", "--bare", bare)
+	githome.Git(t, root, "init", "-q", "--bare", bare)
 	moved := filepath.Join(root, "moved")
 	newRepo(t, moved)
-	gitIn(t, moved, "config", "core.worktree", root)
+	githome.Git(t, moved, "config", "core.worktree", root)
 	for name, dir := range map[string]string{
 		"a repository inside another's worktree": inner,
 		"a .git that is no git dir":              broken,
@@ -142,11 +112,11 @@ func TestDiscoverLeavesUnusualLayoutsToRevParse(t *testing.T) {
 			t.Errorf("%s (%s): discovered %+v; only rev-parse may say", name, dir, *got)
 		}
 	}
-	gitIn(t, root, "config", "--global", "core.hooksPath", filepath.Join(root, "hooks"))
+	githome.Git(t, root, "config", "--global", "core.hooksPath", filepath.Join(root, "hooks"))
 	if got := discovered(t, outer); got != nil {
 		t.Errorf("a global core.hooksPath: discovered %+v", *got)
 	}
-	gitIn(t, root, "config", "--global", "--unset", "core.hooksPath")
+	githome.Git(t, root, "config", "--global", "--unset", "core.hooksPath")
 	t.Setenv("GIT_DIR", filepath.Join(outer, ".git"))
 	if Discover(outer) != nil {
 		t.Error("GIT_DIR set: discovered")

@@ -7,16 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
 
 func TestPatchIDsOfEveryOwnCommitEvenTheLast(t *testing.T) {
-	dir := filepath.Join(hermetic(t), "repo")
+	dir := filepath.Join(githome.New(t), "repo")
 	newRepo(t, dir)
-	gitIn(t, dir, "checkout", "-q", "-b", "topic")
+	githome.Git(t, dir, "checkout", "-q", "-b", "topic")
 	for _, name := range []string{"a", "b"} {
 		os.WriteFile(filepath.Join(dir, name), []byte(name), 0o644)
-		gitIn(t, dir, "add", name)
-		gitIn(t, dir, "commit", "-q", "-m", name)
+		githome.Git(t, dir, "add", name)
+		githome.Git(t, dir, "commit", "-q", "-m", name)
 	}
 	r, ctx := &Runner{}, context.Background()
 	revs, err := r.History().OwnCommits(ctx, dir, "topic", "topic~2")

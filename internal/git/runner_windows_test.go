@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
 
 // On Windows every git git-wt runs may reach paths longer than MAX_PATH
 // (SPEC §21), and a worktree's folder in git's C:/ form or another case is
 // the main worktree, not a folder to prove linked.
 func TestGitOnWindowsGetsLongPathsAndTakesAnyPathSpelling(t *testing.T) {
-	root := hermetic(t)
+	root := githome.New(t)
 	repo := filepath.Join(root, "repo")
 	newRepo(t, repo)
 	r := &Runner{}

@@ -28,6 +28,44 @@ func TestSnapshotTreeStagesEverythingIntoItsOwnIndex(t *testing.T) {
 	}
 }
 
+// ChangedTree writes a tree only where the staged files are not HEAD's,
+// and counts a moved submodule whatever submodule.<name>.ignore says.
+func TestChangedTreeWritesATreeOnlyWhereTheFilesAreNotHEADs(t *testing.T) {
+	const empty = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+	for _, tc := range []struct {
+		name     string
+		diffCode int // diff-index's exit code: 0 the same, 1 not
+		want     string
+		wantErr  bool
+	}{
+		{"HEAD's files: no tree", 0, "", false},
+		{"changed: the tree", 1, empty, false},
+		{"git failed (no HEAD): an error, never HEAD's", 128, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := gittest.New(t)
+			calls := []*gittest.Call{f.Expect("add", "-A")}
+			diff := f.Expect("diff-index", "--cached", "--quiet", "--ignore-submodules=none", "HEAD", "--")
+			calls = append(calls, diff)
+			if tc.diffCode != 0 {
+				diff.Fail(tc.diffCode, "")
+			}
+			if tc.diffCode == 1 {
+				calls = append(calls, f.Expect("write-tree").Out(empty+"\n"))
+			}
+			tree, err := f.Git().Index().ChangedTree(context.Background(), "/w", "/tmp/idx")
+			if tree != tc.want || (err != nil) != tc.wantErr {
+				t.Fatalf("ChangedTree = %q, %v; want %q, error %v", tree, err, tc.want, tc.wantErr)
+			}
+			for _, c := range calls {
+				if !slices.Contains(c.Got.Env, "GIT_INDEX_FILE=/tmp/idx") || !c.Got.InWorktree {
+					t.Errorf("git %v ran with env %v, in worktree %v: want its own index, pinned to the worktree", c.Got.Args, c.Got.Env, c.Got.InWorktree)
+				}
+			}
+		})
+	}
+}
+
 func TestCommitSnapshotIsUnsignedByGitWtWithTheMessageOnStdin(t *testing.T) {
 	f := gittest.New(t)
 	c := f.Expect("commit-tree", "--no-gpg-sign", "-p", "aaa", "-p", "bbb", "-F", "-", "ttt").Out("ccc\n")

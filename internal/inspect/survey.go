@@ -19,6 +19,10 @@ import (
 // gets.
 type SurveyOptions struct {
 	Size bool // disk use: a walk of each worktree
+	// Main also reads what the main worktree holds, its changes and its
+	// commits on no remote, which its verdict (main) never needs: a git
+	// status and often a rev-list of their own. list --all shows them.
+	Main bool
 	// Env is what madeby needs of the user's environment (madeby.EnvFrom).
 	Env madeby.Env
 	Now time.Time // when the verdicts' idle time is measured; zero: now
@@ -85,9 +89,9 @@ func (m *Inspector) factsOf(ctx context.Context, lives []Live, wts []git.Worktre
 			listed = append(listed, wt)
 		}
 	}
-	async.Each(len(facts), 0, func(i int) { m.readFacts(ctx, &facts[i], listed[i], tasks[listed[i].Path], o.Size) })
+	async.Each(len(facts), 0, func(i int) { m.readFacts(ctx, &facts[i], listed[i], tasks[listed[i].Path], o) })
 	markInUse(facts)
-	m.countUnpushed(ctx, facts, tasks, base)
+	m.countUnpushed(ctx, facts, tasks, base, o.Main)
 	m.forgiveMerged(ctx, facts, base)
 	now := o.Now
 	if now.IsZero() {
@@ -112,16 +116,19 @@ func (m *Inspector) cheapFacts(wt git.Worktree, task *Live, env madeby.Env) Fact
 	return f
 }
 
-// readFacts reads what the worktree holds: from its files, one git status
-// (a task's, already read, is reused), and the process table.
-func (m *Inspector) readFacts(ctx context.Context, f *Facts, wt git.Worktree, task *Live, size bool) {
+// readFacts reads what the worktree holds: from its files and one git
+// status (a task's, already read, is reused; the main worktree's only
+// with o.Main).
+func (m *Inspector) readFacts(ctx context.Context, f *Facts, wt git.Worktree, task *Live, o SurveyOptions) {
 	if st, err := os.Stat(wt.Path); err != nil || !st.IsDir() {
 		f.Missing = true
 		return
 	}
-	f.Dirty = m.dirtyOf(ctx, wt.Path, task)
+	if !f.Main || o.Main {
+		f.Dirty = m.dirtyOf(ctx, wt.Path, task)
+	}
 	f.LastActivity = LastActivity(wt.Path, m.gitDirOf(wt.Path, f.Main))
-	if size {
+	if o.Size {
 		if task != nil && task.Exists {
 			f.Size = task.Size
 		} else {
@@ -147,12 +154,16 @@ func (m *Inspector) dirtyOf(ctx context.Context, path string, task *Live) int {
 // repository's (the branch the main worktree has checked out). A task
 // whose status found it merged (SPEC §7: a squash, a rebase too) or
 // nothing ahead of its base has none, with no git at all; the others take
-// one rev-list per base, whatever their number. -1 where git failed.
-func (m *Inspector) countUnpushed(ctx context.Context, facts []Facts, tasks map[string]*Live, base string) {
+// one rev-list per base, whatever their number. -1 where git failed. The
+// main worktree's are counted only when main says so.
+func (m *Inspector) countUnpushed(ctx context.Context, facts []Facts, tasks map[string]*Live, base string, main bool) {
 	byBase := map[string][]*Facts{}
 	for i := range facts {
 		f := &facts[i]
 		if f.Missing || f.Head == "" { // an unborn branch has no commits
+			continue
+		}
+		if f.Main && !main {
 			continue
 		}
 		b := base

@@ -40,10 +40,12 @@ type Facts struct {
 	Pooled bool
 
 	// Dirty counts the changes that make it dirty (SPEC §7); -1 when
-	// git status failed (it then counts as dirty).
+	// git status failed (it then counts as dirty). The main worktree's
+	// is read only with SurveyOptions.Main (0 without).
 	Dirty int
 	// Unpushed counts the commits of HEAD on no remote-tracking ref and
-	// not merged into the base; -1 when git could not tell.
+	// not merged into the base; -1 when git could not tell. The main
+	// worktree's as Dirty.
 	Unpushed int
 	// LastActivity is the newest of its index, HEAD's reflog in its git
 	// dir and its top-level entries; zero when none could be read.

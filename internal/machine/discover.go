@@ -9,41 +9,8 @@ import (
 	"syscall"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/madeby"
 )
-
-// Root is a folder where an agent runner keeps the worktrees it makes,
-// each a worktree of the user's repository somewhere else.
-type Root struct {
-	Runner string // who keeps worktrees there, as list --all's made_by names it
-	Path   string
-}
-
-// Roots are the runners' worktree roots of SPEC §20 on this machine, as
-// each runner documents its default: $CODEX_HOME/worktrees (default
-// ~/.codex/worktrees), ~/.cursor/worktrees, ~/conductor/workspaces and
-// gwq's ~/worktrees. Runners that keep their worktrees in or beside the
-// repository (Claude Code's .claude/worktrees, worktrunk, workmux) need
-// no root: the repository's own worktree list finds them, once the
-// repository is known. Without an absolute HOME there are none (but
-// CODEX_HOME's).
-func Roots(getenv func(string) string) []Root {
-	home := getenv("HOME")
-	var roots []Root
-	add := func(runner string, parts ...string) {
-		if filepath.IsAbs(parts[0]) {
-			roots = append(roots, Root{runner, filepath.Join(parts...)})
-		}
-	}
-	if codex := getenv("CODEX_HOME"); codex != "" {
-		add("codex", codex, "worktrees")
-	} else {
-		add("codex", home, ".codex", "worktrees")
-	}
-	add("cursor", home, ".cursor", "worktrees")
-	add("conductor", home, "conductor", "workspaces")
-	add("gwq", home, "worktrees")
-	return roots
-}
 
 // Found is a repository found under a runner's root: its common dir, the
 // runner, and the first of its worktrees seen under that runner's root.
@@ -66,7 +33,7 @@ const (
 	maxGitFile = 4096
 )
 
-// Discover walks each root, never through a link, at most maxDepth
+// Discover walks each root (madeby.Roots), never through a link, at most maxDepth
 // folders deep, and returns the repositories whose worktrees it holds,
 // each once for each runner (by common dir, in the order found). A folder holding a .git
 // is a worktree and is not walked further. Every .git found is another
@@ -74,18 +41,19 @@ const (
 // bytes that points at an admin entry of a repository, whose own files
 // point back at this folder, counts (WorktreeCommonDir); a .git folder is
 // a clone's own repository. Anything else is skipped.
-func Discover(roots []Root) []Found {
+func Discover(roots []madeby.Root) []Found {
 	var found []Found
 	type key struct{ common, runner string }
 	seen := map[key]bool{}
 	for _, root := range roots {
 		walkRoot(root.Path, func(dir string) {
 			common, ok := WorktreeCommonDir(dir)
-			if !ok || seen[key{common, root.Runner}] {
+			runner := string(root.Maker)
+			if !ok || seen[key{common, runner}] {
 				return
 			}
-			seen[key{common, root.Runner}] = true
-			found = append(found, Found{CommonDir: common, Runner: root.Runner, Worktree: dir})
+			seen[key{common, runner}] = true
+			found = append(found, Found{CommonDir: common, Runner: runner, Worktree: dir})
 		})
 	}
 	return found

@@ -5,94 +5,44 @@
 package machine
 
 import (
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/madeby"
+	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
 
-// home is a hermetic home folder for git: no config but the repository's.
-func home(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", root)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
-		t.Setenv(k, "t")
-	}
-	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
-		t.Setenv(k, "t@example.com")
-	}
-	return root
-}
-
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
+// roots are the runners' roots in this test's home folder.
+func roots() []madeby.Root { return madeby.Roots(madeby.EnvFrom(os.Getenv, false)) }
 
 // repoWithWorktree makes a repository at main with one commit and a
 // linked worktree at wt; it returns the common dir.
 func repoWithWorktree(t *testing.T, main, wt string) string {
 	t.Helper()
 	os.MkdirAll(filepath.Dir(main), 0o755)
-	gitIn(t, filepath.Dir(main), "init", "-q", "-b", "main", main)
-	gitIn(t, main, "commit", "-q", "--allow-empty", "-m", "one")
+	githome.Git(t, filepath.Dir(main), "init", "-q", "-b", "main", main)
+	githome.Git(t, main, "commit", "-q", "--allow-empty", "-m", "one")
 	os.MkdirAll(filepath.Dir(wt), 0o755)
-	gitIn(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
+	githome.Git(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
 	return filepath.Join(main, ".git")
 }
 
-func TestRootsAreTheRunnersDocumentedFolders(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		env  map[string]string
-		want []Root
-	}{
-		{"defaults", map[string]string{"HOME": "/h"}, []Root{
-			{"codex", "/h/.codex/worktrees"}, {"cursor", "/h/.cursor/worktrees"},
-			{"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
-		{"CODEX_HOME", map[string]string{"HOME": "/h", "CODEX_HOME": "/c"}, []Root{
-			{"codex", "/c/worktrees"}, {"cursor", "/h/.cursor/worktrees"},
-			{"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
-		{"a relative CODEX_HOME names nothing", map[string]string{"HOME": "/h", "CODEX_HOME": "c"}, []Root{
-			{"cursor", "/h/.cursor/worktrees"}, {"conductor", "/h/conductor/workspaces"}, {"gwq", "/h/worktrees"}}},
-		{"no home", map[string]string{"CODEX_HOME": "/c"}, []Root{{"codex", "/c/worktrees"}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := Roots(func(k string) string { return tc.env[k] })
-			for i := range tc.want {
-				tc.want[i].Path = filepath.FromSlash(tc.want[i].Path)
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("Roots = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	codex := filepath.Join(h, ".codex", "worktrees")
 	gwq := filepath.Join(h, "worktrees")
 	a := repoWithWorktree(t, filepath.Join(h, "src", "a"), filepath.Join(codex, "1a2b", "a"))
-	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "second", filepath.Join(codex, "3c4d", "a"))
+	githome.Git(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "second", filepath.Join(codex, "3c4d", "a"))
 	b := repoWithWorktree(t, filepath.Join(h, "src", "b"), filepath.Join(gwq, "github.com", "o", "b", "feat", "x"))
 	// A clone of its own under a root is a repository too.
-	gitIn(t, h, "init", "-q", filepath.Join(gwq, "github.com", "o", "c"))
+	githome.Git(t, h, "init", "-q", filepath.Join(gwq, "github.com", "o", "c"))
 	// a's worktree under Cursor's root too: found for each runner.
-	gitIn(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "cursor", filepath.Join(h, ".cursor", "worktrees", "a", "x"))
-	got := Discover(Roots(os.Getenv))
+	githome.Git(t, filepath.Join(h, "src", "a"), "worktree", "add", "-q", "-b", "cursor", filepath.Join(h, ".cursor", "worktrees", "a", "x"))
+	got := Discover(roots())
 	var commons []string
 	for _, f := range got {
 		commons = append(commons, f.CommonDir)
@@ -112,7 +62,7 @@ func TestDiscoverFindsEachRepositoryUnderTheRootsOnce(t *testing.T) {
 }
 
 func TestDiscoverSkipsHostileGitFiles(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	root := filepath.Join(h, ".cursor", "worktrees")
 	good := repoWithWorktree(t, filepath.Join(h, "src", "good"), filepath.Join(root, "good", "w"))
 	plain := filepath.Join(h, "plain")
@@ -140,25 +90,51 @@ func TestDiscoverSkipsHostileGitFiles(t *testing.T) {
 	// A .git that is a link to the good repository's git dir.
 	os.MkdirAll(filepath.Join(root, "dotlink", "w"), 0o755)
 	os.Symlink(good, filepath.Join(root, "dotlink", "w", ".git"))
-	got := Discover([]Root{{"cursor", root}})
+	got := Discover([]madeby.Root{{Maker: madeby.Cursor, Path: root}})
 	if len(got) != 1 || got[0].CommonDir != good || got[0].Worktree != filepath.Join(root, "good", "w") {
 		t.Errorf("found %+v, want only %s", got, good)
 	}
 }
 
 func TestDiscoverStopsAtItsDepth(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	root := filepath.Join(h, "worktrees")
 	deep := filepath.Join(root, "1", "2", "3", "4", "5", "6", "7", "w")
 	repoWithWorktree(t, filepath.Join(h, "src", "deep"), deep)
-	if got := Discover([]Root{{"gwq", root}}); len(got) != 0 {
+	if got := Discover([]madeby.Root{{Maker: madeby.Gwq, Path: root}}); len(got) != 0 {
 		t.Errorf("found %+v %d folders deep (bound %d)", got, 8, maxDepth)
 	}
 }
 
 func TestDiscoverOfRootsThatDoNotExistFindsNothing(t *testing.T) {
-	h := home(t)
-	if got := Discover(Roots(os.Getenv)); len(got) != 0 {
+	h := githome.New(t)
+	if got := Discover(roots()); len(got) != 0 {
 		t.Errorf("found %+v in an empty home %s", got, h)
+	}
+}
+
+// Discovery walks madeby's roots: a worktree in each runner's documented
+// layout is found, under the runner that list --all names its maker.
+func TestDiscoverNamesTheRunnerMadebyNames(t *testing.T) {
+	h := githome.New(t)
+	env := madeby.EnvFrom(os.Getenv, false)
+	main := filepath.Join(h, "src", "app")
+	for i, root := range madeby.Roots(env) {
+		wt := filepath.Join(root.Path, "github.com", "o", "app", fmt.Sprint("b", i))
+		if i == 0 {
+			repoWithWorktree(t, main, wt)
+		} else {
+			githome.Git(t, main, "worktree", "add", "-q", "-b", filepath.Base(wt), wt)
+		}
+	}
+	found := Discover(madeby.Roots(env))
+	if len(found) != len(madeby.Roots(env)) {
+		t.Fatalf("found %+v under %+v", found, madeby.Roots(env))
+	}
+	for _, f := range found {
+		made := madeby.Of(madeby.Worktree{Path: f.Worktree, Main: main}, env)
+		if f.Runner != string(made) {
+			t.Errorf("%s found under %s, made by %s", f.Worktree, f.Runner, made)
+		}
 	}
 }

@@ -100,7 +100,8 @@ type Worktree struct {
 	// id of a git-wt task, its uncommitted changes and its commits on no
 	// remote and merged nowhere (-1: git could not tell), when it was
 	// last touched, whether a process works in it (alive, none,
-	// unknown), and git's or the task's lock.
+	// unknown), and git's or the task's lock. The main worktree has no
+	// dirty or unpushed: never reclaimable, it is not asked.
 	Task         string     `json:"task,omitempty"`
 	Dirty        *int       `json:"dirty,omitempty"`
 	Unpushed     *int       `json:"unpushed,omitempty"`

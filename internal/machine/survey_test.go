@@ -13,10 +13,11 @@ import (
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/git"
+	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
 
 func TestCollectMergesRegisteredAndFoundOnceAndSkipsTheGone(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	a := repoWithWorktree(t, filepath.Join(h, "a"), filepath.Join(h, ".codex", "worktrees", "1", "a"))
 	b := repoWithWorktree(t, filepath.Join(h, "b"), filepath.Join(h, "b-wt"))
 	link := filepath.Join(h, "link-to-b")
@@ -117,11 +118,11 @@ func TestTheMainWorktreeIsNeverSafe(t *testing.T) {
 }
 
 func TestListerListsTheRepositorysOwnWorktreesWithSizes(t *testing.T) {
-	h := home(t)
+	h := githome.New(t)
 	common := repoWithWorktree(t, filepath.Join(h, "r"), filepath.Join(h, "r-wt"))
 	// A second entry whose folder was replaced by a copy that is no
 	// worktree of r: its size would be another folder's.
-	gitIn(t, filepath.Join(h, "r"), "worktree", "add", "-q", "-b", "moved", filepath.Join(h, "moved"))
+	githome.Git(t, filepath.Join(h, "r"), "worktree", "add", "-q", "-b", "moved", filepath.Join(h, "moved"))
 	os.WriteFile(filepath.Join(h, "moved", ".git"), []byte("gitdir: /elsewhere/.git/worktrees/x\n"), 0o644)
 	main, wts, err := Lister{Git: &git.Runner{}}.Survey(context.Background(), common, true)
 	if err != nil {

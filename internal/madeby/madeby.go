@@ -11,6 +11,7 @@ package madeby
 import (
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -71,6 +72,11 @@ func Of(w Worktree, env Env) Maker {
 	if w.Own {
 		return GitWT
 	}
+	for _, r := range Roots(env) {
+		if r.holds(w.Path, env.Fold) {
+			return r.Maker
+		}
+	}
 	for _, r := range rules {
 		if r.holds(w, env) {
 			return r.maker
@@ -79,29 +85,54 @@ func Of(w Worktree, env Env) Maker {
 	return Git
 }
 
-// rule is one tool's layout.
+// Root is a folder where an agent runner keeps the worktrees it makes,
+// each a worktree of the user's repository somewhere else. list
+// --machine walks these folders (internal/machine) to find repositories.
+type Root struct {
+	Maker Maker
+	Path  string
+	// depth is how many folders below Path the runner's worktrees lie:
+	// 0 for any depth.
+	depth int
+}
+
+// Roots are the runners' worktree roots of SPEC §20 under env, as each
+// runner documents its default: $CODEX_HOME/worktrees (default
+// ~/.codex/worktrees), ~/.cursor/worktrees, ~/conductor/workspaces and
+// gwq's ~/worktrees; without an absolute home folder, only CODEX_HOME's.
+// Runners that keep their worktrees in or beside the repository (Claude
+// Code, worktrunk, workmux, Copilot) have no root: the rules find them,
+// and the repository's own worktree list holds them.
+func Roots(env Env) []Root {
+	roots := []Root{
+		{Maker: Codex, Path: codexRoot(env)},
+		{Maker: Cursor, Path: inHome(env, ".cursor", "worktrees")},
+		{Maker: Conductor, Path: inHome(env, "conductor", "workspaces")},
+		// gwq's ~/worktrees is a common name: only its default
+		// template's depth, <host>/<owner>/<repo>/<branch>, counts.
+		{Maker: Gwq, Path: inHome(env, "worktrees"), depth: 4},
+	}
+	return slices.DeleteFunc(roots, func(r Root) bool { return r.Path == "" })
+}
+
+// holds says whether path is one of the runner's worktrees under r.
+func (r Root) holds(path string, fold bool) bool {
+	if r.depth == 0 {
+		return deeper(r.Path, path, 1, fold)
+	}
+	rest, ok := below(r.Path, path, fold)
+	return ok && len(rest) == r.depth
+}
+
+// rule is one tool's layout beside or inside the main worktree.
 type rule struct {
 	maker Maker
 	holds func(w Worktree, env Env) bool
 }
 
-// rules are tried in order: the roots in the home folder first (a
-// runner's root is its own whatever the repository), then the layouts
-// beside or inside the main worktree.
+// rules are tried in order, after the roots (a runner's root is its own
+// whatever the repository).
 var rules = []rule{
-	{Codex, func(w Worktree, env Env) bool { return deeper(codexRoot(env), w.Path, 1, env.Fold) }},
-	{Cursor, func(w Worktree, env Env) bool {
-		return deeper(inHome(env, ".cursor", "worktrees"), w.Path, 1, env.Fold)
-	}},
-	{Conductor, func(w Worktree, env Env) bool {
-		return deeper(inHome(env, "conductor", "workspaces"), w.Path, 1, env.Fold)
-	}},
-	// gwq's ~/worktrees is a common name: only its default template's
-	// depth, <host>/<owner>/<repo>/<branch>, counts.
-	{Gwq, func(w Worktree, env Env) bool {
-		rest, ok := below(inHome(env, "worktrees"), w.Path, env.Fold)
-		return ok && len(rest) == 4
-	}},
 	{Claude, func(w Worktree, env Env) bool {
 		return deeper(filepath.Join(w.Main, ".claude", "worktrees"), w.Path, 1, env.Fold)
 	}},

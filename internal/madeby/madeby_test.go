@@ -4,7 +4,9 @@
 package madeby
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -98,5 +100,34 @@ func TestFoldsOnlyOnMacOSAndWindowsWhereGitSaysSo(t *testing.T) {
 		if got := Folds(c.goos, c.ignoreCase); got != c.want {
 			t.Errorf("Folds(%s, %v) = %v, want %v", c.goos, c.ignoreCase, got, c.want)
 		}
+	}
+}
+
+func TestRootsAreTheRunnersDocumentedFolders(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  Env
+		want []string
+	}{
+		{"defaults", Env{Home: "/h"}, []string{
+			"codex /h/.codex/worktrees", "cursor /h/.cursor/worktrees",
+			"conductor /h/conductor/workspaces", "gwq /h/worktrees"}},
+		{"CODEX_HOME", Env{Home: "/h", CodexHome: "/c"}, []string{
+			"codex /c/worktrees", "cursor /h/.cursor/worktrees",
+			"conductor /h/conductor/workspaces", "gwq /h/worktrees"}},
+		{"a relative CODEX_HOME names nothing", Env{Home: "/h", CodexHome: "c"}, []string{
+			"cursor /h/.cursor/worktrees", "conductor /h/conductor/workspaces", "gwq /h/worktrees"}},
+		{"no home", Env{CodexHome: "/c"}, []string{"codex /c/worktrees"}},
+		{"a relative home names nothing", Env{Home: "h"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, r := range Roots(tc.env) {
+				got = append(got, fmt.Sprint(r.Maker, " ", filepath.ToSlash(r.Path)))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Roots = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

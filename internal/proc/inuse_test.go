@@ -31,23 +31,7 @@ func TestUsersOfAFolderReachedThroughASymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	// A grandchild: UsersOf leaves this process's own children out.
-	cmd := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
-	cmd.Dir = sub
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	sleeper, _ := strconv.Atoi(strings.TrimSpace(line))
-	t.Cleanup(func() { kill(sleeper, syscall.SIGKILL) })
+	sleeper := sleepIn(t, sub)
 	users, err := UsersOf(link)
 	if err != nil {
 		t.Fatal(err)
@@ -63,9 +47,27 @@ func TestUsersOfAFolderReachedThroughASymlink(t *testing.T) {
 func TestUsersOfEachAnswersEveryFolderFromOneReading(t *testing.T) {
 	needSight(t)
 	a, b, none := t.TempDir(), t.TempDir(), t.TempDir()
-	// A grandchild: UsersOf leaves this process's own children out.
+	sleeper := sleepIn(t, a)
+	users, err := UsersOfEach([]string{a, b, none, filepath.Join(none, "gone")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := map[int]bool{}
+	for _, u := range users[0] {
+		pids[u.PID] = true
+	}
+	if len(users) != 4 || !pids[sleeper] || len(users[1])+len(users[2])+len(users[3]) != 0 {
+		t.Errorf("got %+v: want the sleep (pid %d) in the first folder only", users, sleeper)
+	}
+}
+
+// sleepIn starts a sleep working in dir as a grandchild of this process
+// (UsersOf leaves this process's own children out) and returns its pid;
+// it is killed when the test ends.
+func sleepIn(t *testing.T, dir string) int {
+	t.Helper()
 	cmd := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
-	cmd.Dir = a
+	cmd.Dir = dir
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -80,15 +82,5 @@ func TestUsersOfEachAnswersEveryFolderFromOneReading(t *testing.T) {
 	}
 	sleeper, _ := strconv.Atoi(strings.TrimSpace(line))
 	t.Cleanup(func() { kill(sleeper, syscall.SIGKILL) })
-	users, err := UsersOfEach([]string{a, b, none, filepath.Join(none, "gone")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pids := map[int]bool{}
-	for _, u := range users[0] {
-		pids[u.PID] = true
-	}
-	if len(users) != 4 || !pids[sleeper] || len(users[1])+len(users[2])+len(users[3]) != 0 {
-		t.Errorf("got %+v: want the sleep (pid %d) in the first folder only", users, sleeper)
-	}
+	return sleeper
 }

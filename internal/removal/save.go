@@ -21,19 +21,20 @@ import (
 // through internal/saved, before anything is destroyed; a save that
 // fails refuses the removal. Only a forced removal can discard any of
 // these (without --force rm refuses a dirty worktree and keeps an
-// unmerged branch), so only a forced one looks: it writes the tree of the
-// worktree's files (one git add -A into a copy of its index, cheaper than
-// the status it stands for: a new worktree's racily clean index makes a
-// status read every file) and counts the branch's own commits, both
-// started beside rm's other questions; when the tree is HEAD's and no
+// unmerged branch), so only a forced one looks: it stages the worktree's
+// files (one git add -A into a copy of its index, cheaper than the status
+// it stands for: a new worktree's racily clean index makes a status read
+// every file), asks git diff-index whether that is HEAD's tree and writes
+// the tree only when it is not, and counts the branch's own commits, all
+// started beside rm's other questions; when the files are HEAD's and no
 // commit is lost, nothing more happens and nothing is written.
 
 // saves says whether a removal with options o saves what it discards.
 func saves(o RemoveOptions) bool { return o.Force && !o.DryRun }
 
 // startSnapshot starts writing the tree of the files of the worktree at
-// path, when a forced removal may discard them ("" for none: not a
-// folder).
+// path, when a forced removal may discard them and they are not its
+// HEAD's ("" for none: not a folder, or HEAD's files).
 func (m *Remover) startSnapshot(ctx context.Context, path string, o RemoveOptions) func() (string, error) {
 	st, err := os.Lstat(path)
 	now := saves(o) && err == nil && st.IsDir()
@@ -41,7 +42,7 @@ func (m *Remover) startSnapshot(ctx context.Context, path string, o RemoveOption
 		if !now {
 			return "", nil
 		}
-		return saved.Of(m.Git, m.Repo).Snapshot(ctx, path, "")
+		return saved.Of(m.Git, m.Repo).ChangedTree(ctx, path)
 	})
 }
 
@@ -63,7 +64,7 @@ func (m *Remover) saveDiscarded(ctx context.Context, rec *record.Record, wts []g
 		switch {
 		case err != nil:
 			d.Dir = rec.Path // Save tries again over d.Head, and saves only a change
-		case tree != "" && !store.SameTree(ctx, tree, d.Head):
+		case tree != "": // not HEAD's
 			d.Dir, d.Tree = rec.Path, tree
 		}
 	}

@@ -144,6 +144,18 @@ func (s *Store) Snapshot(ctx context.Context, dir, head string) (tree string, er
 	return tree, err
 }
 
+// ChangedTree is Snapshot for a removal's first look, with no head to
+// save over: "" when the worktree's files are its HEAD's (nothing in no
+// commit: no staged or unstaged change, no untracked file git does not
+// ignore), else their tree, as Snapshot writes it.
+func (s *Store) ChangedTree(ctx context.Context, dir string) (tree string, err error) {
+	err = s.withIndexCopy(ctx, dir, "", func(index string) error {
+		tree, err = s.Git.Index().ChangedTree(ctx, dir, index)
+		return err
+	})
+	return tree, err
+}
+
 // snapshotFolder writes the tree of a folder git lost the admin entry of
 // (an orphan gc or doctor --fix --force removes), over head.
 func (s *Store) snapshotFolder(ctx context.Context, dir, head string) (string, error) {

@@ -68,6 +68,24 @@ func (r Index) WriteFilesOf(ctx context.Context, dir, index, from, to string) er
 	return err
 }
 
+// NewGitlinks lists the paths that are a gitlink (a repository of its
+// own: a submodule, or a clone git add -A met inside the worktree) in
+// tree to and were none in from: a saved state holds such a repository's
+// commit id, never its files or its commits.
+func (r History) NewGitlinks(ctx context.Context, dir, from, to string) ([]string, error) {
+	out, err := r.git.Run(ctx, dir, "diff-tree", "-r", "-z", "--no-renames", from, to, "--")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	eachRawDiff(out, func(meta []string, path string) {
+		if meta[1] == "160000" && meta[0] != "160000" {
+			paths = append(paths, path)
+		}
+	})
+	return paths, nil
+}
+
 // CommitParents reads the parents of a commit object's data, in order.
 func CommitParents(data []byte) []string {
 	var parents []string

@@ -85,3 +85,18 @@ func TestSnapshotFolderNamesTheRepositoryAndTheFolder(t *testing.T) {
 		}
 	}
 }
+
+func TestNewGitlinksListsOnlyRepositoriesTheFromSideLacks(t *testing.T) {
+	f := gittest.New(t)
+	z := "0000000000000000000000000000000000000000"
+	o := "1111111111111111111111111111111111111111"
+	out := ":000000 160000 " + z + " " + o + " A\x00inner\x00" + // a repository made in the worktree
+		":100644 160000 " + o + " " + o + " T\x00was-a-file\x00" + // a file replaced by one
+		":160000 160000 " + o + " " + o + " M\x00sub\x00" + // a submodule that moved: its store keeps it
+		":000000 100644 " + z + " " + o + " A\x00new.txt\x00"
+	f.Expect("diff-tree", "-r", "-z", "--no-renames", "hhh", "ttt", "--").Out(out)
+	got, err := f.Git().History().NewGitlinks(context.Background(), "/m", "hhh", "ttt")
+	if err != nil || !slices.Equal(got, []string{"inner", "was-a-file"}) {
+		t.Fatalf("NewGitlinks = %q, %v", got, err)
+	}
+}

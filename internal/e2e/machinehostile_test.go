@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -77,5 +78,42 @@ func TestListMachineRunsNothingAnotherRepositoryNames(t *testing.T) {
 	}
 	if !skipped {
 		t.Errorf("the repository with a filter driver is not skipped naming it: %+v", report.Skipped)
+	}
+}
+
+// A registry that is a fifo or a link (planted, or a user's mistake)
+// neither holds every command (opening a fifo waits for a writer) nor
+// gets a line appended to the file a link points at.
+func TestARegistryThatIsNoFileHoldsNothingAndReceivesNothing(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	registry := filepath.Join(s.Home, ".local", "state", "git-wt", "repos")
+	os.MkdirAll(filepath.Dir(registry), 0o700)
+	if err := syscall.Mkfifo(registry, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"path", "--main"}, {"list", "--machine", "--json"}} {
+		cmd := s.Cmd(s.Repo, args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("git wt %s still waits on a registry that is a fifo", strings.Join(args, " "))
+		}
+	}
+
+	os.Remove(registry)
+	profile := filepath.Join(s.Home, ".profile")
+	s.Write(profile, "# the user's\n")
+	if err := os.Symlink(profile, registry); err != nil {
+		t.Fatal(err)
+	}
+	s.MustWT("path", "--main")
+	if data, _ := os.ReadFile(profile); string(data) != "# the user's\n" {
+		t.Errorf("a registry that is a link got a line appended to the file it points at: %q", data)
 	}
 }

@@ -86,6 +86,7 @@ func (m *Inspector) factsOf(ctx context.Context, lives []Live, wts []git.Worktre
 		}
 	}
 	async.Each(len(facts), 0, func(i int) { m.readFacts(ctx, &facts[i], listed[i], tasks[listed[i].Path], o.Size) })
+	markHolding(facts, wts)
 	markInUse(facts)
 	m.countUnpushed(ctx, facts, tasks, base)
 	m.forgiveMerged(ctx, facts, base)
@@ -288,6 +289,22 @@ func LastActivity(path, gitDir string) time.Time {
 
 // markInUse asks the process table, once, whether a process works in
 // each worktree whose folder is there.
+// markHolding notes in each worktree's facts the first other worktree
+// of wts (git's whole list, whichever facts are read) whose folder lies
+// inside its own: git worktree remove, like any removal of the folder,
+// deletes that one's files too. An entry whose folder is gone holds
+// nothing.
+func markHolding(facts []Facts, wts []git.Worktree) {
+	for i := range facts {
+		for _, wt := range wts {
+			if wt.Path != facts[i].Path && !wt.Bare && !wt.Prunable && fsutil.Within(facts[i].Path, wt.Path) {
+				facts[i].Holds = wt.Path
+				break
+			}
+		}
+	}
+}
+
 func markInUse(facts []Facts) {
 	var dirs []string
 	var present []*Facts

@@ -1,12 +1,15 @@
 //go:build unix
 
-// These tests protect gc --foreign (SPEC §20) from a worktree inside
-// another: git worktree remove deletes the folder whole, the worktree in
-// it too, whatever that one holds.
+// These tests protect gc --foreign (SPEC §20) from what git status does
+// not show and git worktree remove deletes: a worktree inside another (the
+// folder goes whole, the worktree in it too, whatever that one holds), and
+// a local edit to a file marked assume-unchanged.
 package e2e
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/git-wt/git-wt/internal/testutil"
@@ -33,6 +36,32 @@ func TestGCForeignKeepsAWorktreeThatHoldsAnother(t *testing.T) {
 	}
 	if !testutil.Exists(work) || !testutil.Exists(outer) {
 		t.Fatal("gc --foreign removed a worktree holding another, and that one's work with it")
+	}
+	if testutil.Exists(l.paths["cursor"]) {
+		t.Error("the worktrees safe to remove should go")
+	}
+}
+
+func TestGCForeignKeepsALocalEditGitStatusDoesNotShow(t *testing.T) {
+	l := newForeignLayout(t)
+	s := l.s
+	// A user's trick for a local change to a tracked file: git status
+	// (and git worktree remove's own check) no longer looks at it.
+	path := l.paths["git"]
+	s.Git(path, "update-index", "--assume-unchanged", "README.md")
+	edit := "hello\nmy local settings, in no commit\n"
+	s.Write(filepath.Join(path, "README.md"), edit)
+	l.idle(path)
+
+	r := s.WT("gc", "--foreign")
+	if r.Code != 0 {
+		t.Fatalf("gc --foreign: %s", r)
+	}
+	if data, err := os.ReadFile(filepath.Join(path, "README.md")); err != nil || string(data) != edit {
+		t.Fatalf("gc --foreign removed a worktree with a local edit git status hides (%v): %s", err, r)
+	}
+	if !strings.Contains(r.Stdout, "dirty 1") {
+		t.Errorf("gc --foreign must say why it kept it: %s", r)
 	}
 	if testutil.Exists(l.paths["cursor"]) {
 		t.Error("the worktrees safe to remove should go")

@@ -249,6 +249,38 @@ func (r Index) HashFiles(ctx context.Context, dir string, paths []string) (map[s
 	return ids, nil
 }
 
+// HiddenEntries lists the files of the index of the worktree at dir whose
+// changes git status does not look for: marked assume-unchanged (`git
+// update-index --assume-unchanged`, a user's local edit to a tracked
+// file kept out of the way) or skip-worktree (a sparse checkout's files,
+// or the same trick), as the blob id the index holds for each path.
+// Submodules are left out.
+func (r Index) HiddenEntries(ctx context.Context, dir string) (map[string]string, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly, Args: []string{"ls-files", "-v", "-s", "-z"}})
+	if err != nil {
+		return nil, err
+	}
+	return parseHiddenEntries(splitNul(out)), nil
+}
+
+// parseHiddenEntries reads `ls-files -v -s -z` records, "<tag> <mode>
+// <oid> <stage>\t<path>": a lower-case tag is assume-unchanged, S
+// skip-worktree.
+func parseHiddenEntries(records []string) map[string]string {
+	hidden := map[string]string{}
+	for _, rec := range records {
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 4 || f[1] == "160000" {
+			continue
+		}
+		if tag := f[0]; tag == "S" || strings.ToLower(tag) == tag && strings.ToUpper(tag) != tag {
+			hidden[path] = f[2]
+		}
+	}
+	return hidden
+}
+
 // Unstage sets paths (literal, relative to the worktree at dir) in its
 // index back to HEAD's, dropping those HEAD lacks; the files stay.
 func (r Index) Unstage(ctx context.Context, dir string, paths []string) error {

@@ -24,6 +24,14 @@ type SurveyOptions struct {
 	Now time.Time // when the verdicts' idle time is measured; zero: now
 }
 
+// now is when the verdicts' idle time is measured.
+func (o SurveyOptions) now() time.Time {
+	if o.Now.IsZero() {
+		return time.Now()
+	}
+	return o.Now
+}
+
 // Survey is every worktree of the repository, whoever made it, with what
 // it holds and its verdict (SPEC §20), in git's order (the main worktree
 // first; a bare entry left out). It only reads: git status runs without
@@ -64,7 +72,44 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 	if len(facts) == 0 {
 		return Facts{}, false, nil
 	}
-	return facts[0], true, nil
+	f = facts[0]
+	if f.Verdict == Safe {
+		// What git status does not look at, and git worktree remove
+		// would delete: asked only of a worktree about to go.
+		if f.Dirty = m.hiddenChanges(ctx, path); f.Dirty != 0 {
+			f.Verdict = Judge(f, o.now(), m.Settings.IdleAfter)
+		}
+	}
+	return f, true, nil
+}
+
+// hiddenChanges counts the files of the worktree at path that differ from
+// its index where git status does not look (git.Index.HiddenEntries: a
+// local edit to a file marked assume-unchanged); -1 when git could not
+// tell. A marked file that is not on disk (a sparse checkout's) holds
+// nothing to lose.
+func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
+	hidden, err := m.Git.Index().HiddenEntries(ctx, path)
+	if err != nil {
+		return -1
+	}
+	var present []string
+	for p := range hidden {
+		if _, err := os.Lstat(filepath.Join(path, filepath.FromSlash(p))); err == nil {
+			present = append(present, p)
+		}
+	}
+	ids, err := m.Git.Index().HashFiles(ctx, path, present)
+	if err != nil || len(ids) != len(present) {
+		return -1
+	}
+	n := 0
+	for _, p := range present {
+		if ids[p] != hidden[p] {
+			n++
+		}
+	}
+	return n
 }
 
 // factsOf reads the facts and verdicts of the worktrees of wts that want
@@ -90,10 +135,7 @@ func (m *Inspector) factsOf(ctx context.Context, lives []Live, wts []git.Worktre
 	markInUse(facts)
 	m.countUnpushed(ctx, facts, tasks, base)
 	m.forgiveMerged(ctx, facts, base)
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
+	now := o.now()
 	for i := range facts {
 		facts[i].Verdict = Judge(facts[i], now, m.Settings.IdleAfter)
 	}

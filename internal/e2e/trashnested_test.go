@@ -1,9 +1,10 @@
 //go:build unix
 
-// These tests protect SPEC §20's "every removal can be undone" where a
-// saved state cannot hold what a worktree holds: a git repository made
-// inside it (a clone, a git init), which git add -A saves as a gitlink,
-// the id of its HEAD and nothing of its files.
+// These tests protect SPEC §20's "every removal can be undone" where git
+// add -A does not take what a worktree holds: a git repository made
+// inside it (a clone, a git init), which it saves as a gitlink, the id of
+// its HEAD and nothing of its files (refused); and a local edit to a file
+// marked assume-unchanged, which it does not look at (saved).
 package e2e
 
 import (
@@ -47,5 +48,21 @@ func TestRmForceRefusesARepositoryInsideTheWorktreeItCannotSave(t *testing.T) {
 	s.MustWT("rm", "--force", "T")
 	if refs := trashRefs(s); len(refs) != 2 {
 		t.Errorf("rm --force after the repository moved out saved %v", refs)
+	}
+}
+
+func TestRmForceSavesALocalEditToAFileMarkedAssumeUnchanged(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Git(path, "update-index", "--assume-unchanged", "README.md")
+	edit := "hello\nmy local settings, in no commit\n"
+	s.Write(filepath.Join(path, "README.md"), edit)
+	s.MustWT("rm", "--force", "T")
+	if refs := trashRefs(s); len(refs) != 2 {
+		t.Fatalf("rm --force saved %v: want the local edit saved", refs)
+	}
+	s.MustWT("restore", "T")
+	if data, err := os.ReadFile(filepath.Join(path, "README.md")); err != nil || string(data) != edit {
+		t.Fatalf("restore brought back %q (%v), want the local edit", data, err)
 	}
 }

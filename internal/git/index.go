@@ -256,7 +256,26 @@ func (r Index) HashFiles(ctx context.Context, dir string, paths []string) (map[s
 // or the same trick), as the blob id the index holds for each path.
 // Submodules are left out.
 func (r Index) HiddenEntries(ctx context.Context, dir string) (map[string]string, error) {
-	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly, Args: []string{"ls-files", "-v", "-s", "-z"}})
+	hidden, err := r.hiddenEntries(ctx, dir, ReadOnly)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]string{}
+	for _, h := range hidden {
+		ids[h.path] = h.oid
+	}
+	return ids, nil
+}
+
+// hiddenEntry is one entry of HiddenEntries, and which bit hides it.
+type hiddenEntry struct {
+	path, oid       string
+	assumeUnchanged bool // else skip-worktree
+}
+
+// hiddenEntries is HiddenEntries of the index env names.
+func (r Index) hiddenEntries(ctx context.Context, dir string, env []string) ([]hiddenEntry, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"ls-files", "-v", "-s", "-z"}})
 	if err != nil {
 		return nil, err
 	}
@@ -266,16 +285,17 @@ func (r Index) HiddenEntries(ctx context.Context, dir string) (map[string]string
 // parseHiddenEntries reads `ls-files -v -s -z` records, "<tag> <mode>
 // <oid> <stage>\t<path>": a lower-case tag is assume-unchanged, S
 // skip-worktree.
-func parseHiddenEntries(records []string) map[string]string {
-	hidden := map[string]string{}
+func parseHiddenEntries(records []string) []hiddenEntry {
+	var hidden []hiddenEntry
 	for _, rec := range records {
 		meta, path, ok := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 4 || f[1] == "160000" {
 			continue
 		}
-		if tag := f[0]; tag == "S" || strings.ToLower(tag) == tag && strings.ToUpper(tag) != tag {
-			hidden[path] = f[2]
+		tag := f[0]
+		if lower := strings.ToLower(tag) == tag && strings.ToUpper(tag) != tag; lower || tag == "S" {
+			hidden = append(hidden, hiddenEntry{path: path, oid: f[2], assumeUnchanged: lower})
 		}
 	}
 	return hidden

@@ -2,6 +2,8 @@ package git
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -23,11 +25,53 @@ var snapshotIdentity = []string{
 // of the worktree's index, or HEAD read into one), and writes its tree.
 func (r Index) SnapshotTree(ctx context.Context, dir, index string) (string, error) {
 	env := []string{"GIT_INDEX_FILE=" + index}
+	if err := r.unhide(ctx, dir, env); err != nil {
+		return "", err
+	}
 	if _, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"add", "-A"}}); err != nil {
 		return "", err
 	}
 	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"write-tree"}})
 	return strings.TrimSpace(string(out)), err
+}
+
+// unhide clears, in the index env names (a copy), the assume-unchanged
+// bit of every entry and the skip-worktree bit of every entry whose file
+// is on disk: git add -A does not look at a file so marked, and a local
+// edit to one (a user's trick to keep it out of the way) would be in no
+// saved state. A sparse checkout's absent files keep theirs (absent is not
+// deleted).
+func (r Index) unhide(ctx context.Context, dir string, env []string) error {
+	hidden, err := r.hiddenEntries(ctx, dir, env)
+	if err != nil {
+		return err
+	}
+	var assumed, skipped strings.Builder
+	for _, h := range hidden {
+		switch {
+		case h.assumeUnchanged:
+			assumed.WriteString(h.path + "\x00")
+		case present(filepath.Join(dir, filepath.FromSlash(h.path))):
+			skipped.WriteString(h.path + "\x00")
+		}
+	}
+	// One flag a call: update-index applies only the first it is given.
+	for _, c := range []struct{ flag, paths string }{{"--no-assume-unchanged", assumed.String()}, {"--no-skip-worktree", skipped.String()}} {
+		if c.paths == "" {
+			continue
+		}
+		if _, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env,
+			Args: []string{"update-index", c.flag, "-z", "--stdin"}, Stdin: strings.NewReader(c.paths)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// present says whether path names something on disk (a link too).
+func present(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // SnapshotFolder is SnapshotTree for a folder that is no longer a

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -76,9 +77,11 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 	if f.Verdict == Safe {
 		// What git status does not look at, and git worktree remove
 		// would delete: asked only of a worktree about to go.
-		if f.Dirty = m.hiddenChanges(ctx, path); f.Dirty != 0 {
-			f.Verdict = Judge(f, o.now(), m.Settings.IdleAfter)
+		f.Dirty = m.hiddenChanges(ctx, path)
+		if mp, err := fsutil.MountInside(path); err != nil || mp != "" {
+			f.Mount = cmp.Or(mp, "?")
 		}
+		f.Verdict = Judge(f, o.now(), m.Settings.IdleAfter)
 	}
 	return f, true, nil
 }

@@ -52,7 +52,10 @@ type Facts struct {
 	// Holds is another worktree git lists inside this one's folder (a
 	// Claude Code session's .claude/worktrees/<name> in a worktree),
 	// "" when none: removing this folder deletes that one too.
-	Holds  string
+	Holds string
+	// Mount is a file system mounted inside its folder, "" when none (or
+	// not looked for: only just before gc --foreign removes it).
+	Mount  string
 	Locked bool  // git worktree lock, or the task's lock
 	Size   int64 // bytes on disk; -1 when not asked for
 
@@ -65,7 +68,8 @@ type Facts struct {
 // nothing has touched it for idleAfter; else the first reason it is not,
 // in this order: what removing it would lose (dirty N, unpushed N; "?"
 // where git could not tell; another worktree inside it, whatever that
-// one's verdict: holds a worktree), who works in it now (in use, cannot see),
+// one's verdict: holds a worktree; a file system mounted in it: holds a
+// mount), who works in it now (in use, cannot see),
 // the user's own word (locked), and last how recently it was used
 // (active 2h ago). Before those, what is never a candidate at all: the
 // main worktree (main), a worktree whose folder is gone (missing: only
@@ -88,6 +92,8 @@ func Judge(f Facts, now time.Time, idleAfter time.Duration) string {
 		return "unpushed " + count(f.Unpushed)
 	case f.Holds != "":
 		return "holds a worktree"
+	case f.Mount != "":
+		return "holds a mount"
 	case f.InUse == InUseAlive:
 		return "in use"
 	case f.InUse != InUseNone:

@@ -43,6 +43,7 @@ func TestJudgeSaysSafeOrTheFirstReasonNot(t *testing.T) {
 		{"processes not looked at", with(func(f *Facts) { f.InUse = "" }), "cannot see"},
 		{"another worktree inside it", with(func(f *Facts) { f.Holds = "/w/.claude/worktrees/x" }), "holds a worktree"},
 		{"unpushed comes before holding a worktree", with(func(f *Facts) { f.Unpushed = 1; f.Holds = "/w/x" }), "unpushed 1"},
+		{"a file system mounted in it", with(func(f *Facts) { f.Mount = "/w/data" }), "holds a mount"},
 		{"holding a worktree comes before in use", with(func(f *Facts) { f.Holds = "/w/x"; f.InUse = InUseAlive }), "holds a worktree"},
 		{"unpushed comes before in use", with(func(f *Facts) { f.Unpushed = 1; f.InUse = InUseAlive }), "unpushed 1"},
 		{"locked", with(func(f *Facts) { f.Locked = true }), "locked"},

@@ -27,7 +27,7 @@ func (m *Manager) Refuse(rec *record.Record, reason, format string, args ...any)
 // log's words).
 var refusalKinds = map[string]exitcode.Kind{
 	"dirty": exitcode.KindDirty, "status-failed": exitcode.KindDirty, "save-failed": exitcode.KindDirty, "save-commits-failed": exitcode.KindUnmerged, "locked": exitcode.KindLocked,
-	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
+	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "contains-mount": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
 	"not-a-directory": exitcode.KindConflict, "other-branch": exitcode.KindConflict, "in-progress": exitcode.KindConflict, "not-ready": exitcode.KindBusy,
 	"unmerged-submodule": exitcode.KindUnmerged, "pre-remove": exitcode.KindInUse, "not-ours": exitcode.KindUnsafeInput,
 }

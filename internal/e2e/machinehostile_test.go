@@ -49,6 +49,10 @@ func TestListMachineRunsNothingAnotherRepositoryNames(t *testing.T) {
 	s.Git(monitored, "add", "nested")
 	s.Git(monitored, "config", "core.fsmonitor", mark("fsmonitor"))
 	s.Git(nested, "config", "core.fsmonitor", mark("nested-fsmonitor"))
+	// A clean filter in the nested repository's config, which no
+	// setting of the outer git's reaches.
+	s.Git(nested, "config", "filter.y.clean", mark("nested-filter"))
+	s.Write(filepath.Join(nested, ".gitattributes"), "*.txt filter=y\n")
 
 	// A clone whose config names a clean filter that its files use: git
 	// status would run it, and no setting turns a driver of any name

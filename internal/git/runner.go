@@ -217,7 +217,9 @@ func (r *Runner) ReadOnly(commonDir, scratch string) {
 // (or starts a daemon), and log.showSignature makes git log run
 // gpg.program. The settings that name a program by a name of the
 // config's own choosing (filter and merge drivers) cannot be turned off
-// so: CheckReadOnlyRepo refuses them.
+// so: CheckReadOnlyRepo refuses them in the repository's own config, and
+// Status does not look into a submodule's changes, for which git would
+// run git in it with its own config.
 var readOnlyConfig = []ConfigPair{{"core.fsmonitor", "false"}, {"log.showSignature", "false"}}
 
 // Run runs git with args in dir and returns its stdout.

@@ -1,6 +1,6 @@
 //go:build unix
 
-// These tests protect gc --foreign (SPEC §20) from what git status does
+// These tests protect gc --foreign (SPEC §20), and rm, from what git status does
 // not show and git worktree remove deletes: a worktree inside another (the
 // folder goes whole, the worktree in it too, whatever that one holds), and
 // a local edit to a file marked assume-unchanged.
@@ -65,5 +65,43 @@ func TestGCForeignKeepsALocalEditGitStatusDoesNotShow(t *testing.T) {
 	}
 	if testutil.Exists(l.paths["cursor"]) {
 		t.Error("the worktrees safe to remove should go")
+	}
+}
+
+// A worktree inside another whose .git file is gone is prunable to git,
+// but its folder still holds its files.
+func TestGCForeignKeepsAWorktreeThatHoldsAPrunableOneWithFiles(t *testing.T) {
+	l := newForeignLayout(t)
+	s := l.s
+	outer := l.paths["worktrunk"]
+	inner := filepath.Join(outer, ".claude", "worktrees", "session")
+	s.Git(outer, "worktree", "add", "-q", "-b", "session", inner)
+	work := filepath.Join(inner, "work.txt")
+	s.Write(work, "in no commit\n")
+	os.Remove(filepath.Join(inner, ".git"))
+	l.idle(outer)
+
+	if r := s.WT("gc", "--foreign"); r.Code != 0 {
+		t.Fatalf("gc --foreign: %s", r)
+	}
+	if !testutil.Exists(work) {
+		t.Fatal("gc --foreign removed a worktree holding another's files")
+	}
+}
+
+func TestRmRefusesATaskHoldingAPrunableWorktreeWithFiles(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	inner := filepath.Join(path, ".claude", "worktrees", "session")
+	s.Git(path, "worktree", "add", "-q", "-b", "session", inner)
+	work := filepath.Join(inner, "work.txt")
+	s.Write(work, "in no commit\n")
+	os.Remove(filepath.Join(inner, ".git"))
+
+	if r := s.WT("rm", "--force", "T"); r.Code != 3 || !strings.Contains(r.Stderr, "contains the worktree") {
+		t.Errorf("rm --force of a task holding a worktree whose .git is gone: %s", r)
+	}
+	if !testutil.Exists(work) {
+		t.Fatal("rm deleted the files of a worktree inside the task")
 	}
 }

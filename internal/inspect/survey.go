@@ -338,16 +338,23 @@ func LastActivity(path, gitDir string) time.Time {
 // of wts (git's whole list, whichever facts are read) whose folder lies
 // inside its own: git worktree remove, like any removal of the folder,
 // deletes that one's files too. An entry whose folder is gone holds
-// nothing.
+// nothing; one git calls prunable whose folder is there (its .git file
+// deleted) still holds its files.
 func markHolding(facts []Facts, wts []git.Worktree) {
 	for i := range facts {
 		for _, wt := range wts {
-			if wt.Path != facts[i].Path && !wt.Bare && !wt.Prunable && fsutil.Within(facts[i].Path, wt.Path) {
+			if wt.Path != facts[i].Path && !wt.Bare && fsutil.Within(facts[i].Path, wt.Path) && (!wt.Prunable || exists(wt.Path)) {
 				facts[i].Holds = wt.Path
 				break
 			}
 		}
 	}
+}
+
+// exists says whether anything is at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 func markInUse(facts []Facts) {

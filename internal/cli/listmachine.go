@@ -72,8 +72,9 @@ type repoSurveyor struct {
 }
 
 func (s repoSurveyor) Survey(ctx context.Context, commonDir string, size bool) (string, []machine.Worktree, error) {
-	// What git-wt checks before it runs git in any repository (SPEC §19).
-	if err := git.CheckGitDirConfig(commonDir, commonDir); err != nil {
+	// What git-wt checks before it runs git in any repository (SPEC §19),
+	// and that its own config runs no program (another repository's).
+	if err := git.CheckReadOnlyRepo(commonDir); err != nil {
 		return "", nil, err
 	}
 	scratch, err := os.MkdirTemp("", "git-wt-survey-")

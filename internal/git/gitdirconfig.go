@@ -91,6 +91,39 @@ func CheckGitDirConfig(gitDir, commonDir string) error {
 	return nil
 }
 
+// CheckReadOnlyRepo refuses to read another repository than the one
+// git-wt runs in (list --machine, SPEC §20) where git, reading it, could
+// run a program that repository's config names: its git dirs as
+// CheckGitDirConfig checks them, and its own config, which there is not
+// the user's word but whoever made the repository's (a clone an agent
+// made under its runner's folder). What Runner.ReadOnly turns off
+// (readOnlyConfig) may stay; a filter or merge driver (git status runs a
+// clean filter, merge-tree a merge driver), a diff program, and an
+// include (a file git reads that this check does not) may not.
+func CheckReadOnlyRepo(commonDir string) error {
+	if err := CheckGitDirConfig(commonDir, commonDir); err != nil {
+		return err
+	}
+	return checkConfigFile(filepath.Join(commonDir, "config"), readOnlyAllowed,
+		"git-wt reads another repository only where its config runs no program; that repository's own git reads it as before")
+}
+
+// readOnlyAllowed says whether another repository's config may hold key
+// for git-wt to read that repository (CheckReadOnlyRepo).
+func readOnlyAllowed(key string) bool {
+	section, rest, _ := strings.Cut(key, ".")
+	name := rest[strings.LastIndex(rest, ".")+1:]
+	switch section {
+	case "filter", "include", "includeif":
+		return false
+	case "merge":
+		return name != "driver"
+	case "diff":
+		return name != "external" && name != "command" && name != "textconv"
+	}
+	return true
+}
+
 // WorktreeConfigAllowed says whether a config.worktree may set key (any
 // case).
 func WorktreeConfigAllowed(key string) bool { return worktreeConfigKeys[strings.ToLower(key)] }

@@ -126,3 +126,17 @@ func TestCheckGitDirConfigRefusesALinkedSubmoduleGitDir(t *testing.T) {
 		t.Fatalf("a linked submodule git dir: %v", err)
 	}
 }
+
+func TestReadOnlyAllowed(t *testing.T) {
+	for key, want := range map[string]bool{
+		"remote.origin.url": true, "core.editor": true, "core.fsmonitor": true, // turned off by Runner.ReadOnly
+		"log.showsignature": true, "diff.renames": true, "merge.conflictstyle": true, "lfs.url": true,
+		"filter.lfs.process": false, "filter.x.clean": false, "filter.x.required": false,
+		"merge.x.driver": false, "diff.external": false, "diff.x.textconv": false, "diff.x.command": false,
+		"include.path": false, "includeif.gitdir:/x/.path": false,
+	} {
+		if got := readOnlyAllowed(key); got != want {
+			t.Errorf("readOnlyAllowed(%q) = %v, want %v", key, got, want)
+		}
+	}
+}

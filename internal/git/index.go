@@ -249,6 +249,58 @@ func (r Index) HashFiles(ctx context.Context, dir string, paths []string) (map[s
 	return ids, nil
 }
 
+// HiddenEntries lists the files of the index of the worktree at dir whose
+// changes git status does not look for: marked assume-unchanged (`git
+// update-index --assume-unchanged`, a user's local edit to a tracked
+// file kept out of the way) or skip-worktree (a sparse checkout's files,
+// or the same trick), as the blob id the index holds for each path.
+// Submodules are left out.
+func (r Index) HiddenEntries(ctx context.Context, dir string) (map[string]string, error) {
+	hidden, err := r.hiddenEntries(ctx, dir, ReadOnly)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]string{}
+	for _, h := range hidden {
+		ids[h.path] = h.oid
+	}
+	return ids, nil
+}
+
+// hiddenEntry is one entry of HiddenEntries, and which bit hides it.
+type hiddenEntry struct {
+	path, oid       string
+	assumeUnchanged bool // else skip-worktree
+}
+
+// hiddenEntries is HiddenEntries of the index env names.
+func (r Index) hiddenEntries(ctx context.Context, dir string, env []string) ([]hiddenEntry, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"ls-files", "-v", "-s", "-z"}})
+	if err != nil {
+		return nil, err
+	}
+	return parseHiddenEntries(splitNul(out)), nil
+}
+
+// parseHiddenEntries reads `ls-files -v -s -z` records, "<tag> <mode>
+// <oid> <stage>\t<path>": a lower-case tag is assume-unchanged, S
+// skip-worktree.
+func parseHiddenEntries(records []string) []hiddenEntry {
+	var hidden []hiddenEntry
+	for _, rec := range records {
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 4 || f[1] == "160000" {
+			continue
+		}
+		tag := f[0]
+		if lower := strings.ToLower(tag) == tag && strings.ToUpper(tag) != tag; lower || tag == "S" {
+			hidden = append(hidden, hiddenEntry{path: path, oid: f[2], assumeUnchanged: lower})
+		}
+	}
+	return hidden
+}
+
 // Unstage sets paths (literal, relative to the worktree at dir) in its
 // index back to HEAD's, dropping those HEAD lacks; the files stay.
 func (r Index) Unstage(ctx context.Context, dir string, paths []string) error {

@@ -181,3 +181,22 @@ func TestIgnoredFoldersKeepsTheFoldersGitListsWhole(t *testing.T) {
 		t.Error("a failed listing must be an error, never no folders")
 	}
 }
+
+func TestHiddenEntriesAreTheAssumeUnchangedAndSkipWorktreeOnes(t *testing.T) {
+	f := gittest.New(t)
+	out := "H 100644 " + h1 + " 0\tplain.txt\x00" +
+		"h 100644 " + h1 + " 0\tlocal edit.conf\x00" + // assume-unchanged
+		"S 100644 " + h2 + " 0\tsparse/out.txt\x00" + // skip-worktree
+		"s 100644 " + h2 + " 0\tboth\x00" + // both bits
+		"h 160000 " + h2 + " 0\tsub\x00" + // a submodule: its own repository
+		"M 100644 " + h1 + " 0\tunmerged\x00"
+	call := f.Expect("ls-files", "-v", "-s", "-z").Out(out)
+	got, err := f.Git().Index().HiddenEntries(context.Background(), "/w")
+	want := map[string]string{"local edit.conf": h1, "sparse/out.txt": h2, "both": h2}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("HiddenEntries = %v, %v; want %v", got, err, want)
+	}
+	if !call.Got.InWorktree || !slices.Contains(call.Got.Env, "GIT_OPTIONAL_LOCKS=0") {
+		t.Errorf("ls-files ran with %+v: want it pinned to the worktree, without the index lock", call.Got)
+	}
+}

@@ -184,8 +184,11 @@ type Runner struct {
 	envOnce sync.Once
 	env     []string
 	// aside is added to every git's environment once ReadOnly was
-	// called: objects written aside, no optional locks.
-	aside []string
+	// called: objects written aside, no optional locks; and readOnly,
+	// the settings that keep that repository's config from running a
+	// program (readOnlyConfig).
+	aside    []string
+	readOnly []ConfigPair
 
 	shellOnce sync.Once // Shell: found once
 	shell     string
@@ -198,12 +201,27 @@ type Runner struct {
 // caller's (GIT_OBJECT_DIRECTORY), while the repository's own are read
 // as alternates; and no git takes an optional lock (GIT_OPTIONAL_LOCKS=0:
 // a status does not write the index back). For reading another
-// repository than the one git-wt runs in (list --machine, SPEC §20).
-// Call it before the runner starts any git.
+// repository than the one git-wt runs in (list --machine, SPEC §20),
+// whose config is not the user's word: every git also runs with
+// readOnlyConfig. Call it before the runner starts any git, after
+// CheckReadOnlyRepo.
 func (r *Runner) ReadOnly(commonDir, scratch string) {
 	r.aside = []string{"GIT_OBJECT_DIRECTORY=" + scratch,
 		"GIT_ALTERNATE_OBJECT_DIRECTORIES=" + filepath.Join(commonDir, "objects"), "GIT_OPTIONAL_LOCKS=0"}
+	r.readOnly = readOnlyConfig
 }
+
+// readOnlyConfig turns off what another repository's config (or that of
+// a repository nested in one of its worktrees, which git status looks
+// into: git passes these settings on to the gits it starts there) could
+// make a reading git run: core.fsmonitor names a program git status runs
+// (or starts a daemon), and log.showSignature makes git log run
+// gpg.program. The settings that name a program by a name of the
+// config's own choosing (filter and merge drivers) cannot be turned off
+// so: CheckReadOnlyRepo refuses them in the repository's own config, and
+// Status does not look into a submodule's changes, for which git would
+// run git in it with its own config.
+var readOnlyConfig = []ConfigPair{{"core.fsmonitor", "false"}, {"log.showSignature", "false"}}
 
 // Run runs git with args in dir and returns its stdout.
 func (r *Runner) Run(ctx context.Context, dir string, args ...string) (string, error) {
@@ -280,7 +298,7 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output, error)
 	}
 	cmd.Env = append(cmd.Env, r.aside...)
 	cmd.Env = append(cmd.Env, c.Env...)
-	cmd.Env = withConfig(cmd.Env, append(slices.Clip(platformConfig), c.Config...))
+	cmd.Env = withConfig(cmd.Env, append(slices.Concat(platformConfig, r.readOnly), c.Config...))
 	cmd.Env = append(cmd.Env, pinned...)
 	if c.InSubmodule {
 		cmd.Env = append(cmd.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(c.Dir))

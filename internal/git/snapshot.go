@@ -2,6 +2,8 @@ package git
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -51,9 +53,14 @@ func (r Index) ChangedTree(ctx context.Context, dir, index string) (string, erro
 	return r.writeTree(ctx, dir, index)
 }
 
-// stageAll is git add -A into the index file index.
+// stageAll is git add -A into the index file index, its hidden entries
+// shown first (unhide).
 func (r Index) stageAll(ctx context.Context, dir, index string) error {
-	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_INDEX_FILE=" + index}, Args: []string{"add", "-A"}})
+	env := []string{"GIT_INDEX_FILE=" + index}
+	if err := r.unhide(ctx, dir, env); err != nil {
+		return err
+	}
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"add", "-A"}})
 	return err
 }
 
@@ -61,6 +68,45 @@ func (r Index) stageAll(ctx context.Context, dir, index string) error {
 func (r Index) writeTree(ctx context.Context, dir, index string) (string, error) {
 	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_INDEX_FILE=" + index}, Args: []string{"write-tree"}})
 	return strings.TrimSpace(string(out)), err
+}
+
+// unhide clears, in the index env names (a copy), the assume-unchanged
+// bit of every entry and the skip-worktree bit of every entry whose file
+// is on disk: git add -A does not look at a file so marked, and a local
+// edit to one (a user's trick to keep it out of the way) would be in no
+// saved state. A sparse checkout's absent files keep theirs (absent is not
+// deleted).
+func (r Index) unhide(ctx context.Context, dir string, env []string) error {
+	hidden, err := r.hiddenEntries(ctx, dir, env)
+	if err != nil {
+		return err
+	}
+	var assumed, skipped strings.Builder
+	for _, h := range hidden {
+		switch {
+		case h.assumeUnchanged:
+			assumed.WriteString(h.path + "\x00")
+		case present(filepath.Join(dir, filepath.FromSlash(h.path))):
+			skipped.WriteString(h.path + "\x00")
+		}
+	}
+	// One flag a call: update-index applies only the first it is given.
+	for _, c := range []struct{ flag, paths string }{{"--no-assume-unchanged", assumed.String()}, {"--no-skip-worktree", skipped.String()}} {
+		if c.paths == "" {
+			continue
+		}
+		if _, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env,
+			Args: []string{"update-index", c.flag, "-z", "--stdin"}, Stdin: strings.NewReader(c.paths)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// present says whether path names something on disk (a link too).
+func present(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // SnapshotFolder is SnapshotTree for a folder that is no longer a
@@ -99,6 +145,24 @@ func (r Index) WriteFilesOf(ctx context.Context, dir, index, from, to string) er
 	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: []string{"GIT_INDEX_FILE=" + index},
 		Args: []string{"read-tree", "-m", "-u", "--no-recurse-submodules", from, to}})
 	return err
+}
+
+// NewGitlinks lists the paths that are a gitlink (a repository of its
+// own: a submodule, or a clone git add -A met inside the worktree) in
+// tree to and were none in from: a saved state holds such a repository's
+// commit id, never its files or its commits.
+func (r History) NewGitlinks(ctx context.Context, dir, from, to string) ([]string, error) {
+	out, err := r.git.Run(ctx, dir, "diff-tree", "-r", "-z", "--no-renames", from, to, "--")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	eachRawDiff(out, func(meta []string, path string) {
+		if meta[1] == "160000" && meta[0] != "160000" {
+			paths = append(paths, path)
+		}
+	})
+	return paths, nil
 }
 
 // CommitParents reads the parents of a commit object's data, in order.

@@ -15,13 +15,21 @@ import (
 
 func TestSnapshotTreeStagesEverythingIntoItsOwnIndex(t *testing.T) {
 	f := gittest.New(t)
+	oid := "1111111111111111111111111111111111111111"
+	// A local edit marked assume-unchanged, and a sparse checkout's
+	// file that is not on disk (/w is no folder here).
+	list := f.Expect("ls-files", "-v", "-s", "-z").Out("h 100644 " + oid + " 0\tlocal.conf\x00S 100644 " + oid + " 0\tsparse/absent\x00H 100644 " + oid + " 0\tplain\x00")
+	unhide := f.Expect("update-index", "--no-assume-unchanged", "-z", "--stdin")
 	add := f.Expect("add", "-A")
 	write := f.Expect("write-tree").Out("4b825dc642cb6eb9a060e54bf8d69288fbee4904\n")
 	tree, err := f.Git().Index().SnapshotTree(context.Background(), "/w", "/tmp/idx")
 	if err != nil || tree != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
 		t.Fatalf("SnapshotTree = %q, %v", tree, err)
 	}
-	for _, c := range []*gittest.Call{add, write} {
+	if paths, _ := io.ReadAll(unhide.Got.Stdin); string(paths) != "local.conf\x00" {
+		t.Errorf("update-index --no-assume-unchanged was fed %q: want the marked file alone", paths)
+	}
+	for _, c := range []*gittest.Call{list, unhide, add, write} {
 		if !slices.Contains(c.Got.Env, "GIT_INDEX_FILE=/tmp/idx") || !c.Got.InWorktree {
 			t.Errorf("git %v ran with env %v, in worktree %v: want its own index, pinned to the worktree", c.Got.Args, c.Got.Env, c.Got.InWorktree)
 		}
@@ -44,7 +52,8 @@ func TestChangedTreeWritesATreeOnlyWhereTheFilesAreNotHEADs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := gittest.New(t)
-			calls := []*gittest.Call{f.Expect("add", "-A")}
+			// No entry hidden from add -A: nothing to unhide.
+			calls := []*gittest.Call{f.Expect("ls-files", "-v", "-s", "-z"), f.Expect("add", "-A")}
 			diff := f.Expect("diff-index", "--cached", "--quiet", "--ignore-submodules=none", "HEAD", "--")
 			calls = append(calls, diff)
 			if tc.diffCode != 0 {
@@ -121,5 +130,20 @@ func TestSnapshotFolderNamesTheRepositoryAndTheFolder(t *testing.T) {
 				t.Errorf("git %v: env %v lacks %s", c.Got.Args, c.Got.Env, v)
 			}
 		}
+	}
+}
+
+func TestNewGitlinksListsOnlyRepositoriesTheFromSideLacks(t *testing.T) {
+	f := gittest.New(t)
+	z := "0000000000000000000000000000000000000000"
+	o := "1111111111111111111111111111111111111111"
+	out := ":000000 160000 " + z + " " + o + " A\x00inner\x00" + // a repository made in the worktree
+		":100644 160000 " + o + " " + o + " T\x00was-a-file\x00" + // a file replaced by one
+		":160000 160000 " + o + " " + o + " M\x00sub\x00" + // a submodule that moved: its store keeps it
+		":000000 100644 " + z + " " + o + " A\x00new.txt\x00"
+	f.Expect("diff-tree", "-r", "-z", "--no-renames", "hhh", "ttt", "--").Out(out)
+	got, err := f.Git().History().NewGitlinks(context.Background(), "/m", "hhh", "ttt")
+	if err != nil || !slices.Equal(got, []string{"inner", "was-a-file"}) {
+		t.Fatalf("NewGitlinks = %q, %v", got, err)
 	}
 }

@@ -17,7 +17,7 @@ type StatusOptions struct {
 	// Untracked is --untracked-files: "normal" when empty, or "all".
 	Untracked string
 	// IgnoreSubmodules is --ignore-submodules: "none" (look into them)
-	// when empty, or "all".
+	// when empty (a read-only runner's: "dirty"), or "dirty" or "all".
 	IgnoreSubmodules string
 	// Branch asks what is checked out (--branch): Status.OID and
 	// Status.Branch.
@@ -69,7 +69,16 @@ type StatusEntry struct {
 
 // Status runs git status in the worktree at dir (see Cmd.InWorktree),
 // without taking the index lock unless o.Refresh.
+//
+// A read-only runner (Runner.ReadOnly: another repository) looks into
+// submodules only for their commit (--ignore-submodules=dirty unless told
+// otherwise): to see a submodule's own changes, git runs git in it, with
+// that repository's config — one nested in a worktree is whoever made it's,
+// and its filter drivers would run.
 func (r *Runner) Status(ctx context.Context, dir string, o StatusOptions) (Status, error) {
+	if r.readOnly != nil && o.IgnoreSubmodules == "" {
+		o.IgnoreSubmodules = "dirty"
+	}
 	env := append(append([]string(nil), ReadOnly...), o.Env...)
 	if o.Refresh {
 		env = env[len(ReadOnly):]

@@ -307,3 +307,15 @@ func TestStatusParsesRealGit(t *testing.T) {
 		t.Errorf("got %q on %q at %q, want %q on task", got, st.Branch, st.OID, want)
 	}
 }
+
+func TestAReadOnlyRunnersStatusRunsNoGitInASubmodule(t *testing.T) {
+	f := gittest.New(t)
+	r := f.Git()
+	r.ReadOnly("/other/.git", "/tmp/scratch")
+	call := f.Expect("status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=normal", "--ignore-submodules=dirty")
+	if _, err := r.Status(context.Background(), "/other", git.StatusOptions{}); err != nil || call.Got == nil {
+		t.Fatal(err)
+	}
+	// Its config (core.fsmonitor=false...) is added where the process
+	// starts, past the fake: TestListMachineRunsNothingAnotherRepositoryNames.
+}

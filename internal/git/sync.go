@@ -74,6 +74,18 @@ func (r History) ChangedFiles(ctx context.Context, dir, from, to string) ([]File
 // a side that lacks the path.
 func parseRawDiff(out string) []FileChange {
 	var changes []FileChange
+	eachRawDiff(out, func(meta []string, path string) {
+		if meta[0] == "160000" || meta[1] == "160000" {
+			return // a submodule: read-tree --no-recurse-submodules writes none
+		}
+		changes = append(changes, FileChange{Path: path, Before: blobOrNone(meta[2]), After: blobOrNone(meta[3])})
+	})
+	return changes
+}
+
+// eachRawDiff calls f with each entry of `diff-tree -r -z` output: its
+// modes, oids and status, and its path.
+func eachRawDiff(out string, f func(meta []string, path string)) {
 	fields := strings.Split(out, "\x00")
 	for i := 0; i+1 < len(fields); i++ {
 		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
@@ -81,12 +93,8 @@ func parseRawDiff(out string) []FileChange {
 			continue
 		}
 		i++
-		if meta[0] == "160000" || meta[1] == "160000" {
-			continue // a submodule: read-tree --no-recurse-submodules writes none
-		}
-		changes = append(changes, FileChange{Path: fields[i], Before: blobOrNone(meta[2]), After: blobOrNone(meta[3])})
+		f(meta, fields[i])
 	}
-	return changes
 }
 
 func blobOrNone(oid string) string {

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -26,6 +27,14 @@ type SurveyOptions struct {
 	// Env is what madeby needs of the user's environment (madeby.EnvFrom).
 	Env madeby.Env
 	Now time.Time // when the verdicts' idle time is measured; zero: now
+}
+
+// now is when the verdicts' idle time is measured.
+func (o SurveyOptions) now() time.Time {
+	if o.Now.IsZero() {
+		return time.Now()
+	}
+	return o.Now
 }
 
 // Survey is every worktree of the repository, whoever made it, with what
@@ -68,7 +77,46 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 	if len(facts) == 0 {
 		return Facts{}, false, nil
 	}
-	return facts[0], true, nil
+	f = facts[0]
+	if f.Verdict == Safe {
+		// What git status does not look at, and git worktree remove
+		// would delete: asked only of a worktree about to go.
+		f.Dirty = m.hiddenChanges(ctx, path)
+		if mp, err := fsutil.MountInside(path); err != nil || mp != "" {
+			f.Mount = cmp.Or(mp, "?")
+		}
+		f.Verdict = Judge(f, o.now(), m.Settings.IdleAfter)
+	}
+	return f, true, nil
+}
+
+// hiddenChanges counts the files of the worktree at path that differ from
+// its index where git status does not look (git.Index.HiddenEntries: a
+// local edit to a file marked assume-unchanged); -1 when git could not
+// tell. A marked file that is not on disk (a sparse checkout's) holds
+// nothing to lose.
+func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
+	hidden, err := m.Git.Index().HiddenEntries(ctx, path)
+	if err != nil {
+		return -1
+	}
+	var present []string
+	for p := range hidden {
+		if _, err := os.Lstat(filepath.Join(path, filepath.FromSlash(p))); err == nil {
+			present = append(present, p)
+		}
+	}
+	ids, err := m.Git.Index().HashFiles(ctx, path, present)
+	if err != nil || len(ids) != len(present) {
+		return -1
+	}
+	n := 0
+	for _, p := range present {
+		if ids[p] != hidden[p] {
+			n++
+		}
+	}
+	return n
 }
 
 // factsOf reads the facts and verdicts of the worktrees of wts that want
@@ -90,13 +138,11 @@ func (m *Inspector) factsOf(ctx context.Context, lives []Live, wts []git.Worktre
 		}
 	}
 	async.Each(len(facts), 0, func(i int) { m.readFacts(ctx, &facts[i], listed[i], tasks[listed[i].Path], o) })
+	markHolding(facts, wts)
 	markInUse(facts)
 	m.countUnpushed(ctx, facts, tasks, base, o.Main)
 	m.forgiveMerged(ctx, facts, base)
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
+	now := o.now()
 	for i := range facts {
 		facts[i].Verdict = Judge(facts[i], now, m.Settings.IdleAfter)
 	}
@@ -299,6 +345,29 @@ func LastActivity(path, gitDir string) time.Time {
 
 // markInUse asks the process table, once, whether a process works in
 // each worktree whose folder is there.
+// markHolding notes in each worktree's facts the first other worktree
+// of wts (git's whole list, whichever facts are read) whose folder lies
+// inside its own: git worktree remove, like any removal of the folder,
+// deletes that one's files too. An entry whose folder is gone holds
+// nothing; one git calls prunable whose folder is there (its .git file
+// deleted) still holds its files.
+func markHolding(facts []Facts, wts []git.Worktree) {
+	for i := range facts {
+		for _, wt := range wts {
+			if wt.Path != facts[i].Path && !wt.Bare && fsutil.Within(facts[i].Path, wt.Path) && (!wt.Prunable || exists(wt.Path)) {
+				facts[i].Holds = wt.Path
+				break
+			}
+		}
+	}
+}
+
+// exists says whether anything is at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
 func markInUse(facts []Facts) {
 	var dirs []string
 	var present []*Facts

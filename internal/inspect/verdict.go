@@ -51,8 +51,15 @@ type Facts struct {
 	// dir and its top-level entries; zero when none could be read.
 	LastActivity time.Time
 	InUse        InUse
-	Locked       bool  // git worktree lock, or the task's lock
-	Size         int64 // bytes on disk; -1 when not asked for
+	// Holds is another worktree git lists inside this one's folder (a
+	// Claude Code session's .claude/worktrees/<name> in a worktree),
+	// "" when none: removing this folder deletes that one too.
+	Holds string
+	// Mount is a file system mounted inside its folder, "" when none (or
+	// not looked for: only just before gc --foreign removes it).
+	Mount  string
+	Locked bool  // git worktree lock, or the task's lock
+	Size   int64 // bytes on disk; -1 when not asked for
 
 	Verdict string
 }
@@ -62,7 +69,9 @@ type Facts struct {
 // process works in it (proved: unknown is not none), it is not locked and
 // nothing has touched it for idleAfter; else the first reason it is not,
 // in this order: what removing it would lose (dirty N, unpushed N; "?"
-// where git could not tell), who works in it now (in use, cannot see),
+// where git could not tell; another worktree inside it, whatever that
+// one's verdict: holds a worktree; a file system mounted in it: holds a
+// mount), who works in it now (in use, cannot see),
 // the user's own word (locked), and last how recently it was used
 // (active 2h ago). Before those, what is never a candidate at all: the
 // main worktree (main), a worktree whose folder is gone (missing: only
@@ -83,6 +92,10 @@ func Judge(f Facts, now time.Time, idleAfter time.Duration) string {
 		return "dirty " + count(f.Dirty)
 	case f.Unpushed != 0:
 		return "unpushed " + count(f.Unpushed)
+	case f.Holds != "":
+		return "holds a worktree"
+	case f.Mount != "":
+		return "holds a mount"
 	case f.InUse == InUseAlive:
 		return "in use"
 	case f.InUse != InUseNone:

@@ -17,12 +17,12 @@ type Lister struct{ Git *git.Runner }
 
 // Survey lists the worktrees of the repository at commonDir: one git
 // worktree list, pinned to that git dir and reading only, after the
-// checks git-wt makes before it runs git in any repository (SPEC §19:
-// no config in the git dir that would run a command). A worktree whose
+// checks git-wt makes before it reads another repository (SPEC §19:
+// no config, its own included, that would run a command). A worktree whose
 // folder is gone, or is not the worktree git's entry names (its .git
 // points elsewhere), is left out: its size would be another folder's.
 func (l Lister) Survey(ctx context.Context, commonDir string, size bool) (string, []Worktree, error) {
-	if err := git.CheckGitDirConfig(commonDir, commonDir); err != nil {
+	if err := git.CheckReadOnlyRepo(commonDir); err != nil {
 		return "", nil, err
 	}
 	listed, err := l.Git.WorktreesOf(ctx, commonDir)

@@ -59,8 +59,8 @@ func Register(path, commonDir string) {
 		return
 	}
 	data, err := readBounded(path)
-	if err == nil && listed(data, line) {
-		return
+	if err == nil && listed(data, line) || err != nil && !os.IsNotExist(err) {
+		return // listed, or no registry git-wt can read: one it would not append to either
 	}
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		// A torn line (a crash on a full disk) is ended first, in the
@@ -71,8 +71,12 @@ func Register(path, commonDir string) {
 	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
 		return
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|registryOpen, 0o600)
 	if err != nil {
+		return
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close() // no longer the file read above: something swapped in since
 		return
 	}
 	f.Write(line) // one write of one line: see above
@@ -149,9 +153,10 @@ func validPath(p string) bool {
 	return !slices.ContainsFunc([]rune(p), unicode.IsControl)
 }
 
-// readBounded reads at most maxRegistry bytes of the regular file at path.
+// readBounded reads at most maxRegistry bytes of the regular file at path
+// (itself no link, and never waited for: registryOpen).
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|registryOpen, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,10 @@ package machine
 
 import "path/filepath"
 
+// registryOpen are the flags the registry is opened with besides the
+// access mode: none on Windows, which has no fifo at a path.
+const registryOpen = 0
+
 // stateDir is %LocalAppData% on Windows, the folder for a user's data
 // that stays on this machine (os.UserCacheDir's answer there).
 func stateDir(getenv func(string) string) (string, bool) {

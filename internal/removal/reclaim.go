@@ -100,6 +100,11 @@ func (m *Remover) reclaimOne(ctx context.Context, l *inspect.Live, dryRun bool) 
 		r.Folders, r.Outcome = folders, "kept: git tracks a file in each folder now"
 		return r, true
 	}
+	var failed []string
+	if r.Folders, failed = withoutMounts(rec.Path, r.Folders); len(r.Folders) == 0 {
+		r.Folders, r.Outcome = folders, "kept: "+strings.Join(failed, ", ")
+		return r, true
+	}
 	paths := make([]string, len(r.Folders))
 	for i, f := range r.Folders {
 		paths[i] = filepath.Join(rec.Path, f)
@@ -109,7 +114,6 @@ func (m *Remover) reclaimOne(ctx context.Context, l *inspect.Live, dryRun bool) 
 		r.Bytes, r.Outcome = before, OutcomeWouldReclaim
 		return r, true
 	}
-	var failed []string
 	for _, f := range r.Folders {
 		if err := fsutil.RemoveUnder(rec.Path, f); err != nil {
 			failed = append(failed, fmt.Sprintf("%s (%v)", f, fsutil.UnwrapPathErr(err)))
@@ -166,6 +170,25 @@ func (m *Remover) untracked(ctx context.Context, dir string, folders []string) [
 		}
 	}
 	return out
+}
+
+// withoutMounts leaves out of folders (relative to dir) any that is or
+// holds a mount point, and says why in mounted: deleting it would delete
+// what is mounted there (a data set bound in, a FUSE file system), which
+// is no build output. One that cannot be checked is left out too.
+func withoutMounts(dir string, folders []string) (keep, mounted []string) {
+	keep = []string{}
+	for _, f := range folders {
+		switch mp, err := fsutil.MountUnder(filepath.Join(dir, f)); {
+		case err != nil:
+			mounted = append(mounted, fmt.Sprintf("%s (cannot tell whether a file system is mounted in it: %v)", f, fsutil.UnwrapPathErr(err)))
+		case mp != "":
+			mounted = append(mounted, fmt.Sprintf("%s (a file system is mounted at %s: unmount it first)", f, mp))
+		default:
+			keep = append(keep, f)
+		}
+	}
+	return keep, mounted
 }
 
 // noteReclaimed records in the task's record that its build output went,

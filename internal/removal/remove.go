@@ -313,6 +313,9 @@ func (m *Remover) checkWorktree(ctx context.Context, rec *record.Record, wts []g
 	if !st.IsDir() {
 		return Deleted, nil // only the link goes (removeWorktree), never its target
 	}
+	if mp, err := fsutil.MountInside(rec.Path); err == nil && mp != "" {
+		return KeptNotOurs, m.Refuse(rec, "contains-mount", "%s holds a mounted file system at %s: unmount it first (git-wt never deletes into a mount, whose files live elsewhere)", rec.Path, mp)
+	}
 	wt := task.FindWorktree(wts, rec.Path)
 	locked := rec.Locked || wt != nil && wt.Locked
 	if locked && !o.Force {

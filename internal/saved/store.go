@@ -88,6 +88,11 @@ func (s *Store) Save(ctx context.Context, d Discard, now time.Time) (*Entry, err
 			return nil, nil // nothing in no commit
 		}
 	}
+	if d.Dir != "" {
+		if err := s.refuseNested(ctx, d.Dir, cmp.Or(d.Head, first), tree); err != nil {
+			return nil, err
+		}
+	}
 	parents := []string{first}
 	if d.Head != "" && d.Head != first {
 		parents = append(parents, d.Head) // the worktree had another commit checked out
@@ -118,6 +123,23 @@ func (s *Store) Save(ctx context.Context, d Discard, now time.Time) (*Entry, err
 		return &Entry{ID: d.Info.Slug + "/" + stamp, Slug: d.Info.Slug, Stamp: stamp, At: at, seq: seq, Commit: commit, Blob: blob, Info: &d.Info, Tip: first}, nil
 	}
 	return nil, fmt.Errorf("%d states of task %q saved in one second", maxSameSecond, d.Info.Task)
+}
+
+// refuseNested fails when the worktree's tree holds a repository of its
+// own that its commit head did not (a clone or git init inside the
+// worktree): git add -A saves it as a gitlink, the id of its HEAD, and
+// its files, uncommitted or committed, would go with the worktree,
+// which no restore brings back.
+func (s *Store) refuseNested(ctx context.Context, dir, head, tree string) error {
+	nested, err := s.Git.History().NewGitlinks(ctx, s.Dir, head, tree)
+	if err != nil {
+		return err
+	}
+	if len(nested) > 0 {
+		return fmt.Errorf("%s holds a git repository of its own at %s, whose files and commits a saved state cannot hold: move it out of the worktree first",
+			dir, strings.Join(nested, ", "))
+	}
+	return nil
 }
 
 // ErrNoHead is Snapshot asked for a folder whose files it can save only

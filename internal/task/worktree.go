@@ -27,7 +27,7 @@ func (m *Manager) Refuse(rec *record.Record, reason, format string, args ...any)
 // log's words).
 var refusalKinds = map[string]exitcode.Kind{
 	"dirty": exitcode.KindDirty, "status-failed": exitcode.KindDirty, "save-failed": exitcode.KindDirty, "save-commits-failed": exitcode.KindUnmerged, "locked": exitcode.KindLocked,
-	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
+	"in-use": exitcode.KindInUse, "contains-worktree": exitcode.KindInUse, "contains-mount": exitcode.KindInUse, "main-worktree": exitcode.KindMainWorktree,
 	"not-a-directory": exitcode.KindConflict, "other-branch": exitcode.KindConflict, "in-progress": exitcode.KindConflict, "not-ready": exitcode.KindBusy,
 	"unmerged-submodule": exitcode.KindUnmerged, "pre-remove": exitcode.KindInUse, "not-ours": exitcode.KindUnsafeInput,
 }
@@ -74,14 +74,21 @@ func (m *Manager) InBaseDir(path string) bool {
 // RefuseNested refuses (exit 3, even with --force) to remove the task's
 // worktree while another registered worktree lies inside it: deleting the
 // folder would delete that worktree's files too. An entry whose folder is
-// gone (prunable) holds nothing to lose.
+// gone holds nothing to lose; one git calls prunable whose folder is there
+// (its .git file deleted) still holds its files.
 func (m *Manager) RefuseNested(rec *record.Record, wts []git.Worktree) error {
 	for _, wt := range wts {
-		if !fsutil.SamePath(wt.Path, rec.Path) && !wt.Prunable && fsutil.Within(rec.Path, wt.Path) {
+		if !fsutil.SamePath(wt.Path, rec.Path) && fsutil.Within(rec.Path, wt.Path) && (!wt.Prunable || folderThere(wt.Path)) {
 			return m.Refuse(rec, "contains-worktree", "%s contains the worktree %s: remove that one first (git-wt never deletes a worktree with another inside it)", rec.Path, wt.Path)
 		}
 	}
 	return nil
+}
+
+// folderThere says whether anything is at path.
+func folderThere(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // DropWorktree removes the worktree at path and git's admin entry for it,

@@ -3,9 +3,9 @@ package cli
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/inspect"
 	"github.com/git-wt/git-wt/internal/madeby"
@@ -28,13 +28,13 @@ func withFacts(ctx context.Context, in *inspect.Inspector, m *task.Manager, view
 	facts := in.FactsOf(ctx, lives, wts, o)
 	byPath := make(map[string]*inspect.Facts, len(facts))
 	for i := range facts {
-		byPath[facts[i].Path] = &facts[i]
+		byPath[fsutil.PathKey(facts[i].Path)] = &facts[i]
 	}
 	for i := range views {
 		if views[i].Record == nil {
 			continue
 		}
-		if f := byPath[filepath.Clean(views[i].Path)]; f != nil {
+		if f := byPath[fsutil.PathKey(views[i].Path)]; f != nil {
 			views[i].addFacts(f)
 		}
 	}

@@ -102,11 +102,17 @@ func TestRemoveUnderDeletesOnlyInsideAndNeverThroughALink(t *testing.T) {
 	os.Chmod(filepath.Join(dir, "node_modules", "ro"), 0o555) // read-only, as a module cache
 	os.MkdirAll(filepath.Join(outside, "node_modules"), 0o755)
 	os.WriteFile(filepath.Join(outside, "node_modules", "keep"), []byte("keep"), 0o644)
-	os.Symlink(outside, filepath.Join(dir, "pkg"))
-	os.Symlink(filepath.Join(outside, "node_modules"), filepath.Join(dir, "target"))
-	os.Symlink(outside, filepath.Join(dir, "node_modules", "escape"))
+	refused := []string{"../outside/node_modules", "."}
+	// Where the system makes no links (Wine), the rest still runs.
+	links := platform.Symlinks(t)
+	if links {
+		os.Symlink(outside, filepath.Join(dir, "pkg"))
+		os.Symlink(filepath.Join(outside, "node_modules"), filepath.Join(dir, "target"))
+		os.Symlink(outside, filepath.Join(dir, "node_modules", "escape"))
+		refused = append(refused, "pkg/node_modules", "target")
+	}
 
-	for _, rel := range []string{"pkg/node_modules", "target", "../outside/node_modules", "."} {
+	for _, rel := range refused {
 		if err := RemoveUnder(dir, rel); err == nil {
 			t.Errorf("RemoveUnder(%q) succeeded", rel)
 		}
@@ -119,6 +125,9 @@ func TestRemoveUnderDeletesOnlyInsideAndNeverThroughALink(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(outside, "node_modules", "keep")); err != nil {
 		t.Errorf("a file outside went: %v", err)
+	}
+	if !links {
+		return
 	}
 	for _, link := range []string{"pkg", "target"} {
 		if _, err := os.Lstat(filepath.Join(dir, link)); err != nil {

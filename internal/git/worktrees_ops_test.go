@@ -5,6 +5,7 @@ package git_test
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -68,7 +69,8 @@ func TestWorktreesOfAnotherRepositoryArePinnedAndReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(wts) != 2 || wts[0].Path != "/r" || wts[0].Branch != "refs/heads/main" || wts[1].Path != "/w/a" || !wts[1].Prunable {
+	// The paths are the system's: git's /r is \r on Windows.
+	if len(wts) != 2 || wts[0].Path != filepath.FromSlash("/r") || wts[0].Branch != "refs/heads/main" || wts[1].Path != filepath.FromSlash("/w/a") || !wts[1].Prunable {
 		t.Errorf("parsed %+v", wts)
 	}
 	if got := call.Got; got.Dir != "/r/.git" || got.InWorktree || !slices.Equal(got.Env, []string{"GIT_DIR=/r/.git", "GIT_OPTIONAL_LOCKS=0"}) {

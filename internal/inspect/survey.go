@@ -68,12 +68,12 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 		return Facts{}, false, err
 	}
 	for i := range lives {
-		if l := &lives[i]; l.Worktree != nil && l.Worktree.Path == path {
+		if l := &lives[i]; l.Worktree != nil && fsutil.SamePath(l.Worktree.Path, path) {
 			m.fill(ctx, l, LiveOptions{Status: true, Size: o.Size})
 			m.markMerged(ctx, lives[i:i+1])
 		}
 	}
-	facts := m.factsOf(ctx, lives, wts, o, func(p string) bool { return p == path })
+	facts := m.factsOf(ctx, lives, wts, o, func(p string) bool { return fsutil.SamePath(p, path) })
 	if len(facts) == 0 {
 		return Facts{}, false, nil
 	}
@@ -152,7 +152,7 @@ func (m *Inspector) factsOf(ctx context.Context, lives []Live, wts []git.Worktre
 // cheapFacts are what git's listing, the task's record and the paths say.
 func (m *Inspector) cheapFacts(wt git.Worktree, task *Live, env madeby.Env) Facts {
 	f := Facts{Path: wt.Path, Branch: strings.TrimPrefix(wt.Branch, "refs/heads/"), Head: wt.Head,
-		Main: wt.Path == filepath.Clean(m.Repo.MainDir), Locked: wt.Locked, Size: -1}
+		Main: fsutil.SamePath(wt.Path, m.Repo.MainDir), Locked: wt.Locked, Size: -1}
 	if task != nil {
 		f.Task = task.Entry.Record
 		f.Locked = f.Locked || f.Task.Locked

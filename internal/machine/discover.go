@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/madeby"
 )
@@ -49,10 +50,10 @@ func Discover(roots []madeby.Root) []Found {
 		walkRoot(root.Path, func(dir string) {
 			common, ok := WorktreeCommonDir(dir)
 			runner := string(root.Maker)
-			if !ok || seen[key{common, runner}] {
+			if !ok || seen[key{fsutil.PathKey(common), runner}] {
 				return
 			}
-			seen[key{common, runner}] = true
+			seen[key{fsutil.PathKey(common), runner}] = true
 			found = append(found, Found{CommonDir: common, Runner: runner, Worktree: dir})
 		})
 	}

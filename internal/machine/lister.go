@@ -68,5 +68,5 @@ func Belongs(commonDir, path string, main bool) bool {
 	}
 	a, errA := filepath.EvalSymlinks(dotGit)
 	b, errB := filepath.EvalSymlinks(commonDir)
-	return errA == nil && errB == nil && a == b
+	return errA == nil && errB == nil && fsutil.SamePath(a, b)
 }

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // The registry is a text file of common dirs, one a line, appended to by
@@ -119,8 +121,8 @@ func ReadRegistry(path string) ([]string, error) {
 	return ParseRegistry(data), err
 }
 
-// ParseRegistry returns the paths the registry data lists, each once, in
-// the order of their first line, skipping every line that is no absolute
+// ParseRegistry returns the paths the registry data lists, each once (by
+// fsutil.PathKey: on Windows in any case), in the order of their first line, skipping every line that is no absolute
 // clean path of printable characters (a torn append, a control character,
 // a relative path, a line too long): such a line names no repository
 // git-wt registered. Whether a path is still a repository is the
@@ -135,10 +137,10 @@ func ParseRegistry(data []byte) []string {
 		}
 		data = rest
 		p := string(line)
-		if len(line)+1 > maxLine || !validPath(p) || seen[p] {
+		if len(line)+1 > maxLine || !validPath(p) || seen[fsutil.PathKey(p)] {
 			continue
 		}
-		seen[p] = true
+		seen[fsutil.PathKey(p)] = true
 		paths = append(paths, p)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/async"
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // Repo is a repository to survey: its common dir, whether the registry
@@ -37,17 +38,18 @@ const (
 
 // Collect is the repositories to survey: the registered common dirs and
 // those found under the runners' roots, each once, by its common dir with
-// every link resolved. A registered path that is gone or no repository
+// every link resolved (and on Windows in any spelling: fsutil.PathKey). A registered path that is gone or no repository
 // any more is skipped, with the reason.
 func Collect(registered []string, found []Found) ([]Repo, []Skipped) {
 	var repos []Repo
 	var skipped []Skipped
 	index := map[string]int{}
 	add := func(common string) *Repo {
-		if i, ok := index[common]; ok {
+		key := fsutil.PathKey(common)
+		if i, ok := index[key]; ok {
 			return &repos[i]
 		}
-		index[common] = len(repos)
+		index[key] = len(repos)
 		repos = append(repos, Repo{CommonDir: common})
 		return &repos[len(repos)-1]
 	}

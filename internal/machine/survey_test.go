@@ -14,19 +14,24 @@ import (
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/testutil/githome"
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestCollectMergesRegisteredAndFoundOnceAndSkipsTheGone(t *testing.T) {
 	h := githome.New(t)
 	a := repoWithWorktree(t, filepath.Join(h, "a"), filepath.Join(h, ".codex", "worktrees", "1", "a"))
 	b := repoWithWorktree(t, filepath.Join(h, "b"), filepath.Join(h, "b-wt"))
-	link := filepath.Join(h, "link-to-b")
-	os.Symlink(b, link)
+	registered := []string{b}
+	if platform.Symlinks(t) { // a link to b is b (Wine makes no links)
+		link := filepath.Join(h, "link-to-b")
+		os.Symlink(b, link)
+		registered = append(registered, link)
+	}
 	notRepo := filepath.Join(h, "plain")
 	os.MkdirAll(notRepo, 0o755)
 	linkedGitDir := filepath.Join(b, "worktrees", "b-wt") // a worktree's git dir, not a common dir
 	repos, skipped := Collect(
-		[]string{b, link, filepath.Join(h, "gone", ".git"), notRepo, linkedGitDir},
+		append(registered, filepath.Join(h, "gone", ".git"), notRepo, linkedGitDir),
 		[]Found{{CommonDir: a, Runner: "codex"}, {CommonDir: b, Runner: "cursor"}, {CommonDir: a, Runner: "codex"}})
 	want := []Repo{{CommonDir: b, Registered: true, FoundUnder: []string{"cursor"}}, {CommonDir: a, FoundUnder: []string{"codex"}}}
 	if !slices.EqualFunc(repos, want, func(x, y Repo) bool {

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // Maker is who made a worktree, as list prints it (MADE BY, made_by).
@@ -44,17 +46,18 @@ type Worktree struct {
 
 // Env is what the rules need of the user's environment.
 type Env struct {
-	Home      string // $HOME; "" turns off the rules under it
+	Home      string // $HOME (Windows: %USERPROFILE%); "" turns off the rules under it
 	CodexHome string // $CODEX_HOME; "" for Codex's default, ~/.codex
 	// Fold compares paths without case, where the file system folds it
-	// (Folds).
+	// (Folds). On Windows case is folded always (fsutil.PathKey).
 	Fold bool
 }
 
-// EnvFrom reads Env from getenv (os.Getenv), folding where the file
-// system does (ignoreCase: core.ignorecase).
+// EnvFrom reads Env from getenv (os.Getenv), the home folder where
+// os.UserHomeDir finds it (homeVar), folding where the file system does
+// (ignoreCase: core.ignorecase).
 func EnvFrom(getenv func(string) string, ignoreCase bool) Env {
-	return Env{Home: getenv("HOME"), CodexHome: getenv("CODEX_HOME"), Fold: Folds(runtime.GOOS, ignoreCase)}
+	return Env{Home: getenv(homeVar), CodexHome: getenv("CODEX_HOME"), Fold: Folds(runtime.GOOS, ignoreCase)}
 }
 
 // Folds says whether paths are compared without case: only on the
@@ -207,16 +210,17 @@ func deeper(root, path string, depth int, fold bool) bool {
 }
 
 // below is the one comparison of paths in this package: path's
-// components under root, both cleaned, compared without case when fold;
-// ok is false when path is not root or under it, or root is "". A path
-// that has root's text as a prefix but not as a folder (~/.codex/worktreesX)
-// is not under it.
+// components under root, both as fsutil.PathKey has them (cleaned; on
+// Windows git's C:/ as C:\, without \\?\, case folded), compared without
+// case also when fold (macOS); ok is false when path is not root or under
+// it, or root is "". A path that has root's text as a prefix but not as a
+// folder (~/.codex/worktreesX) is not under it.
 func below(root, path string, fold bool) (rest []string, ok bool) {
 	if root == "" || path == "" {
 		return nil, false
 	}
-	r := strings.Split(filepath.Clean(root), string(filepath.Separator))
-	p := strings.Split(filepath.Clean(path), string(filepath.Separator))
+	r := strings.Split(fsutil.PathKey(root), string(filepath.Separator))
+	p := strings.Split(fsutil.PathKey(path), string(filepath.Separator))
 	if len(p) < len(r) {
 		return nil, false
 	}

@@ -5,15 +5,21 @@ package madeby
 
 import (
 	"fmt"
-	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
+// The tables write paths the unix way; platform.Abs makes each the
+// system's (on Windows C:\home\u).
+
 func TestOfNamesEachToolByItsDocumentedLayout(t *testing.T) {
-	const home, main = "/home/u", "/home/u/src/app"
+	home, main := platform.Abs("/home/u"), platform.Abs("/home/u/src/app")
 	env := Env{Home: home}
-	codexEnv := Env{Home: home, CodexHome: "/opt/codex"}
+	codexEnv := Env{Home: home, CodexHome: platform.Abs("/opt/codex")}
 	for _, c := range []struct {
 		name string
 		w    Worktree
@@ -66,7 +72,7 @@ func TestOfNamesEachToolByItsDocumentedLayout(t *testing.T) {
 			if w.Main == "" {
 				w.Main = main
 			}
-			w.Path = filepath.FromSlash(w.Path)
+			w.Path = platform.Abs(w.Path)
 			if got := Of(w, c.env); got != c.want {
 				t.Errorf("Of(%+v) = %s, want %s", w, got, c.want)
 			}
@@ -75,15 +81,18 @@ func TestOfNamesEachToolByItsDocumentedLayout(t *testing.T) {
 }
 
 func TestPathsAreComparedCleanedAndFoldedOnlyWhereTheFileSystemFolds(t *testing.T) {
-	w := Worktree{Path: "/home/u/.codex/./worktrees//ab12/app/", Main: "/home/u/src/app"}
-	if got := Of(w, Env{Home: "/home/u/"}); got != Codex {
+	home := platform.Abs("/home/u")
+	w := Worktree{Path: platform.Abs("/home/u/.codex/./worktrees//ab12/app/"), Main: platform.Abs("/home/u/src/app")}
+	if got := Of(w, Env{Home: platform.Abs("/home/u/")}); got != Codex {
 		t.Errorf("an uncleaned path: %s, want codex", got)
 	}
-	w.Path = "/home/u/.Codex/Worktrees/ab12/app"
-	if got := Of(w, Env{Home: "/home/u"}); got != Git {
-		t.Errorf("another case on a file system that keeps case apart: %s, want git", got)
+	w.Path = platform.Abs("/home/u/.Codex/Worktrees/ab12/app")
+	// Windows' file systems fold case whatever core.ignorecase says
+	// (fsutil.PathKey).
+	if got, want := Of(w, Env{Home: home}), map[bool]Maker{false: Git, true: Codex}[runtime.GOOS == "windows"]; got != want {
+		t.Errorf("another case without core.ignorecase: %s, want %s", got, want)
 	}
-	if got := Of(w, Env{Home: "/home/u", Fold: true}); got != Codex {
+	if got := Of(w, Env{Home: home, Fold: true}); got != Codex {
 		t.Errorf("another case where the file system folds: %s, want codex", got)
 	}
 }
@@ -121,9 +130,14 @@ func TestRootsAreTheRunnersDocumentedFolders(t *testing.T) {
 		{"a relative home names nothing", Env{Home: "h"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			env := Env{Home: platform.Abs(tc.env.Home), CodexHome: platform.Abs(tc.env.CodexHome)}
 			var got []string
-			for _, r := range Roots(tc.env) {
-				got = append(got, fmt.Sprint(r.Maker, " ", filepath.ToSlash(r.Path)))
+			for _, r := range Roots(env) {
+				got = append(got, fmt.Sprint(r.Maker, " ", r.Path))
+			}
+			for i, root := range tc.want {
+				maker, path, _ := strings.Cut(root, " ")
+				tc.want[i] = maker + " " + platform.Abs(path)
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("Roots = %q, want %q", got, tc.want)

@@ -99,15 +99,52 @@ for d in _CON a-b x._; do
 	[ -f "$work/repo-worktrees/$d/README" ] || fail "no checkout in repo-worktrees/$d"
 done
 
-# rm --ignore-in-use: whether a process works in the folder is the process
-# table's question (SPEC §15), which Wine answers only in part.
-run 0 "$exe" rm --ignore-in-use T
+# list --all: every worktree with who made it and its verdict (SPEC §20).
+run 0 "$exe" list --all
+expect '^  *main  *unmanaged .* git  .* main  '
+expect '^T  *wt/T  *active .* git-wt  .* active '
+
+# rm --force of a task with changes saves them (SPEC §20): trash lists the
+# saved state and restore brings the task back with its files.
+echo change >"$work/repo-worktrees/_CON/new.txt"
+run 0 "$exe" rm --force CON
+[ ! -e "$work/repo-worktrees/_CON" ] || fail "rm --force CON: repo-worktrees/_CON is still there"
+run 0 "$exe" trash
+expect '^_CON/[0-9TZ]*  *CON .* rm --force'
+run 0 "$exe" restore CON
+[ "$(cat "$work/repo-worktrees/_CON/new.txt" 2>/dev/null)" = change ] || fail "restore CON: new.txt did not come back"
+run 0 "$exe" rm --force CON
+
+run 0 "$exe" gc --reclaim --dry-run
+
+# list --machine: the registry (%LocalAppData%\git-wt\repos) names this
+# repository, which every command above registered.
+run 0 "$exe" list --machine --json
+want=$(printf '"common_dir": "%s\\.git"' "$(win "$work/repo")" | sed 's/\\/\\\\/g')
+grep -qF -- "$want" "$work/out" || { fail "list --machine: want $want in:"; sed 's/^/    /' "$work/out"; }
+
+# rm asks the process table (SPEC §15) whether a process works in the
+# folder, and Wine answers as Windows does: while a ping runs in T, rm
+# refuses (exit 3) and names it; once it has ended, rm removes T.
+# cmd writes the file "started" first: ping's own output comes only at
+# its end.
+(cd "$work/repo-worktrees/T" && exec wine cmd.exe /c "echo started>$(win "$work/started")& ping.exe -n 4 127.0.0.1" >"$work/ping" 2>&1) &
+pinger=$!
+tries=0
+until [ -s "$work/started" ] || [ "$tries" -ge 300 ]; do
+	tries=$((tries + 1))
+	sleep 0.1
+done
+run 3 "$exe" rm T
+grep -q 'in use by process' "$work/err" || { fail "rm T: no process named in:"; sed 's/^/    /' "$work/err"; }
+wait "$pinger"
+run 0 "$exe" rm T
 [ ! -e "$work/repo-worktrees/T" ] || fail "rm T: repo-worktrees/T is still there"
 run 0 "$exe" list --json
 grep -q '"task": "T"' "$work/out" && fail "rm T: T is still listed"
 
 run 0 "$exe" gc
-run 0 "$exe" rm --ignore-in-use CON a:b 'x. '
+run 0 "$exe" rm a:b 'x. '
 run 0 "$exe" list --json
 expect '^\[\]$'
 

@@ -25,6 +25,11 @@ func New(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Setenv("HOME", root)
+	// The home os.UserHomeDir and the agent runners use on Windows
+	// (madeby), and no Codex home elsewhere: a test that makes worktrees
+	// under the runners' roots makes them in root.
+	t.Setenv("USERPROFILE", root)
+	t.Setenv("CODEX_HOME", "")
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -75,4 +76,15 @@ func ExitedPID(t testing.TB) int {
 		t.Fatal(err)
 	}
 	return gone.Process.Pid
+}
+
+// Abs is the absolute path of this system that the unix path p (/a/b)
+// stands for in a table of test data: p itself, on Windows C:\a\b (an
+// absolute path there has a volume; \a\b is only rooted). A relative p is
+// only made the system's.
+func Abs(p string) string {
+	if runtime.GOOS == "windows" && strings.HasPrefix(p, "/") {
+		p = "C:" + p
+	}
+	return filepath.FromSlash(p)
 }

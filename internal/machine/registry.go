@@ -81,7 +81,7 @@ func Register(path, commonDir string) {
 		f.Close() // no longer the file read above: something swapped in since
 		return
 	}
-	f.Write(line) // one write of one line: see above
+	appendLine(f, line) // one write of one line
 	f.Close()
 }
 

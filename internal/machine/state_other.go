@@ -3,6 +3,7 @@
 package machine
 
 import (
+	"os"
 	"path/filepath"
 	"syscall"
 )
@@ -25,3 +26,8 @@ func stateDir(getenv func(string) string) (string, bool) {
 	}
 	return filepath.Join(home, ".local", "state"), true
 }
+
+// appendLine writes line at the end of the registry f, opened with
+// O_APPEND: one write below PIPE_BUF, which the kernel puts at the end
+// whole, whatever other processes append at the same time.
+func appendLine(f *os.File, line []byte) { f.Write(line) }

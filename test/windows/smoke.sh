@@ -82,6 +82,15 @@ done
 run 0 "$exe" show T
 expect '^branch: *wt/T$'
 
+# exec runs the program in the task's folder and ends with its status:
+# Windows has no execve, so git-wt waits for it as a child.
+run 0 "$exe" exec T -- git.exe rev-parse --abbrev-ref HEAD
+expect '^wt/T$'
+run 1 "$exe" exec T -- git.exe rev-parse -q --verify refs/heads/nope
+
+run 0 "$exe" doctor
+grep -q 'all is well' "$work/err" || { fail "doctor: not all well in:"; sed 's/^/    /' "$work/err"; }
+
 run 5 "$exe" show nope
 run 5 "$exe" show --json nope
 expect '"code": 5'

@@ -4,6 +4,7 @@ package proc
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -42,17 +43,25 @@ func rmError(r uintptr, _ uintptr, _ error) error {
 	return nil
 }
 
-// restartManagerHolders asks the Restart Manager which processes have the
-// file at path open, in a session of its own (the system allows a few
-// dozen at once: one that cannot be had is an error, and the holders are
-// unknown).
-func restartManagerHolders(path string) ([]rmHolder, error) {
+// restartManagerHolders asks the Restart Manager which processes have any
+// of the files at paths open, in one session of its own (the system
+// allows a few dozen at once: one that cannot be had is an error, and the
+// holders are unknown) with every file registered by one call: no limit
+// on their count is documented, and HoldersIn bounds it.
+func restartManagerHolders(paths []string) ([]rmHolder, error) {
 	if err := rmLoad(); err != nil {
 		return nil, err
 	}
-	name, err := windows.UTF16PtrFromString(path)
-	if err != nil {
-		return nil, err
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	names := make([]*uint16, len(paths))
+	for i, path := range paths {
+		name, err := windows.UTF16PtrFromString(path)
+		if err != nil {
+			return nil, err
+		}
+		names[i] = name
 	}
 	var session uint32
 	var key [33]uint16 // CCH_RM_SESSION_KEY+1
@@ -60,8 +69,11 @@ func restartManagerHolders(path string) ([]rmHolder, error) {
 		return nil, fmt.Errorf("RmStartSession: %w", err)
 	}
 	defer rmEndSession.Call(uintptr(session))
-	names := []*uint16{name}
-	if err := rmError(rmRegisterResources.Call(uintptr(session), 1, uintptr(unsafe.Pointer(&names[0])), 0, 0, 0, 0)); err != nil {
+	err := rmError(rmRegisterResources.Call(uintptr(session), uintptr(len(names)), uintptr(unsafe.Pointer(&names[0])), 0, 0, 0, 0))
+	// The array is kept by the call's argument; the names it points at,
+	// which the system reads too, are kept by it.
+	runtime.KeepAlive(names)
+	if err != nil {
 		return nil, fmt.Errorf("RmRegisterResources: %w", err)
 	}
 	// The list may grow between the call that sizes it and the one that

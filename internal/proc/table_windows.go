@@ -216,18 +216,23 @@ var errNotRead = errors.New("not read on Windows")
 func (win32) args(int) ([]string, error) { return nil, errNotRead }
 func (win32) env(int) ([]string, error)  { return nil, errNotRead }
 
-// holders asks the Restart Manager which processes have the file open,
-// and keeps those whose pid still names the process it answered for (or
-// one whose start cannot be read: it may be that one). Where the Restart
-// Manager cannot answer, the holders are unknown.
-func (t win32) holders(path string) (map[int]bool, error) {
-	answered, err := restartManagerHolders(path)
+// holders asks the Restart Manager which processes have the file open.
+// Where it cannot answer, the holders are unknown.
+func (win32) holders(path string) (map[int]bool, error) {
+	return filesHolders([]string{path})
+}
+
+// filesHolders asks the Restart Manager which processes have any of the
+// files open, and keeps those whose pid still names the process it
+// answered for (or one whose start cannot be read: it may be that one).
+func filesHolders(paths []string) (map[int]bool, error) {
+	answered, err := restartManagerHolders(paths)
 	if err != nil {
 		return nil, err
 	}
 	holders := map[int]bool{}
 	for _, h := range answered {
-		st, err := t.stat(h.pid)
+		st, err := sys.stat(h.pid)
 		if errors.Is(err, fs.ErrNotExist) || err == nil && (st.exited || st.start != h.start) {
 			continue
 		}

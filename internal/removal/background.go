@@ -61,6 +61,7 @@ func DeleteTrash(args []string) int {
 	folder := args[0] + "." + strconv.Itoa(os.Getpid())
 	if _, err := os.Lstat(folder); err == nil {
 		if err := fsutil.RemoveAll(folder); err != nil {
+			err = heldError(folder, err)
 			// Left to doctor and gc, as a killed deleter's, with why:
 			// rm, if it still waits, and doctor say it. A new file only:
 			// never through a link someone put there first.

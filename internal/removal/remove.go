@@ -549,7 +549,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 		if fsutil.Held(err) {
 			// Windows: a program has a file in it open, and still had
 			// after Rename's wait.
-			return KeptInUse, m.Refuse(rec, "in-use", "%s is in use: a program holds a file in it open (%v), so nothing was changed: close it (an editor, a shell, a dev server), then run git wt rm %s again", rec.Path, err, text.ShellQuote(rec.Task))
+			return KeptInUse, m.Refuse(rec, "in-use", "%s", heldRefusal(rec, err))
 		}
 		return Failed, exitcode.Failedf("cannot move %s aside to remove it (%v): nothing was changed", rec.Path, err)
 	}
@@ -559,7 +559,7 @@ func (m *Remover) removeWorktree(ctx context.Context, e *record.Entry, o RemoveO
 	putBack := func() error {
 		if trash != "" {
 			if err := fsutil.Rename(trash, rec.Path); err != nil {
-				return halfRemoved(rec, "cannot move %s back to %s (%v): move it back yourself", trash, rec.Path, err)
+				return halfRemoved(rec, "cannot move %s back to %s (%v): move it back yourself", trash, rec.Path, heldError(trash, err))
 			}
 			os.Remove(filepath.Dir(trash)) // only if empty
 		}

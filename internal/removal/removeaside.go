@@ -76,7 +76,7 @@ func checkedMark(trash string) string { return trash + place.CheckedSuffix }
 // and the trash folder when that is empty then.
 func discardMoved(trash string) error {
 	if err := fsutil.RemoveAll(trash); err != nil {
-		return err
+		return heldError(trash, err)
 	}
 	os.Remove(checkedMark(trash))
 	os.Remove(filepath.Dir(trash)) // only if empty
@@ -339,7 +339,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 			// The removal had not passed its second check: the folder goes
 			// back, and is looked at again like any other.
 			if err := fsutil.Rename(trash, rec.Path); err != nil {
-				return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, err)
+				return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, heldError(trash, err))
 			}
 			os.Remove(checkedMark(trash))
 			os.Remove(filepath.Dir(trash)) // only if empty
@@ -354,7 +354,7 @@ func (m *Remover) takeOver(ctx context.Context, e *record.Entry, dryRun bool) er
 		if _, err := os.Lstat(checkedMark(trash)); err != nil {
 			if n, err := m.unsavedInTrash(ctx, rec, trash); err != nil || n > 0 {
 				if err := fsutil.Rename(trash, rec.Path); err != nil {
-					return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, err)
+					return halfRemoved(rec, "cannot move %s back to %s: %v", trash, rec.Path, heldError(trash, err))
 				}
 				os.Remove(filepath.Dir(trash)) // only if empty
 				m.Warn("%s, left by an interrupted removal, was never checked and git's admin entry of it is gone; it holds work its branch %s does not (or cannot be read), so it was put back at %s and kept", trash, rec.Branch, rec.Path)

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-wt/git-wt/internal/fsutil"
 )
 
 // A repository nested in a worktree (SPEC §19): an agent runs `git init
@@ -55,11 +57,78 @@ func checkNested(dir, index, gitDir string, depth int) error {
 		if err := checkSubmoduleGitDir(nested); err != nil {
 			return err
 		}
+		if err := checkOwnWorktree(nested, top); err != nil {
+			return err
+		}
 		if err := checkNested(top, filepath.Join(nested, "index"), nested, depth+1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// checkOwnWorktree refuses the nested repository whose git dir gitDir
+// names in its config (core.worktree) another worktree than top, where
+// git finds it: the gitlinks of that other folder, which git would enter
+// and which checkNested looks for under top, would go unchecked. git
+// writes core.worktree into an absorbed submodule's config, naming its
+// own folder.
+func checkOwnWorktree(gitDir, top string) error {
+	config := filepath.Join(gitDir, "config")
+	data, err := os.ReadFile(config)
+	if err != nil {
+		return nil // checkSubmoduleGitDir read it: gone since, git finds none either
+	}
+	worktree, err := configFileValue(data, "core.worktree")
+	switch {
+	case err != nil:
+		return &UnsafeGitDirError{Path: config, Key: "core.worktree", Why: err.Error() + ", so git-wt cannot tell which folder git would look into"}
+	case worktree == "":
+		return nil
+	}
+	if !filepath.IsAbs(worktree) {
+		worktree = filepath.Join(gitDir, worktree)
+	}
+	if fsutil.SamePath(worktree, top) {
+		return nil
+	}
+	real, err1 := filepath.EvalSymlinks(worktree)
+	realTop, err2 := filepath.EvalSymlinks(top)
+	if err1 == nil && err2 == nil && fsutil.SamePath(real, realTop) {
+		return nil
+	}
+	return &UnsafeGitDirError{Path: config, Key: "core.worktree",
+		Why: "a repository nested in the worktree names another folder as its worktree, whose repositories git status would enter unchecked; remove it"}
+}
+
+// configFileValue is the last value of key (lower case, as
+// configFileKeys lists it) in a config file configFileKeys reads: ""
+// when it has none. Only a value as git writes a path is read (plain, or
+// in double quotes, with no escape and no comment); any other is an error.
+func configFileValue(data []byte, key string) (string, error) {
+	value, section := "", ""
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section, _ = configSection(line)
+			continue
+		}
+		name, v, _ := strings.Cut(line, "=")
+		if section+"."+strings.ToLower(strings.TrimSpace(name)) != key {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if unquoted, ok := strings.CutPrefix(v, `"`); ok {
+			if v, ok = strings.CutSuffix(unquoted, `"`); !ok {
+				return "", errors.New("a value git-wt cannot read")
+			}
+		}
+		if v == "" || strings.ContainsAny(v, "\\\";#") {
+			return "", errors.New("a value git-wt cannot read")
+		}
+		value = v
+	}
+	return value, nil
 }
 
 // nestedGitDir is the git dir git would use for the repository at top, a

@@ -127,6 +127,14 @@ func TestCheckNestedRepos(t *testing.T) {
 			files: map[string]string{"sub/.git": "gitdir: ../elsewhere\n", "elsewhere/config": bad}, bad: "elsewhere/config"},
 		{name: "a repository nested in a nested one", links: []string{"sub"}, inner: []string{"in"},
 			files: map[string]string{"sub/.git/config": usual, "sub/in/.git/config": "[core]\n\tfsmonitor = x\n"}, bad: "sub/in/.git/config"},
+		{name: "a gitfile's git dir naming its folder as its worktree", links: []string{"sub"}, files: map[string]string{
+			"sub/.git": "gitdir: ../modules/sub\n", "modules/sub/config": "[core]\n\tworktree = ../../sub\n"}},
+		{name: "a nested repository naming its folder as its worktree, quoted", links: []string{"sub"}, files: map[string]string{
+			"sub/.git/config": "[core]\n\tworktree = \"../../sub\"\n"}},
+		{name: "a nested repository naming another worktree", links: []string{"sub"}, files: map[string]string{
+			"sub/.git/config": "[core]\n\tworktree = ../../other\n"}, bad: "sub/.git/config"},
+		{name: "a worktree git-wt cannot read", links: []string{"sub"}, files: map[string]string{
+			"sub/.git/config": "[core]\n\tWorkTree = \"a\\\"b\"\n"}, bad: "sub/.git/config"},
 		{name: "a nested repository's config not in the index", files: map[string]string{"sub/.git/config": bad}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

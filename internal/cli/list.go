@@ -64,6 +64,11 @@ func listCommand(e *env) *cli.Command {
 					// §19): no git ran there, and DIRTY shows "?".
 					e.warnf("cannot read the status of %s: %v", lives[i].Entry.Slug, notLinked)
 				}
+				if unsafe := (*git.UnsafeGitDirError)(nil); errors.As(lives[i].StatusErr, &unsafe) {
+					// A repository nested in the task runs a program
+					// (SPEC §19): no git ran there, and DIRTY shows "?".
+					e.warnf("cannot read the status of %s: %v", lives[i].Entry.Slug, unsafe)
+				}
 				views = append(views, newTaskView(&lives[i], o, m.Settings.StaleAfter))
 			}
 			if n := len(m.Store.LegacyRefs()); n > 0 {

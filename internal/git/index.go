@@ -9,9 +9,10 @@ import (
 )
 
 // StageAll stages every change in the worktree at dir, new files
-// included, ignored ones not.
+// included, ignored ones not. git looks into the repositories nested in
+// the worktree for their changes (entersNested).
 func (r Index) StageAll(ctx context.Context, dir string) error {
-	_, err := r.git.RunIn(ctx, dir, "add", "-A")
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Args: []string{"add", "-A"}, entersNested: true})
 	return err
 }
 

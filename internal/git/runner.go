@@ -163,6 +163,10 @@ type Cmd struct {
 	// the submodule's .git is missing, git must fail rather than act on
 	// the worktree around it.
 	InSubmodule bool
+	// entersNested, with InWorktree, says git looks into the repositories
+	// nested in the worktree (status --ignore-submodules=none), running
+	// git there with their config: CheckNestedRepos checks those first.
+	entersNested bool
 }
 
 // Runner starts git processes.
@@ -284,9 +288,15 @@ type output struct{ stdout, stderr bytes.Buffer }
 func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output, error) {
 	var pinned []string
 	if c.InWorktree {
-		var err error
-		if pinned, err = r.pinWorktree(ctx, c.Dir); err != nil {
+		gitDir, commonDir, err := r.worktreeGitDir(ctx, c.Dir)
+		if err != nil {
 			return nil, nil, err
+		}
+		pinned = []string{"GIT_DIR=" + gitDir, "GIT_COMMON_DIR=" + commonDir, "GIT_WORK_TREE=" + c.Dir}
+		if c.entersNested {
+			if err := CheckNestedRepos(c.Dir, indexFile(c.Env, gitDir), gitDir); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	cmd := exec.CommandContext(ctx, "git", c.Args...)
@@ -324,27 +334,25 @@ func (r *Runner) command(ctx context.Context, c Cmd) (*exec.Cmd, *output, error)
 // located is where the repository's common dir and main worktree are.
 type located struct{ commonDir, mainDir string }
 
-// pinWorktree returns the variables that tell git where the pieces of
-// the worktree at dir are: the main worktree's git dir is the common
-// dir; a linked worktree is proven one first (ProveLinked; registered
-// where MovedAside says, else at dir), and its git dir is its entry.
-func (r *Runner) pinWorktree(ctx context.Context, dir string) ([]string, error) {
+// worktreeGitDir is the git dir of the worktree at dir, which git is told
+// (with the common dir and the worktree: GIT_DIR, GIT_COMMON_DIR,
+// GIT_WORK_TREE): the main worktree's is the common dir; a linked
+// worktree is proven one first (ProveLinked; registered where MovedAside
+// says, else at dir), and its git dir is its entry.
+func (r *Runner) worktreeGitDir(ctx context.Context, dir string) (gitDir, commonDir string, err error) {
 	repo := r.located.Load()
 	if repo == nil {
-		return nil, errors.New("git-wt runs git in a worktree only once it located the repository")
+		return "", "", errors.New("git-wt runs git in a worktree only once it located the repository")
 	}
-	gitDir := repo.commonDir
-	if !fsutil.SamePath(dir, repo.mainDir) {
-		registered := dir
-		if m, ok := ctx.Value(movedAsideKey{}).(movedAside); ok && fsutil.SamePath(m.dir, dir) {
-			registered = m.registered
-		}
-		var err error
-		if gitDir, err = ProveLinked(repo.commonDir, dir, registered); err != nil {
-			return nil, err
-		}
+	if fsutil.SamePath(dir, repo.mainDir) {
+		return repo.commonDir, repo.commonDir, nil
 	}
-	return []string{"GIT_DIR=" + gitDir, "GIT_COMMON_DIR=" + repo.commonDir, "GIT_WORK_TREE=" + dir}, nil
+	registered := dir
+	if m, ok := ctx.Value(movedAsideKey{}).(movedAside); ok && fsutil.SamePath(m.dir, dir) {
+		registered = m.registered
+	}
+	gitDir, err = ProveLinked(repo.commonDir, dir, registered)
+	return gitDir, repo.commonDir, err
 }
 
 // SetRepository names the common dir and the main worktree ("" when not

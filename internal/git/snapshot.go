@@ -60,7 +60,7 @@ func (r Index) stageAll(ctx context.Context, dir, index string) error {
 	if err := r.unhide(ctx, dir, env); err != nil {
 		return err
 	}
-	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"add", "-A"}})
+	_, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Args: []string{"add", "-A"}, entersNested: true})
 	return err
 }
 
@@ -115,10 +115,15 @@ func present(path string) bool {
 // the index file first, so only the changed files are new objects.
 func (r Index) SnapshotFolder(ctx context.Context, commonDir, dir, index, head string) (string, error) {
 	env := []string{"GIT_DIR=" + commonDir, "GIT_WORK_TREE=" + dir, "GIT_INDEX_FILE=" + index}
-	for _, args := range [][]string{{"read-tree", head}, {"add", "-A"}} {
-		if _, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: env, Args: args}); err != nil {
-			return "", err
-		}
+	if _, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: env, Args: []string{"read-tree", head}}); err != nil {
+		return "", err
+	}
+	// add -A looks into the repositories nested in dir (entersNested).
+	if err := CheckNestedRepos(dir, index, commonDir); err != nil {
+		return "", err
+	}
+	if _, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: env, Args: []string{"add", "-A"}}); err != nil {
+		return "", err
 	}
 	out, err := r.git.Exec(ctx, Cmd{Dir: dir, Env: env, Args: []string{"write-tree"}})
 	return strings.TrimSpace(string(out)), err

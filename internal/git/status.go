@@ -83,7 +83,8 @@ func (r *Runner) Status(ctx context.Context, dir string, o StatusOptions) (Statu
 	if o.Refresh {
 		env = env[len(ReadOnly):]
 	}
-	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Config: o.upstream(), Args: statusArgs(o)})
+	out, err := r.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: env, Config: o.upstream(), Args: statusArgs(o),
+		entersNested: o.IgnoreSubmodules == "" || o.IgnoreSubmodules == "none"})
 	if err != nil {
 		return Status{}, err
 	}

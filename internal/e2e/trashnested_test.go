@@ -66,3 +66,25 @@ func TestRmForceSavesALocalEditToAFileMarkedAssumeUnchanged(t *testing.T) {
 		t.Fatalf("restore brought back %q (%v), want the local edit", data, err)
 	}
 }
+
+// A removal refused before anything was removed says so of the branch
+// too: a script reading rm --json must not take the branch for deleted.
+func TestARefusedForcedRemovalReportsItsBranchKept(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Git(path, "init", "-q", "inner")
+	s.Write(filepath.Join(path, "inner", "f.txt"), "inner work\n")
+	s.Git(filepath.Join(path, "inner"), "add", ".")
+	s.Git(filepath.Join(path, "inner"), "commit", "-q", "-m", "inner")
+
+	r := s.WT("rm", "--force", "--json", "T")
+	if r.Code != 3 {
+		t.Fatalf("rm --force of a task whose nested repository cannot be saved: %s", r)
+	}
+	if strings.Contains(r.Stdout, `"branch_outcome": "deleted"`) {
+		t.Errorf("the refused removal reports its branch deleted:\n%s", r.Stdout)
+	}
+	if s.Git(s.Repo, "rev-parse", "--verify", "-q", "refs/heads/wt/T") == "" {
+		t.Error("the branch wt/T is gone")
+	}
+}

@@ -90,6 +90,15 @@ const (
 	Failed         Outcome = "failed"
 )
 
+// keptWhole is r for a removal that stopped before it removed anything:
+// a branch it meant to delete is kept, for the reason the worktree was.
+func (r *Removal) keptWhole() *Removal {
+	if r.BranchOutcome == Deleted {
+		r.BranchOutcome = r.WorktreeOutcome
+	}
+	return r
+}
+
 // Removal reports what rm did (or would do) with one task.
 type Removal struct {
 	Task            string   `json:"task"`
@@ -224,11 +233,11 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 	}
 	if r.Err = m.saveDiscarded(ctx, rec, wts, o, r, snapshot, unmerged); r.Err != nil {
 		r.WorktreeOutcome = KeptDirty
-		return r
+		return r.keptWhole()
 	}
 	if outcome, err := m.beforeRemoval(ctx, rec, o, r); err != nil {
 		r.WorktreeOutcome, r.Err = outcome, err
-		return r
+		return r.keptWhole()
 	}
 	task.Checkpoint(ctx, "rm:checked")
 	// From here on an interrupt lets the removal end, or put back what
@@ -241,7 +250,7 @@ func (m *Remover) removeOnce(ctx context.Context, e *record.Entry, o RemoveOptio
 		case exitcode.Of(r.Err) != exitcode.Refused: // refusals are logged as such
 			m.LogEvent(rec, "remove-failed", r.Err.Error())
 		}
-		return r
+		return r.keptWhole()
 	}
 	rec = e.Record
 	if r.BranchOutcome != KeptUnmerged {

@@ -188,7 +188,7 @@ func (e *env) machineTable(r machine.Report) error {
 		t.add(cell{name, nil}, cell{fmt.Sprint(repo.WorktreeCount), nil}, cell{fmt.Sprint(repo.SafeCount), e.out.green},
 			cell{sizeText(repo.SizeBytes), nil}, cell{sizeText(repo.ReclaimableBytes), e.out.green})
 	}
-	t.add(cell{fmt.Sprintf("total (%d repositories)", len(r.Repositories)), nil}, cell{fmt.Sprint(r.Total.WorktreeCount), nil},
+	t.add(cell{fmt.Sprintf("total (%d %s)", len(r.Repositories), text.Plural(len(r.Repositories), "repository", "repositories")), nil}, cell{fmt.Sprint(r.Total.WorktreeCount), nil},
 		cell{fmt.Sprint(r.Total.SafeCount), e.out.green}, cell{sizeText(r.Total.SizeBytes), nil}, cell{sizeText(r.Total.ReclaimableBytes), e.out.green})
 	t.fit(e.termWidth())
 	return t.write(e.stdout, e.out)

@@ -340,6 +340,17 @@ func TestListMachineTakesNoRepositoryFlags(t *testing.T) {
 	}
 }
 
+// The human table ends with a total that reads as English for one
+// repository too.
+func TestListMachineTotalOfOneRepository(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("list") // registers the repository
+	r := s.MustWT("list", "--machine")
+	if !strings.Contains(r.Stdout, "total (1 repository)") {
+		t.Errorf("list --machine of one repository: %s", r)
+	}
+}
+
 // The main worktree's verdict is main whatever it holds: list --machine
 // reads neither its changes nor its unpushed commits (a git status and a
 // rev-list a repository), while list --all, which shows them, still does.

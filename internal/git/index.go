@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -256,16 +257,35 @@ func (r Index) HashFiles(ctx context.Context, dir string, paths []string) (map[s
 // file kept out of the way) or skip-worktree (a sparse checkout's files,
 // or the same trick), as the blob id the index holds for each path.
 // Submodules are left out.
+//
+// The index is read first, in one streamed pass (scanIndex): git runs
+// only when an entry is marked, which few worktrees have, so every plain
+// rm can afford the question.
 func (r Index) HiddenEntries(ctx context.Context, dir string) (map[string]string, error) {
+	ids := map[string]string{}
+	if !r.mayHideEntries(ctx, dir) {
+		return ids, nil
+	}
 	hidden, err := r.hiddenEntries(ctx, dir, ReadOnly)
 	if err != nil {
 		return nil, err
 	}
-	ids := map[string]string{}
 	for _, h := range hidden {
 		ids[h.path] = h.oid
 	}
 	return ids, nil
+}
+
+// mayHideEntries says whether the index of the worktree at dir may mark
+// an entry hidden: false only when it was read and marks none; an index
+// git-wt cannot read is left to git.
+func (r Index) mayHideEntries(ctx context.Context, dir string) bool {
+	gitDir, _, err := r.git.worktreeGitDir(ctx, dir)
+	if err != nil {
+		return true
+	}
+	scan, err := scanIndexFiles(filepath.Join(gitDir, "index"), gitDir)
+	return err != nil || scan.hidden
 }
 
 // hiddenEntry is one entry of HiddenEntries, and which bit hides it.

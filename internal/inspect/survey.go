@@ -3,6 +3,7 @@ package inspect
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,9 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 	if f.Verdict == Safe {
 		// What git status does not look at, and git worktree remove
 		// would delete: asked only of a worktree about to go.
-		f.Dirty = m.hiddenChanges(ctx, path)
+		if f.Dirty, err = m.HiddenChanges(ctx, path); err != nil {
+			f.Dirty = -1 // git could not tell
+		}
 		if mp, err := fsutil.MountInside(path); err != nil || mp != "" {
 			f.Mount = cmp.Or(mp, "?")
 		}
@@ -90,15 +93,16 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 	return f, true, nil
 }
 
-// hiddenChanges counts the files of the worktree at path that differ from
+// HiddenChanges counts the files of the worktree at path that differ from
 // its index where git status does not look (git.Index.HiddenEntries: a
-// local edit to a file marked assume-unchanged); -1 when git could not
-// tell. A marked file that is not on disk (a sparse checkout's) holds
-// nothing to lose.
-func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
+// local edit to a file marked assume-unchanged or skip-worktree): work
+// that git worktree remove deletes unasked. A marked file that is not on
+// disk (a sparse checkout's) holds nothing to lose. An error means git
+// could not tell.
+func (m *Inspector) HiddenChanges(ctx context.Context, path string) (int, error) {
 	hidden, err := m.Git.Index().HiddenEntries(ctx, path)
-	if err != nil {
-		return -1
+	if err != nil || len(hidden) == 0 {
+		return 0, err
 	}
 	var present []string
 	for p := range hidden {
@@ -107,8 +111,11 @@ func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
 		}
 	}
 	ids, err := m.Git.Index().HashFiles(ctx, path, present)
-	if err != nil || len(ids) != len(present) {
-		return -1
+	if err != nil {
+		return 0, err
+	}
+	if len(ids) != len(present) {
+		return 0, fmt.Errorf("git hashed %d of the %d files git status does not look at", len(ids), len(present))
 	}
 	n := 0
 	for _, p := range present {
@@ -116,7 +123,7 @@ func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
 			n++
 		}
 	}
-	return n
+	return n, nil
 }
 
 // factsOf reads the facts and verdicts of the worktrees of wts that want

@@ -1,0 +1,54 @@
+//go:build unix
+
+// These tests protect a plain rm (SPEC §7: without --force it never
+// deletes uncommitted work) from what git status does not look at: a
+// local edit to a file whose index entry is marked assume-unchanged or
+// skip-worktree.
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-wt/git-wt/internal/testutil"
+)
+
+func TestRmRefusesALocalEditGitStatusDoesNotShow(t *testing.T) {
+	for _, flag := range []string{"--assume-unchanged", "--skip-worktree"} {
+		t.Run(flag, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			path := s.MustWT("new", "T").Out()
+			s.Git(path, "update-index", flag, "README.md")
+			edit := "hello\nmy local settings, in no commit\n"
+			readme := filepath.Join(path, "README.md")
+			s.Write(readme, edit)
+
+			r := s.WT("rm", "T")
+			if data, err := os.ReadFile(readme); err != nil || string(data) != edit {
+				t.Fatalf("rm without --force deleted a local edit git status hides (%v): %s", err, r)
+			}
+			if r.Code != 3 || !strings.Contains(r.Stderr, "1 uncommitted change") {
+				t.Errorf("rm of a task with a hidden local edit: %s, want exit 3 and the change counted", r)
+			}
+
+			// --force discards it, saved first.
+			s.MustWT("rm", "--force", "T")
+			if refs := trashRefs(s); len(refs) != 2 {
+				t.Fatalf("rm --force saved %v: want the local edit saved", refs)
+			}
+		})
+	}
+}
+
+// A file marked but untouched is no work: rm removes the task.
+func TestRmRemovesATaskWithAnUntouchedHiddenFile(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Git(path, "update-index", "--assume-unchanged", "README.md")
+	s.MustWT("rm", "T")
+	if testutil.Exists(path) {
+		t.Error("rm kept a task whose marked file holds no change")
+	}
+}

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -197,6 +198,53 @@ func (r Index) IgnoredFolders(ctx context.Context, dir string) ([]string, error)
 		}
 	}
 	return folders, nil
+}
+
+// IgnoredFile is an untracked file of a worktree that git's ignore rules
+// ignore, and the pattern file whose line decides it (git check-ignore
+// -v): a .gitignore of the worktree as a path relative to its top, or an
+// absolute one (the common dir's info/exclude, core.excludesFile); ""
+// when git named none.
+type IgnoredFile struct {
+	Path, Source string
+}
+
+// IgnoredFiles lists every untracked file of the worktree at dir that
+// git's ignore rules ignore, each with the pattern file that decides it.
+// One by one, not folder by folder: a folder's files may be ignored for
+// different reasons, and a folder as a whole by none of its own.
+func (r Index) IgnoredFiles(ctx context.Context, dir string) ([]IgnoredFile, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly,
+		Args: []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard"}})
+	if err != nil || len(out) == 0 {
+		return nil, err
+	}
+	paths := splitNul(out)
+	// Not GIT_LITERAL_PATHSPECS, which check-ignore refuses: a name
+	// that reads as pathspec magic (":(glob)x") fails the call, and a
+	// path it names back otherwise gets no source: work, either way.
+	why, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly, Stdin: bytes.NewReader(out),
+		Args: []string{"check-ignore", "-z", "-v", "--no-index", "--stdin"}})
+	if err != nil && ExitCode(err) != 1 { // 1: none of them is ignored
+		return nil, err
+	}
+	sources := parseCheckIgnore(why)
+	files := make([]IgnoredFile, len(paths))
+	for i, p := range paths {
+		files[i] = IgnoredFile{Path: p, Source: sources[p]}
+	}
+	return files, nil
+}
+
+// parseCheckIgnore reads `check-ignore -z -v` records, four fields each
+// (source, line, pattern, path), as the source of each path.
+func parseCheckIgnore(out []byte) map[string]string {
+	f := strings.Split(string(out), "\x00")
+	sources := map[string]string{}
+	for i := 0; i+3 < len(f); i += 4 {
+		sources[f[i+3]] = f[i]
+	}
+	return sources
 }
 
 // splitNul splits NUL-terminated output, leaving out empty entries.

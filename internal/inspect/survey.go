@@ -81,16 +81,84 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 	f = facts[0]
 	if f.Verdict == Safe {
 		// What git status does not look at, and git worktree remove
-		// would delete: asked only of a worktree about to go.
-		if f.Dirty, err = m.HiddenChanges(ctx, path); err != nil {
-			f.Dirty = -1 // git could not tell
-		}
+		// would delete: asked only of a worktree about to go, and not
+		// of one a mount keeps (git would walk the mounted files).
 		if mp, err := fsutil.MountInside(path); err != nil || mp != "" {
 			f.Mount = cmp.Or(mp, "?")
+		} else {
+			f.Dirty = m.workGitStatusMisses(ctx, path)
 		}
 		f.Verdict = Judge(f, o.now(), m.Settings.IdleAfter)
 	}
 	return f, true, nil
+}
+
+// workGitStatusMisses counts, in the worktree at path, the work git
+// status does not show and git worktree remove deletes: local edits to
+// files marked hidden (HiddenChanges) and files only a pattern file other
+// worktrees' agents can write ignores (excludedWork); -1 when git could
+// not tell.
+func (m *Inspector) workGitStatusMisses(ctx context.Context, path string) int {
+	hidden, err := m.HiddenChanges(ctx, path)
+	if err != nil {
+		return -1
+	}
+	excluded, err := m.excludedWork(ctx, path)
+	if err != nil {
+		return -1
+	}
+	return hidden + excluded
+}
+
+// excludedWork counts the untracked files of the worktree at path that
+// git ignores only by a pattern file the worktree does not own: the
+// common dir's info/exclude, which every worktree shares and any agent
+// can write (SPEC §19: everything in .git but config and hooks). A `*`
+// there makes every untracked file of every worktree ignored, and git
+// worktree remove deletes ignored files. Claude Code's `.claude/` line
+// there makes a worktree holding such files work too: kept, the safe
+// side.
+func (m *Inspector) excludedWork(ctx context.Context, path string) (int, error) {
+	files, err := m.Git.Index().IgnoredFiles(ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range files {
+		if !ownIgnoreSource(f.Source, path, m.Repo.CommonDir) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// ownIgnoreSource says whether source, the pattern file git check-ignore
+// named (run at the top of the worktree at dir), is one only the
+// worktree's own users or the user can write: a .gitignore in the
+// worktree (a path relative to it), or a file outside both the worktree
+// and the repository's common dir (the user's core.excludesFile). A file
+// git named none for is not.
+func ownIgnoreSource(source, dir, commonDir string) bool {
+	if source == "" {
+		return false
+	}
+	if !filepath.IsAbs(source) {
+		local := filepath.Clean(filepath.FromSlash(source))
+		return filepath.Base(local) == ".gitignore" && filepath.IsLocal(local)
+	}
+	return !withinEither(commonDir, source) && !withinEither(dir, source)
+}
+
+// withinEither says whether path lies in dir, as written or with the
+// links of both resolved: git may name the common dir either way, and a
+// miss here would trust info/exclude.
+func withinEither(dir, path string) bool {
+	if fsutil.Within(filepath.Clean(dir), filepath.Clean(path)) {
+		return true
+	}
+	realDir, err1 := filepath.EvalSymlinks(dir)
+	realPath, err2 := filepath.EvalSymlinks(path)
+	return err1 == nil && err2 == nil && fsutil.Within(realDir, realPath)
 }
 
 // HiddenChanges counts the files of the worktree at path that differ from

@@ -52,3 +52,22 @@ func TestRmRemovesATaskWithAnUntouchedHiddenFile(t *testing.T) {
 		t.Error("rm kept a task whose marked file holds no change")
 	}
 }
+
+// A hidden edit made after rm's first look is seen by its second, once
+// the folder is moved aside: the task is put back with it.
+func TestRmKeepsAHiddenEditMadeAfterItsCheck(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "T").Out()
+	s.Git(path, "update-index", "--assume-unchanged", "README.md")
+	rm, goOn := pauseAt(t, s, "rm:checked", "rm", "T")
+	edit := "hello\nedited while rm ran\n"
+	s.Write(filepath.Join(path, "README.md"), edit)
+	goOn()
+	if code := exitCode(rm); code != 3 {
+		t.Fatalf("rm of a worktree with a hidden edit made after its check exited %d, want 3", code)
+	}
+	if data, err := os.ReadFile(filepath.Join(path, "README.md")); err != nil || string(data) != edit {
+		t.Fatalf("the hidden edit is lost (%v)", err)
+	}
+	trashIsEmpty(t, path)
+}

@@ -71,3 +71,27 @@ func TestRmKeepsAHiddenEditMadeAfterItsCheck(t *testing.T) {
 	}
 	trashIsEmpty(t, path)
 }
+
+// In a sparse checkout every file outside the cone is marked
+// skip-worktree; one written back with a change is work all the same
+// (git itself shows it, and rm does not skip asking where git does not).
+func TestRmOfASparseTaskKeepsAChangeOutsideItsCone(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	for _, d := range []string{"a", "c"} {
+		s.Write(filepath.Join(d, "f.txt"), d+"\n")
+	}
+	s.Git(s.Repo, "add", ".")
+	s.Git(s.Repo, "commit", "-q", "-m", "two folders")
+	path := s.MustWT("new", "T", "--sparse", "a").Out()
+	outside := filepath.Join(path, "c", "f.txt")
+	s.Write(outside, "changed outside the cone\n")
+
+	if r := s.WT("rm", "T"); r.Code != 3 || !testutil.Exists(outside) {
+		t.Fatalf("rm of a sparse task with a change outside its cone: %s", r)
+	}
+	clean := s.MustWT("new", "U", "--sparse", "a").Out()
+	s.MustWT("rm", "U")
+	if testutil.Exists(clean) {
+		t.Error("rm kept a sparse task with no change")
+	}
+}

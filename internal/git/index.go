@@ -325,15 +325,40 @@ func (r Index) HiddenEntries(ctx context.Context, dir string) (map[string]string
 }
 
 // mayHideEntries says whether the index of the worktree at dir may mark
-// an entry hidden: false only when it was read and marks none; an index
-// git-wt cannot read is left to git.
+// an entry hidden: false only when it was read and marks none, or marks
+// only skip-worktree entries in a sparse checkout that git itself shows
+// the changes of (sparseShowsPresentFiles); an index git-wt cannot read
+// is left to git.
 func (r Index) mayHideEntries(ctx context.Context, dir string) bool {
 	gitDir, _, err := r.git.worktreeGitDir(ctx, dir)
 	if err != nil {
 		return true
 	}
 	scan, err := scanIndexFiles(filepath.Join(gitDir, "index"), gitDir)
-	return err != nil || scan.hidden
+	return err != nil || scan.assumed || scan.skipped && !r.sparseShowsPresentFiles(ctx, dir)
+}
+
+// sparseShowsPresentFiles says whether git, reading the index of the
+// sparse checkout at dir, clears the skip-worktree bit of every such file
+// on disk (git 2.37 and later, unless sparse.expectFilesOutsideOfPatterns),
+// so that git status shows their changes. A cone-mode checkout marks
+// every file outside its cone: asking git for each (ls-files -v, then a
+// look on disk) would cost a plain rm of a sparse task of 100,000 files
+// more than the rest of it.
+func (r Index) sparseShowsPresentFiles(ctx context.Context, dir string) bool {
+	if !r.git.version.AtLeast(Version{2, 37}) {
+		return false
+	}
+	out, err := r.git.Run(ctx, dir, "config", "--type=bool", "--get-regexp", `^(core\.sparsecheckout|sparse\.expectfilesoutsideofpatterns)$`)
+	if err != nil {
+		return false
+	}
+	values := map[string]string{}
+	for line := range strings.Lines(out) {
+		key, value, _ := strings.Cut(strings.TrimSpace(line), " ")
+		values[key] = value // the last one wins, as for git
+	}
+	return values["core.sparsecheckout"] == "true" && values["sparse.expectfilesoutsideofpatterns"] != "true"
 }
 
 // hiddenEntry is one entry of HiddenEntries, and which bit hides it.

@@ -172,7 +172,8 @@ func indexGitlinks(path, gitDir string) ([]string, error) {
 type indexScan struct {
 	links  []string // the paths of its gitlinks
 	shared string   // the shared index a split index names
-	hidden bool     // an entry (not a gitlink) is marked assume-unchanged or skip-worktree
+	// Entries (not gitlinks) marked assume-unchanged, and skip-worktree.
+	assumed, skipped bool
 }
 
 // scanIndexFiles scans the index file at path: nothing when there is no
@@ -190,7 +191,8 @@ func scanIndexFiles(path, gitDir string) (indexScan, error) {
 	}
 	more, err := readIndex(filepath.Join(gitDir, "sharedindex."+scan.shared))
 	scan.links = append(scan.links, more.links...)
-	scan.hidden = scan.hidden || more.hidden
+	scan.assumed = scan.assumed || more.assumed
+	scan.skipped = scan.skipped || more.skipped
 	return scan, err
 }
 
@@ -285,12 +287,12 @@ func parseIndex(in *bufio.Reader, hashLen int) (indexScan, error) {
 		if err != nil {
 			return indexScan{}, errIndexFormat
 		}
-		switch {
-		case binary.BigEndian.Uint32(fixed[24:]) == gitlinkMode:
+		if binary.BigEndian.Uint32(fixed[24:]) == gitlinkMode {
 			scan.links = append(scan.links, string(name))
-		case flags&flagAssumeValid != 0 || extended&flagSkipWorktree != 0:
-			scan.hidden = true
+			continue
 		}
+		scan.assumed = scan.assumed || flags&flagAssumeValid != 0
+		scan.skipped = scan.skipped || extended&flagSkipWorktree != 0
 	}
 	var err error
 	scan.shared, err = indexExtensions(in, hashLen)

@@ -104,7 +104,7 @@ func FuzzParseIndexGitlinks(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		scan, err := scanIndex(bytes.NewReader(data), int64(len(data)))
-		if err != nil && (scan.links != nil || scan.hidden) {
+		if err != nil && (scan.links != nil || scan.assumed || scan.skipped) {
 			t.Errorf("%+v with an error", scan)
 		}
 	})
@@ -181,12 +181,12 @@ func TestScanIndexFindsHiddenEntries(t *testing.T) {
 		{name: "sha256", init: []string{"--object-format=sha256"}},
 	} {
 		for _, mark := range []struct {
-			flag   string
-			hidden bool
+			flag             string
+			assumed, skipped bool
 		}{
-			{"", false}, // z's intent-to-add is an extended flag too
-			{"--assume-unchanged", true},
-			{"--skip-worktree", true},
+			{"", false, false}, // z's intent-to-add is an extended flag too
+			{"--assume-unchanged", true, false},
+			{"--skip-worktree", false, true},
 		} {
 			t.Run(format.name+" "+mark.flag, func(t *testing.T) {
 				setup := format.setup
@@ -198,8 +198,8 @@ func TestScanIndexFindsHiddenEntries(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if scan.hidden != mark.hidden || !slices.Equal(scan.links, []string{"sub"}) {
-					t.Errorf("scan = %+v, want hidden %v and the gitlink sub", scan, mark.hidden)
+				if scan.assumed != mark.assumed || scan.skipped != mark.skipped || !slices.Equal(scan.links, []string{"sub"}) {
+					t.Errorf("scan = %+v, want %+v and the gitlink sub", scan, mark)
 				}
 			})
 		}
@@ -226,7 +226,7 @@ func BenchmarkScanIndex(b *testing.B) {
 			index, gitDir := filepath.Join(dir, ".git", "index"), filepath.Join(dir, ".git")
 			b.ResetTimer()
 			for b.Loop() {
-				if scan, err := scanIndexFiles(index, gitDir); err != nil || scan.hidden {
+				if scan, err := scanIndexFiles(index, gitDir); err != nil || scan.assumed || scan.skipped {
 					b.Fatalf("%+v, %v", scan, err)
 				}
 			}

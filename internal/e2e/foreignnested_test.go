@@ -105,3 +105,64 @@ func TestRmRefusesATaskHoldingAPrunableWorktreeWithFiles(t *testing.T) {
 		t.Fatal("rm deleted the files of a worktree inside the task")
 	}
 }
+
+// info/exclude is the common dir's, which any agent can write (SPEC §19):
+// a `*` there makes every untracked file ignored, and git worktree remove
+// deletes ignored files. Just before it removes, gc --foreign counts a
+// file only info/exclude ignores as work.
+func TestGCForeignKeepsWorkOnlyInfoExcludeIgnores(t *testing.T) {
+	l := newForeignLayout(t)
+	s := l.s
+	s.Write(filepath.Join(s.Repo, ".git", "info", "exclude"), ".claude/\n*\n")
+	path := l.paths["git"]
+	work := filepath.Join(path, "notes", "work.txt")
+	s.Write(work, "in no commit\n")
+	l.idle(path)
+
+	r := s.WT("gc", "--foreign")
+	if r.Code != 0 {
+		t.Fatalf("gc --foreign: %s", r)
+	}
+	if !testutil.Exists(work) {
+		t.Fatalf("gc --foreign removed untracked work that only info/exclude ignores: %s", r)
+	}
+	if !strings.Contains(r.Stdout, "dirty 1") {
+		t.Errorf("gc --foreign must say why it kept it: %s", r)
+	}
+	if testutil.Exists(l.paths["cursor"]) {
+		t.Error("the worktrees safe to remove should go")
+	}
+}
+
+// What a committed .gitignore ignores (build output) is not work: the
+// worktree still goes, with info/exclude's `*` beside it.
+func TestGCForeignRemovesWhatACommittedGitignoreIgnores(t *testing.T) {
+	l := newForeignLayout(t)
+	s := l.s
+	path := l.paths["git"]
+	s.Write(filepath.Join(path, ".gitignore"), "build/\n")
+	s.Git(path, "add", ".gitignore")
+	s.Git(path, "commit", "-q", "-m", "ignore build output")
+	s.Git(path, "push", "-q", "origin", "HEAD:refs/heads/plain")
+	s.Write(filepath.Join(path, "build", "out.o"), "output\n")
+	s.Write(filepath.Join(s.Repo, ".git", "info", "exclude"), ".claude/\n*\n")
+	l.idle(path)
+
+	if r := s.WT("gc", "--foreign"); r.Code != 0 || testutil.Exists(path) {
+		t.Errorf("gc --foreign kept a worktree holding only what its committed .gitignore ignores: %s", r)
+	}
+}
+
+// Claude Code's docs advise `.claude/` in info/exclude: a worktree that
+// holds files there is kept too, the safe side.
+func TestGCForeignKeepsAWorktreeHoldingClaudeFiles(t *testing.T) {
+	l := newForeignLayout(t)
+	s := l.s
+	path := l.paths["git"]
+	s.Write(filepath.Join(path, ".claude", "settings.local.json"), "{}\n")
+	l.idle(path)
+
+	if r := s.WT("gc", "--foreign"); r.Code != 0 || !testutil.Exists(path) || !strings.Contains(r.Stdout, "dirty 1") {
+		t.Errorf("gc --foreign of a worktree holding .claude/ files info/exclude ignores: %s", r)
+	}
+}

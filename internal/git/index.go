@@ -1,9 +1,11 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -198,6 +200,53 @@ func (r Index) IgnoredFolders(ctx context.Context, dir string) ([]string, error)
 	return folders, nil
 }
 
+// IgnoredFile is an untracked file of a worktree that git's ignore rules
+// ignore, and the pattern file whose line decides it (git check-ignore
+// -v): a .gitignore of the worktree as a path relative to its top, or an
+// absolute one (the common dir's info/exclude, core.excludesFile); ""
+// when git named none.
+type IgnoredFile struct {
+	Path, Source string
+}
+
+// IgnoredFiles lists every untracked file of the worktree at dir that
+// git's ignore rules ignore, each with the pattern file that decides it.
+// One by one, not folder by folder: a folder's files may be ignored for
+// different reasons, and a folder as a whole by none of its own.
+func (r Index) IgnoredFiles(ctx context.Context, dir string) ([]IgnoredFile, error) {
+	out, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly,
+		Args: []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard"}})
+	if err != nil || len(out) == 0 {
+		return nil, err
+	}
+	paths := splitNul(out)
+	// Not GIT_LITERAL_PATHSPECS, which check-ignore refuses: a name
+	// that reads as pathspec magic (":(glob)x") fails the call, and a
+	// path it names back otherwise gets no source: work, either way.
+	why, err := r.git.Exec(ctx, Cmd{Dir: dir, InWorktree: true, Env: ReadOnly, Stdin: bytes.NewReader(out),
+		Args: []string{"check-ignore", "-z", "-v", "--no-index", "--stdin"}})
+	if err != nil && ExitCode(err) != 1 { // 1: none of them is ignored
+		return nil, err
+	}
+	sources := parseCheckIgnore(why)
+	files := make([]IgnoredFile, len(paths))
+	for i, p := range paths {
+		files[i] = IgnoredFile{Path: p, Source: sources[p]}
+	}
+	return files, nil
+}
+
+// parseCheckIgnore reads `check-ignore -z -v` records, four fields each
+// (source, line, pattern, path), as the source of each path.
+func parseCheckIgnore(out []byte) map[string]string {
+	f := strings.Split(string(out), "\x00")
+	sources := map[string]string{}
+	for i := 0; i+3 < len(f); i += 4 {
+		sources[f[i+3]] = f[i]
+	}
+	return sources
+}
+
 // splitNul splits NUL-terminated output, leaving out empty entries.
 func splitNul(out []byte) []string {
 	var list []string
@@ -256,16 +305,60 @@ func (r Index) HashFiles(ctx context.Context, dir string, paths []string) (map[s
 // file kept out of the way) or skip-worktree (a sparse checkout's files,
 // or the same trick), as the blob id the index holds for each path.
 // Submodules are left out.
+//
+// The index is read first, in one streamed pass (scanIndex): git runs
+// only when an entry is marked, which few worktrees have, so every plain
+// rm can afford the question.
 func (r Index) HiddenEntries(ctx context.Context, dir string) (map[string]string, error) {
+	ids := map[string]string{}
+	if !r.mayHideEntries(ctx, dir) {
+		return ids, nil
+	}
 	hidden, err := r.hiddenEntries(ctx, dir, ReadOnly)
 	if err != nil {
 		return nil, err
 	}
-	ids := map[string]string{}
 	for _, h := range hidden {
 		ids[h.path] = h.oid
 	}
 	return ids, nil
+}
+
+// mayHideEntries says whether the index of the worktree at dir may mark
+// an entry hidden: false only when it was read and marks none, or marks
+// only skip-worktree entries in a sparse checkout that git itself shows
+// the changes of (sparseShowsPresentFiles); an index git-wt cannot read
+// is left to git.
+func (r Index) mayHideEntries(ctx context.Context, dir string) bool {
+	gitDir, _, err := r.git.worktreeGitDir(ctx, dir)
+	if err != nil {
+		return true
+	}
+	scan, err := scanIndexFiles(filepath.Join(gitDir, "index"), gitDir)
+	return err != nil || scan.assumed || scan.skipped && !r.sparseShowsPresentFiles(ctx, dir)
+}
+
+// sparseShowsPresentFiles says whether git, reading the index of the
+// sparse checkout at dir, clears the skip-worktree bit of every such file
+// on disk (git 2.37 and later, unless sparse.expectFilesOutsideOfPatterns),
+// so that git status shows their changes. A cone-mode checkout marks
+// every file outside its cone: asking git for each (ls-files -v, then a
+// look on disk) would cost a plain rm of a sparse task of 100,000 files
+// more than the rest of it.
+func (r Index) sparseShowsPresentFiles(ctx context.Context, dir string) bool {
+	if !r.git.version.AtLeast(Version{2, 37}) {
+		return false
+	}
+	out, err := r.git.Run(ctx, dir, "config", "--type=bool", "--get-regexp", `^(core\.sparsecheckout|sparse\.expectfilesoutsideofpatterns)$`)
+	if err != nil {
+		return false
+	}
+	values := map[string]string{}
+	for line := range strings.Lines(out) {
+		key, value, _ := strings.Cut(strings.TrimSpace(line), " ")
+		values[key] = value // the last one wins, as for git
+	}
+	return values["core.sparsecheckout"] == "true" && values["sparse.expectfilesoutsideofpatterns"] != "true"
 }
 
 // hiddenEntry is one entry of HiddenEntries, and which bit hides it.

@@ -200,3 +200,34 @@ func TestHiddenEntriesAreTheAssumeUnchangedAndSkipWorktreeOnes(t *testing.T) {
 		t.Errorf("ls-files ran with %+v: want it pinned to the worktree, without the index lock", call.Got)
 	}
 }
+
+func TestIgnoredFilesNamesThePatternFileThatIgnoresEach(t *testing.T) {
+	ctx := context.Background()
+	f := gittest.New(t)
+	f.Expect("ls-files", "-z", "--others", "--ignored", "--exclude-standard").Out("build/o\x00notes/w.txt\x00odd\nname\x00gone\x00")
+	call := f.Expect("check-ignore", "-z", "-v", "--no-index", "--stdin").
+		Out(".gitignore\x001\x00build/\x00build/o\x00" +
+			"/r/.git/info/exclude\x007\x00*\x00notes/w.txt\x00" +
+			"sub/.gitignore\x002\x00odd*\x00odd\nname\x00")
+	got, err := f.Git().Index().IgnoredFiles(ctx, "/w")
+	want := []git.IgnoredFile{{Path: "build/o", Source: ".gitignore"}, {Path: "notes/w.txt", Source: "/r/.git/info/exclude"},
+		{Path: "odd\nname", Source: "sub/.gitignore"}, {Path: "gone"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("IgnoredFiles = %q, %v; want %q", got, err, want)
+	}
+	if !call.Got.InWorktree || !slices.Contains(call.Got.Env, "GIT_OPTIONAL_LOCKS=0") {
+		t.Errorf("check-ignore ran with %+v: inside the proven worktree, taking no lock", call.Got)
+	}
+
+	f = gittest.New(t)
+	f.Expect("ls-files", "-z", "--others", "--ignored", "--exclude-standard").Out("")
+	if got, err := f.Git().Index().IgnoredFiles(ctx, "/w"); got != nil || err != nil {
+		t.Errorf("nothing ignored: %q, %v (and no check-ignore)", got, err)
+	}
+	f = gittest.New(t)
+	f.Expect("ls-files", "-z", "--others", "--ignored", "--exclude-standard").Out("a\x00")
+	f.Expect("check-ignore", "-z", "-v", "--no-index", "--stdin").Fail(128, "fatal: bad")
+	if _, err := f.Git().Index().IgnoredFiles(ctx, "/w"); err == nil {
+		t.Error("a failed check-ignore must be an error, never files ignored for no reason")
+	}
+}

@@ -162,76 +162,101 @@ func nestedGitDir(top string) (string, error) {
 }
 
 // indexGitlinks lists the paths (with '/') of the gitlinks in the index
-// file at path: none when there is no file. A split index's entries are
-// in two files, this one and the shared one in gitDir it names; both are
-// read (an entry the first one deletes is still listed: a repository
-// checked needlessly, never one left unchecked).
+// file at path: none when there is no file.
 func indexGitlinks(path, gitDir string) ([]string, error) {
-	links, shared, err := readIndexGitlinks(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil || shared == "" {
-		return links, err
-	}
-	more, _, err := readIndexGitlinks(filepath.Join(gitDir, "sharedindex."+shared))
-	return append(links, more...), err
+	scan, err := scanIndexFiles(path, gitDir)
+	return scan.links, err
 }
 
-// readIndexGitlinks is parseIndexGitlinks of the file at path, read as a
-// stream: an index can be tens of megabytes, and list reads one per task
-// at once.
-func readIndexGitlinks(path string) ([]string, string, error) {
+// indexScan is what one streamed read of an index finds.
+type indexScan struct {
+	links  []string // the paths of its gitlinks
+	shared string   // the shared index a split index names
+	// Entries (not gitlinks) marked assume-unchanged, and skip-worktree.
+	assumed, skipped bool
+}
+
+// scanIndexFiles scans the index file at path: nothing when there is no
+// file. A split index's entries are in two files, this one and the
+// shared one in gitDir it names; both are read (an entry the first one
+// deletes is still counted: a repository checked needlessly, never one
+// left unchecked).
+func scanIndexFiles(path, gitDir string) (indexScan, error) {
+	scan, err := readIndex(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return indexScan{}, nil
+	}
+	if err != nil || scan.shared == "" {
+		return scan, err
+	}
+	more, err := readIndex(filepath.Join(gitDir, "sharedindex."+scan.shared))
+	scan.links = append(scan.links, more.links...)
+	scan.assumed = scan.assumed || more.assumed
+	scan.skipped = scan.skipped || more.skipped
+	return scan, err
+}
+
+// readIndex is scanIndex of the file at path, read as a stream: an index
+// can be tens of megabytes, and list reads one per task at once.
+func readIndex(path string) (indexScan, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, "", err
+		return indexScan{}, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, "", err
+		return indexScan{}, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, "", errors.New("it is no file")
+		return indexScan{}, errors.New("it is no file")
 	}
-	return parseIndexGitlinks(f, st.Size())
+	return scanIndex(f, st.Size())
 }
 
-// parseIndexGitlinks reads the size bytes of git's index format
-// (gitformat-index(5), versions 2 to 4) for its gitlinks, and the shared
-// index a split index names ("" for none). The file does not say its
-// hash's length: SHA-1's is tried, then SHA-256's; only a length that
-// makes the entries and the extensions end exactly at the file's
+// scanIndex reads the size bytes of git's index format
+// (gitformat-index(5), versions 2 to 4) for its gitlinks, its hidden
+// entries, and the shared index a split index names. The file does not
+// say its hash's length: SHA-1's is tried, then SHA-256's; only a length
+// that makes the entries and the extensions end exactly at the file's
 // checksum is taken.
-func parseIndexGitlinks(r io.ReaderAt, size int64) (links []string, shared string, err error) {
+func scanIndex(r io.ReaderAt, size int64) (scan indexScan, err error) {
 	for _, hashLen := range []int{20, 32} {
 		if size < int64(12+hashLen) {
-			return nil, "", errIndexFormat
+			return indexScan{}, errIndexFormat
 		}
 		in := bufio.NewReaderSize(io.NewSectionReader(r, 0, size-int64(hashLen)), int(min(size, 64<<10)))
-		if links, shared, err = parseIndex(in, hashLen); err == nil {
-			return links, shared, nil
+		if scan, err = parseIndex(in, hashLen); err == nil {
+			return scan, nil
 		}
 	}
-	return nil, "", err
+	return indexScan{}, err
 }
 
 const gitlinkMode = 0o160000
+
+// The bits of an index entry's flags, and of its extended flags, that
+// hide its file from git status (gitformat-index(5)).
+const (
+	flagAssumeValid  = 0x8000 // git update-index --assume-unchanged
+	flagExtended     = 0x4000 // extended flags follow
+	flagSkipWorktree = 0x4000 // of the extended flags: --skip-worktree, or a sparse checkout's
+)
 
 var errIndexFormat = errors.New("not an index git-wt can read")
 
 // parseIndex reads the entries and extensions of an index whose hashes
 // are hashLen long, up to (and not including) its checksum.
-func parseIndex(in *bufio.Reader, hashLen int) ([]string, string, error) {
+func parseIndex(in *bufio.Reader, hashLen int) (indexScan, error) {
 	head := make([]byte, 12)
 	if _, err := io.ReadFull(in, head); err != nil || string(head[:4]) != "DIRC" {
-		return nil, "", errIndexFormat
+		return indexScan{}, errIndexFormat
 	}
 	version := binary.BigEndian.Uint32(head[4:])
 	if version < 2 || version > 4 {
-		return nil, "", fmt.Errorf("index version %d", version)
+		return indexScan{}, fmt.Errorf("index version %d", version)
 	}
-	var links []string
+	var scan indexScan
 	var name []byte // version 4 names an entry by what it keeps of the one before
 	// ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4
 	// each), the object's hash, the flags (2), and the extended flags (2)
@@ -240,15 +265,17 @@ func parseIndex(in *bufio.Reader, hashLen int) ([]string, string, error) {
 	for range binary.BigEndian.Uint32(head[8:]) {
 		n := 40 + hashLen + 2
 		if _, err := io.ReadFull(in, fixed[:n]); err != nil {
-			return nil, "", errIndexFormat
+			return indexScan{}, errIndexFormat
 		}
-		if binary.BigEndian.Uint16(fixed[40+hashLen:])&0x4000 != 0 {
+		flags, extended := binary.BigEndian.Uint16(fixed[40+hashLen:]), uint16(0)
+		if flags&flagExtended != 0 {
 			if version < 3 {
-				return nil, "", errIndexFormat
+				return indexScan{}, errIndexFormat
 			}
 			if _, err := io.ReadFull(in, fixed[n:n+2]); err != nil {
-				return nil, "", errIndexFormat
+				return indexScan{}, errIndexFormat
 			}
+			extended = binary.BigEndian.Uint16(fixed[n:])
 			n += 2
 		}
 		var err error
@@ -258,14 +285,18 @@ func parseIndex(in *bufio.Reader, hashLen int) ([]string, string, error) {
 			name, err = paddedName(in, n)
 		}
 		if err != nil {
-			return nil, "", errIndexFormat
+			return indexScan{}, errIndexFormat
 		}
 		if binary.BigEndian.Uint32(fixed[24:]) == gitlinkMode {
-			links = append(links, string(name))
+			scan.links = append(scan.links, string(name))
+			continue
 		}
+		scan.assumed = scan.assumed || flags&flagAssumeValid != 0
+		scan.skipped = scan.skipped || extended&flagSkipWorktree != 0
 	}
-	shared, err := indexExtensions(in, hashLen)
-	return links, shared, err
+	var err error
+	scan.shared, err = indexExtensions(in, hashLen)
+	return scan, err
 }
 
 // paddedName reads a version 2 or 3 entry's name, NUL-padded so that the

@@ -3,10 +3,12 @@ package git
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -85,7 +87,7 @@ func TestIndexGitlinks(t *testing.T) {
 	}
 	for _, bad := range []string{"", "DIRC", "DIRC\x00\x00\x00\x05\x00\x00\x00\x00" + strings.Repeat("\x00", 20),
 		"DIRC\x00\x00\x00\x02\x00\x00\x00\x01" + strings.Repeat("\x00", 20)} {
-		if _, _, err := parseIndexGitlinks(strings.NewReader(bad), int64(len(bad))); err == nil {
+		if _, err := scanIndex(strings.NewReader(bad), int64(len(bad))); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -101,9 +103,9 @@ func FuzzParseIndexGitlinks(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		links, _, err := parseIndexGitlinks(bytes.NewReader(data), int64(len(data)))
-		if err != nil && links != nil {
-			t.Errorf("links %q with an error", links)
+		scan, err := scanIndex(bytes.NewReader(data), int64(len(data)))
+		if err != nil && (scan.links != nil || scan.assumed || scan.skipped) {
+			t.Errorf("%+v with an error", scan)
 		}
 	})
 }
@@ -159,6 +161,74 @@ func TestCheckNestedRepos(t *testing.T) {
 				t.Errorf("refused: %v", err)
 			case tc.bad != "" && (!errors.As(err, &unsafe) || unsafe.Path != filepath.Join(dir, tc.bad)):
 				t.Errorf("want %s refused: %v", tc.bad, err)
+			}
+		})
+	}
+}
+
+// The scan finds an entry marked assume-unchanged or skip-worktree (what
+// git status does not look at) in every index format, and no other.
+func TestScanIndexFindsHiddenEntries(t *testing.T) {
+	for _, format := range []struct {
+		name  string
+		init  []string
+		setup [][]string
+	}{
+		{name: "version 3"},
+		{name: "version 2", setup: [][]string{{"rm", "-q", "--cached", "z"}, {"update-index", "--index-version", "2"}}},
+		{name: "version 4", setup: [][]string{{"update-index", "--index-version", "4"}}},
+		{name: "split index", setup: [][]string{{"update-index", "--split-index"}}},
+		{name: "sha256", init: []string{"--object-format=sha256"}},
+	} {
+		for _, mark := range []struct {
+			flag             string
+			assumed, skipped bool
+		}{
+			{"", false, false}, // z's intent-to-add is an extended flag too
+			{"--assume-unchanged", true, false},
+			{"--skip-worktree", false, true},
+		} {
+			t.Run(format.name+" "+mark.flag, func(t *testing.T) {
+				setup := format.setup
+				if mark.flag != "" {
+					setup = append(slices.Clone(setup), []string{"update-index", mark.flag, "dir/c/d"})
+				}
+				dir := gitlinkRepo(t, format.init, []string{"sub"}, setup...)
+				scan, err := scanIndexFiles(filepath.Join(dir, ".git", "index"), filepath.Join(dir, ".git"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if scan.assumed != mark.assumed || scan.skipped != mark.skipped || !slices.Equal(scan.links, []string{"sub"}) {
+					t.Errorf("scan = %+v, want %+v and the gitlink sub", scan, mark)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkScanIndex is the cost of the read every plain rm makes of its
+// worktree's index (Index.HiddenEntries' first look), at the sizes of
+// SPEC §9's worktrees.
+func BenchmarkScanIndex(b *testing.B) {
+	for _, n := range []int{5000, 100000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			dir := b.TempDir()
+			gitAt(b, dir, "init", "-q")
+			var info strings.Builder
+			for i := range n {
+				fmt.Fprintf(&info, "100644 %s\tdir%d/file%d.txt\n", strings.Repeat("1", 40), i%100, i)
+			}
+			cmd := exec.Command("git", "update-index", "--add", "--index-info")
+			cmd.Dir, cmd.Stdin = dir, strings.NewReader(info.String())
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v: %s", err, out)
+			}
+			index, gitDir := filepath.Join(dir, ".git", "index"), filepath.Join(dir, ".git")
+			b.ResetTimer()
+			for b.Loop() {
+				if scan, err := scanIndexFiles(index, gitDir); err != nil || scan.assumed || scan.skipped {
+					b.Fatalf("%+v, %v", scan, err)
+				}
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package inspect
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,25 +81,96 @@ func (m *Inspector) FactsOfOne(ctx context.Context, path string, o SurveyOptions
 	f = facts[0]
 	if f.Verdict == Safe {
 		// What git status does not look at, and git worktree remove
-		// would delete: asked only of a worktree about to go.
-		f.Dirty = m.hiddenChanges(ctx, path)
+		// would delete: asked only of a worktree about to go, and not
+		// of one a mount keeps (git would walk the mounted files).
 		if mp, err := fsutil.MountInside(path); err != nil || mp != "" {
 			f.Mount = cmp.Or(mp, "?")
+		} else {
+			f.Dirty = m.workGitStatusMisses(ctx, path)
 		}
 		f.Verdict = Judge(f, o.now(), m.Settings.IdleAfter)
 	}
 	return f, true, nil
 }
 
-// hiddenChanges counts the files of the worktree at path that differ from
-// its index where git status does not look (git.Index.HiddenEntries: a
-// local edit to a file marked assume-unchanged); -1 when git could not
-// tell. A marked file that is not on disk (a sparse checkout's) holds
-// nothing to lose.
-func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
-	hidden, err := m.Git.Index().HiddenEntries(ctx, path)
+// workGitStatusMisses counts, in the worktree at path, the work git
+// status does not show and git worktree remove deletes: local edits to
+// files marked hidden (HiddenChanges) and files only a pattern file other
+// worktrees' agents can write ignores (excludedWork); -1 when git could
+// not tell.
+func (m *Inspector) workGitStatusMisses(ctx context.Context, path string) int {
+	hidden, err := m.HiddenChanges(ctx, path)
 	if err != nil {
 		return -1
+	}
+	excluded, err := m.excludedWork(ctx, path)
+	if err != nil {
+		return -1
+	}
+	return hidden + excluded
+}
+
+// excludedWork counts the untracked files of the worktree at path that
+// git ignores only by a pattern file the worktree does not own: the
+// common dir's info/exclude, which every worktree shares and any agent
+// can write (SPEC §19: everything in .git but config and hooks). A `*`
+// there makes every untracked file of every worktree ignored, and git
+// worktree remove deletes ignored files. Claude Code's `.claude/` line
+// there makes a worktree holding such files work too: kept, the safe
+// side.
+func (m *Inspector) excludedWork(ctx context.Context, path string) (int, error) {
+	files, err := m.Git.Index().IgnoredFiles(ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range files {
+		if !ownIgnoreSource(f.Source, path, m.Repo.CommonDir) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// ownIgnoreSource says whether source, the pattern file git check-ignore
+// named (run at the top of the worktree at dir), is one only the
+// worktree's own users or the user can write: a .gitignore in the
+// worktree (a path relative to it), or a file outside both the worktree
+// and the repository's common dir (the user's core.excludesFile). A file
+// git named none for is not.
+func ownIgnoreSource(source, dir, commonDir string) bool {
+	if source == "" {
+		return false
+	}
+	if !filepath.IsAbs(source) {
+		local := filepath.Clean(filepath.FromSlash(source))
+		return filepath.Base(local) == ".gitignore" && filepath.IsLocal(local)
+	}
+	return !withinEither(commonDir, source) && !withinEither(dir, source)
+}
+
+// withinEither says whether path lies in dir, as written or with the
+// links of both resolved: git may name the common dir either way, and a
+// miss here would trust info/exclude.
+func withinEither(dir, path string) bool {
+	if fsutil.Within(filepath.Clean(dir), filepath.Clean(path)) {
+		return true
+	}
+	realDir, err1 := filepath.EvalSymlinks(dir)
+	realPath, err2 := filepath.EvalSymlinks(path)
+	return err1 == nil && err2 == nil && fsutil.Within(realDir, realPath)
+}
+
+// HiddenChanges counts the files of the worktree at path that differ from
+// its index where git status does not look (git.Index.HiddenEntries: a
+// local edit to a file marked assume-unchanged or skip-worktree): work
+// that git worktree remove deletes unasked. A marked file that is not on
+// disk (a sparse checkout's) holds nothing to lose. An error means git
+// could not tell.
+func (m *Inspector) HiddenChanges(ctx context.Context, path string) (int, error) {
+	hidden, err := m.Git.Index().HiddenEntries(ctx, path)
+	if err != nil || len(hidden) == 0 {
+		return 0, err
 	}
 	var present []string
 	for p := range hidden {
@@ -107,8 +179,11 @@ func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
 		}
 	}
 	ids, err := m.Git.Index().HashFiles(ctx, path, present)
-	if err != nil || len(ids) != len(present) {
-		return -1
+	if err != nil {
+		return 0, err
+	}
+	if len(ids) != len(present) {
+		return 0, fmt.Errorf("git hashed %d of the %d files git status does not look at", len(ids), len(present))
 	}
 	n := 0
 	for _, p := range present {
@@ -116,7 +191,7 @@ func (m *Inspector) hiddenChanges(ctx context.Context, path string) int {
 			n++
 		}
 	}
-	return n
+	return n, nil
 }
 
 // factsOf reads the facts and verdicts of the worktrees of wts that want

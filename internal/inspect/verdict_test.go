@@ -68,3 +68,29 @@ func TestReachableInCountsEachCommitOfTheGraphOnce(t *testing.T) {
 		}
 	}
 }
+
+// Just before gc --foreign removes a worktree, an ignored file counts as
+// work unless a pattern file only the worktree's users or the user can
+// write ignores it: not the common dir's info/exclude, which every
+// worktree's agent can write.
+func TestOwnIgnoreSourceTrustsOnlyTheWorktreesGitignoresAndTheUsers(t *testing.T) {
+	const dir, common = "/src/app.feat", "/src/app/.git"
+	for _, tc := range []struct {
+		source string
+		own    bool
+	}{
+		{".gitignore", true},
+		{"sub/dir/.gitignore", true},
+		{"/home/u/.config/git/ignore", true}, // the user's core.excludesFile
+		{"/src/app/.git/info/exclude", false},
+		{"/src/app/.git/worktrees/app.feat/info/exclude", false},
+		{"/src/app.feat/patterns", false}, // a core.excludesFile in the worktree: its agent's
+		{"../app/.gitignore", false},
+		{"notes/ignore", false},
+		{"", false}, // git named no pattern
+	} {
+		if got := ownIgnoreSource(tc.source, dir, common); got != tc.own {
+			t.Errorf("ownIgnoreSource(%q) = %v, want %v", tc.source, got, tc.own)
+		}
+	}
+}

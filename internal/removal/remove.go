@@ -415,9 +415,22 @@ func (m *Remover) startDirtyCount(ctx context.Context, path string, wanted, mayR
 		// lock must never be left running when rm ends early (a refusal
 		// before the dirty check), where its end could be a SIGKILL (the
 		// last process of a PID namespace) that leaves a stale lock.
-		return early(false, func() (int, error) { return m.DirtyCountRefreshing(ctx, path) })
+		return early(false, func() (int, error) { return m.withHidden(ctx, path, m.DirtyCountRefreshing) })
 	}
-	return early(wanted, func() (int, error) { return m.DirtyCount(ctx, path) })
+	return early(wanted, func() (int, error) { return m.withHidden(ctx, path, m.DirtyCount) })
+}
+
+// withHidden is count's changes in the worktree at path, and the local
+// edits git status does not look at (inspect's HiddenChanges: a file
+// marked assume-unchanged or skip-worktree), which git worktree remove
+// deletes as it deletes every file: without --force, rm keeps them.
+func (m *Remover) withHidden(ctx context.Context, path string, count func(ctx context.Context, path string) (int, error)) (int, error) {
+	n, err := count(ctx, path)
+	if err != nil {
+		return n, err
+	}
+	hidden, err := m.HiddenChanges(ctx, path)
+	return n + hidden, err
 }
 
 // early runs f at once in the background when now is true, else when its

@@ -159,10 +159,12 @@ func (m *Remover) movedDirtyCount(ctx context.Context, dir string) (int, error) 
 		return 0, err
 	}
 	if _, err := os.Lstat(filepath.Join(admin, "modules")); err != nil {
-		return m.DirtyCount(ctx, dir)
+		return m.withHidden(ctx, dir, m.DirtyCount)
 	}
-	st, err := m.Git.Status(ctx, dir, git.StatusOptions{IgnoreSubmodules: "all"})
-	return len(st.Entries), err
+	return m.withHidden(ctx, dir, func(ctx context.Context, dir string) (int, error) {
+		st, err := m.Git.Status(ctx, dir, git.StatusOptions{IgnoreSubmodules: "all"})
+		return len(st.Entries), err
+	})
 }
 
 // inUse is the refusal for a worktree (at path: in place, or moved

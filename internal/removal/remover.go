@@ -44,6 +44,7 @@ type poolRoom interface {
 type inspector interface {
 	DirtyCount(ctx context.Context, path string) (int, error)
 	DirtyCountRefreshing(ctx context.Context, path string) (int, error)
+	HiddenChanges(ctx context.Context, path string) (int, error)
 	Merged(ctx context.Context, rec *record.Record) (bool, error)
 	UnmergedCommits(ctx context.Context, rec *record.Record) (int, error)
 	SubmoduleOnlyCommits(ctx context.Context, dir string) (int, error)

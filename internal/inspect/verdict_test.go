@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-wt/git-wt/internal/record"
+	"github.com/git-wt/git-wt/internal/testutil/platform"
 )
 
 func TestJudgeSaysSafeOrTheFirstReasonNot(t *testing.T) {
@@ -74,17 +75,18 @@ func TestReachableInCountsEachCommitOfTheGraphOnce(t *testing.T) {
 // write ignores it: not the common dir's info/exclude, which every
 // worktree's agent can write.
 func TestOwnIgnoreSourceTrustsOnlyTheWorktreesGitignoresAndTheUsers(t *testing.T) {
-	const dir, common = "/src/app.feat", "/src/app/.git"
+	// Absolute paths of this system (a volume on Windows).
+	dir, common := platform.Abs("/src/app.feat"), platform.Abs("/src/app/.git")
 	for _, tc := range []struct {
 		source string
 		own    bool
 	}{
 		{".gitignore", true},
 		{"sub/dir/.gitignore", true},
-		{"/home/u/.config/git/ignore", true}, // the user's core.excludesFile
-		{"/src/app/.git/info/exclude", false},
-		{"/src/app/.git/worktrees/app.feat/info/exclude", false},
-		{"/src/app.feat/patterns", false}, // a core.excludesFile in the worktree: its agent's
+		{platform.Abs("/home/u/.config/git/ignore"), true}, // the user's core.excludesFile
+		{platform.Abs("/src/app/.git/info/exclude"), false},
+		{platform.Abs("/src/app/.git/worktrees/app.feat/info/exclude"), false},
+		{platform.Abs("/src/app.feat/patterns"), false}, // a core.excludesFile in the worktree: its agent's
 		{"../app/.gitignore", false},
 		{"notes/ignore", false},
 		{"", false}, // git named no pattern

@@ -181,7 +181,7 @@ func (s *Store) ChangedTree(ctx context.Context, dir string) (tree string, err e
 // snapshotFolder writes the tree of a folder git lost the admin entry of
 // (an orphan gc or doctor --fix --force removes), over head.
 func (s *Store) snapshotFolder(ctx context.Context, dir, head string) (string, error) {
-	tmp, err := os.CreateTemp(s.CommonDir, "git-wt-save-*.index")
+	tmp, err := tempIndex()
 	if err != nil {
 		return "", err
 	}
@@ -210,14 +210,14 @@ func (s *Store) WriteInto(ctx context.Context, dir string, e *Entry) error {
 }
 
 // withIndexCopy runs f with a copy of the index of the worktree at dir,
-// in its git admin folder, deleted after: the worktree's own index is
-// never written. Without an index to copy, head is read into one.
+// deleted after: the worktree's own index is never written. Without an
+// index to copy, head is read into one.
 func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(index string) error) error {
 	admin, err := git.WorktreeGitDir(dir, s.CommonDir)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(admin, "git-wt-save-*.index")
+	tmp, err := tempIndex()
 	if err != nil {
 		return err
 	}
@@ -237,6 +237,15 @@ func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(inde
 		}
 	}
 	return f(index)
+}
+
+// tempIndex is a new file for an index a save stages into, in the
+// system's temporary folder: not in the repository, where a git-wt killed
+// mid-save would leave it and git's lock on it among git's own files (git
+// finds a split index's shared file in the git dir, wherever the index
+// file is).
+func tempIndex() (*os.File, error) {
+	return os.CreateTemp("", "git-wt-save-*.index")
 }
 
 // copyInto copies the index file at path into dst, its time too, and

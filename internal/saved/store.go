@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/async"
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/slug"
 )
@@ -181,7 +183,7 @@ func (s *Store) ChangedTree(ctx context.Context, dir string) (tree string, err e
 // snapshotFolder writes the tree of a folder git lost the admin entry of
 // (an orphan gc or doctor --fix --force removes), over head.
 func (s *Store) snapshotFolder(ctx context.Context, dir, head string) (string, error) {
-	tmp, err := tempIndex()
+	tmp, err := s.tempIndex()
 	if err != nil {
 		return "", err
 	}
@@ -217,7 +219,7 @@ func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(inde
 	if err != nil {
 		return err
 	}
-	tmp, err := tempIndex()
+	tmp, err := s.tempIndex()
 	if err != nil {
 		return err
 	}
@@ -239,13 +241,16 @@ func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(inde
 	return f(index)
 }
 
-// tempIndex is a new file for an index a save stages into, in the
-// system's temporary folder: not in the repository, where a git-wt killed
-// mid-save would leave it and git's lock on it among git's own files (git
-// finds a split index's shared file in the git dir, wherever the index
-// file is).
-func tempIndex() (*os.File, error) {
-	return os.CreateTemp("", "git-wt-save-*.index")
+// tempIndex is a new file for an index a save stages into, in git-wt's
+// own folder <common dir>/wt/save, reached through no link (SPEC §19): not
+// among git's files, where a git-wt killed mid-save would leave it and
+// git's lock on it for git and doctor to meet, nor outside the repository
+// (git finds a split index's shared file in the git dir, wherever the
+// index file is).
+func (s *Store) tempIndex() (*os.File, error) {
+	own := filepath.Join(s.CommonDir, "wt")
+	name := fmt.Sprintf("%d-%d.index", os.Getpid(), rand.Uint64())
+	return fsutil.OpenUnder(own, filepath.Join(own, "save", name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 }
 
 // copyInto copies the index file at path into dst, its time too, and

@@ -11,10 +11,11 @@ import (
 	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
 
-// The copy of a worktree's index a save stages into lives outside the
-// repository: a git-wt killed mid-save leaves it, and git's lock on it,
-// where no git and no doctor takes them for git's own files.
-func TestTheIndexCopyIsNeverInTheRepository(t *testing.T) {
+// The copy of a worktree's index a save stages into lives in git-wt's own
+// folder: a git-wt killed mid-save leaves it, and git's lock on it, where
+// no git and no doctor takes them for git's own files, and not outside
+// the repository.
+func TestTheIndexCopyIsInGitWtsOwnFolder(t *testing.T) {
 	root := githome.New(t)
 	repo := filepath.Join(root, "repo")
 	githome.Git(t, root, "init", "-q", repo)
@@ -24,8 +25,8 @@ func TestTheIndexCopyIsNeverInTheRepository(t *testing.T) {
 	common := filepath.Join(repo, ".git")
 	s := &Store{Git: &git.Runner{}, Dir: repo, CommonDir: common}
 	err := s.withIndexCopy(context.Background(), wt, "", func(index string) error {
-		if strings.HasPrefix(index, common+string(filepath.Separator)) {
-			t.Errorf("the index copy %s is in the repository's git dir", index)
+		if own := filepath.Join(common, "wt") + string(filepath.Separator); !strings.HasPrefix(index, own) {
+			t.Errorf("the index copy %s is not in git-wt's own folder %s", index, own)
 		}
 		if _, err := os.Stat(index); err != nil {
 			t.Errorf("no index copy at %s: %v", index, err)

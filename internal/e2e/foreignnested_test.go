@@ -53,18 +53,9 @@ func TestGCForeignKeepsALocalEditGitStatusDoesNotShow(t *testing.T) {
 	s.Write(filepath.Join(path, "README.md"), edit)
 	l.idle(path)
 
-	r := s.WT("gc", "--foreign")
-	if r.Code != 0 {
-		t.Fatalf("gc --foreign: %s", r)
-	}
+	r := l.gcForeignKeepsDirty(t)
 	if data, err := os.ReadFile(filepath.Join(path, "README.md")); err != nil || string(data) != edit {
 		t.Fatalf("gc --foreign removed a worktree with a local edit git status hides (%v): %s", err, r)
-	}
-	if !strings.Contains(r.Stdout, "dirty 1") {
-		t.Errorf("gc --foreign must say why it kept it: %s", r)
-	}
-	if testutil.Exists(l.paths["cursor"]) {
-		t.Error("the worktrees safe to remove should go")
 	}
 }
 
@@ -119,12 +110,19 @@ func TestGCForeignKeepsWorkOnlyInfoExcludeIgnores(t *testing.T) {
 	s.Write(work, "in no commit\n")
 	l.idle(path)
 
-	r := s.WT("gc", "--foreign")
-	if r.Code != 0 {
-		t.Fatalf("gc --foreign: %s", r)
-	}
+	r := l.gcForeignKeepsDirty(t)
 	if !testutil.Exists(work) {
 		t.Fatalf("gc --foreign removed untracked work that only info/exclude ignores: %s", r)
+	}
+}
+
+// gcForeignKeepsDirty runs gc --foreign, which must succeed, say that it
+// kept a worktree as dirty 1, and still remove the safe cursor worktree.
+func (l *foreignLayout) gcForeignKeepsDirty(t *testing.T) testutil.Result {
+	t.Helper()
+	r := l.s.WT("gc", "--foreign")
+	if r.Code != 0 {
+		t.Fatalf("gc --foreign: %s", r)
 	}
 	if !strings.Contains(r.Stdout, "dirty 1") {
 		t.Errorf("gc --foreign must say why it kept it: %s", r)
@@ -132,6 +130,7 @@ func TestGCForeignKeepsWorkOnlyInfoExcludeIgnores(t *testing.T) {
 	if testutil.Exists(l.paths["cursor"]) {
 		t.Error("the worktrees safe to remove should go")
 	}
+	return r
 }
 
 // What a committed .gitignore ignores (build output) is not work: the

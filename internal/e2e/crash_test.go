@@ -262,8 +262,9 @@ func TestAFileWrittenBeforeTheCreationsCheckoutIsNotLost(t *testing.T) {
 
 // killedAddWrote are the files git worktree add writes after it made the
 // worktree's folder, in its order, before HEAD: the admin entry's gitdir,
-// the folder's .git file, the admin entry's commondir.
-var killedAddWrote = []string{"gitdir", ".git", "commondir"}
+// the folder's .git file (opened truncated, then written: "empty .git" is
+// a kill between the two), the admin entry's commondir.
+var killedAddWrote = []string{"gitdir", "empty .git", ".git", "commondir"}
 
 // addKilledAfter leaves task T as a new killed inside git worktree add
 // once git had made the worktree's folder and written the first n of
@@ -279,9 +280,10 @@ func addKilledAfter(t *testing.T, s *testutil.Sandbox, n int) string {
 	admin := filepath.Join(s.Repo, ".git", "worktrees", "T")
 	s.Write(filepath.Join(admin, "locked"), "initializing")
 	files := map[string][2]string{
-		"gitdir":    {filepath.Join(admin, "gitdir"), filepath.Join(path, ".git") + "\n"},
-		".git":      {filepath.Join(path, ".git"), "gitdir: " + admin + "\n"},
-		"commondir": {filepath.Join(admin, "commondir"), "../..\n"},
+		"gitdir":     {filepath.Join(admin, "gitdir"), filepath.Join(path, ".git") + "\n"},
+		"empty .git": {filepath.Join(path, ".git"), ""},
+		".git":       {filepath.Join(path, ".git"), "gitdir: " + admin + "\n"},
+		"commondir":  {filepath.Join(admin, "commondir"), "../..\n"},
 	}
 	for _, name := range killedAddWrote[:n] {
 		s.Write(files[name][0], files[name][1])

@@ -16,19 +16,30 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 		name    string
 		entries map[string]map[string]string // admin entry → its files
 		want    string                       // the entry completed; "" for none
+		dotGit  *string                      // the folder's .git file; nil for none
 	}{
 		{"its gitdir names the folder", map[string]map[string]string{
-			"T": {"locked": "initializing", "gitdir": "{path}/.git\n"}, "T1": {"locked": "initializing"}}, "T"},
+			"T": {"locked": "initializing", "gitdir": "{path}/.git\n"}, "T1": {"locked": "initializing"}}, "T", nil},
 		{"killed before its gitdir", map[string]map[string]string{
-			"other": {"locked": "initializing"}, "T2": {"locked": "initializing"}}, "T2"},
+			"other": {"locked": "initializing"}, "T2": {"locked": "initializing"}}, "T2", nil},
 		{"another folder's entry", map[string]map[string]string{
-			"T": {"gitdir": "/elsewhere/T/.git\n"}, "TX": {"locked": "initializing"}}, ""},
-		{"a user's lock, not git's", map[string]map[string]string{"T": {"locked": "mine"}}, ""},
+			"T": {"gitdir": "/elsewhere/T/.git\n"}, "TX": {"locked": "initializing"}}, "", nil},
+		{"a user's lock, not git's", map[string]map[string]string{"T": {"locked": "mine"}}, "", nil},
+		// git opens the .git file truncated, then writes it: a kill
+		// between the two leaves it empty, and doctor may have dropped
+		// the lock since.
+		{"killed as it wrote the .git file", map[string]map[string]string{
+			"T": {"gitdir": "{path}/.git\n"}}, "T", ptr("")},
+		{"a .git file that names no entry", map[string]map[string]string{
+			"T": {"locked": "initializing", "gitdir": "{path}/.git\n"}}, "", ptr("gitdir: /elsewhere\n")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root, _ := filepath.EvalSymlinks(t.TempDir())
 			common, path := filepath.Join(root, ".git"), filepath.Join(root, "wts", "T")
 			os.MkdirAll(path, 0o755)
+			if c.dotGit != nil {
+				os.WriteFile(filepath.Join(path, ".git"), []byte(*c.dotGit), 0o644)
+			}
 			for name, files := range c.entries {
 				os.MkdirAll(filepath.Join(common, "worktrees", name), 0o755)
 				for f, content := range files {
@@ -39,6 +50,12 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 				}
 			}
 			wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T")
+			if c.want == "" && c.dotGit != nil {
+				if got, _ := os.ReadFile(filepath.Join(path, ".git")); wrote || err != nil || string(got) != *c.dotGit {
+					t.Fatalf("got %v %v and .git %q, want nothing written", wrote, err, got)
+				}
+				return
+			}
 			if c.want == "" {
 				if !errors.Is(err, ErrNoKilledAdd) || wrote || exists(filepath.Join(path, ".git")) {
 					t.Fatalf("got %v %v, want ErrNoKilledAdd and no .git file", wrote, err)
@@ -65,5 +82,7 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 		})
 	}
 }
+
+func ptr(s string) *string { return &s }
 
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }

@@ -326,10 +326,11 @@ const initializing = "initializing"
 // write, as git writes it (gitrepository-layout): in the add's admin
 // entry under <commonDir>/worktrees/, its gitdir file (naming path/.git),
 // its commondir file and a HEAD on ref (a full ref), and the folder's
-// .git file, each where git had not written it; and it drops git's
-// "initializing" lock, as git does when it is done. It reports whether it
-// wrote anything. A folder without a .git file that no admin entry is a
-// killed add's gets ErrNoKilledAdd; one whose .git is no gitdir file, or
+// .git file, each where git had not written it (a .git file left empty
+// was being written); and it drops git's "initializing" lock, as git does
+// when it is done. It reports whether it wrote anything. A folder without
+// a .git file that no admin entry is a killed add's gets ErrNoKilledAdd;
+// one whose .git is no gitdir file, or
 // whose worktree lacks none of those files, nothing. The caller holds
 // the repository lock, under which git-wt runs every worktree add.
 func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
@@ -340,12 +341,19 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 	}
 	realDotGit := filepath.Join(real, ".git")
 	_, admin, err := AdminDir(path)
+	unwritten := errors.Is(err, fs.ErrNotExist) || emptyFile(dotGit)
+	worktrees := filepath.Join(commonDir, "worktrees")
 	switch {
 	case err == nil:
-	case !errors.Is(err, fs.ErrNotExist):
+		// The .git file is the agent's to write (SPEC §19): it must name
+		// the entry that git made for this folder, no folder elsewhere.
+		if !namesFolder(commonDir, admin, dotGit, realDotGit) {
+			return false, nil
+		}
+	case !unwritten:
 		return false, nil // a .git that is not git worktree add's
 	default:
-		if admin = killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), dotGit, realDotGit); admin == "" {
+		if admin = killedAddEntry(worktrees, filepath.Base(real), dotGit, realDotGit); admin == "" {
 			return false, ErrNoKilledAdd
 		}
 		if realAdmin, err := filepath.EvalSymlinks(admin); err == nil {
@@ -370,7 +378,7 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 	if head, oid, ok := ReadHead(admin); !ok || head == "" && strings.Trim(oid, "0") == "" {
 		missing = append(missing, func() error { return WriteHead(admin, ref) })
 	}
-	if _, err := os.Lstat(dotGit); err != nil {
+	if unwritten {
 		missing = append(missing, write(dotGit, "gitdir: "+filepath.ToSlash(admin)+"\n"))
 	}
 	if lockReason(admin) == initializing {
@@ -384,6 +392,31 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 	return len(missing) > 0, nil
 }
 
+// namesFolder says whether admin is an entry git made in the common dir's
+// worktrees folder (a real folder directly in it) whose gitdir file names
+// one of gitdirs.
+func namesFolder(commonDir, admin string, gitdirs ...string) bool {
+	if !samePath(admin, filepath.Join(commonDir, "worktrees", filepath.Base(admin))) {
+		return false
+	}
+	if _, why := realAdminEntry(commonDir, admin); why != "" {
+		return false
+	}
+	named, err := gitdirOf(admin)
+	return err == nil && namesOneOf(named, gitdirs)
+}
+
+// gitdirOf is what the admin entry's gitdir file names.
+func gitdirOf(admin string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+	return strings.TrimRight(string(data), "\r\n"), err
+}
+
+// namesOneOf says whether named is one of paths.
+func namesOneOf(named string, paths []string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool { return fsutil.SamePath(p, named) })
+}
+
 // killedAddEntry finds, in the worktrees folder of a common dir, the
 // admin entry of a killed worktree add of a folder named name: the one
 // whose gitdir file names one of gitdirs, else one that git named for
@@ -394,9 +427,8 @@ func killedAddEntry(worktrees, name string, gitdirs ...string) string {
 	unwritten := ""
 	for _, e := range entries {
 		dir := filepath.Join(worktrees, e.Name())
-		data, err := os.ReadFile(filepath.Join(dir, "gitdir"))
-		named := strings.TrimRight(string(data), "\r\n")
-		if err == nil && slices.ContainsFunc(gitdirs, func(p string) bool { return fsutil.SamePath(p, named) }) {
+		named, err := gitdirOf(dir)
+		if err == nil && namesOneOf(named, gitdirs) {
 			return dir
 		}
 		number, numbered := strings.CutPrefix(e.Name(), name)
@@ -405,6 +437,14 @@ func killedAddEntry(worktrees, name string, gitdirs ...string) string {
 		}
 	}
 	return unwritten
+}
+
+// emptyFile says whether path is an empty regular file: what git's
+// write_file, which opens a file truncated and then writes it, leaves
+// when it is killed between the two.
+func emptyFile(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Mode().IsRegular() && st.Size() == 0
 }
 
 // lockReason is what the admin dir's locked file says ("" for none).

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/leftover"
 	"github.com/git-wt/git-wt/internal/task"
@@ -789,6 +790,49 @@ func TestEmptyCommondirOfAKilledWorktreeAddIsRepaired(t *testing.T) {
 		t.Fatalf("doctor after the repair: %s", r)
 	}
 	s.MustWT("rm", "T")
+}
+
+// A removal stopped as git deleted a task's admin entry, or a git that
+// wrote its index.lock into the entry as it went, leaves an entry without
+// its gitdir file: git lists no worktree for it, and the stress test found
+// that index.lock after doctor --fix. doctor reports it and --fix deletes
+// it; an entry a task's .git file still names (a move stopped as git
+// rewrote gitdir) holds that task's index and is left.
+func TestAnAdminEntryGitNoLongerListsIsDeleted(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	s.MustWT("rm", "T")
+	left := filepath.Join(s.Repo, ".git", "worktrees", "T")
+	s.Write(filepath.Join(left, "HEAD"), "ref: refs/heads/wt/T\n")
+	s.Write(filepath.Join(left, "index.lock"), "")
+	s.MustWT("new", "U")
+	named := filepath.Join(s.Repo, ".git", "worktrees", "U")
+	s.Write(filepath.Join(named, "gitdir"), "")
+	for _, dir := range []string{left, named} {
+		ageAll(t, dir, time.Minute)
+	}
+	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.UnlistedAdminEntry)+": "+left) || strings.Contains(r.Stdout, named+":") {
+		t.Fatalf("doctor must report the unlisted entry of the removed task, and not the one task U names: %s", r)
+	}
+	s.WT("doctor", "--fix")
+	if testutil.Exists(left) {
+		t.Fatal("doctor --fix left the admin entry git no longer lists")
+	}
+	if !testutil.Exists(filepath.Join(named, "index")) {
+		t.Fatal("doctor --fix deleted the admin entry task U's .git file names, and its index")
+	}
+}
+
+// ageAll sets the times of dir and of everything in it to age ago.
+func ageAll(t *testing.T, dir string, age time.Duration) {
+	t.Helper()
+	when := time.Now().Add(-age)
+	filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		if err == nil {
+			err = os.Chtimes(p, when, when)
+		}
+		return err
+	})
 }
 
 // A lock file on a task's record ref, left by a git killed as it wrote

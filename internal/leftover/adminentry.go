@@ -4,7 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
+	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/task"
 )
 
@@ -37,4 +40,60 @@ func (m *Sweeper) BrokenAdminEntries() []*task.Problem {
 			}})
 	}
 	return problems
+}
+
+// UnlistedAdminEntry is an admin entry git lists no worktree for (its
+// gitdir file missing or empty): what a git worktree remove killed as it
+// deleted the entry left, or a git that wrote its index.lock into the
+// entry as the removal deleted it. git-wt runs no git worktree prune,
+// which would drop it with every other prunable entry.
+const UnlistedAdminEntry task.Kind = "unlisted-admin-entry"
+
+// unlistedSettled is how long an unlisted entry must be unchanged to be
+// debris (git.Unlisted): a plain git makes or moves a worktree in far
+// less.
+const unlistedSettled = 2 * time.Second
+
+// UnlistedAdminEntries finds the admin entries git lists no worktree for
+// that no folder of folders() (the tasks' and the pool entries', read
+// only when there are such entries) names in its .git file: one a folder
+// names is that task's to repair, and its index may hold staged work.
+func (m *Sweeper) UnlistedAdminEntries(folders func() []string) []*task.Problem {
+	unlisted := git.UnlistedEntries(m.Repo.CommonDir, unlistedSettled)
+	if len(unlisted) == 0 {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, dir := range folders() {
+		if _, admin, err := git.AdminDir(dir); err == nil {
+			named[fsutil.PathKey(admin)] = true
+		}
+	}
+	var problems []*task.Problem
+	for _, admin := range unlisted {
+		if named[fsutil.PathKey(admin)] {
+			continue
+		}
+		problems = append(problems, &task.Problem{Kind: UnlistedAdminEntry, Path: admin, Age: -1,
+			Detail: "git's admin entry names no worktree (its gitdir file is missing or empty): a removal that was stopped left it",
+			Fix:    "delete it, as git worktree prune does",
+			FixWith: func(ctx context.Context, _ bool) error {
+				return m.dropUnlisted(ctx, admin)
+			}})
+	}
+	return problems
+}
+
+// dropUnlisted deletes the unlisted admin entry admin if it is still so
+// under the repository lock, under which git-wt adds and moves worktrees.
+func (m *Sweeper) dropUnlisted(ctx context.Context, admin string) error {
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	if !git.Unlisted(admin, unlistedSettled) {
+		return nil
+	}
+	return fsutil.RemoveAll(admin)
 }

@@ -85,11 +85,30 @@ func (m *Doctor) Diagnose(ctx context.Context) (*task.Diagnosis, error) {
 	problems = append(problems, m.pool.Diagnose(ctx, wts)...)
 	problems = append(problems, m.LegacyProblems(entries, store.LegacyRefs())...)
 	problems = append(problems, m.GitLeftovers(entries, wts)...)
+	problems = append(problems, m.UnlistedAdminEntries(func() []string { return m.folders(ctx, entries) })...)
 	problems = append(problems, m.StaleRefLocks()...)
 	problems = append(problems, m.StaleGCLocks()...)
 	problems = append(problems, m.leftoverBranches(ctx, branches, entries)...)
 	problems = append(problems, m.leftoverTrash(ctx, &store, trashDirs, removing)...)
 	return &task.Diagnosis{Problems: problems, Worktrees: known}, nil
+}
+
+// folders are the folders of the tasks and the pool entries: each may
+// name an admin entry that git no longer lists.
+func (m *Doctor) folders(ctx context.Context, entries []record.Entry) []string {
+	var out []string
+	for _, e := range entries {
+		if e.Record != nil {
+			out = append(out, e.Record.Path)
+		}
+	}
+	items, _ := m.Store.Pool(ctx, m.Repo.CommonDir)
+	for _, it := range items {
+		if it.Entry != nil {
+			out = append(out, it.Entry.Path)
+		}
+	}
+	return out
 }
 
 // diagnoseRecord checks one record against its worktree.

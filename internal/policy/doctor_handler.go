@@ -42,6 +42,7 @@ type finder interface {
 	StaleRefLocks() []*task.Problem
 	StaleGCLocks() []*task.Problem
 	BrokenAdminEntries() []*task.Problem
+	UnlistedAdminEntries(folders func() []string) []*task.Problem
 	DiagnoseLock(e *record.Entry, wt *git.Worktree, p *task.Problem) *task.Problem
 }
 

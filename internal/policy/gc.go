@@ -71,7 +71,7 @@ func (r *GCReport) Failed() bool {
 // adopt, corrupt records, interrupted merges) are doctor's to report.
 var orphanKinds = map[task.Kind]bool{
 	task.StuckCreation: true, task.InterruptedInit: true, task.MissingWorktree: true, task.UnregisteredFolder: true,
-	task.PrunableEntry: true, task.LeftoverBranch: true, task.LeftoverTrash: true, task.LeftoverMerge: true,
+	task.PrunableEntry: true, leftover.UnlistedAdminEntry: true, task.LeftoverBranch: true, task.LeftoverTrash: true, task.LeftoverMerge: true,
 	task.LegacyRecord: true, task.StuckRemoval: true, leftover.StaleRefLock: true, leftover.StaleGCLock: true,
 	pool.OrphanEntry: true, pool.UnfinishedEntry: true,
 }

@@ -1,0 +1,54 @@
+package git
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// UnlistedEntries are the admin entries in the worktrees folder of the
+// common dir commonDir that git lists no worktree for and that no git is
+// making (Unlisted): debris that `git worktree prune` would drop.
+func UnlistedEntries(commonDir string, settled time.Duration) []string {
+	root := filepath.Join(commonDir, "worktrees")
+	if AdminEntriesLinked(commonDir) {
+		return nil // not git's folder: nothing in it is ours to delete
+	}
+	dirs, _ := os.ReadDir(root)
+	var out []string
+	for _, d := range dirs {
+		if admin := filepath.Join(root, d.Name()); Unlisted(admin, settled) {
+			out = append(out, admin)
+		}
+	}
+	return out
+}
+
+// Unlisted says whether the admin entry admin is one git lists no
+// worktree for, left so: a real folder whose gitdir file is missing or
+// empty (git skips such an entry, and prune drops it), not locked, and
+// unchanged, as its gitdir, for settled. A git worktree remove killed as
+// it deleted the entry leaves one, and so does a git that wrote into the
+// entry (its index.lock) after the removal had read it. A git worktree
+// add writes its lock right after it makes the entry, and a move rewrites
+// gitdir in one write: the wait covers those moments of a plain git's;
+// git-wt's own run under its repository lock.
+func Unlisted(admin string, settled time.Duration) bool {
+	st, err := os.Lstat(admin)
+	if err != nil || !st.IsDir() || time.Since(st.ModTime()) < settled {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(admin, "locked")); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	gitdir, err := os.Lstat(filepath.Join(admin, "gitdir"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return true
+	case err != nil:
+		return false
+	}
+	return gitdir.Mode().IsRegular() && gitdir.Size() == 0 && time.Since(gitdir.ModTime()) >= settled
+}

@@ -249,8 +249,27 @@ func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(inde
 // index file is).
 func (s *Store) tempIndex() (*os.File, error) {
 	own := filepath.Join(s.CommonDir, "wt")
+	dropKilledCopies(filepath.Join(own, "save"), time.Now().Add(-killedCopyAge))
 	name := fmt.Sprintf("%d-%d.index", os.Getpid(), rand.Uint64())
 	return fsutil.OpenUnder(own, filepath.Join(own, "save", name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+}
+
+// killedCopyAge is how old an index copy (or git's lock on one) in the
+// save folder is when the save that made it was surely killed: a save
+// that copies a worktree's files takes minutes, not a day.
+const killedCopyAge = 24 * time.Hour
+
+// dropKilledCopies deletes the files of dir last changed before cutoff:
+// the index copies of saves that were killed, which nothing else deletes
+// and which weigh as much as a worktree's index. Best effort: a save
+// goes on whatever is left.
+func dropKilledCopies(dir string, cutoff time.Time) {
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		if info, err := f.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().Before(cutoff) {
+			os.Remove(filepath.Join(dir, f.Name()))
+		}
+	}
 }
 
 // copyInto copies the index file at path into dst, its time too, and

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/testutil/githome"
@@ -35,5 +36,40 @@ func TestTheIndexCopyIsInGitWtsOwnFolder(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A save killed mid-way leaves its index copy (and git's lock on it) in
+// the save folder; the next save deletes those a day old, and leaves a
+// running save's.
+func TestASaveDeletesTheIndexCopiesOfKilledSaves(t *testing.T) {
+	root := githome.New(t)
+	repo := filepath.Join(root, "repo")
+	githome.Git(t, root, "init", "-q", repo)
+	githome.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
+	wt := filepath.Join(root, "wt")
+	githome.Git(t, repo, "worktree", "add", "-q", wt)
+	common := filepath.Join(repo, ".git")
+	folder := filepath.Join(common, "wt", "save")
+	os.MkdirAll(folder, 0o777)
+	killed, running := filepath.Join(folder, "1-1.index"), filepath.Join(folder, "2-2.index")
+	for _, f := range []string{killed, killed + ".lock", running} {
+		os.WriteFile(f, []byte("DIRC"), 0o600)
+	}
+	old := time.Now().Add(-killedCopyAge - time.Minute)
+	os.Chtimes(killed, old, old)
+	os.Chtimes(killed+".lock", old, old)
+	s := &Store{Git: &git.Runner{}, Dir: repo, CommonDir: common}
+	if err := s.withIndexCopy(context.Background(), wt, "", func(string) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(killed); err == nil {
+		t.Error("the index copy of a save killed a day ago is still there")
+	}
+	if _, err := os.Lstat(killed + ".lock"); err == nil {
+		t.Error("git's lock on the index copy of a save killed a day ago is still there")
+	}
+	if _, err := os.Lstat(running); err != nil {
+		t.Errorf("the index copy of a save at work now was deleted: %v", err)
 	}
 }

@@ -12,19 +12,26 @@ import (
 	"github.com/git-wt/git-wt/internal/testutil/githome"
 )
 
-// The copy of a worktree's index a save stages into lives in git-wt's own
-// folder: a git-wt killed mid-save leaves it, and git's lock on it, where
-// no git and no doctor takes them for git's own files, and not outside
-// the repository.
-func TestTheIndexCopyIsInGitWtsOwnFolder(t *testing.T) {
+// storeWithWorktree is the save store of a new repository with one commit
+// and a linked worktree, and that worktree.
+func storeWithWorktree(t *testing.T) (*Store, string) {
+	t.Helper()
 	root := githome.New(t)
 	repo := filepath.Join(root, "repo")
 	githome.Git(t, root, "init", "-q", repo)
 	githome.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
 	wt := filepath.Join(root, "wt")
 	githome.Git(t, repo, "worktree", "add", "-q", wt)
-	common := filepath.Join(repo, ".git")
-	s := &Store{Git: &git.Runner{}, Dir: repo, CommonDir: common}
+	return &Store{Git: &git.Runner{}, Dir: repo, CommonDir: filepath.Join(repo, ".git")}, wt
+}
+
+// The copy of a worktree's index a save stages into lives in git-wt's own
+// folder: a git-wt killed mid-save leaves it, and git's lock on it, where
+// no git and no doctor takes them for git's own files, and not outside
+// the repository.
+func TestTheIndexCopyIsInGitWtsOwnFolder(t *testing.T) {
+	s, wt := storeWithWorktree(t)
+	common := s.CommonDir
 	err := s.withIndexCopy(context.Background(), wt, "", func(index string) error {
 		if own := filepath.Join(common, "wt") + string(filepath.Separator); !strings.HasPrefix(index, own) {
 			t.Errorf("the index copy %s is not in git-wt's own folder %s", index, own)
@@ -43,14 +50,8 @@ func TestTheIndexCopyIsInGitWtsOwnFolder(t *testing.T) {
 // the save folder; the next save deletes those a day old, and leaves a
 // running save's.
 func TestASaveDeletesTheIndexCopiesOfKilledSaves(t *testing.T) {
-	root := githome.New(t)
-	repo := filepath.Join(root, "repo")
-	githome.Git(t, root, "init", "-q", repo)
-	githome.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
-	wt := filepath.Join(root, "wt")
-	githome.Git(t, repo, "worktree", "add", "-q", wt)
-	common := filepath.Join(repo, ".git")
-	folder := filepath.Join(common, "wt", "save")
+	s, wt := storeWithWorktree(t)
+	folder := filepath.Join(s.CommonDir, "wt", "save")
 	os.MkdirAll(folder, 0o777)
 	killed, running := filepath.Join(folder, "1-1.index"), filepath.Join(folder, "2-2.index")
 	for _, f := range []string{killed, killed + ".lock", running} {
@@ -59,7 +60,6 @@ func TestASaveDeletesTheIndexCopiesOfKilledSaves(t *testing.T) {
 	old := time.Now().Add(-killedCopyAge - time.Minute)
 	os.Chtimes(killed, old, old)
 	os.Chtimes(killed+".lock", old, old)
-	s := &Store{Git: &git.Runner{}, Dir: repo, CommonDir: common}
 	if err := s.withIndexCopy(context.Background(), wt, "", func(string) error { return nil }); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,8 @@ func restoreCommand(e *env) *cli.Command {
 			"is made as new makes it (at its usual place, or --path; its setup runs as new's does), its branch at the " +
 			"commit it had, and the saved files written as uncommitted changes, byte for byte: modified, added, deleted " +
 			"and untracked files, executable bits, symbolic links. Ignored files were not saved. A task or branch of " +
-			"that name that exists now refuses it (exit 3). The saved state stays until gc expires it (wt.trashKeep).",
+			"that name that exists now refuses it (exit 3). With wt.claimRemote the task is claimed first, as new claims it " +
+			"(exit 4 when another machine holds it). The saved state stays until gc expires it (wt.trashKeep).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "path", Usage: "make the worktree at `DIR` (inside the base dir)"},
 			jsonFlag,
@@ -32,7 +33,9 @@ func restoreCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := e.handlers(m).lifecycle.Restore(c.Context, c.Args().First(), c.String("path"))
+			res, err := e.handlers(m).lifecycle.Restore(c.Context, c.Args().First(), c.String("path"), func(task, branch string) (func(), error) {
+				return e.claimFirst(c, m, task, branch)
+			})
 			if err != nil {
 				return err
 			}

@@ -383,6 +383,31 @@ func TestClaimReleasedByRmMergeAndAFailedNew(t *testing.T) {
 	}
 }
 
+// restore makes a task again as new makes it, so it claims it as new
+// does: refused (exit 4, nothing made) while another machine holds it,
+// and the claim is this machine's once it is restored.
+func TestRestoreClaimsTheTaskAsNewDoes(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	a := f.machine("a", f.fileURL())
+	b := f.machine("b", f.fileURL())
+	path := a.MustWT("new", "T", "--no-init").Out()
+	a.Write(filepath.Join(path, "work.txt"), "a's work\n")
+	a.MustWT("rm", "--force", "T")
+	b.MustWT("new", "T", "--no-init")
+	if r := a.WT("restore", "T"); r.Code != 4 || a.hasTask("T") {
+		t.Fatalf("a restores T while b holds its claim: %s", r)
+	}
+	b.MustWT("rm", "T")
+	restored := a.MustWT("restore", "T").Out()
+	if c := f.claimOn("T"); c["machine"] != a.id() {
+		t.Fatalf("a restored T, and the remote says %v holds it", c["machine"])
+	}
+	if data, err := os.ReadFile(filepath.Join(restored, "work.txt")); err != nil || string(data) != "a's work\n" {
+		t.Fatalf("the restored task's file: %q, %v", data, err)
+	}
+}
+
 func TestClaimHostRefusingTheNamespaceNeedsClaimRef(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t)

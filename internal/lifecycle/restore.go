@@ -20,7 +20,10 @@ type Restored struct {
 // branch made at the state's first parent, and the saved files written
 // after the checkout and before the setup, which runs as new's does. A
 // task or a branch of that name that exists now refuses it (exit 3).
-func (m *Handler) Restore(ctx context.Context, arg, path string) (*Restored, error) {
+// claim takes the task's claim across machines first, as new's does
+// (SPEC §18), and gives back a function that releases it, which runs if
+// the task is not made.
+func (m *Handler) Restore(ctx context.Context, arg, path string, claim func(task, branch string) (giveBack func(), err error)) (*Restored, error) {
 	store := saved.Of(m.Git, m.Repo)
 	entries, err := store.List(ctx)
 	if err != nil {
@@ -41,9 +44,14 @@ func (m *Handler) Restore(ctx context.Context, arg, path string) (*Restored, err
 			base = ""
 		}
 	}
+	giveBack, err := claim(info.Task, info.Branch)
+	if err != nil {
+		return nil, err
+	}
 	c, err := m.Create(ctx, CreateOptions{TaskID: info.Task, Branch: info.Branch, Base: base, Path: path, StartAt: e.Tip,
 		Fill: func(ctx context.Context, dir string) error { return store.WriteInto(ctx, dir, e) }})
 	if err != nil {
+		giveBack()
 		return nil, err
 	}
 	m.LogEvent(c.Record, "restored", "from "+e.ID)

@@ -835,6 +835,27 @@ func ageAll(t *testing.T, dir string, age time.Duration) {
 	})
 }
 
+// A lock file on the record ref or the branch of a task about to be made,
+// left by a git killed in the middle of another new's transaction, no
+// longer fails every later new of that task with git's "File exists":
+// new judges it as doctor does, deletes it, and makes the task.
+func TestNewGoesPastAStaleLockOnItsRefs(t *testing.T) {
+	for _, ref := range []string{"refs/git-wt/tasks/T", "refs/heads/wt/T"} {
+		t.Run(ref, func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			lock := filepath.Join(s.Repo, ".git", filepath.FromSlash(ref)+".lock")
+			s.Write(lock, "")
+			r := s.WT("new", "T", "--no-init")
+			if r.Code != 0 || testutil.Exists(lock) {
+				t.Fatalf("new with a stale %s.lock: %s", ref, r)
+			}
+			if !strings.Contains(r.Stderr, "deleted "+lock) {
+				t.Errorf("new does not say it deleted the stale lock: %s", r)
+			}
+		})
+	}
+}
+
 // A lock file on a task's record ref, left by a git killed as it wrote
 // the record, no longer stops the next command that writes the record:
 // the writer judges it as doctor does, deletes it, and writes.

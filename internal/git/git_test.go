@@ -146,6 +146,13 @@ func TestTransientLockIsRecognisedByPath(t *testing.T) {
 	if transientLock(&Error{Code: 128, Stderr: "fatal: invalid reference: x"}) {
 		t.Error("not a lock error")
 	}
+	lockErr := &Error{Code: 128, Stderr: "fatal: cannot lock ref 'refs/x': Unable to create '/r/.git/./refs/x.lock': File exists."}
+	if lock, ok := LockFileOf(lockErr); !ok || lock != "/r/.git/refs/x.lock" {
+		t.Errorf("LockFileOf = %q, %v: want the lock git names, cleaned", lock, ok)
+	}
+	if _, ok := LockFileOf(&Error{Code: 128, Stderr: "fatal: invalid reference: x"}); ok {
+		t.Error("LockFileOf names a lock in an error about none")
+	}
 }
 
 func TestUpdateRefCompareAndSwap(t *testing.T) {

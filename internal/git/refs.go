@@ -215,9 +215,10 @@ func (r *Runner) UpdateRef(ctx context.Context, dir, ref, newOID, oldOID string)
 // (see Started): a record write starts it beside the hash-object that
 // writes the record's blob.
 type RefUpdate struct {
-	r   *Runner
-	dir string
-	git *Started
+	r    *Runner
+	dir  string
+	args []string
+	git  *Started
 }
 
 // StartRefUpdate starts the update-ref that RefUpdate feeds. Without
@@ -228,7 +229,7 @@ func (r *Runner) StartRefUpdate(ctx context.Context, dir string, reflogs bool) *
 	if !reflogs {
 		args = append([]string{"-c", "core.logAllRefUpdates=false"}, args...)
 	}
-	return &RefUpdate{r: r, dir: dir, git: r.Start(ctx, Cmd{Dir: dir, Args: args})}
+	return &RefUpdate{r: r, dir: dir, args: args, git: r.Start(ctx, Cmd{Dir: dir, Args: args})}
 }
 
 // Update is UpdateRef, made by the started git. Another git's lock on the
@@ -267,6 +268,12 @@ func (u *RefUpdate) CreateDeleting(ctx context.Context, refs, deletes []Ref, abs
 		fmt.Fprintf(&in, "verify %s\n", name) // no value: it must not exist
 	}
 	_, err := u.git.Feed(in.Bytes())
+	if transientLock(err) {
+		// Another git holds a ref's lock for a moment (a fleet's news
+		// meet each other's): the transaction, undone, again with a new
+		// process, which Exec retries.
+		_, err = u.r.Exec(ctx, Cmd{Dir: u.dir, Args: u.args, Stdin: bytes.NewReader(in.Bytes())})
+	}
 	if err == nil {
 		return nil
 	}

@@ -73,6 +73,20 @@ func (e *Error) Error() string {
 // spent, and its advice about it is no use to git-wt's user.
 func IsLockError(err error) bool { return transientLock(err) }
 
+// LockFileOf is the lock file git failed on, as its message names it
+// (cleaned), when err is such a failure.
+func LockFileOf(err error) (string, bool) {
+	var e *Error
+	if !errors.As(err, &e) || e.Code <= 0 {
+		return "", false
+	}
+	m := lockPath().FindStringSubmatch(e.Stderr)
+	if m == nil {
+		return "", false
+	}
+	return filepath.Clean(m[1]), true
+}
+
 func (e *Error) Unwrap() error { return e.Err }
 
 // ExitCode returns git's exit status if err is an *Error, else -1.
@@ -251,13 +265,21 @@ func (r *Runner) Lines(ctx context.Context, dir string, args ...string) ([]strin
 
 // Exec runs c and returns git's stdout (nil when c.Stdout is set). Git's
 // transient lock errors (another git holds index.lock or a ref lock for a
-// moment) are retried briefly unless c.NoRetry.
+// moment) are retried briefly unless c.NoRetry; with input, only when it
+// can be read again from its start (a strings or bytes Reader: an
+// update-ref --stdin transaction, which a failed lock leaves undone).
 func (r *Runner) Exec(ctx context.Context, c Cmd) ([]byte, error) {
 	delay := 20 * time.Millisecond
+	rewind, rewinds := c.Stdin.(io.Seeker)
 	for attempt := 0; ; attempt++ {
 		out, err := r.execOnce(ctx, c)
-		if err == nil || c.NoRetry || c.Stdin != nil || attempt >= 5 || !transientLock(err) {
+		if err == nil || c.NoRetry || c.Stdin != nil && !rewinds || attempt >= 5 || !transientLock(err) {
 			return out, err
+		}
+		if rewinds {
+			if _, serr := rewind.Seek(0, io.SeekStart); serr != nil {
+				return out, err
+			}
 		}
 		select {
 		case <-ctx.Done():

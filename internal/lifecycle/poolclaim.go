@@ -55,7 +55,11 @@ func (pc *poolClaim) nextFor(ctx context.Context, also []git.Ref) *record.PoolIt
 func (m *Handler) storeRecord(ctx context.Context, rec *record.Record, also []git.Ref, pc *poolClaim) (string, error) {
 	for it := pc.nextFor(ctx, also); it != nil; it = pc.nextFor(ctx, also) {
 		rec.PoolCommit = it.Entry.Commit
-		oid, err := m.Store.CreateClaiming(ctx, rec, it, also...)
+		var oid string
+		err := m.PastStaleRefLocks(func() (err error) {
+			oid, err = m.Store.CreateClaiming(ctx, rec, it, also...)
+			return err
+		})
 		if err == nil {
 			pc.taken = it
 			return oid, nil
@@ -65,7 +69,12 @@ func (m *Handler) storeRecord(ctx context.Context, rec *record.Record, also []gi
 		}
 	}
 	rec.PoolCommit = ""
-	return m.Store.Create(ctx, rec, also...)
+	var oid string
+	err := m.PastStaleRefLocks(func() (err error) {
+		oid, err = m.Store.Create(ctx, rec, also...)
+		return err
+	})
+	return oid, err
 }
 
 // settleClaimed makes the entry the claim took the task's worktree, on

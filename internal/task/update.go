@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-wt/git-wt/internal/child"
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/git"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
@@ -160,6 +161,25 @@ func (m *Manager) PastStaleLock(ref string, write func() error) error {
 	if proc.RemoveOwnStaleLock(lock, m.RepoDirs()...) != nil {
 		return err
 	}
+	return write()
+}
+
+// PastStaleRefLocks runs write, a ref transaction that other processes
+// may meet (new's record, its branch, the pool entry it takes); if git
+// fails on the lock file of one of the repository's refs that no git of
+// the repository can own (a git killed mid-write left it, judged as
+// doctor judges it), the lock is deleted and write runs once more. A
+// live git's lock was waited for already (git.Runner.Exec's retries).
+func (m *Manager) PastStaleRefLocks(write func() error) error {
+	err := write()
+	lock, ok := git.LockFileOf(err)
+	if !ok || !fsutil.Within(filepath.Join(m.Repo.CommonDir, "refs"), lock) && lock != filepath.Join(m.Repo.CommonDir, "packed-refs.lock") {
+		return err
+	}
+	if proc.RemoveStaleLock(lock, false, m.RepoDirs()...) != nil {
+		return err
+	}
+	m.Warn("deleted %s, which a git that was killed left behind", lock)
 	return write()
 }
 

@@ -48,10 +48,10 @@ func TestATransactionIsRetriedPastALockHeldForAMoment(t *testing.T) {
 			if err := os.WriteFile(lock, nil, 0o666); err != nil {
 				t.Fatal(err)
 			}
-			letGo := time.AfterFunc(150*time.Millisecond, func() { os.Remove(lock) })
+			letGo := time.AfterFunc(100*time.Millisecond, func() { os.Remove(lock) })
 			defer letGo.Stop()
 			if err := c.run(r, repo, head); err != nil {
-				t.Fatalf("the transaction failed on a lock let go 150 ms later: %v", err)
+				t.Fatalf("the transaction failed on a lock let go 100 ms later: %v", err)
 			}
 			got, _ := r.Run(ctx, repo, "for-each-ref", "--format=%(objectname)", "refs/heads/x")
 			if want := strings.ReplaceAll(c.want, "head", head); strings.TrimSpace(got) != want {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -249,27 +250,65 @@ func (s *Store) withIndexCopy(ctx context.Context, dir, head string, f func(inde
 // index file is).
 func (s *Store) tempIndex() (*os.File, error) {
 	own := filepath.Join(s.CommonDir, "wt")
-	dropKilledCopies(filepath.Join(own, "save"), time.Now().Add(-killedCopyAge))
-	name := fmt.Sprintf("%d-%d.index", os.Getpid(), rand.Uint64())
+	now := time.Now()
+	dropKilledCopies(own, now.Add(-killedCopyAge))
+	name := fmt.Sprintf("%d-%d-%d%s", now.Unix(), os.Getpid(), rand.Uint64(), copySuffix)
 	return fsutil.OpenUnder(own, filepath.Join(own, "save", name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 }
 
-// killedCopyAge is how old an index copy (or git's lock on one) in the
-// save folder is when the save that made it was surely killed: a save
-// that copies a worktree's files takes minutes, not a day.
+// copySuffix ends the name of an index copy: <unix time>-<pid>-<random>.
+const copySuffix = ".index"
+
+// killedCopyAge is how long ago an index copy (or git's lock on one) in
+// the save folder was made when the save that made it was surely killed:
+// a save that copies a worktree's files takes minutes, not a day.
 const killedCopyAge = 24 * time.Hour
 
-// dropKilledCopies deletes the files of dir last changed before cutoff:
-// the index copies of saves that were killed, which nothing else deletes
-// and which weigh as much as a worktree's index. Best effort: a save
-// goes on whatever is left.
-func dropKilledCopies(dir string, cutoff time.Time) {
-	files, _ := os.ReadDir(dir)
-	for _, f := range files {
-		if info, err := f.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().Before(cutoff) {
-			os.Remove(filepath.Join(dir, f.Name()))
+// dropKilledCopies deletes the index copies in the save folder of own
+// (git-wt's <common dir>/wt) made before cutoff, and git's locks on them:
+// those of saves that were killed, which nothing else deletes and which
+// weigh as much as a worktree's index. The time is the one in the copy's
+// name: the file's own is the worktree index's (copyInto), a day old for
+// a task idle that long. Only files so named go, never through a link
+// out of own (an agent can write there). Best effort: a save goes on
+// whatever is left.
+func dropKilledCopies(own string, cutoff time.Time) {
+	if st, err := os.Lstat(own); err != nil || !st.IsDir() {
+		return
+	}
+	root, err := os.OpenRoot(own)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	dir, err := root.Open("save")
+	if err != nil {
+		return
+	}
+	names, _ := dir.Readdirnames(-1)
+	dir.Close()
+	for _, name := range names {
+		if made, ok := copyMade(name); ok && made.Before(cutoff) {
+			root.Remove(filepath.Join("save", name))
 		}
 	}
+}
+
+// copyMade is when the index copy named name (or git's lock on it) was
+// made, by its name.
+func copyMade(name string) (time.Time, bool) {
+	base, ok := strings.CutSuffix(strings.TrimSuffix(name, ".lock"), copySuffix)
+	parts := strings.Split(base, "-")
+	if !ok || len(parts) != 3 {
+		return time.Time{}, false
+	}
+	for _, p := range parts[1:] {
+		if _, err := strconv.ParseUint(p, 10, 64); err != nil {
+			return time.Time{}, false
+		}
+	}
+	unix, err := strconv.ParseInt(parts[0], 10, 64)
+	return time.Unix(unix, 0), err == nil && unix >= 0
 }
 
 // copyInto copies the index file at path into dst, its time too, and

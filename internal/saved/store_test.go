@@ -2,6 +2,7 @@ package saved
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,29 +48,82 @@ func TestTheIndexCopyIsInGitWtsOwnFolder(t *testing.T) {
 }
 
 // A save killed mid-way leaves its index copy (and git's lock on it) in
-// the save folder; the next save deletes those a day old, and leaves a
-// running save's.
+// the save folder; the next save deletes those made a day ago, by the
+// time in their names, and leaves a running save's, even one whose copy
+// has the day-old time of an idle task's index (copyInto), and any file
+// not named as a copy.
 func TestASaveDeletesTheIndexCopiesOfKilledSaves(t *testing.T) {
 	s, wt := storeWithWorktree(t)
 	folder := filepath.Join(s.CommonDir, "wt", "save")
 	os.MkdirAll(folder, 0o777)
-	killed, running := filepath.Join(folder, "1-1.index"), filepath.Join(folder, "2-2.index")
-	for _, f := range []string{killed, killed + ".lock", running} {
+	dayAgo := time.Now().Add(-killedCopyAge - time.Minute)
+	killed := filepath.Join(folder, fmt.Sprintf("%d-7-8.index", dayAgo.Unix()))
+	running := filepath.Join(folder, fmt.Sprintf("%d-9-10.index", time.Now().Unix()))
+	other := filepath.Join(folder, "notes.txt")
+	for _, f := range []string{killed, killed + ".lock", running, other} {
 		os.WriteFile(f, []byte("DIRC"), 0o600)
+		os.Chtimes(f, dayAgo, dayAgo)
 	}
-	old := time.Now().Add(-killedCopyAge - time.Minute)
-	os.Chtimes(killed, old, old)
-	os.Chtimes(killed+".lock", old, old)
 	if err := s.withIndexCopy(context.Background(), wt, "", func(string) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(killed); err == nil {
-		t.Error("the index copy of a save killed a day ago is still there")
+	for _, gone := range []string{killed, killed + ".lock"} {
+		if _, err := os.Lstat(gone); err == nil {
+			t.Errorf("%s, of a save killed a day ago, is still there", gone)
+		}
 	}
-	if _, err := os.Lstat(killed + ".lock"); err == nil {
-		t.Error("git's lock on the index copy of a save killed a day ago is still there")
+	for _, kept := range []string{running, other} {
+		if _, err := os.Lstat(kept); err != nil {
+			t.Errorf("%s was deleted: %v", kept, err)
+		}
 	}
-	if _, err := os.Lstat(running); err != nil {
-		t.Errorf("the index copy of a save at work now was deleted: %v", err)
+}
+
+// An agent can write .git/wt: a link at .git/wt/save to a folder of the
+// user's makes no save delete the user's day-old files there.
+func TestASaveDeletesNothingThroughALinkedSaveFolder(t *testing.T) {
+	s, wt := storeWithWorktree(t)
+	victim := t.TempDir()
+	old := time.Now().Add(-48 * time.Hour)
+	files := []string{filepath.Join(victim, "thesis.tex"), filepath.Join(victim, fmt.Sprintf("%d-1-1.index", old.Unix()))}
+	for _, f := range files {
+		os.WriteFile(f, []byte("years of work"), 0o600)
+		os.Chtimes(f, old, old)
+	}
+	os.MkdirAll(filepath.Join(s.CommonDir, "wt"), 0o777)
+	if err := os.Symlink(victim, filepath.Join(s.CommonDir, "wt", "save")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	s.withIndexCopy(context.Background(), wt, "", func(string) error { return nil })
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("a save deleted %s through the linked save folder: %v", f, err)
+		}
+	}
+}
+
+// A second save that starts while one runs on the index of a task idle
+// for a day leaves the first one's copy alone.
+func TestASecondSaveLeavesARunningSavesCopyOfAnIdleIndex(t *testing.T) {
+	s, wt := storeWithWorktree(t)
+	admin, err := git.WorktreeGitDir(wt, s.CommonDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(filepath.Join(admin, "index"), old, old)
+	err = s.withIndexCopy(context.Background(), wt, "", func(index string) error {
+		other, err := s.tempIndex() // a second save begins
+		if err == nil {
+			other.Close()
+			os.Remove(other.Name())
+		}
+		if _, err := os.Stat(index); err != nil {
+			t.Errorf("a second save deleted the running save's index copy: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

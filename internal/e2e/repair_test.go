@@ -856,6 +856,23 @@ func TestNewGoesPastAStaleLockOnItsRefs(t *testing.T) {
 	}
 }
 
+// An agent can write refs: with a link at .git/refs/heads/wt to a project
+// of the user's, git meets that project's Cargo.lock as the lock of the
+// branch wt/Cargo, and new deletes nothing outside the repository.
+func TestNewDeletesNoLockFileThroughALinkInRefs(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	project := t.TempDir()
+	cargo := filepath.Join(project, "Cargo.lock")
+	s.Write(cargo, "# the user's lock file\n")
+	if err := os.Symlink(project, filepath.Join(s.Repo, ".git", "refs", "heads", "wt")); err != nil {
+		t.Fatal(err)
+	}
+	r := s.WT("new", "Cargo", "--no-init")
+	if !testutil.Exists(cargo) {
+		t.Fatalf("new deleted %s through the link in refs: %s", cargo, r)
+	}
+}
+
 // A lock file on a task's record ref, left by a git killed as it wrote
 // the record, no longer stops the next command that writes the record:
 // the writer judges it as doctor does, deletes it, and writes.

@@ -150,6 +150,10 @@ func TestTransientLockIsRecognisedByPath(t *testing.T) {
 	if lock, ok := LockFileOf(lockErr); !ok || lock != "/r/.git/refs/x.lock" {
 		t.Errorf("LockFileOf = %q, %v: want the lock git names, cleaned", lock, ok)
 	}
+	win := &Error{Code: 128, Stderr: "fatal: Unable to create 'C:/r/.git/index.lock': File exists."}
+	if !transientLock(win) {
+		t.Error("Git for Windows' lock message must be recognised by its path")
+	}
 	if _, ok := LockFileOf(&Error{Code: 128, Stderr: "fatal: invalid reference: x"}); ok {
 		t.Error("LockFileOf names a lock in an error about none")
 	}

@@ -549,8 +549,9 @@ func (r *Runner) baseEnv() []string {
 
 // lockPath finds a quoted path to a *.lock file in git's stderr: git names
 // the lock it could not take ("Unable to create '/r/.git/index.lock'") in
-// every language, so the path, not the sentence, tells us what happened.
-var lockPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'(/[^']*\.lock)'`) })
+// every language, so the path, not the sentence, tells us what happened:
+// /…, or from Git for Windows C:/….
+var lockPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'((?:/|[A-Za-z]:[/\\])[^']*\.lock)'`) })
 
 // transientLock reports whether err is git failing on a lock file that
 // another process holds: worth a brief retry.

@@ -172,8 +172,12 @@ func (m *Manager) PastStaleLock(ref string, write func() error) error {
 // live git's lock was waited for already (git.Runner.Exec's retries).
 func (m *Manager) PastStaleRefLocks(write func() error) error {
 	err := write()
-	lock, ok := git.LockFileOf(err)
-	if !ok || !fsutil.Within(filepath.Join(m.Repo.CommonDir, "refs"), lock) && lock != filepath.Join(m.Repo.CommonDir, "packed-refs.lock") {
+	named, ok := git.LockFileOf(err)
+	if !ok {
+		return err
+	}
+	lock, ok := m.refLock(named)
+	if !ok {
 		return err
 	}
 	if proc.RemoveStaleLock(lock, false, m.RepoDirs()...) != nil {
@@ -181,6 +185,23 @@ func (m *Manager) PastStaleRefLocks(write func() error) error {
 	}
 	m.Warn("deleted %s, which a git that was killed left behind", lock)
 	return write()
+}
+
+// refLock is lock, a lock file git named, with every link on its way
+// resolved, when it is one of the repository's refs' own: in its refs
+// folder, or packed-refs.lock. An agent can put a link in refs/, and git
+// follows it to any folder, where a lock file is someone's file.
+func (m *Manager) refLock(lock string) (string, bool) {
+	common, err := filepath.EvalSymlinks(m.Repo.CommonDir)
+	if err != nil {
+		return "", false
+	}
+	folder, err := filepath.EvalSymlinks(filepath.Dir(lock))
+	if err != nil {
+		return "", false
+	}
+	real := filepath.Join(folder, filepath.Base(lock))
+	return real, fsutil.Within(filepath.Join(common, "refs"), real) || fsutil.SamePath(real, filepath.Join(common, "packed-refs.lock"))
 }
 
 // RepoDirs are the folders where a git of this repository works: the

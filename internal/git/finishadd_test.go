@@ -30,6 +30,9 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 		// the lock since.
 		{"killed as it wrote the .git file", map[string]map[string]string{
 			"T": {"gitdir": "{path}/.git\n"}}, "T", ptr("")},
+		// git 2.48's worktree.useRelativePaths: gitdir relative to the entry.
+		{"its gitdir relative", map[string]map[string]string{
+			"T": {"locked": "initializing", "gitdir": "../../../wts/T/.git\n"}}, "T", nil},
 		{"a .git file that names no entry", map[string]map[string]string{
 			"T": {"locked": "initializing", "gitdir": "{path}/.git\n"}}, "", ptr("gitdir: /elsewhere\n")},
 	} {
@@ -63,9 +66,13 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 				return
 			}
 			admin := filepath.Join(common, "worktrees", c.want)
+			gitdir := filepath.ToSlash(path) + "/.git\n"
+			if written := c.entries[c.want]["gitdir"]; written != "" && written != "{path}/.git\n" {
+				gitdir = written // kept as git wrote it
+			}
 			for file, want := range map[string]string{
 				filepath.Join(path, ".git"):       "gitdir: " + filepath.ToSlash(admin) + "\n",
-				filepath.Join(admin, "gitdir"):    filepath.ToSlash(path) + "/.git\n",
+				filepath.Join(admin, "gitdir"):    gitdir,
 				filepath.Join(admin, "HEAD"):      "ref: refs/heads/wt/T\n",
 				filepath.Join(admin, "commondir"): "../..\n",
 			} {
@@ -78,6 +85,41 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 			}
 			if wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T"); wrote || err != nil {
 				t.Errorf("finishing a finished worktree wrote %v, %v", wrote, err)
+			}
+		})
+	}
+}
+
+// An agent can make its task's .git, or the admin entry, a link: finishing
+// a killed add writes nothing through it.
+func TestFinishWorktreeAddWritesNothingThroughALink(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		link func(root, path, admin, outside string) error
+	}{
+		{"the .git file, to a file not there yet", func(root, path, admin, outside string) error {
+			os.MkdirAll(admin, 0o755)
+			os.WriteFile(filepath.Join(admin, "gitdir"), []byte(filepath.ToSlash(path)+"/.git\n"), 0o644)
+			return os.Symlink(filepath.Join(outside, "profile"), filepath.Join(path, ".git"))
+		}},
+		{"the admin entry, to a folder elsewhere", func(root, path, admin, outside string) error {
+			os.MkdirAll(filepath.Dir(admin), 0o755)
+			os.WriteFile(filepath.Join(outside, "gitdir"), []byte(filepath.ToSlash(path)+"/.git\n"), 0o644)
+			return os.Symlink(outside, admin)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, _ := filepath.EvalSymlinks(t.TempDir())
+			common, path := filepath.Join(root, ".git"), filepath.Join(root, "wts", "T")
+			admin, outside := filepath.Join(common, "worktrees", "T"), filepath.Join(root, "home")
+			os.MkdirAll(path, 0o755)
+			os.MkdirAll(outside, 0o755)
+			if err := c.link(root, path, admin, outside); err != nil {
+				t.Skipf("no symlinks here: %v", err)
+			}
+			wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T")
+			if got, _ := os.ReadDir(outside); wrote || len(got) > 1 || len(got) == 1 && got[0].Name() != "gitdir" {
+				t.Fatalf("FinishWorktreeAdd (%v, %v) wrote through the link: %v", wrote, err, got)
 			}
 		})
 	}

@@ -341,7 +341,10 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 	}
 	realDotGit := filepath.Join(real, ".git")
 	_, admin, err := AdminDir(path)
-	unwritten := errors.Is(err, fs.ErrNotExist) || emptyFile(dotGit)
+	// Unwritten: no .git at all (not even a link, which WriteFile would
+	// follow), or the empty file of a kill mid-write.
+	_, lerr := os.Lstat(dotGit)
+	unwritten := errors.Is(lerr, fs.ErrNotExist) || emptyFile(dotGit)
 	worktrees := filepath.Join(commonDir, "worktrees")
 	switch {
 	case err == nil:
@@ -356,9 +359,14 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 		if admin = killedAddEntry(worktrees, filepath.Base(real), dotGit, realDotGit); admin == "" {
 			return false, ErrNoKilledAdd
 		}
-		if realAdmin, err := filepath.EvalSymlinks(admin); err == nil {
-			admin = realAdmin // git names its admin dir by its real path
+		// A real folder of the common dir's (an entry that is a link
+		// would have the files written wherever it leads), named by its
+		// real path, as git names it.
+		realAdmin, why := realAdminEntry(commonDir, admin)
+		if why != "" {
+			return false, nil
 		}
+		admin = realAdmin
 	}
 	// The files are written as git writes them: with forward slashes, also
 	// on Windows.
@@ -403,10 +411,12 @@ func namesFolder(commonDir, admin string, gitdirs ...string) bool {
 		return false
 	}
 	named, err := gitdirOf(admin)
-	return err == nil && namesOneOf(named, gitdirs)
+	return err == nil && namesOneOf(Resolve(admin, named), gitdirs)
 }
 
-// gitdirOf is what the admin entry's gitdir file names.
+// gitdirOf is what the admin entry's gitdir file names, as written (a
+// path relative to the entry where git writes relative paths:
+// worktree.useRelativePaths).
 func gitdirOf(admin string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
 	return strings.TrimRight(string(data), "\r\n"), err
@@ -428,7 +438,7 @@ func killedAddEntry(worktrees, name string, gitdirs ...string) string {
 	for _, e := range entries {
 		dir := filepath.Join(worktrees, e.Name())
 		named, err := gitdirOf(dir)
-		if err == nil && namesOneOf(named, gitdirs) {
+		if err == nil && namesOneOf(Resolve(dir, named), gitdirs) {
 			return dir
 		}
 		number, numbered := strings.CutPrefix(e.Name(), name)

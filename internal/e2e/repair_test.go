@@ -796,8 +796,10 @@ func TestEmptyCommondirOfAKilledWorktreeAddIsRepaired(t *testing.T) {
 // wrote its index.lock into the entry as it went, leaves an entry without
 // its gitdir file: git lists no worktree for it, and the stress test found
 // that index.lock after doctor --fix. doctor reports it and --fix deletes
-// it; an entry a task's .git file still names (a move stopped as git
-// rewrote gitdir) holds that task's index and is left.
+// it. An entry a task's .git file still names (a move stopped as git
+// rewrote gitdir) holds that task's index and is left; so is one that
+// could still serve a worktree git-wt did not make (a plain git worktree
+// whose gitdir went, with staged work): reported, never deleted.
 func TestAnAdminEntryGitNoLongerListsIsDeleted(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "T")
@@ -808,18 +810,32 @@ func TestAnAdminEntryGitNoLongerListsIsDeleted(t *testing.T) {
 	s.MustWT("new", "U")
 	named := filepath.Join(s.Repo, ".git", "worktrees", "U")
 	s.Write(filepath.Join(named, "gitdir"), "")
-	for _, dir := range []string{left, named} {
+	mine := filepath.Join(t.TempDir(), "mine")
+	s.Git(s.Repo, "worktree", "add", "-q", mine)
+	s.Write(filepath.Join(mine, "staged.txt"), "work\n")
+	s.Git(mine, "add", "staged.txt")
+	plain := filepath.Join(s.Repo, ".git", "worktrees", "mine")
+	os.Remove(filepath.Join(plain, "gitdir"))
+	for _, dir := range []string{left, named, plain} {
 		ageAll(t, dir, time.Minute)
 	}
-	if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.UnlistedAdminEntry)+": "+left) || strings.Contains(r.Stdout, named+":") {
+	r := s.WT("doctor")
+	if r.Code != 1 || !strings.Contains(r.Stdout, string(leftover.UnlistedAdminEntry)+": "+left) || strings.Contains(r.Stdout, named+":") {
 		t.Fatalf("doctor must report the unlisted entry of the removed task, and not the one task U names: %s", r)
 	}
+	if !strings.Contains(r.Stdout, string(leftover.UnlistedAdminEntry)+": "+plain) {
+		t.Errorf("doctor does not report the plain worktree's unlisted entry: %s", r)
+	}
+	s.WT("gc")
 	s.WT("doctor", "--fix")
 	if testutil.Exists(left) {
 		t.Fatal("doctor --fix left the admin entry git no longer lists")
 	}
 	if !testutil.Exists(filepath.Join(named, "index")) {
 		t.Fatal("doctor --fix deleted the admin entry task U's .git file names, and its index")
+	}
+	if !testutil.Exists(filepath.Join(plain, "index")) || !strings.Contains(s.Git(mine, "status", "--porcelain"), "A  staged.txt") {
+		t.Fatal("gc or doctor --fix deleted the admin entry of a plain git worktree, and its staged work")
 	}
 }
 

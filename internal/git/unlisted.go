@@ -52,3 +52,18 @@ func Unlisted(admin string, settled time.Duration) bool {
 	}
 	return gitdir.Mode().IsRegular() && gitdir.Size() == 0 && time.Since(gitdir.ModTime()) >= settled
 }
+
+// Serviceable says whether the admin entry admin still holds what git
+// needs of an entry to work in its worktree (HEAD and commondir): a
+// worktree whose .git file names it may still use it, gitdir or not (a
+// plain git worktree whose gitdir file went, a move stopped as it wrote
+// it), and its index may hold staged work. An entry a removal emptied
+// has neither.
+func Serviceable(admin string) bool {
+	for _, name := range []string{"HEAD", "commondir"} {
+		if _, err := os.Lstat(filepath.Join(admin, name)); err != nil {
+			return false
+		}
+	}
+	return true
+}

@@ -71,3 +71,24 @@ func TestAnEntryThatIsALinkIsNeverUnlisted(t *testing.T) {
 		t.Fatalf("a link to a folder is an entry to delete: %v", got)
 	}
 }
+
+func TestAnEntryWithHeadAndCommondirCouldServeAWorktree(t *testing.T) {
+	for _, c := range []struct {
+		files []string
+		want  bool
+	}{
+		{[]string{"HEAD", "commondir", "index"}, true},
+		{[]string{"HEAD", "commondir"}, true},
+		{[]string{"HEAD", "index", "index.lock"}, false},
+		{[]string{"commondir"}, false},
+		{[]string{"index.lock"}, false},
+	} {
+		admin := t.TempDir()
+		for _, f := range c.files {
+			os.WriteFile(filepath.Join(admin, f), nil, 0o666)
+		}
+		if got := Serviceable(admin); got != c.want {
+			t.Errorf("an entry with %v: Serviceable %v, want %v", c.files, got, c.want)
+		}
+	}
+}

@@ -57,7 +57,10 @@ const unlistedSettled = 2 * time.Second
 // UnlistedAdminEntries finds the admin entries git lists no worktree for
 // that no folder of folders() (the tasks' and the pool entries', read
 // only when there are such entries) names in its .git file: one a folder
-// names is that task's to repair, and its index may hold staged work.
+// names is that task's to repair. One that could still serve a worktree
+// (git.Serviceable) is reported for a person: a plain git worktree may
+// use it, with staged work in its index, and git-wt removes nothing it
+// did not make. The rest, emptied by a removal, --fix deletes.
 func (m *Sweeper) UnlistedAdminEntries(folders func() []string) []*task.Problem {
 	unlisted := git.UnlistedEntries(m.Repo.CommonDir, unlistedSettled)
 	if len(unlisted) == 0 {
@@ -74,25 +77,31 @@ func (m *Sweeper) UnlistedAdminEntries(folders func() []string) []*task.Problem 
 		if named[fsutil.PathKey(admin)] {
 			continue
 		}
-		problems = append(problems, &task.Problem{Kind: UnlistedAdminEntry, Path: admin, Age: -1,
-			Detail: "git's admin entry names no worktree (its gitdir file is missing or empty): a removal that was stopped left it",
+		p := &task.Problem{Kind: UnlistedAdminEntry, Path: admin, Age: -1,
+			Detail: "git's admin entry names no worktree (its gitdir file is missing or empty), and holds no HEAD or commondir: a removal that was stopped left it",
 			Fix:    "delete it, as git worktree prune does",
 			FixWith: func(ctx context.Context, _ bool) error {
 				return m.dropUnlisted(ctx, admin)
-			}})
+			}}
+		if git.Serviceable(admin) {
+			p.Fix, p.FixWith = "", nil
+			p.Detail = "git's admin entry names no worktree (its gitdir file is missing or empty), yet a worktree may still use it (a plain git worktree whose gitdir went, a git worktree move that was stopped): run git worktree repair in that worktree, or, if none uses it, delete the entry (git worktree prune)"
+		}
+		problems = append(problems, p)
 	}
 	return problems
 }
 
-// dropUnlisted deletes the unlisted admin entry admin if it is still so
-// under the repository lock, under which git-wt adds and moves worktrees.
+// dropUnlisted deletes the unlisted admin entry admin if it is still so,
+// and still serves no worktree, under the repository lock, under which
+// git-wt adds and moves worktrees.
 func (m *Sweeper) dropUnlisted(ctx context.Context, admin string) error {
 	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer l.Release()
-	if !git.Unlisted(admin, unlistedSettled) {
+	if !git.Unlisted(admin, unlistedSettled) || git.Serviceable(admin) {
 		return nil
 	}
 	return fsutil.RemoveAll(admin)

@@ -147,7 +147,7 @@ func TestTransientLockIsRecognisedByPath(t *testing.T) {
 		t.Error("not a lock error")
 	}
 	lockErr := &Error{Code: 128, Stderr: "fatal: cannot lock ref 'refs/x': Unable to create '/r/.git/./refs/x.lock': File exists."}
-	if lock, ok := LockFileOf(lockErr); !ok || lock != "/r/.git/refs/x.lock" {
+	if lock, ok := LockFileOf(lockErr); !ok || lock != filepath.Clean("/r/.git/refs/x.lock") {
 		t.Errorf("LockFileOf = %q, %v: want the lock git names, cleaned", lock, ok)
 	}
 	win := &Error{Code: 128, Stderr: "fatal: Unable to create 'C:/r/.git/index.lock': File exists."}

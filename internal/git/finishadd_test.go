@@ -6,8 +6,10 @@ package git
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -90,23 +92,38 @@ func TestFinishWorktreeAddCompletesOnlyTheKilledAddsEntry(t *testing.T) {
 	}
 }
 
-// An agent can make its task's .git, or the admin entry, a link: finishing
-// a killed add writes nothing through it.
+// An agent can make its task's .git, the admin entry, or a file in it a
+// link: finishing a killed add writes nothing through it.
 func TestFinishWorktreeAddWritesNothingThroughALink(t *testing.T) {
+	gitdirNaming := func(admin, path string) {
+		os.MkdirAll(admin, 0o755)
+		os.WriteFile(filepath.Join(admin, "gitdir"), []byte(filepath.ToSlash(path)+"/.git\n"), 0o644)
+	}
 	for _, c := range []struct {
 		name string
-		link func(root, path, admin, outside string) (string, error) // the link made
+		link func(path, admin, outside string) (string, error) // the link made
 	}{
-		{"the .git file, to a file not there yet", func(root, path, admin, outside string) (string, error) {
-			os.MkdirAll(admin, 0o755)
-			os.WriteFile(filepath.Join(admin, "gitdir"), []byte(filepath.ToSlash(path)+"/.git\n"), 0o644)
+		{"the .git file, to a file not there yet", func(path, admin, outside string) (string, error) {
+			gitdirNaming(admin, path)
 			link := filepath.Join(path, ".git")
 			return link, os.Symlink(filepath.Join(outside, "profile"), link)
 		}},
-		{"the admin entry, to a folder elsewhere", func(root, path, admin, outside string) (string, error) {
+		{"the admin entry, to a folder elsewhere", func(path, admin, outside string) (string, error) {
 			os.MkdirAll(filepath.Dir(admin), 0o755)
 			os.WriteFile(filepath.Join(outside, "gitdir"), []byte(filepath.ToSlash(path)+"/.git\n"), 0o644)
 			return admin, os.Symlink(outside, admin)
+		}},
+		{"the entry's commondir, to a file not there yet", func(path, admin, outside string) (string, error) {
+			gitdirNaming(admin, path)
+			link := filepath.Join(admin, "commondir")
+			return link, os.Symlink(filepath.Join(outside, "cd"), link)
+		}},
+		{"HEAD's temporary file, to a file of the user's", func(path, admin, outside string) (string, error) {
+			gitdirNaming(admin, path)
+			os.WriteFile(filepath.Join(admin, "HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o644)
+			os.WriteFile(filepath.Join(outside, "bashrc"), []byte("the user's\n"), 0o644)
+			link := filepath.Join(admin, "HEAD.git-wt.tmp")
+			return link, os.Symlink(filepath.Join(outside, "bashrc"), link)
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -115,18 +132,53 @@ func TestFinishWorktreeAddWritesNothingThroughALink(t *testing.T) {
 			admin, outside := filepath.Join(common, "worktrees", "T"), filepath.Join(root, "home")
 			os.MkdirAll(path, 0o755)
 			os.MkdirAll(outside, 0o755)
-			link, err := c.link(root, path, admin, outside)
+			link, err := c.link(path, admin, outside)
 			if st, lerr := os.Lstat(link); err != nil || lerr != nil || st.Mode()&os.ModeSymlink == 0 {
 				t.Skipf("no symlinks here (Wine makes none): %v", err)
 			}
+			before := folderText(outside)
 			wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T")
-			if got, _ := os.ReadDir(outside); wrote || len(got) > 1 || len(got) == 1 && got[0].Name() != "gitdir" {
-				t.Fatalf("FinishWorktreeAdd (%v, %v) wrote through the link: %v", wrote, err, got)
+			if after := folderText(outside); after != before {
+				t.Fatalf("FinishWorktreeAdd (%v, %v) wrote through the link:\n%s\nwas:\n%s", wrote, err, after, before)
 			}
 		})
 	}
 }
 
+// folderText is the names and contents of the files in dir.
+func folderText(dir string) string {
+	var b strings.Builder
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		fmt.Fprintf(&b, "%s: %q\n", e.Name(), data)
+	}
+	return b.String()
+}
+
 func ptr(s string) *string { return &s }
 
 func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+// git makes a relative gitdir from real paths: with the common dir
+// reached through a link (.git a link to a store elsewhere), the path is
+// relative to the entry's real place.
+func TestFinishWorktreeAddReadsARelativeGitdirFromTheEntrysRealPlace(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	store := filepath.Join(root, "a", "b", "c", "repo.git")
+	os.MkdirAll(filepath.Join(store, "worktrees", "T"), 0o755)
+	os.MkdirAll(filepath.Join(root, "repo"), 0o755)
+	common := filepath.Join(root, "repo", ".git")
+	if err := os.Symlink(store, common); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	path := filepath.Join(root, "wts", "T")
+	os.MkdirAll(path, 0o755)
+	admin := filepath.Join(store, "worktrees", "T")
+	os.WriteFile(filepath.Join(admin, "locked"), []byte("initializing"), 0o644)
+	os.WriteFile(filepath.Join(admin, "gitdir"), []byte("../../../../../../wts/T/.git\n"), 0o644)
+	wrote, err := FinishWorktreeAdd(common, path, "refs/heads/wt/T")
+	if got, _ := os.ReadFile(filepath.Join(path, ".git")); !wrote || err != nil || string(got) != "gitdir: "+filepath.ToSlash(admin)+"\n" {
+		t.Fatalf("got %v %v and .git %q: the killed add's entry was not found", wrote, err, got)
+	}
+}

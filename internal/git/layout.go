@@ -221,17 +221,27 @@ func Resolve(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// WriteHead points the HEAD of the worktree whose admin dir is gitDir at
+// writeHead points the HEAD of the worktree whose admin dir is root at
 // ref (a full ref), writing the file git itself would ("ref: <ref>"),
 // replaced whole by a rename. Only for a HEAD git cannot read (a git
 // worktree add killed while it wrote it: git refuses to run there at
-// all, so it cannot repair it either).
-func WriteHead(gitDir, ref string) error {
-	tmp := filepath.Join(gitDir, "HEAD.git-wt.tmp")
-	if err := os.WriteFile(tmp, []byte("ref: "+ref+"\n"), 0o666); err != nil {
+// all, so it cannot repair it either). Through root, and the temporary
+// file made new: a link an agent left in the entry leads nowhere.
+func writeHead(root *os.Root, ref string) error {
+	const tmp = "HEAD.git-wt.tmp"
+	root.Remove(tmp) // a leftover, or a link: never written through
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(gitDir, "HEAD"))
+	_, err = f.WriteString("ref: " + ref + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return root.Rename(tmp, "HEAD")
 }
 
 // FileRefs lists the refs under prefixes ("refs/git-wt/tasks/") of the
@@ -369,28 +379,39 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 		admin = realAdmin
 	}
 	// The files are written as git writes them: with forward slashes, also
-	// on Windows.
+	// on Windows; and each through the folder it lies in, so that a link
+	// an agent put in the entry or the worktree leads nowhere outside.
+	adminRoot, err := os.OpenRoot(admin)
+	if err != nil {
+		return false, err
+	}
+	defer adminRoot.Close()
+	folderRoot, err := os.OpenRoot(real)
+	if err != nil {
+		return false, err
+	}
+	defer folderRoot.Close()
 	var missing []func() error
-	write := func(file, content string) func() error {
-		return func() error { return os.WriteFile(file, []byte(content), 0o666) }
+	write := func(root *os.Root, name, content string) func() error {
+		return func() error { return root.WriteFile(name, []byte(content), 0o666) }
 	}
 	if _, err := os.Lstat(filepath.Join(admin, "gitdir")); err != nil {
-		missing = append(missing, write(filepath.Join(admin, "gitdir"), filepath.ToSlash(realDotGit)+"\n"))
+		missing = append(missing, write(adminRoot, "gitdir", filepath.ToSlash(realDotGit)+"\n"))
 	}
 	if _, ok := CommonDirWritten(admin); !ok {
-		missing = append(missing, write(filepath.Join(admin, "commondir"), "../..\n"))
+		missing = append(missing, write(adminRoot, "commondir", "../..\n"))
 	}
 	// git writes HEAD in place, first the all-zero id, then where it
 	// belongs: a kill may leave it missing, cut short or all zeros, and
 	// git then refuses to run in the worktree.
 	if head, oid, ok := ReadHead(admin); !ok || head == "" && strings.Trim(oid, "0") == "" {
-		missing = append(missing, func() error { return WriteHead(admin, ref) })
+		missing = append(missing, func() error { return writeHead(adminRoot, ref) })
 	}
 	if unwritten {
-		missing = append(missing, write(dotGit, "gitdir: "+filepath.ToSlash(admin)+"\n"))
+		missing = append(missing, write(folderRoot, ".git", "gitdir: "+filepath.ToSlash(admin)+"\n"))
 	}
 	if lockReason(admin) == initializing {
-		missing = append(missing, func() error { return os.Remove(filepath.Join(admin, "locked")) })
+		missing = append(missing, func() error { return adminRoot.Remove("locked") })
 	}
 	for _, step := range missing {
 		if err := step(); err != nil {
@@ -407,16 +428,17 @@ func namesFolder(commonDir, admin string, gitdirs ...string) bool {
 	if !samePath(admin, filepath.Join(commonDir, "worktrees", filepath.Base(admin))) {
 		return false
 	}
-	if _, why := realAdminEntry(commonDir, admin); why != "" {
+	realAdmin, why := realAdminEntry(commonDir, admin)
+	if why != "" {
 		return false
 	}
 	named, err := gitdirOf(admin)
-	return err == nil && namesOneOf(Resolve(admin, named), gitdirs)
+	return err == nil && namesOneOf(Resolve(realAdmin, named), gitdirs)
 }
 
 // gitdirOf is what the admin entry's gitdir file names, as written (a
-// path relative to the entry where git writes relative paths:
-// worktree.useRelativePaths).
+// path relative to the entry's real path where git writes relative
+// paths: worktree.useRelativePaths; git makes them from real paths).
 func gitdirOf(admin string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
 	return strings.TrimRight(string(data), "\r\n"), err
@@ -438,7 +460,7 @@ func killedAddEntry(worktrees, name string, gitdirs ...string) string {
 	for _, e := range entries {
 		dir := filepath.Join(worktrees, e.Name())
 		named, err := gitdirOf(dir)
-		if err == nil && namesOneOf(Resolve(dir, named), gitdirs) {
+		if err == nil && namesOneOf(Resolve(realPath(dir), named), gitdirs) {
 			return dir
 		}
 		number, numbered := strings.CutPrefix(e.Name(), name)
@@ -447,6 +469,15 @@ func killedAddEntry(worktrees, name string, gitdirs ...string) string {
 		}
 	}
 	return unwritten
+}
+
+// realPath is path with every link on its way resolved, or path itself
+// where that cannot be done.
+func realPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
 }
 
 // emptyFile says whether path is an empty regular file: what git's

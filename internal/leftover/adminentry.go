@@ -94,15 +94,22 @@ func (m *Sweeper) UnlistedAdminEntries(folders func() []string) []*task.Problem 
 
 // dropUnlisted deletes the unlisted admin entry admin if it is still so,
 // and still serves no worktree, under the repository lock, under which
-// git-wt adds and moves worktrees.
+// git-wt adds and moves worktrees; through an os.Root of the common dir,
+// so that a worktrees folder an agent swapped for a link since leads the
+// deletion nowhere outside.
 func (m *Sweeper) dropUnlisted(ctx context.Context, admin string) error {
 	l, err := m.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer l.Release()
-	if !git.Unlisted(admin, unlistedSettled) || git.Serviceable(admin) {
+	if git.AdminEntriesLinked(m.Repo.CommonDir) || !git.Unlisted(admin, unlistedSettled) || git.Serviceable(admin) {
 		return nil
 	}
-	return fsutil.RemoveAll(admin)
+	root, err := os.OpenRoot(m.Repo.CommonDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return root.RemoveAll(filepath.Join("worktrees", filepath.Base(admin)))
 }

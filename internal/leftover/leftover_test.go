@@ -328,3 +328,27 @@ func TestAKilledMergeLosesOnlyFilesItsBranchKeeps(t *testing.T) {
 		t.Errorf("still staged after the take-back: %q (%v)", out, err)
 	}
 }
+
+// doctor listed an unlisted entry; before its fix ran, an agent swapped
+// the worktrees folder for a link to the user's home: the fix deletes
+// nothing there.
+func TestTheUnlistedEntrysFixDeletesNothingThroughALinkedWorktreesFolder(t *testing.T) {
+	root := t.TempDir()
+	common := filepath.Join(root, ".git")
+	home := filepath.Join(root, "home")
+	documents := filepath.Join(home, "Documents")
+	writeFile(t, filepath.Join(documents, "thesis.tex"), "years of work", 0)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(documents, old, old)
+	os.MkdirAll(common, 0o777)
+	if err := os.Symlink(home, filepath.Join(common, "worktrees")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	m := sweeperIn(t, common)
+	if err := m.dropUnlisted(context.Background(), filepath.Join(common, "worktrees", "Documents")); err != nil {
+		t.Logf("dropUnlisted: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(documents, "thesis.tex")); err != nil {
+		t.Fatalf("the fix deleted the user's folder through the link: %v", err)
+	}
+}

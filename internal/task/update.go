@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -187,21 +189,30 @@ func (m *Manager) PastStaleRefLocks(write func() error) error {
 	return write()
 }
 
-// refLock is lock, a lock file git named, with every link on its way
-// resolved, when it is one of the repository's refs' own: in its refs
-// folder, or packed-refs.lock. An agent can put a link in refs/, and git
-// follows it to any folder, where a lock file is someone's file.
+// refLock is lock, a lock file git named, when it is one of the
+// repository's refs' own: packed-refs.lock, or a file in its refs folder
+// reached through real folders only. An agent can put a link, or on
+// Windows a junction, in refs/: git follows it to any folder, where a
+// lock file is someone's file, or another repository's live lock.
 func (m *Manager) refLock(lock string) (string, bool) {
-	common, err := filepath.EvalSymlinks(m.Repo.CommonDir)
-	if err != nil {
+	if fsutil.SamePath(lock, filepath.Join(m.Repo.CommonDir, "packed-refs.lock")) {
+		return lock, true
+	}
+	refs := filepath.Join(m.Repo.CommonDir, "refs")
+	if !fsutil.Within(refs, lock) || fsutil.SamePath(refs, lock) {
 		return "", false
 	}
-	folder, err := filepath.EvalSymlinks(filepath.Dir(lock))
-	if err != nil {
-		return "", false
+	for dir := filepath.Dir(lock); ; dir = filepath.Dir(dir) {
+		if st, err := os.Lstat(dir); err != nil || st.Mode().Type() != fs.ModeDir {
+			return "", false // a link, a junction (irregular), or gone
+		}
+		if fsutil.SamePath(dir, refs) {
+			return lock, true
+		}
+		if filepath.Dir(dir) == dir {
+			return "", false
+		}
 	}
-	real := filepath.Join(folder, filepath.Base(lock))
-	return real, fsutil.Within(filepath.Join(common, "refs"), real) || fsutil.SamePath(real, filepath.Join(common, "packed-refs.lock"))
 }
 
 // RepoDirs are the folders where a git of this repository works: the

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-wt/git-wt/internal/fsutil"
 	"github.com/git-wt/git-wt/internal/lock"
 	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/text"
@@ -134,7 +135,7 @@ func binding(commonDir string) string {
 // readID reads the id file: the id, and the binding it was made for (""
 // when made by a git-wt that did not bind ids).
 func readID(path string) (id, bind string, err error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadFile(path)
 	if err != nil {
 		return "", "", err
 	}
@@ -168,7 +169,7 @@ type Sightings struct{ Dir string }
 // commit was seen before, and returns when it was first seen.
 func (s Sightings) See(slug, oid string, now time.Time) time.Time {
 	path := filepath.Join(s.Dir, slug)
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := fsutil.ReadFile(path); err == nil {
 		seenOID, nanos, _ := strings.Cut(strings.TrimSpace(string(data)), " ")
 		if n, err := strconv.ParseInt(nanos, 10, 64); err == nil && seenOID == oid {
 			return time.Unix(0, n)
@@ -188,7 +189,7 @@ func writeReplacing(path, content string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := fsutil.Rename(tmp, path); err != nil { // a reader may hold it a moment (Windows)
 		os.Remove(tmp)
 		return err
 	}

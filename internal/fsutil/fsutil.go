@@ -85,6 +85,19 @@ func Rename(oldpath, newpath string) error {
 	return retryHeld(func() error { return os.Rename(oldpath, newpath) }, Held, time.Sleep)
 }
 
+// ReadFile is os.ReadFile, tried again for about 2 s while another
+// process's hold refuses it (Held: Windows, where a file being replaced by
+// a rename cannot be opened for a moment). For the small files that
+// several git-wts replace and read at once.
+func ReadFile(path string) ([]byte, error) {
+	var data []byte
+	err := retryHeld(func() (err error) {
+		data, err = os.ReadFile(path)
+		return err
+	}, Held, time.Sleep)
+	return data, err
+}
+
 // removeAllWritable is RemoveAll's one try: the folders made writable
 // when the first pass fails.
 func removeAllWritable(path string) error {

@@ -76,36 +76,47 @@ pkgs=$(cd "$root" && GOOS=windows $GO list -tags $tags ./... | while read -r p; 
 done)
 
 # wintest runs the tests of the packages given under Wine, its output
-# also in $work/tests.log.
+# also in $work/tests.log: one package at a time (-p 1), as Wine fails to
+# start a process more often with two test programs starting gits at once.
 wintest() {
-	(cd "$root" && GOOS=windows GOARCH=amd64 $GO test -tags $tags -count=1 -timeout 10m \
+	(cd "$root" && GOOS=windows GOARCH=amd64 $GO test -p 1 -tags $tags -count=1 -timeout 10m \
 		-overlay "$work/overlay.json" -exec wine "$@") >"$work/tests.log" 2>&1
 	rc=$?
 	cat "$work/tests.log"
 	return $rc
 }
 
-status=0
-if ! wintest $pkgs; then
-	# Wine now and then fails to start a process ("fork/exec ...: Internal
-	# error."), which says nothing of git-wt: a package whose failures
-	# are all of that kind runs once more; any other failure stands.
-	again=$(awk '
+# wineOnly prints the packages of $work/tests.log whose failures are all
+# Wine failing to start a process ("fork/exec ...: Internal error."),
+# which says nothing of git-wt, and REAL when any other failure is there.
+wineOnly() {
+	awk '
 		/^(ok|FAIL|\?)[ \t]+github\.com\// {
 			if ($1 == "FAIL") { if (wine && !other) print $2; else real = 1 }
 			wine = 0; other = 0; next
 		}
 		/fork\/exec .*: Internal error\./ { wine = 1; next }
 		/^[ \t]*[A-Za-z0-9_]+_test\.go:[0-9]+:/ { other = 1 }
-		END { if (real) print "REAL" }' "$work/tests.log")
+		END { if (real) print "REAL" }' "$work/tests.log"
+}
+
+# A package that failed only as Wine failed to start a process runs
+# again, twice at most; any other failure stands.
+status=0
+run=$pkgs
+for try in 1 2 3; do
+	wintest $run && break
+	again=$(wineOnly)
 	case $again in
-	"" | *REAL*) status=1 ;;
-	*)
-		echo "test/windows/run.sh: Wine could not start a process in $(echo $again): running those packages once more"
-		wintest $(echo "$again" | sed 's|^github.com/git-wt/git-wt/|./|') || status=1
-		;;
+	"" | *REAL*) status=1; break ;;
 	esac
-fi
+	if [ $try = 3 ]; then
+		status=1
+		break
+	fi
+	echo "test/windows/run.sh: Wine could not start a process in $(echo $again): running those packages again"
+	run=$(echo "$again" | sed 's|^github.com/git-wt/git-wt/|./|')
+done
 
 echo "building git-wt.exe for the smoke"
 (cd "$root" && GOOS=windows GOARCH=amd64 $GO build -tags $tags -overlay "$work/overlay.json" -o "$work/git-wt.exe" ./cmd/git-wt) || exit 1

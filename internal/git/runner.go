@@ -479,6 +479,14 @@ func (s *Started) Feed(input []byte) ([]byte, error) {
 	if s.err != nil {
 		return s.out.result(s.ctx, s.c, s.err)
 	}
+	if err := s.ctx.Err(); err != nil {
+		// Interrupted before its input: git is being killed, and fed
+		// now it may still act first (a record written as a rollback
+		// begins); it ends with none.
+		s.stdin.Close()
+		s.cmd.Wait()
+		return nil, err
+	}
 	_, werr := s.stdin.Write(input)
 	s.stdin.Close()
 	err := s.cmd.Wait()

@@ -353,8 +353,8 @@ func FinishWorktreeAdd(commonDir, path, ref string) (bool, error) {
 	_, admin, err := AdminDir(path)
 	// Unwritten: no .git at all (not even a link, which WriteFile would
 	// follow), or the empty file of a kill mid-write.
-	_, lerr := os.Lstat(dotGit)
-	unwritten := errors.Is(lerr, fs.ErrNotExist) || emptyFile(dotGit)
+	st, lerr := os.Lstat(dotGit)
+	unwritten := errors.Is(lerr, fs.ErrNotExist) || lerr == nil && emptyFile(st)
 	worktrees := filepath.Join(commonDir, "worktrees")
 	switch {
 	case err == nil:
@@ -480,12 +480,11 @@ func realPath(path string) string {
 	return path
 }
 
-// emptyFile says whether path is an empty regular file: what git's
-// write_file, which opens a file truncated and then writes it, leaves
-// when it is killed between the two.
-func emptyFile(path string) bool {
-	st, err := os.Lstat(path)
-	return err == nil && st.Mode().IsRegular() && st.Size() == 0
+// emptyFile says whether the file seen as st (by Lstat) is an empty
+// regular file: what git's write_file, which opens a file truncated and
+// then writes it, leaves when it is killed between the two.
+func emptyFile(st fs.FileInfo) bool {
+	return st.Mode().IsRegular() && st.Size() == 0
 }
 
 // lockReason is what the admin dir's locked file says ("" for none).

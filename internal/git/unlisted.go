@@ -50,7 +50,7 @@ func Unlisted(admin string, settled time.Duration) bool {
 	case err != nil:
 		return false
 	}
-	return gitdir.Mode().IsRegular() && gitdir.Size() == 0 && time.Since(gitdir.ModTime()) >= settled
+	return emptyFile(gitdir) && time.Since(gitdir.ModTime()) >= settled
 }
 
 // Serviceable says whether the admin entry admin still holds what git

@@ -31,7 +31,7 @@ func TestOnlyTheRefsOwnLockFilesAreRefLocks(t *testing.T) {
 		{filepath.Join(elsewhere, "Cargo.lock"), false},
 		{filepath.Join(common, "refs", "heads", "linked", "Cargo.lock"), false}, // through a link
 	} {
-		if _, got := m.refLock(c.lock); got != c.want {
+		if got := m.refLock(c.lock); got != c.want {
 			t.Errorf("refLock(%s) = %v, want %v", c.lock, got, c.want)
 		}
 	}

@@ -174,12 +174,8 @@ func (m *Manager) PastStaleLock(ref string, write func() error) error {
 // live git's lock was waited for already (git.Runner.Exec's retries).
 func (m *Manager) PastStaleRefLocks(write func() error) error {
 	err := write()
-	named, ok := git.LockFileOf(err)
-	if !ok {
-		return err
-	}
-	lock, ok := m.refLock(named)
-	if !ok {
+	lock, ok := git.LockFileOf(err)
+	if !ok || !m.refLock(lock) {
 		return err
 	}
 	if proc.RemoveStaleLock(lock, false, m.RepoDirs()...) != nil {
@@ -189,28 +185,28 @@ func (m *Manager) PastStaleRefLocks(write func() error) error {
 	return write()
 }
 
-// refLock is lock, a lock file git named, when it is one of the
+// refLock says whether lock, a lock file git named, is one of the
 // repository's refs' own: packed-refs.lock, or a file in its refs folder
 // reached through real folders only. An agent can put a link, or on
 // Windows a junction, in refs/: git follows it to any folder, where a
 // lock file is someone's file, or another repository's live lock.
-func (m *Manager) refLock(lock string) (string, bool) {
+func (m *Manager) refLock(lock string) bool {
 	if fsutil.SamePath(lock, filepath.Join(m.Repo.CommonDir, "packed-refs.lock")) {
-		return lock, true
+		return true
 	}
 	refs := filepath.Join(m.Repo.CommonDir, "refs")
 	if !fsutil.Within(refs, lock) || fsutil.SamePath(refs, lock) {
-		return "", false
+		return false
 	}
 	for dir := filepath.Dir(lock); ; dir = filepath.Dir(dir) {
 		if st, err := os.Lstat(dir); err != nil || st.Mode().Type() != fs.ModeDir {
-			return "", false // a link, a junction (irregular), or gone
+			return false // a link, a junction (irregular), or gone
 		}
 		if fsutil.SamePath(dir, refs) {
-			return lock, true
+			return true
 		}
 		if filepath.Dir(dir) == dir {
-			return "", false
+			return false
 		}
 	}
 }

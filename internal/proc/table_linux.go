@@ -121,7 +121,43 @@ func (procfs) stat(pid int) (stat, error) {
 	if err != nil {
 		return stat{}, err
 	}
-	return parseStat(string(data))
+	st, err := parseStat(string(data))
+	if err == nil && st.exited {
+		_, goesOn := otherLiveThread(pid)
+		st.exited = !goesOn
+	}
+	return st, err
+}
+
+// otherLiveThread is the /proc folder of a thread of process pid, other
+// than its first, that has not exited and is not being killed. /proc/<pid>
+// shows the first thread, which can end while the process goes on: a
+// thread that execs ends every other thread, the first one too, before
+// it takes the first's pid (Go's exec runs on whichever thread its
+// goroutine is on), and a thread may exit alone. Meanwhile the first
+// thread reads as a zombie, or as killed, without a working directory or
+// open files; the process is alive, and its live threads show its
+// working directory and open files, which they share.
+func otherLiveThread(pid int) (string, bool) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return "", false
+	}
+	for _, t := range tasks {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil || tid == pid {
+			continue
+		}
+		dir := fmt.Sprintf("/proc/%d/task/%d", pid, tid)
+		data, err := os.ReadFile(dir + "/stat")
+		if err != nil {
+			continue
+		}
+		if st, err := parseStat(string(data)); err == nil && !st.exited {
+			return dir, true
+		}
+	}
+	return "", false
 }
 
 // clockTicks is USER_HZ: the unit of /proc/<pid>/stat's start time. It is
@@ -189,7 +225,14 @@ func (procfs) cwd(pid int) (string, fileID, error) {
 	link := fmt.Sprintf("/proc/%d/cwd", pid)
 	cwd, err := os.Readlink(link)
 	if err != nil {
-		return "", fileID{}, err
+		thread, ok := otherLiveThread(pid)
+		if !ok {
+			return "", fileID{}, err
+		}
+		link = thread + "/cwd" // its first thread has ended
+		if cwd, err = os.Readlink(link); err != nil {
+			return "", fileID{}, err
+		}
 	}
 	var id fileID
 	if st, err := os.Stat(link); err == nil {
@@ -221,7 +264,14 @@ func (procfs) holds(pid int, path string) (bool, error) {
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	fds, err := os.ReadDir(dir)
 	if err != nil {
-		return false, err
+		thread, ok := otherLiveThread(pid)
+		if !ok {
+			return false, err
+		}
+		dir = thread + "/fd" // its first thread has ended
+		if fds, err = os.ReadDir(dir); err != nil {
+			return false, err
+		}
 	}
 	for _, fd := range fds {
 		if target, err := os.Readlink(dir + "/" + fd.Name()); err == nil && target == path {
@@ -231,7 +281,30 @@ func (procfs) holds(pid int, path string) (bool, error) {
 	return false, nil
 }
 
-// rename sets /proc/self/comm (at most 15 bytes).
+// rename names every thread of this process (at most 15 bytes). The
+// process reads as its first thread's name, but a thread that execs takes
+// the first one's place with its own name until the exec names it after
+// the program: renamed alone, the first thread would leave the process
+// named as before for that moment. A thread made while the threads are
+// renamed takes the name of the one that made it, so the threads are
+// renamed again until none has another name.
 func (procfs) rename(name string) {
-	os.WriteFile("/proc/self/comm", []byte(name), 0)
+	for range 5 {
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return
+		}
+		renamed := false
+		for _, t := range tasks {
+			comm := "/proc/self/task/" + t.Name() + "/comm"
+			if now, err := os.ReadFile(comm); err == nil && strings.TrimSuffix(string(now), "\n") == name {
+				continue
+			}
+			os.WriteFile(comm, []byte(name), 0)
+			renamed = true
+		}
+		if !renamed {
+			return
+		}
+	}
 }

@@ -90,6 +90,8 @@ func paused(t *testing.T, s *testutil.Sandbox, dir, step string, args ...string)
 	return cmd, stdout, stderr, func() { os.WriteFile(goFile, nil, 0o644) }
 }
 
+// A command on a task removed after it read the record says so in one
+// line, and exits 5 (not found), as it would have a moment later.
 func TestCommitInATaskRemovedMeanwhileSaysSo(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "-q", "T").Out()
@@ -99,7 +101,7 @@ func TestCommitInATaskRemovedMeanwhileSaysSo(t *testing.T) {
 	goOn()
 	code := exitCode(cmd)
 	onePrefixedLine(t, "git wt commit", stderr.String())
-	if code != 1 || strings.Count(stderr.String(), "\n") != 1 || strings.Contains(stderr.String(), "exit -1") || !strings.Contains(stderr.String(), "git wt new") {
+	if code != 5 || strings.Count(stderr.String(), "\n") != 1 || strings.Contains(stderr.String(), "exit -1") || !strings.Contains(stderr.String(), `task "T" was removed meanwhile`) {
 		t.Fatalf("commit in a task removed meanwhile: exit %d\n%s", code, stderr)
 	}
 }
@@ -112,7 +114,7 @@ func TestExecInATaskRemovedMeanwhileSaysSo(t *testing.T) {
 	goOn()
 	code := exitCode(cmd)
 	onePrefixedLine(t, "git wt exec", stderr.String())
-	if code != 1 || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || strings.Contains(stderr.String(), "exit -1") {
+	if code != 5 || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), `task "T" was removed meanwhile`) {
 		t.Fatalf("exec in a task removed meanwhile: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 	// And from inside the worktree, removed from under the shell: one
@@ -180,7 +182,7 @@ func TestCommitWhoseWorktreeGoesDuringTheCommitSaysSoOnce(t *testing.T) {
 	s.Write(hook, "#!/bin/sh\nunset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE\ncd "+s.Repo+" && git wt rm -q --force T >/dev/null 2>&1\nexit 0\n")
 	os.Chmod(hook, 0o755)
 	r := s.WT("commit", "T", "-m", "work")
-	if r.Code != 1 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, "git wt new") {
+	if r.Code != 5 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, `task "T" was removed meanwhile`) {
 		t.Fatalf("commit in a worktree removed during the commit: %s", r)
 	}
 	onePrefixedLine(t, "git wt commit", r.Stderr)

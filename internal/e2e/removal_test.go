@@ -597,3 +597,19 @@ func TestRmNeverTakesTheIndexLockOfAWorktreeInUse(t *testing.T) {
 		t.Fatal("the worktree in use was removed")
 	}
 }
+
+// A command on a task whose folder rm has moved aside to look at it once
+// more is told that the task is being removed (exit 3: rm puts the folder
+// back if it finds work), not that its worktree is missing and to make it
+// again with git wt new (exit 1), as the stress test's commits, execs and
+// inits were.
+func TestACommandOnATaskBeingRemovedIsToldSo(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	s.MustWT("new", "T")
+	stopAt(t, s, "rm:renamed", "rm", "T")
+	for _, args := range [][]string{{"commit", "T", "-m", "x"}, {"exec", "T", "--", "true"}, {"init", "T"}} {
+		if r := s.WT(args...); r.Code != 3 || !strings.Contains(r.Stderr, `task "T" is being removed by process`) {
+			t.Errorf("git wt %s while rm had moved the folder aside: %s", strings.Join(args, " "), r)
+		}
+	}
+}

@@ -355,8 +355,8 @@ func (m *Handler) Reinit(ctx context.Context, arg string, o Options) (*record.Re
 		return nil, err
 	}
 	rec := e.Record
-	if st, err := os.Stat(rec.Path); err != nil || !st.IsDir() {
-		return nil, exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, rec.Slug)
+	if err := m.WorktreeThere(ctx, rec); err != nil {
+		return nil, err
 	}
 	task.Checkpoint(ctx, "init:examined")
 	if err := m.Setup(ctx, e, o); err != nil {

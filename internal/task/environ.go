@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -60,6 +61,29 @@ func RequireWorktree(rec *record.Record) error {
 		return nil
 	}
 	return exitcode.Failedf("the worktree %s of task %q is missing: run git wt new %s to make it again", rec.Path, rec.Task, text.ShellQuote(rec.Task))
+}
+
+// WorktreeThere is RequireWorktree for a command that read the task's
+// record before it looked for the folder: a folder gone meanwhile is
+// said as the record tells now. A task removed since is not found (exit
+// 5); one being removed is busy (exit 3: rm moves the folder aside while
+// it looks at it, and puts it back if it finds work); only a folder gone
+// while the record still wants it is missing (exit 1).
+func (m *Manager) WorktreeThere(ctx context.Context, rec *record.Record) error {
+	missing := RequireWorktree(rec)
+	if missing == nil {
+		return nil
+	}
+	fresh, err := m.Store.Get(ctx, rec.Slug)
+	switch {
+	case err != nil:
+		return missing
+	case len(fresh) == 0 || fresh[0].Record == nil || fresh[0].Record.Path != rec.Path:
+		return exitcode.NotFoundf("task %q was removed meanwhile", rec.Task)
+	case fresh[0].Record.State == record.Removing:
+		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed by process %d: its worktree is moved aside while rm looks at it (git wt list shows whether it stays)", rec.Task, Owner(fresh[0].Record).PID)
+	}
+	return missing
 }
 
 // Dotenv writes env (KEY=VALUE) as dotenv lines: a value of plain

@@ -21,7 +21,7 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 	if strings.TrimSpace(msg) == "" {
 		return "", false, exitcode.Usagef("the commit message is empty: give one with -m MSG")
 	}
-	if err := task.RequireWorktree(rec); err != nil {
+	if err := m.WorktreeThere(ctx, rec); err != nil {
 		return "", false, err
 	}
 	// Two commits of one task at once would race on its index: the second
@@ -37,15 +37,15 @@ func (m *Flow) Commit(ctx context.Context, rec *record.Record, msg string, hookO
 	}
 	m.ClearStaleLocks(rec) // a killed git's: git add would refuse to run
 	if err := m.Git.Index().StageAll(ctx, rec.Path); err != nil {
-		return "", false, worktreeGone(rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))
+		return "", false, m.worktreeGone(ctx, rec, exitcode.Failedf("cannot stage the changes in %s: %v", rec.Path, err))
 	}
 	staged, err := m.Git.Index().HasStaged(ctx, rec.Path)
 	if err != nil {
-		return "", false, worktreeGone(rec, err)
+		return "", false, m.worktreeGone(ctx, rec, err)
 	}
 	if staged {
 		if err := m.gitCommit(ctx, rec, msg, hookOutput); err != nil {
-			return "", false, worktreeGone(rec, err)
+			return "", false, m.worktreeGone(ctx, rec, err)
 		}
 	}
 	sha, err = m.Git.Index().Head(ctx, rec.Path)
@@ -69,7 +69,7 @@ func (m *Flow) committable(ctx context.Context, rec *record.Record) error {
 		return err
 	}
 	if len(fresh) == 0 || fresh[0].Record == nil || fresh[0].Record.Path != rec.Path {
-		return worktreeGone(rec, exitcode.NotFoundf("task %q was removed meanwhile, so nothing was committed", rec.Task))
+		return m.worktreeGone(ctx, rec, exitcode.NotFoundf("task %q was removed meanwhile, so nothing was committed", rec.Task))
 	}
 	if fresh[0].Record.State == record.Removing {
 		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed, so nothing was committed", rec.Task)

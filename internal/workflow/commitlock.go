@@ -58,8 +58,8 @@ func (m *Flow) gitCommit(ctx context.Context, rec *record.Record, msg string, ho
 // worktreeGone is the error of a git step in the task's worktree: the
 // worktree's own "missing" error when it went away meanwhile (a
 // concurrent rm), else err.
-func worktreeGone(rec *record.Record, err error) error {
-	if gone := task.RequireWorktree(rec); gone != nil {
+func (m *Flow) worktreeGone(ctx context.Context, rec *record.Record, err error) error {
+	if gone := m.WorktreeThere(ctx, rec); gone != nil {
 		return gone
 	}
 	return err

@@ -29,7 +29,7 @@ import (
 // point git elsewhere (GIT_DIR, GIT_WORK_TREE, ...): its git commands act
 // on the task's worktree.
 func (m *Flow) Exec(rec *record.Record, argv []string) error {
-	if err := task.RequireWorktree(rec); err != nil {
+	if err := m.WorktreeThere(context.Background(), rec); err != nil {
 		return err
 	}
 	task.Checkpoint(context.Background(), "exec:found")
@@ -37,7 +37,7 @@ func (m *Flow) Exec(rec *record.Record, argv []string) error {
 	// it as the user it is, not as another git-wt (proc.UsersOf).
 	proc.MarkAsUser()
 	if err := os.Chdir(rec.Path); err != nil {
-		return worktreeGone(rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, fsutil.UnwrapPathErr(err)))
+		return m.worktreeGone(context.Background(), rec, exitcode.Failedf("cannot enter the worktree %s: %v", rec.Path, fsutil.UnwrapPathErr(err)))
 	}
 	task.Checkpoint(context.Background(), "exec:entered")
 	m.Touch(rec.Slug)

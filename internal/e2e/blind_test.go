@@ -286,16 +286,8 @@ func TestNamesWithAPidAreJudgedByTheirStamp(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	path := s.MustWT("new", "-q", "T").Out()
 	base := filepath.Dir(path)
-	gone := exec.Command("true")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	dead := proc.Self()
-	dead.PID, dead.Start = gone.Process.Pid, "1"
-	stampData, _ := json.Marshal(dead)
 	tmp := filepath.Join(base, place.MergeTmpDir)
-	stamp := filepath.Join(tmp, fmt.Sprintf("merge-%d-0000abcd", dead.PID)+place.StampSuffix)
-	s.Write(stamp, string(stampData))
+	stamp := place.StampOf(deadMergesFolder(t, s, tmp))
 	trashed := filepath.Join(base, place.TrashDir, "old.1")
 	s.Write(filepath.Join(trashed, "x.txt"), "what an rm in a sandbox was deleting\n")
 	noGrace := withVars(s, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=wt.orphanGrace", "GIT_CONFIG_VALUE_0=0s")
@@ -308,6 +300,62 @@ func TestNamesWithAPidAreJudgedByTheirStamp(t *testing.T) {
 	}
 	if !testutil.Exists(filepath.Join(path, "README.md")) {
 		t.Fatal("the task was touched")
+	}
+}
+
+// deadMergesFolder is the path of the temporary worktree of a merge that
+// died, in the folder of temporary worktrees tmp, with the stamp of that
+// merge written beside it.
+func deadMergesFolder(t *testing.T, s *testutil.Sandbox, tmp string) string {
+	t.Helper()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := proc.Self()
+	dead.PID, dead.Start = gone.Process.Pid, "1"
+	stampData, _ := json.Marshal(dead)
+	path := filepath.Join(tmp, fmt.Sprintf("merge-%d-0000abcd", dead.PID))
+	s.Write(place.StampOf(path), string(stampData))
+	return path
+}
+
+// A merge killed while git made its temporary worktree — after git made
+// its admin entry and locked it "initializing", before it wrote the
+// entry's gitdir file (and maybe before it made the folder) — leaves a
+// folder and an entry git does not list, and that git worktree prune
+// keeps for its lock: doctor reports them once the merge is dead, and
+// --fix deletes them with the merge's stamp (the stress test's stray
+// .git-wt-tmp).
+func TestAMergeKilledWhileGitMadeItsTemporaryWorktreeLeavesNothing(t *testing.T) {
+	for _, folderMade := range []bool{true, false} {
+		t.Run(fmt.Sprintf("folder made %v", folderMade), func(t *testing.T) {
+			s := testutil.NewSandbox(t)
+			base := filepath.Dir(s.MustWT("new", "-q", "T").Out())
+			tmp := filepath.Join(base, place.MergeTmpDir)
+			path := deadMergesFolder(t, s, tmp)
+			if folderMade {
+				if err := os.Mkdir(path, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			entry := filepath.Join(s.Repo, ".git", "worktrees", filepath.Base(path))
+			s.Write(filepath.Join(entry, "locked"), "initializing")
+			mine := filepath.Join(s.Repo, ".git", "worktrees", "mine")
+			s.Write(filepath.Join(mine, "locked"), "initializing")
+			if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, "leftover-merge-worktree") {
+				t.Fatalf("doctor after a merge killed while git made its temporary worktree: %s", r)
+			}
+			s.WT("doctor", "--fix")
+			for _, left := range []string{path, place.StampOf(path), entry, tmp} {
+				if testutil.Exists(left) {
+					t.Errorf("doctor --fix left %s", left)
+				}
+			}
+			if !testutil.Exists(filepath.Join(mine, "locked")) {
+				t.Error("doctor --fix deleted an entry no merge of git-wt's made")
+			}
+		})
 	}
 }
 

@@ -67,3 +67,37 @@ func Serviceable(admin string) bool {
 	}
 	return true
 }
+
+// KilledAddEntryOf is the admin entry that a git worktree add of the
+// folder path left when it was killed after it made the entry and locked
+// it "initializing", before it wrote the entry's gitdir file (and maybe
+// before it made the folder): git lists no worktree for it, and git
+// worktree prune keeps it for its lock. "" when there is none, or when
+// the entry is no real folder of the common dir's.
+func KilledAddEntryOf(commonDir, path string) string {
+	real := realPath(path)
+	admin := killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), filepath.Join(path, ".git"), filepath.Join(real, ".git"))
+	if admin == "" {
+		return ""
+	}
+	if _, err := os.Lstat(filepath.Join(admin, "gitdir")); err == nil {
+		return "" // git lists it
+	}
+	realAdmin, why := realAdminEntry(commonDir, admin)
+	if why != "" {
+		return ""
+	}
+	return realAdmin
+}
+
+// DropAdminEntry deletes the admin entry admin of the common dir
+// commonDir, through an os.Root of the common dir, so that a worktrees
+// folder an agent swapped for a link leads the deletion nowhere outside.
+func DropAdminEntry(commonDir, admin string) error {
+	root, err := os.OpenRoot(commonDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return root.RemoveAll(filepath.Join("worktrees", filepath.Base(admin)))
+}

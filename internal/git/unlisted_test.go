@@ -92,3 +92,35 @@ func TestAnEntryWithHeadAndCommondirCouldServeAWorktree(t *testing.T) {
 		}
 	}
 }
+
+func TestKilledAddEntryOfIsOnlyAnUnfinishedEntryNamedForTheFolder(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		entry string            // its name
+		files map[string]string // file in the entry → content
+		want  bool
+	}{
+		{"locked initializing, no gitdir", "merge-7-ab", map[string]string{"locked": "initializing"}, true},
+		{"named with a number", "merge-7-ab1", map[string]string{"locked": "initializing"}, true},
+		{"its gitdir written", "merge-7-ab", map[string]string{"locked": "initializing", "gitdir": "/elsewhere/.git\n"}, false},
+		{"a user's lock", "merge-7-ab", map[string]string{"locked": "mine"}, false},
+		{"not locked", "merge-7-ab", map[string]string{"HEAD": "ref: refs/heads/x\n"}, false},
+		{"named for another folder", "merge-7-abc", map[string]string{"locked": "initializing"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			common := filepath.Join(root, ".git")
+			admin := filepath.Join(common, "worktrees", c.entry)
+			if err := os.MkdirAll(admin, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			for name, content := range c.files {
+				os.WriteFile(filepath.Join(admin, name), []byte(content), 0o666)
+			}
+			got := KilledAddEntryOf(common, filepath.Join(root, "tmp", "merge-7-ab"))
+			if (got != "") != c.want || c.want && filepath.Base(got) != c.entry {
+				t.Fatalf("KilledAddEntryOf: %q, want the entry: %v", got, c.want)
+			}
+		})
+	}
+}

@@ -106,10 +106,5 @@ func (m *Sweeper) dropUnlisted(ctx context.Context, admin string) error {
 	if git.AdminEntriesLinked(m.Repo.CommonDir) || !git.Unlisted(admin, unlistedSettled) || git.Serviceable(admin) {
 		return nil
 	}
-	root, err := os.OpenRoot(m.Repo.CommonDir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	return root.RemoveAll(filepath.Join("worktrees", filepath.Base(admin)))
+	return git.DropAdminEntry(m.Repo.CommonDir, admin)
 }

@@ -293,9 +293,12 @@ func (m *Doctor) mergeTmpDirs() []string {
 	return dirs
 }
 
-// orphanStamps finds the stamps of merges that died before they made
-// their temporary worktree (no folder at the stamp's path): debris once
-// their merge is not alive.
+// orphanStamps finds the stamps of merges that died before git listed
+// their temporary worktree: debris once their merge is not alive. The
+// merge was stopped before it made the worktree (no folder at the stamp's
+// path), or while git made it (a folder, and git's admin entry of it
+// locked "initializing" without its gitdir file): git lists neither, and
+// its prune keeps such an entry for its lock.
 func (m *Doctor) orphanStamps(wts []git.Worktree) []*task.Problem {
 	var problems []*task.Problem
 	for _, dir := range m.mergeTmpDirs() {
@@ -303,24 +306,59 @@ func (m *Doctor) orphanStamps(wts []git.Worktree) []*task.Problem {
 		for _, stamp := range stamps {
 			path := strings.TrimSuffix(stamp, place.StampSuffix)
 			pid, ok := m.mergeWorktreePID(path)
-			if _, err := os.Lstat(path); !ok || err == nil || task.FindWorktree(wts, path) != nil {
-				continue // its worktree is there (or being made): judged with it
+			if !ok || task.FindWorktree(wts, path) != nil {
+				continue // its worktree is git's: judged with it
 			}
 			age, alive := pidNamedAge(pid, stamp, stamp)
 			if alive {
-				continue
+				continue // being made
 			}
-			problems = append(problems, &task.Problem{Kind: task.LeftoverMerge, Path: stamp, Age: age,
+			p := &task.Problem{Kind: task.LeftoverMerge, Path: stamp, Age: age,
 				Detail: "git wt merge was stopped before it made its temporary worktree, and left this note of who it was",
 				Fix:    "delete the note",
-				FixWith: func(context.Context, bool) error {
-					os.Remove(stamp)
-					os.Remove(dir) // only if empty
-					return nil
-				}})
+				FixWith: func(ctx context.Context, _ bool) error {
+					return m.dropUnmadeMergeWorktree(ctx, path, stamp)
+				}}
+			if _, err := os.Lstat(path); err == nil {
+				p.Path = path
+				p.Detail = "git wt merge was stopped while git made its temporary worktree, which git does not list"
+				p.Fix = "delete the folder, git's unfinished admin entry of it, and the note of who made it"
+			}
+			problems = append(problems, p)
 		}
 	}
 	return problems
+}
+
+// dropUnmadeMergeWorktree deletes what a merge stopped before git listed
+// its temporary worktree at path left: the folder, git's unfinished admin
+// entry of it, the stamp, and the folder of temporary worktrees once
+// empty. Under the repository lock, under which git-wt adds worktrees,
+// and only while git still lists no worktree at path.
+func (m *Doctor) dropUnmadeMergeWorktree(ctx context.Context, path, stamp string) error {
+	l, err := m.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.Release()
+	wts, err := m.Git.Worktrees(ctx, m.Repo.MainDir)
+	if err != nil {
+		return err
+	}
+	if task.FindWorktree(wts, path) != nil {
+		return task.ErrMovedOn
+	}
+	if admin := git.KilledAddEntryOf(m.Repo.CommonDir, path); admin != "" {
+		if err := git.DropAdminEntry(m.Repo.CommonDir, admin); err != nil {
+			return err
+		}
+	}
+	if err := fsutil.RemoveAll(path); err != nil {
+		return err
+	}
+	os.Remove(stamp)
+	os.Remove(filepath.Dir(path)) // only if empty
+	return nil
 }
 
 // pidNamedAge judges a folder git-wt names after the process that made

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-wt/git-wt/internal/place"
 	"github.com/git-wt/git-wt/internal/proc"
@@ -346,6 +347,11 @@ func TestAMergeKilledWhileGitMadeItsTemporaryWorktreeLeavesNothing(t *testing.T)
 			if r := s.WT("doctor"); r.Code != 1 || !strings.Contains(r.Stdout, "leftover-merge-worktree") {
 				t.Fatalf("doctor after a merge killed while git made its temporary worktree: %s", r)
 			}
+			s.WT("doctor", "--fix")
+			if !testutil.Exists(entry) || !testutil.Exists(place.StampOf(path)) {
+				t.Fatal("doctor --fix went on while git may still be adding the worktree (its entry was locked a moment ago), or dropped the stamp by which the entry is found again")
+			}
+			ageAll(t, entry, time.Minute) // git writes gitdir right after the lock
 			s.WT("doctor", "--fix")
 			for _, left := range []string{path, place.StampOf(path), entry, tmp} {
 				if testutil.Exists(left) {

@@ -606,10 +606,16 @@ func TestRmNeverTakesTheIndexLockOfAWorktreeInUse(t *testing.T) {
 func TestACommandOnATaskBeingRemovedIsToldSo(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "T")
-	stopAt(t, s, "rm:renamed", "rm", "T")
+	rm := stopAt(t, s, "rm:renamed", "rm", "T")
 	for _, args := range [][]string{{"commit", "T", "-m", "x"}, {"exec", "T", "--", "true"}, {"init", "T"}} {
 		if r := s.WT(args...); r.Code != 3 || !strings.Contains(r.Stderr, `task "T" is being removed by process`) {
 			t.Errorf("git wt %s while rm had moved the folder aside: %s", strings.Join(args, " "), r)
 		}
+	}
+	// Once that rm is dead, waiting does not help: the message says how
+	// to finish the removal.
+	kill(rm)
+	if r := s.WT("commit", "T", "-m", "x"); r.Code != 1 || !strings.Contains(r.Stderr, "stopped half way: run git wt rm T") {
+		t.Errorf("git wt commit after the rm that moved the folder aside died: %s", r)
 	}
 }

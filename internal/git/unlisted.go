@@ -68,26 +68,35 @@ func Serviceable(admin string) bool {
 	return true
 }
 
+// addSettled is how long ago git worktree add must have locked its entry
+// "initializing" for an entry without its gitdir file to be a killed
+// add's: git writes gitdir right after the lock.
+const addSettled = 2 * time.Second
+
 // KilledAddEntryOf is the admin entry that a git worktree add of the
 // folder path left when it was killed after it made the entry and locked
 // it "initializing", before it wrote the entry's gitdir file (and maybe
 // before it made the folder): git lists no worktree for it, and git
-// worktree prune keeps it for its lock. "" when there is none, or when
-// the entry is no real folder of the common dir's.
-func KilledAddEntryOf(commonDir, path string) string {
+// worktree prune keeps it for its lock; and whether it has settled: was
+// locked at least addSettled ago (a git worktree add whose git-wt was
+// killed may still run, and writes gitdir right after the lock). "" when
+// there is none, or when the entry is no real folder of the common dir's
+// or could serve a worktree (Serviceable).
+func KilledAddEntryOf(commonDir, path string) (admin string, settled bool) {
 	real := realPath(path)
-	admin := killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), filepath.Join(path, ".git"), filepath.Join(real, ".git"))
-	if admin == "" {
-		return ""
+	admin = killedAddEntry(filepath.Join(commonDir, "worktrees"), filepath.Base(real), filepath.Join(path, ".git"), filepath.Join(real, ".git"))
+	if admin == "" || Serviceable(admin) {
+		return "", false
 	}
 	if _, err := os.Lstat(filepath.Join(admin, "gitdir")); err == nil {
-		return "" // git lists it
+		return "", false // git lists it
 	}
 	realAdmin, why := realAdminEntry(commonDir, admin)
 	if why != "" {
-		return ""
+		return "", false
 	}
-	return realAdmin
+	lock, err := os.Lstat(filepath.Join(realAdmin, "locked"))
+	return realAdmin, err == nil && time.Since(lock.ModTime()) >= addSettled
 }
 
 // DropAdminEntry deletes the admin entry admin of the common dir

@@ -105,6 +105,7 @@ func TestKilledAddEntryOfIsOnlyAnUnfinishedEntryNamedForTheFolder(t *testing.T) 
 		{"its gitdir written", "merge-7-ab", map[string]string{"locked": "initializing", "gitdir": "/elsewhere/.git\n"}, false},
 		{"a user's lock", "merge-7-ab", map[string]string{"locked": "mine"}, false},
 		{"not locked", "merge-7-ab", map[string]string{"HEAD": "ref: refs/heads/x\n"}, false},
+		{"able to serve a worktree", "merge-7-ab", map[string]string{"locked": "initializing", "HEAD": "ref: refs/heads/x\n", "commondir": "../..\n"}, false},
 		{"named for another folder", "merge-7-abc", map[string]string{"locked": "initializing"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,13 +115,26 @@ func TestKilledAddEntryOfIsOnlyAnUnfinishedEntryNamedForTheFolder(t *testing.T) 
 			if err := os.MkdirAll(admin, 0o777); err != nil {
 				t.Fatal(err)
 			}
+			old := time.Now().Add(-time.Minute)
 			for name, content := range c.files {
 				os.WriteFile(filepath.Join(admin, name), []byte(content), 0o666)
+				os.Chtimes(filepath.Join(admin, name), old, old)
 			}
-			got := KilledAddEntryOf(common, filepath.Join(root, "tmp", "merge-7-ab"))
-			if (got != "") != c.want || c.want && filepath.Base(got) != c.entry {
+			got, settled := KilledAddEntryOf(common, filepath.Join(root, "tmp", "merge-7-ab"))
+			if (got != "") != c.want || c.want && (filepath.Base(got) != c.entry || !settled) {
 				t.Fatalf("KilledAddEntryOf: %q, want the entry: %v", got, c.want)
 			}
 		})
+	}
+}
+
+func TestAnEntryLockedAMomentAgoHasNotSettled(t *testing.T) {
+	root := t.TempDir()
+	common := filepath.Join(root, ".git")
+	locked := filepath.Join(common, "worktrees", "merge-7-ab", "locked")
+	os.MkdirAll(filepath.Dir(locked), 0o777)
+	os.WriteFile(locked, []byte("initializing"), 0o666)
+	if got, settled := KilledAddEntryOf(common, filepath.Join(root, "tmp", "merge-7-ab")); got == "" || settled {
+		t.Fatalf("KilledAddEntryOf = %q, settled %v: an add that locked its entry a moment ago may still be writing it", got, settled)
 	}
 }

@@ -334,7 +334,9 @@ func (m *Doctor) orphanStamps(wts []git.Worktree) []*task.Problem {
 // its temporary worktree at path left: the folder, git's unfinished admin
 // entry of it, the stamp, and the folder of temporary worktrees once
 // empty. Under the repository lock, under which git-wt adds worktrees,
-// and only while git still lists no worktree at path.
+// and only while git still lists no worktree at path and no git may still
+// be adding it (the stamp stays until then: it is how the entry is found
+// again).
 func (m *Doctor) dropUnmadeMergeWorktree(ctx context.Context, path, stamp string) error {
 	l, err := m.Lock(ctx)
 	if err != nil {
@@ -348,7 +350,10 @@ func (m *Doctor) dropUnmadeMergeWorktree(ctx context.Context, path, stamp string
 	if task.FindWorktree(wts, path) != nil {
 		return task.ErrMovedOn
 	}
-	if admin := git.KilledAddEntryOf(m.Repo.CommonDir, path); admin != "" {
+	if admin, settled := git.KilledAddEntryOf(m.Repo.CommonDir, path); admin != "" {
+		if !settled {
+			return task.ErrMovedOn // its git may still be adding it: looked at again next time
+		}
 		if err := git.DropAdminEntry(m.Repo.CommonDir, admin); err != nil {
 			return err
 		}
@@ -391,7 +396,7 @@ func folderAge(path string) time.Duration {
 	if err != nil {
 		return 0
 	}
-	return time.Since(st.ModTime())
+	return max(time.Since(st.ModTime()), 0) // a time ahead of the clock is no age
 }
 
 // taskBranches lists the branches whose names start with wt.branchPrefix

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -177,7 +178,7 @@ func parseStat(s string) (stat, error) {
 	if len(f) < 20 {
 		return stat{}, errors.New("cannot read /proc stat")
 	}
-	st := stat{name: s[open+1 : end], exited: f[0] == "Z" || f[0] == "X" || killed(f)}
+	st := stat{name: s[open+1 : end], exited: f[0] == "Z" || f[0] == "X" || killed(f) || exiting(f)}
 	st.ppid, _ = strconv.Atoi(f[1])
 	st.pgid, _ = strconv.Atoi(f[2])
 	ticks, err := strconv.ParseUint(f[19], 10, 64)
@@ -205,6 +206,17 @@ func killed(f []string) bool {
 	return err == nil && pending&(1<<(syscall.SIGKILL-1)) != 0
 }
 
+// exiting reports whether the thread whose /proc stat fields (from the
+// state on) are f is ending: its flags (field 9) hold PF_EXITING, which
+// the kernel sets as the thread begins to exit, after it has taken a
+// fatal signal off its pending ones (so killed no longer sees it). A
+// thread stuck there (closing a file on a hung mount) does nothing more.
+func exiting(f []string) bool {
+	const pfExiting = 0x4
+	flags, err := strconv.ParseUint(f[6], 10, 64)
+	return err == nil && flags&pfExiting != 0
+}
+
 // bootTime reads btime from /proc/stat: seconds since the epoch at boot.
 // It moves when the wall clock is set, so it only places a start on the
 // wall clock (a lock file's age); process identity uses the ticks.
@@ -224,15 +236,14 @@ var bootTime = sync.OnceValues(func() (int64, error) {
 func (procfs) cwd(pid int) (string, fileID, error) {
 	link := fmt.Sprintf("/proc/%d/cwd", pid)
 	cwd, err := os.Readlink(link)
+	if errors.Is(err, fs.ErrNotExist) { // no process, or its first thread has ended
+		if thread, ok := otherLiveThread(pid); ok {
+			link = thread + "/cwd"
+			cwd, err = os.Readlink(link)
+		}
+	}
 	if err != nil {
-		thread, ok := otherLiveThread(pid)
-		if !ok {
-			return "", fileID{}, err
-		}
-		link = thread + "/cwd" // its first thread has ended
-		if cwd, err = os.Readlink(link); err != nil {
-			return "", fileID{}, err
-		}
+		return "", fileID{}, err
 	}
 	var id fileID
 	if st, err := os.Stat(link); err == nil {
@@ -263,15 +274,16 @@ func (t procfs) holders(path string) (map[int]bool, error) {
 func (procfs) holds(pid int, path string) (bool, error) {
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	fds, err := os.ReadDir(dir)
+	if err != nil || len(fds) == 0 {
+		// An ended first thread's fd folder is unreadable, or, to root,
+		// empty: the process's files are its live threads'.
+		if thread, ok := otherLiveThread(pid); ok {
+			dir = thread + "/fd"
+			fds, err = os.ReadDir(dir)
+		}
+	}
 	if err != nil {
-		thread, ok := otherLiveThread(pid)
-		if !ok {
-			return false, err
-		}
-		dir = thread + "/fd" // its first thread has ended
-		if fds, err = os.ReadDir(dir); err != nil {
-			return false, err
-		}
+		return false, err
 	}
 	for _, fd := range fds {
 		if target, err := os.Readlink(dir + "/" + fd.Name()); err == nil && target == path {

@@ -1,7 +1,7 @@
 //go:build linux && !gitwt_noprocfs
 
 // These tests protect how the Linux backend reads /proc: a command name
-// with spaces and parentheses, a zombie, a killed process, and a /proc that hides other
+// with spaces and parentheses, a zombie, a killed or ending process, and a /proc that hides other
 // users' processes (which must make the table blind, not empty).
 package proc
 
@@ -20,6 +20,8 @@ func TestParseStat(t *testing.T) {
 		{"a zombie", "9 (git) Z 2 9 9 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0",
 			stat{ppid: 2, pgid: 9, name: "git", exited: true, start: "5"}, false},
 		{"killed a moment ago: SIGKILL pending", "9 (git) R 2 9 9 0 -1 4194304 100 0 0 0 0 0 0 0 20 0 1 0 5 3133440 413 18446744073709551615 1 2 3 0 0 256 0 0 0 0 0 0 17 1 0 0 0 0 0",
+			stat{ppid: 2, pgid: 9, name: "git", exited: true, start: "5"}, false},
+		{"ending (PF_EXITING), its SIGKILL taken", "9 (git) D 2 9 9 0 -1 4227076 100 0 0 0 0 0 0 0 20 0 1 0 5 3133440 413 18446744073709551615 1 2 3 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0",
 			stat{ppid: 2, pgid: 9, name: "git", exited: true, start: "5"}, false},
 		{"another signal pending (SIGTERM, SIGCHLD)", "9 (git) S 2 9 9 0 -1 4194304 100 0 0 0 0 0 0 0 20 0 1 0 5 3133440 413 18446744073709551615 1 2 3 0 0 81920 0 0 0 0 0 0 17 1 0 0 0 0 0",
 			stat{ppid: 2, pgid: 9, name: "git", start: "5"}, false},

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -35,11 +36,17 @@ func init() {
 	}
 }
 
-// endFirstThread keeps the process running in a second thread and ends
-// its first one, as an exec from another thread does while it runs: the
-// goroutine of init runs on the first thread until it ends it.
+// endFirstThread keeps the process running in a second thread, with the
+// file held open, and ends its first one, as an exec from another thread
+// does while it runs: the goroutine of init runs on the first thread
+// until it ends it.
 func endFirstThread() {
 	runtime.LockOSThread()
+	held, err := os.Open("held")
+	if err != nil {
+		os.Exit(3)
+	}
+	defer held.Close()
 	started := make(chan struct{})
 	go func() {
 		runtime.LockOSThread() // a thread of its own, which goes on
@@ -74,6 +81,10 @@ func markAndListThreadNames() {
 func TestAProcessWhoseFirstThreadEndedIsAliveAndWorksWhereItsThreadsDo(t *testing.T) {
 	needSight(t)
 	dir := t.TempDir()
+	held := filepath.Join(dir, "held")
+	if err := os.WriteFile(held, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Started by a shell, not as this process's child, which UsersOf
 	// takes for one of its own gits.
 	cmd := exec.Command("sh", "-c", `"$0" & echo $!; wait`, os.Args[0])
@@ -99,6 +110,9 @@ func TestAProcessWhoseFirstThreadEndedIsAliveAndWorksWhereItsThreadsDo(t *testin
 
 	if got := Check(id); got != Alive {
 		t.Errorf("a process running on in its second thread is %v, want Alive", got)
+	}
+	if holders, err := sys.holders(held); !holders[pid] {
+		t.Errorf("process %d, running on in its second thread, does not hold the file it opened (%v); root reads its first thread's fd folder empty", pid, err)
 	}
 	users, err := UsersOf(dir)
 	if err != nil {

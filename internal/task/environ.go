@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-wt/git-wt/internal/exitcode"
+	"github.com/git-wt/git-wt/internal/proc"
 	"github.com/git-wt/git-wt/internal/record"
 	"github.com/git-wt/git-wt/internal/text"
 )
@@ -67,8 +68,9 @@ func RequireWorktree(rec *record.Record) error {
 // record before it looked for the folder: a folder gone meanwhile is
 // said as the record tells now. A task removed since is not found (exit
 // 5); one being removed is busy (exit 3: rm moves the folder aside while
-// it looks at it, and puts it back if it finds work); only a folder gone
-// while the record still wants it is missing (exit 1).
+// it looks at it, and puts it back if it finds work), unless its rm has
+// died, which the next rm or doctor --fix finishes (exit 1); only a folder
+// gone while the record still wants it is missing (exit 1).
 func (m *Manager) WorktreeThere(ctx context.Context, rec *record.Record) error {
 	missing := RequireWorktree(rec)
 	if missing == nil {
@@ -81,7 +83,11 @@ func (m *Manager) WorktreeThere(ctx context.Context, rec *record.Record) error {
 	case len(fresh) == 0 || fresh[0].Record == nil || fresh[0].Record.Path != rec.Path:
 		return exitcode.NotFoundf("task %q was removed meanwhile", rec.Task)
 	case fresh[0].Record.State == record.Removing:
-		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed by process %d: its worktree is moved aside while rm looks at it (git wt list shows whether it stays)", rec.Task, Owner(fresh[0].Record).PID)
+		remover := Owner(fresh[0].Record)
+		if proc.Check(remover) == proc.Dead {
+			return exitcode.Failedf("task %q was being removed by process %d, which stopped half way: run git wt rm %s (or git wt doctor --fix) to finish removing it", rec.Task, remover.PID, text.ShellQuote(rec.Task))
+		}
+		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed by process %d: its worktree is moved aside while rm looks at it (git wt list shows whether it stays)", rec.Task, remover.PID)
 	}
 	return missing
 }

@@ -619,3 +619,20 @@ func TestACommandOnATaskBeingRemovedIsToldSo(t *testing.T) {
 		t.Errorf("git wt commit after the rm that moved the folder aside died: %s", r)
 	}
 }
+
+// A command on a task being made again (removed and made anew since the
+// command read it, its worktree not added yet) is told so (exit 3), and,
+// once that new has died, how to finish making it (exit 1).
+func TestACommandOnATaskBeingMadeIsToldSo(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	maker := stopAt(t, s, "new:record", "new", "T")
+	for _, args := range [][]string{{"commit", "T", "-m", "x"}, {"exec", "T", "--", "true"}} {
+		if r := s.WT(args...); r.Code != 3 || !strings.Contains(r.Stderr, `task "T" is being made by process`) {
+			t.Errorf("git wt %s while new had written the record only: %s", strings.Join(args, " "), r)
+		}
+	}
+	kill(maker)
+	if r := s.WT("commit", "T", "-m", "x"); r.Code != 1 || !strings.Contains(r.Stderr, "run git wt new T to finish making it") {
+		t.Errorf("git wt commit after the new that wrote the record died: %s", r)
+	}
+}

@@ -67,10 +67,12 @@ func RequireWorktree(rec *record.Record) error {
 // WorktreeThere is RequireWorktree for a command that read the task's
 // record before it looked for the folder: a folder gone meanwhile is
 // said as the record tells now. A task removed since is not found (exit
-// 5); one being removed is busy (exit 3: rm moves the folder aside while
-// it looks at it, and puts it back if it finds work), unless its rm has
-// died, which the next rm or doctor --fix finishes (exit 1); only a folder
-// gone while the record still wants it is missing (exit 1).
+// 5). One being removed is busy (exit 3: rm moves the folder aside while
+// it looks at it, and puts it back if it finds work), and so is one being
+// made again (removed and made anew since, its worktree not added yet),
+// unless the process doing it has died: then the message says what
+// finishes its work (exit 1). Only a folder gone while the record still
+// wants it is missing (exit 1).
 func (m *Manager) WorktreeThere(ctx context.Context, rec *record.Record) error {
 	missing := RequireWorktree(rec)
 	if missing == nil {
@@ -82,12 +84,19 @@ func (m *Manager) WorktreeThere(ctx context.Context, rec *record.Record) error {
 		return missing
 	case len(fresh) == 0 || fresh[0].Record == nil || fresh[0].Record.Path != rec.Path:
 		return exitcode.NotFoundf("task %q was removed meanwhile", rec.Task)
-	case fresh[0].Record.State == record.Removing:
-		remover := Owner(fresh[0].Record)
-		if proc.Check(remover) == proc.Dead {
-			return exitcode.Failedf("task %q was being removed by process %d, which stopped half way: run git wt rm %s (or git wt doctor --fix) to finish removing it", rec.Task, remover.PID, text.ShellQuote(rec.Task))
+	}
+	now := fresh[0].Record
+	switch now.State {
+	case record.Removing:
+		if o := Owner(now); proc.Check(o) == proc.Dead {
+			return exitcode.Failedf("task %q was being removed by process %d, which stopped half way: run git wt rm %s (or git wt doctor --fix) to finish removing it", rec.Task, o.PID, text.ShellQuote(rec.Task))
 		}
-		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed by process %d: its worktree is moved aside while rm looks at it (git wt list shows whether it stays)", rec.Task, remover.PID)
+		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed by process %d: its worktree is moved aside while rm looks at it (git wt list shows whether it stays)", rec.Task, Owner(now).PID)
+	case record.Creating:
+		if o := Owner(now); proc.Check(o) == proc.Dead {
+			return exitcode.Failedf("task %q was being made by process %d, which stopped before its worktree was there: run git wt new %s to finish making it", rec.Task, o.PID, text.ShellQuote(rec.Task))
+		}
+		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being made by process %d, and its worktree is not there yet: try again when that git wt new is done", rec.Task, Owner(now).PID)
 	}
 	return missing
 }

@@ -106,6 +106,24 @@ func TestCommitInATaskRemovedMeanwhileSaysSo(t *testing.T) {
 	}
 }
 
+// A commit of a task removed and made anew since the commit read it, the
+// new creation not checked out yet, is refused as a commit in a creation
+// is (exit 3), not as one in a worktree the user detached.
+func TestCommitInATaskMadeAnewMeanwhileWaitsForTheCreation(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	s.Write(filepath.Join(path, "work.txt"), "work\n")
+	cmd, _, stderr, goOn := paused(t, s, s.Repo, "commit:locked", "commit", "T", "-m", "work")
+	s.MustWT("rm", "-q", "--force", "T")
+	stopAt(t, s, "new:worktree", "new", "T")
+	goOn()
+	code := exitCode(cmd)
+	onePrefixedLine(t, "git wt commit", stderr.String())
+	if code != 3 || !strings.Contains(stderr.String(), `task "T" is still being created`) {
+		t.Fatalf("commit in a task made anew meanwhile: exit %d\n%s", code, stderr)
+	}
+}
+
 func TestExecInATaskRemovedMeanwhileSaysSo(t *testing.T) {
 	s := testutil.NewSandbox(t)
 	s.MustWT("new", "-q", "T")

@@ -71,10 +71,10 @@ func (m *Flow) committable(ctx context.Context, rec *record.Record) error {
 	if len(fresh) == 0 || fresh[0].Record == nil || fresh[0].Record.Path != rec.Path {
 		return m.worktreeGone(ctx, rec, exitcode.NotFoundf("task %q was removed meanwhile, so nothing was committed", rec.Task))
 	}
-	if fresh[0].Record.State == record.Removing {
+	switch fresh[0].Record.State { // the task as it is now: made anew since, maybe
+	case record.Removing:
 		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed, so nothing was committed", rec.Task)
-	}
-	if rec.State == record.Creating {
+	case record.Creating:
 		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is still being created (its checkout may not be done), so nothing was committed: run git wt new %s (it waits for the creation, or finishes one that was stopped), then commit again", rec.Task, text.ShellQuote(rec.Task))
 	}
 	if !m.onABranch(rec.Path) {

@@ -872,6 +872,24 @@ func TestNewGoesPastAStaleLockOnItsRefs(t *testing.T) {
 	}
 }
 
+// A lock file on a task's branch, left by a git killed as it moved the
+// branch, no longer fails every commit of the task until a doctor --fix:
+// commit judges it as doctor does, deletes it, and commits.
+func TestCommitGoesPastAStaleLockOnItsBranch(t *testing.T) {
+	s := testutil.NewSandbox(t)
+	path := s.MustWT("new", "-q", "T").Out()
+	s.Write(filepath.Join(path, "work.txt"), "work\n")
+	lock := filepath.Join(s.Repo, ".git", "refs", "heads", "wt", "T.lock")
+	s.Write(lock, "")
+	r := s.WT("commit", "T", "-m", "work")
+	if r.Code != 0 || testutil.Exists(lock) || !strings.Contains(r.Stderr, "deleted "+lock) {
+		t.Fatalf("commit with a stale lock on its branch: %s", r)
+	}
+	if got := s.Git(s.Repo, "log", "-1", "--format=%s", "wt/T"); got != "work" {
+		t.Fatalf("the branch's last commit is %q, want the commit", got)
+	}
+}
+
 // An agent can write refs: with a link at .git/refs/heads/wt to a project
 // of the user's, git meets that project's Cargo.lock as the lock of the
 // branch wt/Cargo, and new deletes nothing outside the repository.

@@ -28,19 +28,14 @@ func (m *Flow) commitLock(ctx context.Context, rec *record.Record) (*lock.Lock, 
 // user's commit hooks speak there) is shown on hookOutput once git has
 // ended, except git's own advice about a lock another git holds, which
 // becomes the one line of the error.
+//
+// A lock file on the branch that a killed git left would fail every
+// commit of the task until a doctor --fix: it is judged as doctor judges
+// it, deleted, and the commit runs again (PastStaleRefLocks). A commit
+// that failed on a lock changed no ref, so running it again is safe.
 func (m *Flow) gitCommit(ctx context.Context, rec *record.Record, msg string, hookOutput io.Writer) error {
 	var stderr bytes.Buffer
-	var err error
-	// Retried here, not by Exec, so that only the last attempt's output
-	// is shown.
-	for attempt, delay := 0, 20*time.Millisecond; ; attempt, delay = attempt+1, delay*2 {
-		stderr.Reset()
-		err = m.Git.Index().CommitShowing(ctx, rec.Path, msg, &stderr)
-		if !git.IsLockError(err) || attempt >= 5 || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(delay)
-	}
+	err := m.PastStaleRefLocks(func() error { return m.commitWaitingForLocks(ctx, rec, msg, &stderr) })
 	// What git and the hooks said is shown, except when the worktree went
 	// away meanwhile (a concurrent rm: its admin entry goes before its
 	// folder): then git's complaints, and a hook's git that found no
@@ -53,6 +48,21 @@ func (m *Flow) gitCommit(ctx context.Context, rec *record.Record, msg string, ho
 		return exitcode.Failedf("cannot commit in %s: %v", rec.Path, err)
 	}
 	return nil
+}
+
+// commitWaitingForLocks runs git commit, again while it fails on a lock
+// another git holds, up to about half a second; stderr holds what the
+// last one said. Retried here, not by Exec, so that only the last
+// attempt's output is shown.
+func (m *Flow) commitWaitingForLocks(ctx context.Context, rec *record.Record, msg string, stderr *bytes.Buffer) error {
+	for attempt, delay := 0, 20*time.Millisecond; ; attempt, delay = attempt+1, delay*2 {
+		stderr.Reset()
+		err := m.Git.Index().CommitShowing(ctx, rec.Path, msg, stderr)
+		if !git.IsLockError(err) || attempt >= 5 || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(delay)
+	}
 }
 
 // worktreeGone is the error of a git step in the task's worktree: the

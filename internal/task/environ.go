@@ -86,19 +86,20 @@ func (m *Manager) WorktreeThere(ctx context.Context, rec *record.Record) error {
 		return exitcode.NotFoundf("task %q was removed meanwhile", rec.Task)
 	}
 	now := fresh[0].Record
-	switch now.State {
-	case record.Removing:
-		if o := Owner(now); proc.Check(o) == proc.Dead {
-			return exitcode.Failedf("task %q was being removed by process %d, which stopped half way: run git wt rm %s (or git wt doctor --fix) to finish removing it", rec.Task, o.PID, text.ShellQuote(rec.Task))
-		}
-		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed by process %d: its worktree is moved aside while rm looks at it (git wt list shows whether it stays)", rec.Task, Owner(now).PID)
-	case record.Creating:
-		if o := Owner(now); proc.Check(o) == proc.Dead {
-			return exitcode.Failedf("task %q was being made by process %d, which stopped before its worktree was there: run git wt new %s to finish making it", rec.Task, o.PID, text.ShellQuote(rec.Task))
-		}
-		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being made by process %d, and its worktree is not there yet: try again when that git wt new is done", rec.Task, Owner(now).PID)
+	if now.State != record.Removing && now.State != record.Creating {
+		return missing
 	}
-	return missing
+	o := Owner(now)
+	dead := proc.Check(o) == proc.Dead
+	switch {
+	case now.State == record.Removing && dead:
+		return exitcode.Failedf("task %q was being removed by process %d, which stopped half way: run git wt rm %s (or git wt doctor --fix) to finish removing it", rec.Task, o.PID, text.ShellQuote(rec.Task))
+	case now.State == record.Removing:
+		return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being removed by process %d: its worktree is moved aside while rm looks at it (git wt list shows whether it stays)", rec.Task, o.PID)
+	case dead:
+		return exitcode.Failedf("task %q was being made by process %d, which stopped before its worktree was there: run git wt new %s to finish making it", rec.Task, o.PID, text.ShellQuote(rec.Task))
+	}
+	return exitcode.RefusedAs(exitcode.KindBusy, "task %q is being made by process %d, and its worktree is not there yet: try again when that git wt new is done", rec.Task, o.PID)
 }
 
 // Dotenv writes env (KEY=VALUE) as dotenv lines: a value of plain

@@ -32,16 +32,7 @@ func TestOnlyASettledUnlockedEntryWithoutGitdirIsUnlisted(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			common := filepath.Join(t.TempDir(), ".git")
-			admin := filepath.Join(common, "worktrees", "x")
-			if err := os.MkdirAll(admin, 0o777); err != nil {
-				t.Fatal(err)
-			}
-			when := time.Now().Add(-c.age)
-			for name, content := range c.files {
-				os.WriteFile(filepath.Join(admin, name), []byte(content), 0o666)
-				os.Chtimes(filepath.Join(admin, name), when, when)
-			}
-			os.Chtimes(admin, when, when)
+			admin := writeEntry(t, common, "x", c.files, c.age)
 			if c.fresh != "" {
 				now := time.Now()
 				os.Chtimes(filepath.Join(admin, c.fresh), now, now)
@@ -111,15 +102,7 @@ func TestKilledAddEntryOfIsOnlyAnUnfinishedEntryNamedForTheFolder(t *testing.T) 
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			common := filepath.Join(root, ".git")
-			admin := filepath.Join(common, "worktrees", c.entry)
-			if err := os.MkdirAll(admin, 0o777); err != nil {
-				t.Fatal(err)
-			}
-			old := time.Now().Add(-time.Minute)
-			for name, content := range c.files {
-				os.WriteFile(filepath.Join(admin, name), []byte(content), 0o666)
-				os.Chtimes(filepath.Join(admin, name), old, old)
-			}
+			writeEntry(t, common, c.entry, c.files, time.Minute)
 			got, settled := KilledAddEntryOf(common, filepath.Join(root, "tmp", "merge-7-ab"))
 			if (got != "") != c.want || c.want && (filepath.Base(got) != c.entry || !settled) {
 				t.Fatalf("KilledAddEntryOf: %q, want the entry: %v", got, c.want)
@@ -131,10 +114,25 @@ func TestKilledAddEntryOfIsOnlyAnUnfinishedEntryNamedForTheFolder(t *testing.T) 
 func TestAnEntryLockedAMomentAgoHasNotSettled(t *testing.T) {
 	root := t.TempDir()
 	common := filepath.Join(root, ".git")
-	locked := filepath.Join(common, "worktrees", "merge-7-ab", "locked")
-	os.MkdirAll(filepath.Dir(locked), 0o777)
-	os.WriteFile(locked, []byte("initializing"), 0o666)
+	writeEntry(t, common, "merge-7-ab", map[string]string{"locked": "initializing"}, 0)
 	if got, settled := KilledAddEntryOf(common, filepath.Join(root, "tmp", "merge-7-ab")); got == "" || settled {
 		t.Fatalf("KilledAddEntryOf = %q, settled %v: an add that locked its entry a moment ago may still be writing it", got, settled)
 	}
+}
+
+// writeEntry makes the admin entry name in the common dir common, with
+// files (name → content), and sets its time and theirs to age ago.
+func writeEntry(t *testing.T, common, name string, files map[string]string, age time.Duration) string {
+	t.Helper()
+	admin := filepath.Join(common, "worktrees", name)
+	if err := os.MkdirAll(admin, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	when := time.Now().Add(-age)
+	for file, content := range files {
+		os.WriteFile(filepath.Join(admin, file), []byte(content), 0o666)
+		os.Chtimes(filepath.Join(admin, file), when, when)
+	}
+	os.Chtimes(admin, when, when)
+	return admin
 }

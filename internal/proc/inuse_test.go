@@ -62,12 +62,20 @@ func TestUsersOfEachAnswersEveryFolderFromOneReading(t *testing.T) {
 }
 
 // sleepIn starts a sleep working in dir as a grandchild of this process
-// (UsersOf leaves this process's own children out) and returns its pid;
-// it is killed when the test ends.
+// and returns its pid; it is killed when the test ends.
 func sleepIn(t *testing.T, dir string) int {
 	t.Helper()
-	cmd := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
-	cmd.Dir = dir
+	return grandchildIn(t, dir, nil, "sleep", "60")
+}
+
+// grandchildIn starts argv working in dir, with env added to this
+// process's environment, as a grandchild of this process (UsersOf leaves
+// this process's own children out, as its own gits) and returns its pid;
+// it is killed when the test ends.
+func grandchildIn(t *testing.T, dir string, env []string, argv ...string) int {
+	t.Helper()
+	cmd := exec.Command("sh", append([]string{"-c", `"$@" & echo $!; wait`, "sh"}, argv...)...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +88,7 @@ func sleepIn(t *testing.T, dir string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sleeper, _ := strconv.Atoi(strings.TrimSpace(line))
-	t.Cleanup(func() { kill(sleeper, syscall.SIGKILL) })
-	return sleeper
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	t.Cleanup(func() { kill(pid, syscall.SIGKILL) })
+	return pid
 }

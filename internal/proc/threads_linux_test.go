@@ -85,24 +85,7 @@ func TestAProcessWhoseFirstThreadEndedIsAliveAndWorksWhereItsThreadsDo(t *testin
 	if err := os.WriteFile(held, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Started by a shell, not as this process's child, which UsersOf
-	// takes for one of its own gits.
-	cmd := exec.Command("sh", "-c", `"$0" & echo $!; wait`, os.Args[0])
-	cmd.Dir, cmd.Env = dir, append(os.Environ(), threadRoleEnv+"=first-thread-ends")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(line))
-	t.Cleanup(func() { kill(pid, syscall.SIGKILL) })
+	pid := grandchildIn(t, dir, []string{threadRoleEnv + "=first-thread-ends"}, os.Args[0])
 	id := Self()
 	id.PID = pid
 	id.Start, _ = StartTime(pid)
